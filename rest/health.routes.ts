@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppServices } from '../src/app/services.js';
+import { checkDatabase } from '../src/app/health.js';
+import { buildOpenApi } from './openapi.js';
+import { mountPublic } from './route.js';
+
+export function healthRouter(app: AppServices): Router {
+  const r = Router();
+  mountPublic(r, app, {
+    public: true,
+    scope: null,
+    tag: 'meta',
+    method: 'get',
+    path: '/health',
+    summary: 'Service and database health',
+    responses: {
+      200: { description: 'Healthy', schema: z.object({ status: z.literal('ok'), database: z.object({ ok: z.boolean() }) }) },
+      503: { description: 'Database unreachable' },
+    },
+    handler: async () => {
+      const database = await checkDatabase(app);
+      return { status: database.ok ? 200 : 503, body: { status: database.ok ? 'ok' : 'degraded', database } };
+    },
+  });
+  mountPublic(r, app, {
+    public: true,
+    scope: null,
+    tag: 'meta',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This description',
+    responses: { 200: { description: 'OpenAPI 3 document' } },
+    handler: async () => ({ status: 200, body: buildOpenApi() }),
+  });
+  return r;
+}

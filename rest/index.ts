@@ -1,0 +1,44 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { AppServices } from '../src/app/services.js';
+import { errors } from '../src/errors/index.js';
+import { sendError } from './errors.js';
+import { healthRouter } from './health.routes.js';
+import { agentsRouter } from './v1/agents.routes.js';
+
+/** Body parser failures in the native shape: malformed JSON is a 400, oversized bodies a 413. */
+const bodyErrors =
+  (app: AppServices): ErrorRequestHandler =>
+  (err, _req, res, next) => {
+    if (!err) return next();
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') return sendError(res, errors.payloadTooLarge('Request body too large'), 'native', app.log);
+    if (type === 'entity.parse.failed') return sendError(res, errors.badRequest('Malformed JSON body'), 'native', app.log);
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendError(res, errors.badRequest('Unsupported body encoding'), 'native', app.log);
+    }
+    return sendError(res, err, 'native', app.log);
+  };
+
+/** Body must be a JSON object on write routes; arrays or scalars are rejected like wrong types. */
+const objectBody: express.RequestHandler = (req, res, next) => {
+  if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+    res.status(400).json({ error: 'Request body must be a JSON object' });
+    return;
+  }
+  next();
+};
+
+export function mountRest(server: Express, app: AppServices): void {
+  server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
+  server.use(bodyErrors(app));
+  server.use(objectBody);
+  server.use(healthRouter(app));
+  server.use(agentsRouter(app));
+}
+
+export function mountFallbacks(server: Express, app: AppServices): void {
+  server.use((req, res) => {
+    res.status(404).json({ error: `Route not found: ${req.method} ${req.path}` });
+  });
+  server.use(bodyErrors(app));
+}

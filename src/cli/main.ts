@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Orm } from '../db/orm.js';
+import { isDomainError } from '../errors/index.js';
+import { systemClock } from '../lib/clock.js';
+import { ZodError } from 'zod';
+import { runCommand } from './commands.js';
+
+/**
+ * Admin command line: `npm run --silent svc -- <command>`. Prints one JSON object on stdout;
+ * exits non-zero with a readable message on stderr for bad input.
+ */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      seats: { type: 'string' },
+      workspace: { type: 'string' },
+      user: { type: 'string' },
+      scopes: { type: 'string' },
+      readonly: { type: 'boolean' },
+      'rate-per-minute': { type: 'string' },
+      'monthly-question-limit': { type: 'string' },
+      'expires-at': { type: 'string' },
+      'started-at': { type: 'string' },
+      questions: { type: 'string' },
+      month: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 1;
+  }
+  const config = loadConfig();
+  let orm: Orm | undefined;
+  try {
+    orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+    const result = await runCommand({ em: orm.em.fork(), clock: systemClock }, positionals, values);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  } finally {
+    await orm?.close(true);
+  }
+}
+
+const USAGE = `Usage: npm run --silent svc -- <command>
+  workspace create --name N [--plan trial|essentiel|pro|cabinet] [--seats N]
+  workspace suspend W | workspace unsuspend W
+  user create --workspace W
+  key create --workspace W [--user U] [--scopes a,b] [--readonly] [--rate-per-minute N]
+             [--monthly-question-limit N] [--expires-at ISO8601]
+  key revoke K
+`;
+
+function describe(err: unknown): string {
+  if (isDomainError(err)) return err.message;
+  if (err instanceof ZodError) {
+    const i = err.issues[0];
+    return i ? `${i.path.join('.') ? i.path.join('.') + ': ' : ''}${i.message}` : 'invalid input';
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`error: ${describe(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+const intFromEnv = (def: number) => z.coerce.number().int().positive().default(def);
+
+/** The whole environment, read once and validated. Documented in README's configuration table. */
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  SVC_DATA_DIR: z.string().default('./data'),
+  SVC_DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SVC_PUBLIC_URL: z.string().optional(),
+  SVC_BODY_LIMIT: z.string().default('1mb'),
+  SVC_DB_POOL_MAX: intFromEnv(10),
+  // Route-level request ceilings per minute (SPEC's Limits table gives the defaults).
+  SVC_RATE_GATEWAY: intFromEnv(60),
+  SVC_RATE_KNOWLEDGE_QUERY: intFromEnv(60),
+  SVC_RATE_VERIFY: intFromEnv(60),
+  SVC_RATE_UPLOAD: intFromEnv(30),
+  SVC_RATE_AGENT_CHAT: intFromEnv(30),
+  SVC_BACKGROUND_JOBS: z.enum(['on', 'off']).default('on'),
+});
+
+export type AppConfig = {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  deployment: 'cloud' | 'onprem';
+  logLevel: string;
+  publicUrl?: string;
+  bodyLimit: string;
+  dbPoolMax: number;
+  routeRates: { gateway: number; knowledgeQuery: number; verify: number; upload: number; agentChat: number };
+  backgroundJobs: boolean;
+  env: Record<string, string | undefined>;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    dataDir: c.SVC_DATA_DIR,
+    deployment: c.SVC_DEPLOYMENT,
+    logLevel: c.LOG_LEVEL,
+    publicUrl: c.SVC_PUBLIC_URL,
+    bodyLimit: c.SVC_BODY_LIMIT,
+    dbPoolMax: c.SVC_DB_POOL_MAX,
+    routeRates: {
+      gateway: c.SVC_RATE_GATEWAY,
+      knowledgeQuery: c.SVC_RATE_KNOWLEDGE_QUERY,
+      verify: c.SVC_RATE_VERIFY,
+      upload: c.SVC_RATE_UPLOAD,
+      agentChat: c.SVC_RATE_AGENT_CHAT,
+    },
+    backgroundJobs: c.SVC_BACKGROUND_JOBS === 'on',
+    env,
+  };
+}

@@ -1,0 +1,29 @@
+import type { AppServices } from '../app/services.js';
+import { createContext, type ServiceContext } from '../context.js';
+import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
+
+export interface GraphQLContext {
+  app: AppServices;
+  /** Authenticates once per operation, lazily, so GraphiQL and introspection work before a key is typed. */
+  service(): Promise<ServiceContext>;
+  signal?: AbortSignal;
+}
+
+export function buildGraphQLContext(app: AppServices, request: Request): GraphQLContext {
+  let pending: Promise<ServiceContext> | undefined;
+  return {
+    app,
+    signal: request.signal,
+    service() {
+      pending ??= (async () => {
+        const secret = secretFromHeaders({
+          authorization: request.headers.get('authorization'),
+          'x-api-key': request.headers.get('x-api-key'),
+        });
+        const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secret);
+        return createContext(app, caller, { signal: request.signal });
+      })();
+      return pending;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { KNOWN_SCOPES } from './scopes.js';
+
+const positiveInt = (field: string) =>
+  z
+    .number({ error: `${field} must be a positive whole number` })
+    .int(`${field} must be a positive whole number`)
+    .positive(`${field} must be a positive whole number`);
+
+export const ScopesSchema = z
+  .array(z.string({ error: 'scopes must be a list of scope names' }), { error: 'scopes must be a list of scope names' })
+  .superRefine((scopes, ctx) => {
+    const unknown = scopes.filter((s) => !KNOWN_SCOPES.includes(s));
+    if (unknown.length) ctx.addIssue({ code: 'custom', message: `scopes contains unknown scope: ${unknown.join(', ')}` });
+  });
+
+/** Attributes of a new key (CLI and `POST /developer/api-keys`). */
+export const KeyAttributesSchema = z.object({
+  name: z.string({ error: 'name must be a string' }).max(200, 'name must be at most 200 characters').nullish(),
+  scopes: ScopesSchema.optional(),
+  readonly: z.boolean({ error: 'readonly must be a boolean' }).optional(),
+  ratePerMinute: positiveInt('ratePerMinute').nullish(),
+  monthlyQuestionLimit: positiveInt('monthlyQuestionLimit').nullish(),
+  expiresAt: z.iso.datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).nullish(),
+});
+export type KeyAttributes = z.infer<typeof KeyAttributesSchema>;

@@ -1,0 +1,42 @@
+import { builder } from '../../graphql/builder.js';
+import type { Caller } from '../../context.js';
+
+const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    plan: t.exposeString('plan'),
+    seats: t.exposeInt('seats'),
+    suspended: t.exposeBoolean('suspended'),
+    createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
+  }),
+});
+
+const ViewerKey = builder.objectRef<Caller['key']>('ViewerKey').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    preview: t.exposeString('preview'),
+    scopes: t.exposeStringList('scopes'),
+    readonly: t.exposeBoolean('readonly'),
+    ratePerMinute: t.exposeInt('ratePerMinute', { nullable: true }),
+    monthlyQuestionLimit: t.exposeInt('monthlyQuestionLimit', { nullable: true }),
+    expiresAt: t.string({ nullable: true, resolve: (k) => k.expiresAt?.toISOString() ?? null }),
+  }),
+});
+
+const Viewer = builder.objectRef<Caller>('Viewer').implement({
+  fields: (t) => ({
+    workspace: t.field({ type: ViewerWorkspace, resolve: (c) => c.workspace }),
+    userId: t.id({ resolve: (c) => c.user.id }),
+    key: t.field({ type: ViewerKey, resolve: (c) => c.key }),
+    restricted: t.exposeBoolean('restricted'),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: Viewer,
+    description: 'The workspace, user and key behind the calling API key.',
+    resolve: async (_root, _args, ctx) => (await ctx.service()).caller,
+  }),
+);

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { issueKey, type AdminContext, type IssuedKey } from '../keys/keys.service.js';
+import { PLANS, User, Workspace, type PlanName } from './workspace.entity.js';
+
+export const CreateWorkspaceSchema = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
+  plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }).default('trial'),
+  seats: z.number().int('seats must be a positive whole number').positive('seats must be a positive whole number').default(1),
+});
+
+export interface CreatedWorkspace {
+  workspace: Workspace;
+  user: User;
+  issued: IssuedKey;
+}
+
+/** A workspace, its first user and an unrestricted key for that user, in one transaction. */
+export async function createWorkspace(
+  actx: AdminContext,
+  input: { name: string; plan?: PlanName; seats?: number },
+): Promise<CreatedWorkspace> {
+  const data = CreateWorkspaceSchema.parse(input);
+  return actx.em.transactional(async (em) => {
+    const now = actx.clock.now();
+    const workspace = em.create(Workspace, {
+      id: newId('ws'),
+      name: data.name,
+      plan: data.plan,
+      seats: data.seats,
+      subscriptionStartedAt: now,
+      subscriptionActive: true,
+      suspended: false,
+      createdAt: now,
+    });
+    const user = em.create(User, { id: newId('usr'), workspaceId: workspace.id, name: null, createdAt: now });
+    await em.flush();
+    const issued = await issueKey({ em, clock: actx.clock }, { workspaceId: workspace.id, userId: user.id }, { name: 'first key' });
+    return { workspace, user, issued };
+  });
+}
+
+export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promise<Workspace> {
+  const ws = await actx.em.findOne(Workspace, { id });
+  if (!ws) throw errors.notFound(`Workspace not found: ${id}`);
+  return ws;
+}
+
+export async function createUser(actx: AdminContext, workspaceId: string): Promise<User> {
+  await findWorkspaceOrFail(actx, workspaceId);
+  const user = actx.em.create(User, { id: newId('usr'), workspaceId, name: null, createdAt: actx.clock.now() });
+  await actx.em.flush();
+  return user;
+}
+
+export async function setSuspended(actx: AdminContext, workspaceId: string, suspended: boolean): Promise<Workspace> {
+  const ws = await findWorkspaceOrFail(actx, workspaceId);
+  ws.suspended = suspended;
+  await actx.em.flush();
+  return ws;
+}
+
+/**
+ * On first start with an empty database, creates the owner's workspace and returns it with its key;
+ * returns null when any workspace exists. The local owner gets the Cabinet plan (every feature).
+ */
+export async function bootstrapFirstWorkspace(actx: AdminContext): Promise<CreatedWorkspace | null> {
+  const count = await actx.em.count(Workspace, {});
+  if (count > 0) return null;
+  return createWorkspace(actx, { name: 'My workspace', plan: 'cabinet', seats: 1 });
+}

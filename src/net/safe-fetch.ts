@@ -1,0 +1,158 @@
+import type { LookupFunction } from 'node:net';
+import { Client, errors } from 'undici';
+import {
+  OutboundUrlError,
+  validateOutboundUrl,
+  type Deployment,
+  type ResolvedAddress,
+  type Resolver,
+} from './address-policy.js';
+
+export type OutboundRequestErrorKind = 'refused' | 'timeout' | 'connection';
+
+/** A failed outbound call; the message names the host, never internal details, and may be logged for the user. */
+export class OutboundRequestError extends Error {
+  override readonly name = 'OutboundRequestError';
+  constructor(
+    readonly kind: OutboundRequestErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface SafeFetchOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Deadline for the whole call: resolution, connect, headers and body. */
+  timeoutMs: number;
+  maxResponseBytes: number;
+  deployment: Deployment;
+  resolve?: Resolver;
+  signal?: AbortSignal;
+}
+
+export interface SafeFetchResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  truncated: boolean;
+  /** The checked address the connection went to. */
+  address: string;
+  durationMs: number;
+}
+
+/**
+ * Validates the URL again (DNS may have changed since it was registered), then connects to exactly
+ * the address that passed, so a second lookup cannot rebind the name. Redirects are never followed.
+ * One client per call, destroyed before returning: no socket outlives the call.
+ */
+export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
+  const started = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
+  let client: Client | undefined;
+  try {
+    const { url, addresses } = await untilAborted(validateOutboundUrl(rawUrl, opts), signal);
+    const target = addresses[0];
+    client = new Client(url.origin, {
+      connect: { lookup: pinnedLookup(target) },
+      connectTimeout: opts.timeoutMs,
+    });
+    const response = await client.request({
+      path: url.pathname + url.search,
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      signal,
+    });
+    const { body, truncated } = await readLimited(response.body, opts.maxResponseBytes);
+    return {
+      status: response.statusCode,
+      headers: flattenHeaders(response.headers),
+      body,
+      truncated,
+      address: target.address,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (err) {
+    // A malformed method or header is the caller's bug, not the receiver's failure.
+    if (err instanceof errors.InvalidArgumentError) throw err;
+    throw toRequestError(err, hostOf(rawUrl), opts, deadline.signal.aborted);
+  } finally {
+    clearTimeout(timer);
+    await client?.destroy().catch(() => undefined);
+  }
+}
+
+/** Answers every lookup with the checked address, in both the single and the `all` callback shapes. */
+function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
+/** The resolver cannot be cancelled, so the deadline stops waiting for it instead. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function readLimited(
+  stream: AsyncIterable<Buffer>,
+  maxBytes: number,
+): Promise<{ body: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early destroys the stream, so the rest of an oversized body is never read.
+  for await (const chunk of stream) {
+    const room = maxBytes - size;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      return { body: Buffer.concat(chunks).toString('utf8'), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function hostOf(rawUrl: string): string {
+  return URL.parse(rawUrl)?.host || 'the URL';
+}
+
+function toRequestError(
+  err: unknown,
+  host: string,
+  opts: SafeFetchOptions,
+  deadlinePassed: boolean,
+): OutboundRequestError {
+  if (err instanceof OutboundUrlError) return new OutboundRequestError('refused', err.reason, { cause: err });
+  if (opts.signal?.aborted) return new OutboundRequestError('connection', `request to ${host} was aborted`, { cause: err });
+  const undiciTimeout =
+    err instanceof errors.ConnectTimeoutError ||
+    err instanceof errors.HeadersTimeoutError ||
+    err instanceof errors.BodyTimeoutError;
+  if (deadlinePassed || undiciTimeout) {
+    return new OutboundRequestError('timeout', `request to ${host} timed out after ${opts.timeoutMs} ms`, { cause: err });
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  const detail = typeof code === 'string' ? ` (${code})` : '';
+  return new OutboundRequestError('connection', `connection to ${host} failed${detail}`, { cause: err });
+}

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+
+let t: TestApp;
+let owner: TestTenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await t.tenant();
+});
+afterAll(() => t.close());
+
+const agentBody = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'analyse', decisionStyle: 'data', systemPrompt: 'be brief' };
+
+describe('authentication', () => {
+  it('401 for a missing key, in the native shape', async () => {
+    const res = await api(t.baseUrl).get('/v1/agents');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/missing api key/i);
+    expect(res.body.code).toBeUndefined();
+  });
+
+  it('401 for an invalid key', async () => {
+    const res = await api(t.baseUrl, 'svc_not_a_key').get('/v1/agents');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/invalid or revoked/i);
+  });
+
+  it('accepts the key in x-api-key', async () => {
+    const res = await fetch(`${t.baseUrl}/v1/agents`, { headers: { 'x-api-key': owner.key } });
+    expect(res.status).toBe(200);
+  });
+
+  it('401 for a revoked key, effective at the next call', async () => {
+    const key = await t.key(owner);
+    expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200);
+    const { ApiKey } = await import('../../src/modules/keys/api-key.entity.js');
+    const em = t.app.services.orm.em.fork();
+    const { sha256Hex } = await import('../../src/lib/secrets.js');
+    const row = await em.findOneOrFail(ApiKey, { secretHash: sha256Hex(key) });
+    row.revokedAt = t.clock.now();
+    await em.flush();
+    const res = await api(t.baseUrl, key).get('/v1/agents');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/invalid or revoked/i);
+  });
+
+  it('401 for an expired key, with its own message', async () => {
+    const key = await t.key(owner, { expiresAt: new Date(t.clock.now().getTime() + 60_000).toISOString() });
+    expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200);
+    t.clock.advance(61_000);
+    const res = await api(t.baseUrl, key).get('/v1/agents');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/expired/i);
+  });
+
+  it('401 when the key user no longer exists', async () => {
+    const other = await t.user(owner.workspaceId);
+    const conn = t.app.services.orm.em.fork().getConnection();
+    await conn.execute('delete from app_user where id = ?', [other.userId]);
+    const res = await api(t.baseUrl, other.key).get('/v1/agents');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/user not found/i);
+  });
+});
+
+describe('scopes', () => {
+  it('a restricted key without the family scope gets 403 scope_denied naming the scope', async () => {
+    const key = await t.key(owner, { scopes: ['webhooks'] });
+    const res = await api(t.baseUrl, key).get('/v1/agents');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('scope_denied');
+    expect(res.body.error).toContain('agents');
+  });
+
+  it('a restricted key holding the scope passes', async () => {
+    const key = await t.key(owner, { scopes: ['agents', 'knowledge'] });
+    expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200);
+  });
+
+  it('a legacy key (no capability scope, or only legacy module scopes) reaches every route', async () => {
+    const key = await t.key(owner, { scopes: ['chat', 'documents'] });
+    expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200);
+    expect((await api(t.baseUrl, key).post('/v1/agents', agentBody)).status).toBe(201);
+  });
+
+  it('a read-only key reads but every write is 403 read_only_key', async () => {
+    const key = await t.key(owner, { readonly: true });
+    const ro = api(t.baseUrl, key);
+    expect((await ro.get('/v1/agents')).status).toBe(200);
+    const created = await api(t.baseUrl, owner.key).post('/v1/agents', agentBody);
+    for (const res of [
+      await ro.post('/v1/agents', agentBody),
+      await ro.put(`/v1/agents/${created.body.agent.id}`, { name: 'x' }),
+      await ro.delete(`/v1/agents/${created.body.agent.id}`),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('read_only_key');
+    }
+  });
+
+  it('the readonly scope name makes a key read-only too', async () => {
+    const key = await t.key(owner, { scopes: ['readonly', 'agents'] });
+    const res = await api(t.baseUrl, key).post('/v1/agents', agentBody);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('read_only_key');
+  });
+
+  it('scope is checked before read-only', async () => {
+    const key = await t.key(owner, { scopes: ['proof'], readonly: true });
+    const res = await api(t.baseUrl, key).post('/v1/agents', agentBody);
+    expect(res.body.code).toBe('scope_denied');
+  });
+});
+
+describe('suspension', () => {
+  it('a suspended workspace gets 403 client_suspended, and works again once unsuspended', async () => {
+    const other = await t.tenant();
+    const { setSuspended } = await import('../../src/modules/workspaces/workspaces.service.js');
+    const actx = { em: t.app.services.orm.em.fork(), clock: t.clock };
+    await setSuspended(actx, other.workspaceId, true);
+    const res = await api(t.baseUrl, other.key).get('/v1/agents');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('client_suspended');
+    await setSuspended({ em: t.app.services.orm.em.fork(), clock: t.clock }, other.workspaceId, false);
+    expect((await api(t.baseUrl, other.key).get('/v1/agents')).status).toBe(200);
+  });
+});

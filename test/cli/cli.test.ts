@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestApp, type TestApp } from '../support/app.js';
+import { postgresAvailable } from '../support/database.js';
+
+const run = promisify(execFile);
+let t: TestApp;
+
+async function svc(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'svc', '--', ...args], {
+      env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
+      cwd: new URL('../..', import.meta.url).pathname,
+    });
+    return { code: 0, json: JSON.parse(stdout), stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, json: null, stderr: e.stderr };
+  }
+}
+
+const hasPg = await postgresAvailable();
+
+// The CLI and the server are two processes on one database: this needs a real PostgreSQL server.
+describe.skipIf(!hasPg)('admin CLI (two processes on one PostgreSQL)', () => {
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('creates a workspace with a working unrestricted key, users and restricted keys, revokes and suspends', async () => {
+    const ws = await svc('workspace', 'create', '--name', 'Acme', '--plan', 'pro', '--seats', '3');
+    expect(ws.code).toBe(0);
+    expect(ws.json).toMatchObject({ workspace: { id: expect.any(String) }, user: { id: expect.any(String) }, key: { id: expect.any(String), secret: expect.stringMatching(/^svc_/) } });
+    expect((await api(t.baseUrl, ws.json.key.secret).get('/v1/agents')).status).toBe(200);
+
+    const user = await svc('user', 'create', '--workspace', ws.json.workspace.id);
+    expect(user.json).toEqual({ user: { id: expect.any(String), workspaceId: ws.json.workspace.id } });
+
+    const key = await svc('key', 'create', '--workspace', ws.json.workspace.id, '--user', user.json.user.id, '--scopes', 'webhooks', '--readonly', '--rate-per-minute', '10', '--monthly-question-limit', '100', '--expires-at', '2030-01-01T00:00:00Z');
+    expect(key.json.key).toMatchObject({ id: expect.any(String), secret: expect.any(String), scopes: ['webhooks'], readonly: true, ratePerMinute: 10, monthlyQuestionLimit: 100 });
+    expect((await api(t.baseUrl, key.json.key.secret).get('/v1/agents')).body.code).toBe('scope_denied');
+
+    const revoked = await svc('key', 'revoke', key.json.key.id);
+    expect(revoked.json.key).toMatchObject({ id: key.json.key.id, revokedAt: expect.any(String) });
+    expect((await api(t.baseUrl, key.json.key.secret).get('/v1/agents')).status).toBe(401);
+
+    expect((await svc('workspace', 'suspend', ws.json.workspace.id)).code).toBe(0);
+    expect((await api(t.baseUrl, ws.json.key.secret).get('/v1/agents')).body.code).toBe('client_suspended');
+    expect((await svc('workspace', 'unsuspend', ws.json.workspace.id)).code).toBe(0);
+    expect((await api(t.baseUrl, ws.json.key.secret).get('/v1/agents')).status).toBe(200);
+  }, 60_000);
+
+  it('exits non-zero with a readable message on bad input', async () => {
+    for (const args of [
+      ['workspace', 'create'],
+      ['workspace', 'create', '--name', 'X', '--plan', 'gold'],
+      ['key', 'create', '--workspace', 'ws_missing'],
+      ['key', 'revoke', 'key_missing'],
+      ['frobnicate', 'now'],
+      ['workspace', 'create', '--name', 'X', '--seats', 'many'],
+    ]) {
+      const res = await svc(...args);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toMatch(/error: \S/);
+    }
+    const ws = await svc('workspace', 'create', '--name', 'Y');
+    const bad = await svc('key', 'create', '--workspace', ws.json.workspace.id, '--scopes', 'agents,wizardry');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('wizardry');
+  }, 60_000);
+});

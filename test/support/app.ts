@@ -1,0 +1,119 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, listen, type RunningApp } from '../../src/app/create-app.js';
+import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { issueKey } from '../../src/modules/keys/keys.service.js';
+import type { KeyAttributes } from '../../src/modules/keys/keys.schemas.js';
+import { createUser, createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import type { PlanName } from '../../src/modules/workspaces/workspace.entity.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestTenant {
+  workspaceId: string;
+  userId: string;
+  key: string;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  app: RunningApp;
+  clock: ManualClock;
+  db: TestDatabase;
+  /** A workspace with its first user and an unrestricted key. */
+  tenant(opts?: { plan?: PlanName; seats?: number; name?: string }): Promise<TestTenant>;
+  /** Another user of a workspace, with an unrestricted key. */
+  user(workspaceId: string): Promise<TestTenant>;
+  /** A key with the given attributes for an existing user. */
+  key(owner: { workspaceId: string; userId: string }, attrs?: KeyAttributes): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the real app over HTTP on loopback, on a database of its own. */
+export async function startTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const clock = opts.clock ?? new ManualClock();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SVC_DEPLOYMENT: 'onprem',
+    SVC_BACKGROUND_JOBS: 'off',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    SVC_DATA_DIR: db.dataDir,
+    SVC_DB_POOL_MAX: '20',
+    ...opts.env,
+  });
+  const app = await createApp({ config, clock, log: createLogger(config.logLevel) });
+  const server: Server = await listen(app.http, 0, '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  const actx = () => ({ em: app.services.orm.em.fork(), clock });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    clock,
+    db,
+    async tenant(t = {}) {
+      const created = await createWorkspace(actx(), { name: t.name ?? 'Test workspace', plan: t.plan ?? 'cabinet', seats: t.seats ?? 5 });
+      return { workspaceId: created.workspace.id, userId: created.user.id, key: created.issued.secret };
+    },
+    async user(workspaceId) {
+      const user = await createUser(actx(), workspaceId);
+      const { secret } = await issueKey(actx(), { workspaceId, userId: user.id }, {});
+      return { workspaceId, userId: user.id, key: secret };
+    },
+    async key(owner, attrs = {}) {
+      return (await issueKey(actx(), owner, attrs)).secret;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+/** Minimal JSON client over fetch, sending the key as a Bearer token. */
+export function api(baseUrl: string, key?: string, extraHeaders: Record<string, string> = {}) {
+  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...extraHeaders,
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers, text };
+  };
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, headers),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, body ?? {}, headers),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PATCH', path, body ?? {}, headers),
+    delete: <T = any>(path: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, headers),
+    graphql: async <T = any>(query: string, variables?: Record<string, unknown>) => {
+      const res = await call<{ data: T; errors?: { message: string; extensions: Record<string, unknown> }[] }>('POST', '/graphql', {
+        query,
+        variables,
+      });
+      return res.body;
+    },
+  };
+}
