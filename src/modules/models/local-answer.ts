@@ -1,0 +1,153 @@
+import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
+import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
+import { contentStems, looksFrench, smallTalkOf, type SmallTalk } from './text-match.js';
+import { countTextTokens, truncateToTokens } from './tokenizer.js';
+
+/** At most this many sentences per answer, each scoring at least KEEP_RATIO of the best. */
+const MAX_SENTENCES = 3;
+const KEEP_RATIO = 0.5;
+const EXCERPT_CHARS = 80;
+
+export interface LocalAnswer {
+  content: string;
+  /** True when the answer had to be cut to fit maxTokens. */
+  truncated: boolean;
+}
+
+interface TextAnswer extends LocalAnswer {
+  refs: number[];
+}
+
+/** The built-in model's whole answer: extractive, deterministic, never a tool call. */
+export function answerLocally(req: CompletionRequest): LocalAnswer {
+  const question = lastUserText(req.messages);
+  const candidates = gatherCandidates(req.material, req.messages);
+  const fields = req.material?.jsonFields;
+  if (req.json && fields && Object.keys(fields).length > 0) {
+    return { content: JSON.stringify(fillFields(candidates, question, fields)), truncated: false };
+  }
+  const answer = answerText(candidates, question, req.material?.persona, req.maxTokens);
+  if (!req.json) return answer;
+  return { content: JSON.stringify({ answer: answer.content, sources: answer.refs }), truncated: false };
+}
+
+function answerText(
+  candidates: Candidate[],
+  question: string,
+  persona: PersonaMaterial | undefined,
+  maxTokens: number | undefined,
+): TextAnswer {
+  const talk = smallTalkOf(question);
+  if (talk) return plain(smallTalkReply(talk, question, persona));
+  const stems = contentStems(question);
+  if (stems.size === 0 && persona) {
+    return plain([introOf(persona.name, persona.role), persona.mission && `My mission: ${persona.mission}`].filter(Boolean).join(' '));
+  }
+  const picked = pick(rank(candidates, stems));
+  if (picked.length === 0) return plain(nothingFound(question, persona));
+  return compose(picked, maxTokens);
+}
+
+function pick(ranked: Ranked[]): Candidate[] {
+  const best = ranked[0]?.score ?? 0;
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const r of ranked) {
+    if (out.length === MAX_SENTENCES || r.score < best * KEEP_RATIO) break;
+    const key = r.candidate.text.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r.candidate);
+  }
+  return out;
+}
+
+/** Sentences joined while they fit maxTokens; a first sentence too long alone is cut. */
+function compose(picked: Candidate[], maxTokens: number | undefined): TextAnswer {
+  const parts: string[] = [];
+  const refs: number[] = [];
+  for (const c of picked) {
+    const piece = cited(c);
+    if (maxTokens !== undefined && countTextTokens([...parts, piece].join(' ')) > maxTokens) {
+      if (parts.length === 0) return { content: truncateToTokens(piece, maxTokens), truncated: true, refs: refOf(c) };
+      break;
+    }
+    parts.push(piece);
+    for (const ref of refOf(c)) if (!refs.includes(ref)) refs.push(ref);
+  }
+  return { content: parts.join(' '), truncated: false, refs };
+}
+
+/**
+ * Each requested field gets the material sentence (never the persona) matching its name and
+ * description best, the question breaking ties; a field nothing matches stays empty. A generic
+ * field (`answer`, `summary`...) takes the best sentence for the question.
+ */
+function fillFields(all: Candidate[], question: string, fields: Record<string, string>): Record<string, string> {
+  const candidates = all.filter((c) => c.source !== 'persona');
+  const byQuestion = scoresOf(rank(candidates, contentStems(question)));
+  const out: Record<string, string> = {};
+  for (const [field, description] of Object.entries(fields)) {
+    const generic = GENERIC_FIELDS.has(splitIdentifier(field).toLowerCase());
+    const byField = generic ? byQuestion : scoresOf(rank(candidates, contentStems(`${splitIdentifier(field)} ${description}`)));
+    let best: Candidate | undefined;
+    let bestScore = 0;
+    for (const c of candidates) {
+      const own = byField.get(c) ?? 0;
+      if (own === 0) continue;
+      const score = 2 * own + (byQuestion.get(c) ?? 0);
+      if (score > bestScore) [best, bestScore] = [c, score];
+    }
+    out[field] = best ? cited(best) : '';
+  }
+  return out;
+}
+
+const GENERIC_FIELDS = new Set(['answer', 'response', 'reply', 'summary', 'text', 'content', 'message', 'reponse', 'resume']);
+
+function scoresOf(ranked: Ranked[]): Map<Candidate, number> {
+  return new Map(ranked.map((r) => [r.candidate, r.score]));
+}
+
+function smallTalkReply(kind: SmallTalk, question: string, persona: PersonaMaterial | undefined): string {
+  const french = looksFrench(question);
+  if (kind === 'thanks') return french ? 'Avec plaisir ! Puis-je vous aider pour autre chose ?' : "You're welcome! Anything else I can help with?";
+  if (kind === 'farewell') return french ? 'Au revoir !' : 'Goodbye!';
+  if (french) {
+    const who = persona ? `${persona.name}${persona.role ? `, ${persona.role}` : ''}` : 'le modèle local intégré du service';
+    return `Bonjour ! Je suis ${who}. Comment puis-je vous aider ?`;
+  }
+  const who = persona ? `${persona.name}${persona.role ? `, ${persona.role}` : ''}` : "the service's built-in local model";
+  return `Hello! I am ${who}. How can I help you?`;
+}
+
+/** The honest answer when nothing in the material matches: what this model is and what it read. */
+function nothingFound(question: string, persona: PersonaMaterial | undefined): string {
+  const limits = 'answers only from the documents, memories and context given to this conversation';
+  const flat = question.replace(/\s+/g, ' ').trim();
+  const excerpt = flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS).trimEnd()}…` : flat;
+  const found = excerpt ? `I found nothing there about "${excerpt}".` : 'I found nothing there to answer with.';
+  if (!persona) return `I am the service's built-in local model, which ${limits}, and ${found}`;
+  return `${introOf(persona.name, persona.role)} I am running on the service's built-in local model, which ${limits}, and ${found}`;
+}
+
+function cited(c: Candidate): string {
+  return c.ref !== undefined ? `${c.text} [${c.ref}]` : c.text;
+}
+
+function refOf(c: Candidate): number[] {
+  return c.ref !== undefined ? [c.ref] : [];
+}
+
+function plain(content: string): TextAnswer {
+  return { content, truncated: false, refs: [] };
+}
+
+function lastUserText(messages: ChatMessage[]): string {
+  return messages.findLast((m) => m.role === 'user')?.content.trim() ?? '';
+}
+
+/** `monthlyPrice` and `monthly_price` read as "monthly price". */
+function splitIdentifier(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
+}

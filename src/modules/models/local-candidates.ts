@@ -1,0 +1,85 @@
+import type { ChatMessage, TurnMaterial } from './provider.js';
+import { contentStems, splitSentences } from './text-match.js';
+
+/** One sentence the local model may answer with. */
+export interface Candidate {
+  text: string;
+  /** Stems it matches on: the sentence plus its heading, section or memory key. */
+  stems: Set<string>;
+  /** Passage number to cite as `[n]`. */
+  ref?: number;
+  /** High-priority context outranks equal matches elsewhere; the persona yields to any document. */
+  weight: number;
+  source: 'passage' | 'context' | 'memory' | 'persona' | 'prompt';
+}
+
+const HIGH_CONTEXT_WEIGHT = 1.25;
+const PERSONA_WEIGHT = 0.4;
+
+/**
+ * Every sentence of the material, in a fixed order (passages in retrieval order, high context
+ * blocks first, then memories, then the persona) so ties always break the same way. Without
+ * material the system prompt is the only thing to read.
+ */
+export function gatherCandidates(material: TurnMaterial | undefined, messages: ChatMessage[]): Candidate[] {
+  const out: Candidate[] = [];
+  const add = (source: Candidate['source'], text: string, matchExtra: string, weight = 1, ref?: number) => {
+    const stems = contentStems(`${text} ${matchExtra}`);
+    if (stems.size > 0) out.push({ text, stems, weight, source, ...(ref !== undefined ? { ref } : {}) });
+  };
+  for (const p of material?.passages ?? []) {
+    for (const s of splitSentences(p.text)) add('passage', s, p.section ?? '', 1, p.ref);
+  }
+  const blocks = [...(material?.contextBlocks ?? [])].sort((a, b) => Number(b.high) - Number(a.high));
+  for (const b of blocks) {
+    for (const s of splitSentences(b.text)) add('context', s, b.heading, b.high ? HIGH_CONTEXT_WEIGHT : 1);
+  }
+  for (const m of material?.memories ?? []) {
+    for (const s of splitSentences(m.value)) add('memory', s, m.key);
+  }
+  const persona = material?.persona;
+  if (persona) {
+    if (persona.role) add('persona', introOf(persona.name, persona.role), 'role job name', PERSONA_WEIGHT);
+    if (persona.mission) add('persona', `My mission: ${persona.mission}`, 'mission goal purpose objectif but', PERSONA_WEIGHT);
+  }
+  if (!hasMaterial(material)) {
+    for (const m of messages) {
+      if (m.role === 'system') for (const s of splitSentences(m.content)) add('prompt', s, '');
+    }
+  }
+  return out;
+}
+
+export function introOf(name: string, role: string): string {
+  return role ? `I am ${name}, ${role}.` : `I am ${name}.`;
+}
+
+function hasMaterial(material: TurnMaterial | undefined): boolean {
+  if (!material) return false;
+  return Boolean(
+    material.persona || material.passages?.length || material.contextBlocks?.length || material.memories?.length,
+  );
+}
+
+export interface Ranked {
+  candidate: Candidate;
+  score: number;
+}
+
+/**
+ * Candidates sharing stems with the query, best first. A shared stem counts more when few
+ * candidates hold it (inverse document frequency), so a rare term outweighs a common one.
+ */
+export function rank(candidates: Candidate[], query: Set<string>): Ranked[] {
+  if (query.size === 0) return [];
+  const df = new Map<string, number>();
+  for (const c of candidates) for (const s of c.stems) if (query.has(s)) df.set(s, (df.get(s) ?? 0) + 1);
+  const ranked: (Ranked & { order: number })[] = [];
+  candidates.forEach((candidate, order) => {
+    let score = 0;
+    for (const s of query) if (candidate.stems.has(s)) score += Math.log(1 + candidates.length / (df.get(s) ?? 1));
+    if (score > 0) ranked.push({ candidate, score: score * candidate.weight, order });
+  });
+  ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+  return ranked.map(({ candidate, score }) => ({ candidate, score }));
+}

@@ -1,0 +1,54 @@
+import { answerLocally } from './local-answer.js';
+import {
+  usageOf,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelClass,
+  type ModelProvider,
+  type StreamEvent,
+} from './provider.js';
+import { abortedError } from './provider-failure.js';
+import { countMessageTokens, countTextTokens } from './tokenizer.js';
+
+export const LOCAL_MODEL_NAME = 'svc-local-1';
+
+/**
+ * The built-in model, used when no model server is configured and for sensitive calls: no
+ * network, no weights. It answers extractively from the turn's material (passages, context,
+ * memories, persona), cites passages as [n], and says plainly when it found nothing. Same input,
+ * same output.
+ */
+export class LocalProvider implements ModelProvider {
+  readonly name = 'local';
+  readonly model = LOCAL_MODEL_NAME;
+  readonly modelClass: ModelClass = 'light';
+  readonly local = true;
+  readonly supportsTools = false;
+
+  countTokens(messages: ChatMessage[]): number {
+    return countMessageTokens(messages);
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResult> {
+    if (req.signal?.aborted) throw abortedError(this.name, req.signal);
+    const answer = answerLocally(req);
+    return {
+      content: answer.content,
+      toolCalls: [],
+      usage: usageOf(countMessageTokens(req.messages), countTextTokens(answer.content)),
+      finishReason: answer.truncated ? 'length' : 'stop',
+      model: this.model,
+    };
+  }
+
+  /** The answer word by word (each delta carries its leading space), then the result. */
+  async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    const result = await this.complete(req);
+    for (const text of result.content.match(/\s*\S+\s*$|\s*\S+/g) ?? []) {
+      if (req.signal?.aborted) throw abortedError(this.name, req.signal);
+      yield { type: 'delta', text };
+    }
+    yield { type: 'done', result };
+  }
+}

@@ -1,0 +1,186 @@
+import OpenAI from 'openai';
+import { extractJsonObject, withJsonInstruction } from './json-output.js';
+import {
+  usageOf,
+  ProviderError,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelClass,
+  type ModelProvider,
+  type StreamEvent,
+  type ToolCall,
+  type TokenUsage,
+} from './provider.js';
+import { abortedError, toProviderError } from './provider-failure.js';
+import { countMessageTokens, countTextTokens } from './tokenizer.js';
+
+type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type ChunkToolCall = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall;
+type FinishReason = OpenAI.Chat.Completions.ChatCompletion.Choice['finish_reason'] | null;
+
+export interface OpenAICompatibleOptions {
+  /** Provider name in the registry; default `openai`. */
+  name?: string;
+  model: string;
+  modelClass: ModelClass;
+  /** Server root including `/v1`; default the OpenAI API. */
+  baseURL?: string;
+  /** Local OpenAI-compatible servers often need none; a placeholder is sent then. */
+  apiKey?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  supportsTools?: boolean;
+}
+
+/** Any server speaking OpenAI's chat completions: OpenAI itself, vLLM, Ollama, LiteLLM, Mistral... */
+export class OpenAICompatibleProvider implements ModelProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly modelClass: ModelClass;
+  readonly local = false;
+  readonly supportsTools: boolean;
+  private readonly client: OpenAI;
+
+  constructor(options: OpenAICompatibleOptions) {
+    this.name = options.name ?? 'openai';
+    this.model = options.model;
+    this.modelClass = options.modelClass;
+    this.supportsTools = options.supportsTools ?? true;
+    this.client = new OpenAI({
+      baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+      apiKey: options.apiKey || 'not-needed',
+      maxRetries: options.maxRetries ?? 1,
+      timeout: options.timeoutMs ?? 60_000,
+    });
+  }
+
+  countTokens(messages: ChatMessage[]): number {
+    return countMessageTokens(messages);
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResult> {
+    try {
+      const res = await this.client.chat.completions.create(this.params(req), { signal: req.signal });
+      const choice = res.choices[0];
+      if (!choice) throw new ProviderError(`${this.name} returned no choices`, { provider: this.name });
+      const toolCalls = (choice.message.tool_calls ?? []).flatMap((c): ToolCall[] =>
+        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      );
+      const content = this.finalContent(req, choice.message.content ?? '');
+      const usage = res.usage
+        ? usageOf(res.usage.prompt_tokens, res.usage.completion_tokens)
+        : this.estimateUsage(req, content, toolCalls);
+      return { content, toolCalls, usage, finishReason: finishOf(choice.finish_reason, toolCalls), model: res.model || this.model };
+    } catch (err) {
+      throw toProviderError(this.name, err, req.signal);
+    }
+  }
+
+  async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    const stream = await this.client.chat.completions
+      .create({ ...this.params(req), stream: true, stream_options: { include_usage: true } }, { signal: req.signal })
+      .catch((err: unknown) => {
+        throw toProviderError(this.name, err, req.signal);
+      });
+    const calls = new Map<number, ToolCall>();
+    let content = '';
+    let finish: FinishReason = null;
+    let usage: TokenUsage | undefined;
+    let model = this.model;
+    let drained = false;
+    try {
+      for await (const chunk of stream) {
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        if (choice.finish_reason) finish = choice.finish_reason;
+        for (const fragment of choice.delta?.tool_calls ?? []) addToolCallFragment(calls, fragment);
+        const text = choice.delta?.content;
+        if (text) {
+          content += text;
+          yield { type: 'delta', text };
+        }
+      }
+      drained = true;
+    } catch (err) {
+      throw toProviderError(this.name, err, req.signal);
+    } finally {
+      if (!drained) stream.controller.abort();
+    }
+    // The SDK ends an aborted stream quietly, as if the answer were complete.
+    if (req.signal?.aborted) throw abortedError(this.name, req.signal);
+    if (finish === null) throw new ProviderError(`${this.name} stream ended before the answer finished`, { provider: this.name });
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    const final = this.finalContent(req, content);
+    yield {
+      type: 'done',
+      result: {
+        content: final,
+        toolCalls,
+        usage: usage ?? this.estimateUsage(req, final, toolCalls),
+        finishReason: finishOf(finish, toolCalls),
+        model,
+      },
+    };
+  }
+
+  private params(req: CompletionRequest): CreateParams {
+    const messages = req.json ? withJsonInstruction(req.messages) : req.messages;
+    const params: CreateParams = { model: this.model, messages: messages.map(toOpenAIMessage) };
+    if (req.tools?.length && this.supportsTools) {
+      params.tools = req.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
+    }
+    if (req.json) params.response_format = { type: 'json_object' };
+    if (req.temperature !== undefined) params.temperature = req.temperature;
+    if (req.maxTokens !== undefined) params.max_tokens = req.maxTokens;
+    return params;
+  }
+
+  private finalContent(req: CompletionRequest, content: string): string {
+    return req.json ? extractJsonObject(content) : content;
+  }
+
+  /** Only for servers that report no usage: our own count of what was sent and received. */
+  private estimateUsage(req: CompletionRequest, content: string, toolCalls: ToolCall[]): TokenUsage {
+    const completion = countTextTokens(content) + countMessageTokens([{ role: 'assistant', content: '', toolCalls }]);
+    return usageOf(countMessageTokens(req.messages), completion);
+  }
+}
+
+function toOpenAIMessage(m: ChatMessage): MessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content };
+    case 'user':
+      return m.name ? { role: 'user', content: m.content, name: m.name } : { role: 'user', content: m.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+    case 'assistant':
+      if (!m.toolCalls?.length) return { role: 'assistant', content: m.content };
+      return {
+        role: 'assistant',
+        content: m.content || null,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      };
+  }
+}
+
+/** Streamed tool calls arrive in fragments keyed by index: id and name first, then argument pieces. */
+function addToolCallFragment(calls: Map<number, ToolCall>, fragment: ChunkToolCall): void {
+  const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };
+  if (fragment.id) call.id = fragment.id;
+  if (fragment.function?.name) call.name += fragment.function.name;
+  if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+  calls.set(fragment.index, call);
+}
+
+function finishOf(reason: FinishReason, toolCalls: ToolCall[]): CompletionResult['finishReason'] {
+  if (toolCalls.length > 0) return 'tool_calls';
+  return reason === 'length' ? 'length' : 'stop';
+}

@@ -1,0 +1,129 @@
+/**
+ * The one model provider interface. Chat, gateway, debates and the planner talk to models only
+ * through ModelProvider, so the OpenAI-compatible, Anthropic and built-in local models are
+ * interchangeable and metered the same way.
+ */
+
+export type ModelClass = 'light' | 'standard' | 'advanced' | 'premium' | 'frontier';
+
+/** Cheapest first; the index is the class rank. */
+export const MODEL_CLASSES: readonly ModelClass[] = ['light', 'standard', 'advanced', 'premium', 'frontier'];
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text, as the model wrote it. */
+  arguments: string;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  /** On assistant messages that asked for tools. */
+  toolCalls?: ToolCall[];
+  /** On tool messages: the call this message answers. */
+  toolCallId?: string;
+  name?: string;
+}
+
+export interface PersonaMaterial {
+  name: string;
+  role: string;
+  personality: string;
+  mission: string;
+  decisionStyle: string;
+  systemPrompt: string;
+}
+
+/**
+ * A structured copy of what the prompt was built from. Remote models read the messages only;
+ * the local model answers from this material instead of parsing its own prompt.
+ */
+export interface TurnMaterial {
+  persona?: PersonaMaterial;
+  contextBlocks?: { heading: string; text: string; high: boolean }[];
+  memories?: { key: string; value: string }[];
+  /** Retrieved passages; `ref` is the citation number `[n]`. */
+  passages?: { ref: number; text: string; sourceName: string; section?: string }[];
+  /** Requested JSON fields: name to description of its content. */
+  jsonFields?: Record<string, string>;
+  /** Free-form schema description of the requested JSON. */
+  jsonSchema?: string;
+}
+
+export interface CompletionRequest {
+  messages: ChatMessage[];
+  tools?: ToolDef[];
+  /** Force a single JSON object as the answer. */
+  json?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  material?: TurnMaterial;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface CompletionResult {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  /** The model that answered, as reported by the provider. */
+  model: string;
+}
+
+/** Text arrives as deltas; tool calls and usage only in the final result. */
+export type StreamEvent = { type: 'delta'; text: string } | { type: 'done'; result: CompletionResult };
+
+export interface ModelProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly modelClass: ModelClass;
+  /** Runs in-process: no network, no data leaves the service. */
+  readonly local: boolean;
+  readonly supportsTools: boolean;
+  complete(req: CompletionRequest): Promise<CompletionResult>;
+  stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
+  /** Estimate of the prompt tokens of these messages. */
+  countTokens(messages: ChatMessage[]): number;
+}
+
+export interface ProviderErrorOptions {
+  provider: string;
+  cause?: unknown;
+  /** HTTP status returned by the model server, when there was one. */
+  status?: number;
+  aborted?: boolean;
+}
+
+/** Any provider failure: HTTP error, unreadable response, timeout, or the caller's abort. */
+export class ProviderError extends Error {
+  readonly provider: string;
+  readonly status: number | undefined;
+  /** True when the caller's AbortSignal ended the call; not a model failure. */
+  readonly aborted: boolean;
+
+  constructor(message: string, options: ProviderErrorOptions) {
+    super(message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.provider = options.provider;
+    this.status = options.status;
+    this.aborted = options.aborted ?? false;
+  }
+}
+
+export function usageOf(promptTokens: number, completionTokens: number): TokenUsage {
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
