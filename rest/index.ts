@@ -4,6 +4,14 @@ import { errors } from '../src/errors/index.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
+import { chatRouter } from './v1/chat.routes.js';
+import { gatewayBodyGuards, gatewayRouter } from './v1/gateway.routes.js';
+import { proofsRouter } from './v1/proofs.routes.js';
+import { webhooksRouter } from './v1/webhooks.routes.js';
+import { knowledgeRouter } from './v1/knowledge.routes.js';
+import { toolsRouter } from './v1/tools.routes.js';
+import { apiKeysRouter } from './developer/api-keys.routes.js';
+import { verifyUsageRouter } from './v1/verify-usage.routes.js';
 
 /** Body parser failures in the native shape: malformed JSON is a 400, oversized bodies a 413. */
 const bodyErrors =
@@ -30,10 +38,19 @@ const objectBody: express.RequestHandler = (req, res, next) => {
 
 export function mountRest(server: Express, app: AppServices): void {
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
+  server.use(gatewayBodyGuards(app)); // dialect-shaped body errors on the gateway routes
   server.use(bodyErrors(app));
   server.use(objectBody);
   server.use(healthRouter(app));
   server.use(agentsRouter(app));
+  server.use(chatRouter(app));
+  server.use(gatewayRouter(app));
+  server.use(proofsRouter(app));
+  server.use(webhooksRouter(app));
+  server.use(knowledgeRouter(app));
+  server.use(toolsRouter(app));
+  server.use(verifyUsageRouter(app)); // before any `/v1/verify/:id` router
+  server.use(apiKeysRouter(app));
 }
 
 export function mountFallbacks(server: Express, app: AppServices): void {

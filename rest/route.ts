@@ -4,6 +4,7 @@ import type { AppServices } from '../src/app/services.js';
 import { createContext, type ServiceContext } from '../src/context.js';
 import { authenticateSecret, secretFromHeaders } from '../src/modules/keys/keys.service.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
+import { enforceRequestRates } from '../src/modules/usage/rate-limit.service.js';
 import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = 'gateway' | 'knowledgeQuery' | 'verify' | 'upload' | 'agentChat';
@@ -64,6 +65,13 @@ export function mount(router: Router, app: AppServices, def: RouteDef): void {
     const log = app.log.child({ route: `${def.method.toUpperCase()} ${def.path}` });
     try {
       const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(req.headers as never));
+      // Request limits (the key's, then the route's) before anything runs; their 429s keep the native
+      // renderer on every dialect (key-level: auth stage; route-level: its own body, per SPEC).
+      try {
+        await enforceRequestRates(app, caller, { route: `${def.method.toUpperCase()} ${def.path}`, rateLimit: def.rateLimit });
+      } catch (err) {
+        return sendError(res, err, 'native', log);
+      }
       const abort = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();

@@ -20,6 +20,12 @@ const ConfigSchema = z.object({
   SVC_RATE_UPLOAD: intFromEnv(30),
   SVC_RATE_AGENT_CHAT: intFromEnv(30),
   SVC_BACKGROUND_JOBS: z.enum(['on', 'off']).default('on'),
+  // Key sealing secret tool-header values (32 bytes, base64 or hex); generated and stored in the database when unset.
+  SVC_SECRETS_KEY: z.string().optional(),
+  // Webhook acknowledgement timeout (SPEC: 10 s); lowered only by tests that exercise a hanging receiver.
+  SVC_WEBHOOK_TIMEOUT_MS: intFromEnv(10_000),
+  // Keep-alive comment on chat streams (SPEC: every 15 s); lowered only by tests.
+  SVC_STREAM_PING_MS: intFromEnv(15_000),
 });
 
 export type AppConfig = {
@@ -34,6 +40,9 @@ export type AppConfig = {
   dbPoolMax: number;
   routeRates: { gateway: number; knowledgeQuery: number; verify: number; upload: number; agentChat: number };
   backgroundJobs: boolean;
+  secretsKey?: string;
+  webhookTimeoutMs: number;
+  streamPingMs: number;
   env: Record<string, string | undefined>;
 };
 
@@ -62,6 +71,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       agentChat: c.SVC_RATE_AGENT_CHAT,
     },
     backgroundJobs: c.SVC_BACKGROUND_JOBS === 'on',
+    secretsKey: c.SVC_SECRETS_KEY?.trim() || undefined,
+    webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
+    streamPingMs: c.SVC_STREAM_PING_MS,
     env,
   };
 }

@@ -6,9 +6,20 @@ import { openDatabase } from '../db/orm.js';
 import { createGraphQLServer } from '../graphql/yoga.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
+import { loadGatewayKey } from '../modules/proofs/signing-key.js';
+import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
+import { startWebhooks } from '../modules/webhooks/runtime.js';
+import { startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
+import { knowledgeRetriever } from '../modules/knowledge/retriever.js';
+import { secretBox } from '../modules/tools/secret-box.js';
+import { toolRunner } from '../modules/tools/tool-runner.js';
+import type { Resolver } from '../net/index.js';
 import type { AppServices } from './services.js';
 
 export interface StartOptions {
+  /** DNS resolver for outbound HTTP (tests simulate DNS answers); default: the system resolver. */
+  resolve?: Resolver;
   config?: AppConfig;
   clock?: Clock;
   log?: Logger;
@@ -40,7 +51,25 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   const log = opts.log ?? createLogger(config.logLevel);
   const orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
   const closers: (() => Promise<void> | void)[] = [];
-  const services: AppServices = { config, orm, clock: opts.clock ?? systemClock, log, onClose: (fn) => closers.push(fn) };
+  const models = new ModelRegistry(loadModelsConfig(config.env));
+  const services: AppServices = { config, orm, clock: opts.clock ?? systemClock, log, models, onClose: (fn) => closers.push(fn) };
+  // Generated and persisted on first start; a bad SVC_GATEWAY_SIGNING_KEY stops the start (database closed).
+  await loadGatewayKey(services).catch(async (err: unknown) => {
+    await orm.close(true);
+    throw err;
+  });
+  startRateCounterSweep(services);
+  if (opts.resolve) services.resolve = opts.resolve;
+  startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
+  // Tool-header key: configured or generated and persisted on first start; a bad SVC_SECRETS_KEY stops the start.
+  await secretBox(services).catch(async (err: unknown) => {
+    for (const fn of closers.reverse()) await fn();
+    await orm.close(true);
+    throw err;
+  });
+  services.knowledge = knowledgeRetriever;
+  services.tools = toolRunner;
+  startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
   const http = buildHttpApp(services);
   return {
     services,

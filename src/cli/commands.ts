@@ -2,6 +2,9 @@ import { errors } from '../errors/index.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
 import { issueKey, revokeKeyById, type AdminContext } from '../modules/keys/keys.service.js';
 import { User } from '../modules/workspaces/workspace.entity.js';
+import { addPack, setPlan } from '../modules/usage/plans.service.js';
+import { MonthSchema } from '../modules/usage/usage.schemas.js';
+import { buildUsageReport, findKeyNotifications, toNotificationDto } from '../modules/usage/usage.service.js';
 import { createUser, createWorkspace, findWorkspaceOrFail, setSuspended } from '../modules/workspaces/workspaces.service.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -82,6 +85,34 @@ export const commands: Record<string, Handler> = {
     return { key: keyJson(key, secret) };
   },
   'key revoke': async (actx, [id]) => ({ key: keyJson(await revokeKeyById(actx, need(id, 'key id'))) }),
+  'workspace set-plan': async (actx, [id], flags) => {
+    const ws = await setPlan(actx, need(id, 'workspace id'), {
+      plan: required(flags, 'plan') as never,
+      seats: intFlag(flags, 'seats'),
+      startedAt: str(flags, 'started-at'),
+    });
+    return { workspace: { id: ws.id, plan: ws.plan, seats: ws.seats, subscriptionStartedAt: ws.subscriptionStartedAt.toISOString(), subscriptionActive: ws.subscriptionActive } };
+  },
+  'workspace add-pack': async (actx, [id], flags) => {
+    const pack = await addPack(actx, need(id, 'workspace id'), { questions: intFlag(flags, 'questions') as never });
+    return { pack: { id: pack.id, workspaceId: pack.workspaceId, questions: pack.questions, createdAt: pack.createdAt.toISOString() } };
+  },
+  /** `usage W [--month YYYY-MM]`: the usage report and the key notifications of the window. */
+  usage: async (actx, [id], flags) => {
+    const ws = await findWorkspaceOrFail(actx, need(id, 'workspace id'));
+    const month = str(flags, 'month');
+    const usage = await buildUsageReport(actx.em, ws, actx.clock.now(), month === undefined ? undefined : MonthSchema.parse(month));
+    const notifications = await findKeyNotifications(actx.em, ws.id);
+    const inWindow = notifications.filter((n) => n.createdAt >= new Date(usage.periodStart) && n.createdAt < new Date(usage.periodEnd));
+    return { usage, notifications: inWindow.map(toNotificationDto) };
+  },
+  /** `notifications W [--month YYYY-MM]`: key budget notifications, newest first. */
+  notifications: async (actx, [id], flags) => {
+    const ws = await findWorkspaceOrFail(actx, need(id, 'workspace id'));
+    const month = str(flags, 'month');
+    const list = await findKeyNotifications(actx.em, ws.id, month === undefined ? undefined : MonthSchema.parse(month));
+    return { notifications: list.map(toNotificationDto) };
+  },
 };
 
 const need = (v: string | undefined, what: string): string => {
@@ -94,6 +125,8 @@ const suspendJson = (w: { id: string; suspended: boolean }) => ({ id: w.id, susp
 export async function runCommand(actx: AdminContext, positionals: string[], flags: Flags): Promise<unknown> {
   const [noun, verb, ...rest] = positionals;
   const handler = commands[`${noun} ${verb}`];
+  // One-word commands (`usage W`) take the second word as their first argument.
+  if (!handler && commands[noun ?? '']) return commands[noun ?? ''](actx, [verb ?? '', ...rest].filter(Boolean), flags);
   if (!handler) throw errors.badRequest(`unknown command: ${positionals.join(' ')} (run with --help)`);
   return handler(actx, rest, flags);
 }

@@ -55,6 +55,10 @@ const USAGE = `Usage: npm run --silent svc -- <command>
   key create --workspace W [--user U] [--scopes a,b] [--readonly] [--rate-per-minute N]
              [--monthly-question-limit N] [--expires-at ISO8601]
   key revoke K
+  workspace set-plan W --plan trial|essentiel|pro|cabinet [--seats N] [--started-at ISO8601]
+  workspace add-pack W --questions 100|500|2000
+  usage W [--month YYYY-MM]
+  notifications W [--month YYYY-MM]
 `;
 
 function describe(err: unknown): string {

@@ -1,6 +1,13 @@
 import { Agent, AgentMemory } from '../modules/agents/agent.entity.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
+import { ChatSession, SessionMessage } from '../modules/chat/chat.entity.js';
+import { Conversation } from '../modules/gateway/conversation.entity.js';
+import { GatewaySigningKey, ProofCertificate } from '../modules/proofs/proof.entity.js';
+import { KeyNotification, QuestionPack, UsageEntry } from '../modules/usage/usage.entity.js';
 import { User, Workspace } from '../modules/workspaces/workspace.entity.js';
+import { knowledgeEntities } from '../modules/knowledge/knowledge.entity.js';
+import { toolEntities } from '../modules/tools/tool.entity.js';
+import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage];

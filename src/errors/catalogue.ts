@@ -100,6 +100,8 @@ export const errors = {
 
   rateLimited: (retryAfterSeconds: number) =>
     new DomainError(429, 'Rate limit exceeded', ErrorCode.rateLimited, {}, { 'retry-after': String(retryAfterSeconds) }),
+  /** Spent question allowance on the Anthropic dialect: 429 `rate_limit_error`, deliberately without retry-after. */
+  rateLimitError: (message = 'No questions left in the workspace allowance') => new DomainError(429, message, ErrorCode.rateLimitError),
   /** Route-level ceiling: SPEC says its body is none of the catalogue shapes. */
   routeRateLimited: (route: string, limit: number) =>
     new DomainError(429, 'Too many requests', undefined, { route, limitPerMinute: limit }),

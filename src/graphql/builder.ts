@@ -19,3 +19,4 @@ builder.scalarType('JSON', {
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

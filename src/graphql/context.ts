@@ -1,6 +1,7 @@
 import type { AppServices } from '../app/services.js';
 import { createContext, type ServiceContext } from '../context.js';
 import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
+import { enforceKeyRate } from '../modules/usage/rate-limit.service.js';
 
 export interface GraphQLContext {
   app: AppServices;
@@ -21,6 +22,7 @@ export function buildGraphQLContext(app: AppServices, request: Request): GraphQL
           'x-api-key': request.headers.get('x-api-key'),
         });
         const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secret);
+        await enforceKeyRate(app, caller); // the key's ratePerMinute, once per operation
         return createContext(app, caller, { signal: request.signal });
       })();
       return pending;

@@ -2,6 +2,12 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { builder } from './builder.js';
 import '../modules/workspaces/workspaces.graphql.js';
 import '../modules/agents/agents.graphql.js';
+import '../modules/chat/chat.graphql.js';
+import '../modules/keys/keys.graphql.js';
+import '../modules/usage/usage.graphql.js';
+import '../modules/webhooks/webhooks.graphql.js';
+import '../modules/knowledge/knowledge.graphql.js';
+import '../modules/tools/tools.graphql.js';
 
 let built: GraphQLSchema | undefined;
 

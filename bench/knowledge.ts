@@ -1,0 +1,203 @@
+/**
+ * Knowledge: ingestion throughput and query latency.
+ *
+ *   npx tsx bench/knowledge.ts        (INGEST_MB=4 per run, INGEST_RUNS=3, QUERIES=300 by default; about a minute)
+ *
+ * One process, loopback only. Uses DATABASE_URL when set, else a throwaway database on the local
+ * PostgreSQL server (127.0.0.1:5432), else the embedded database.
+ * - Ingestion: a generated Markdown document of INGEST_MB megabytes (headings, prose, key-value facts,
+ *   FAQ lines) is uploaded over HTTP, then the job is timed from claim to commit (parse, chunk, facts,
+ *   Q&A, contradiction check, bulk insert of the chunks with their search vectors, events).
+ * - Query: two workspaces holding 1 000 and 100 000 chunks of synthetic prose (Zipf-like vocabulary of
+ *   5 000 words), inserted 20 000 at a time by INSERT ... SELECT over unnest() of the texts, the vectors
+ *   computed by PostgreSQL; then QUERIES natural-language queries of 2 to 4 words each, one at a time,
+ *   over HTTP (`POST /v1/knowledge/query`, topK 5), and the same through the service function alone.
+ */
+import type { AddressInfo } from 'node:net';
+import { createApp, listen } from '../src/app/create-app.js';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { createLogger } from '../src/lib/logger.js';
+import { analyseDocument } from '../src/modules/knowledge/ingestion.js';
+import { claimIngestionJob, processIngestionJob } from '../src/modules/knowledge/ingestion.worker.js';
+import { searchItems } from '../src/modules/knowledge/knowledge.service.js';
+import { authenticateSecret } from '../src/modules/keys/keys.service.js';
+import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createTestDatabase } from '../test/support/database.js';
+
+const INGEST_MB = Number(process.env.INGEST_MB ?? 4);
+const INGEST_RUNS = Number(process.env.INGEST_RUNS ?? 3);
+const QUERIES = Number(process.env.QUERIES ?? 300);
+
+const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, dataDir: 'memory://', drop: async () => {} } : await createTestDatabase();
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  SVC_BACKGROUND_JOBS: 'off',
+  SVC_DATA_DIR: db.dataDir,
+  SVC_DB_POOL_MAX: '20',
+  SVC_RATE_KNOWLEDGE_QUERY: '1000000',
+  SVC_RATE_UPLOAD: '1000000',
+  ...(db.url ? { DATABASE_URL: db.url } : {}),
+});
+const app = await createApp({ config, log: createLogger('silent') });
+const server = await listen(app.http, 0, '127.0.0.1');
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const services = app.services;
+const engine = db.url ? 'PostgreSQL' : 'embedded PGlite';
+
+async function tenant(name: string) {
+  const { workspace, user, issued } = await createWorkspace({ em: services.orm.em.fork(), clock: services.clock }, { name, plan: 'cabinet', seats: 1000 });
+  return { workspaceId: workspace.id, userId: user.id, key: issued.secret };
+}
+
+// ------------------------------------------------------------------------------------------ vocabulary
+
+let seed = 42;
+const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff);
+const syllables = ['ka', 'lo', 'mi', 'ren', 'tor', 'sa', 'vel', 'dun', 'pri', 'mos', 'el', 'tra', 'quo', 'ni', 'bar', 'sel'];
+const VOCAB = Array.from({ length: 5000 }, (_, i) => {
+  let w = '';
+  for (let n = i + 7; w.length < 4 || n > 0; n = Math.floor(n / 16)) w += syllables[n % 16];
+  return w;
+});
+/** Zipf-like: low indexes are frequent. */
+const word = () => VOCAB[Math.floor(Math.pow(rand(), 3) * VOCAB.length)];
+const sentence = (n = 8 + Math.floor(rand() * 12)) => {
+  const words = Array.from({ length: n }, word);
+  return `${words[0][0].toUpperCase()}${words.join(' ').slice(1)}.`;
+};
+
+function markdown(bytes: number): Buffer {
+  const parts: string[] = [];
+  let size = 0;
+  for (let s = 0; size < bytes; s++) {
+    const block = [
+      `## Section ${s} ${word()}`,
+      Array.from({ length: 5 }, () => sentence()).join(' '),
+      `The ${word()} ${word()} fee is ${Math.floor(rand() * 500)} EUR, valid until 2027-0${1 + (s % 9)}-15.`,
+      `How does ${word()} ${word()} work? ${sentence()}`,
+      Array.from({ length: 4 }, () => sentence()).join(' '),
+    ].join('\n\n');
+    parts.push(block);
+    size += Buffer.byteLength(block) + 2;
+  }
+  return Buffer.from(parts.join('\n\n'), 'utf8');
+}
+
+// ------------------------------------------------------------------------------------------ ingestion
+
+async function uploadDoc(key: string, bytes: Buffer, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'text/markdown' }), name);
+  const res = await fetch(`${base}/v1/knowledge-sources/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  if (res.status !== 202) throw new Error(`upload ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { source: { id: string } }).source.id;
+}
+
+const ingestTenant = await tenant('ingest');
+const runs: { mb: number; ms: number; analyseMs: number; chunks: number; facts: number }[] = [];
+for (let i = 0; i < INGEST_RUNS; i++) {
+  const bytes = markdown(INGEST_MB * 1024 * 1024);
+  const id = await uploadDoc(ingestTenant.key, bytes, `doc-${i}.md`);
+  const job = await claimIngestionJob(services);
+  if (!job) throw new Error('no job');
+  const started = performance.now();
+  await processIngestionJob(services, job);
+  const ms = performance.now() - started;
+  const [row] = await services.orm.em.fork().execute(`select status, chunk_count, fact_count from knowledge_source where id = ?`, [id]);
+  if (row.status !== 'ready') throw new Error(`ingestion ended ${row.status}`);
+  // The CPU part alone (parse, chunk, facts, Q&A), on the same bytes, for the split.
+  const a = performance.now();
+  await analyseDocument({ bytes, filename: 'again.md', mimeType: 'text/markdown' });
+  runs.push({ mb: bytes.length / 1024 / 1024, ms, analyseMs: performance.now() - a, chunks: Number(row.chunk_count), facts: Number(row.fact_count) });
+}
+
+// ------------------------------------------------------------------------------------------ query
+
+async function fill(workspaceId: string, userId: string, chunks: number): Promise<void> {
+  const em = services.orm.em.fork();
+  const sourceId = `ksrc_bench_${chunks}`;
+  const now = new Date();
+  await em.execute(
+    `insert into knowledge_source (id, workspace_id, user_id, name, mime_type, size_bytes, sha256, format, status, chunk_count, created_at, updated_at)
+     values (?, ?, ?, ?, 'text/markdown', 0, '', 'markdown', 'ready', ?, ?, ?)`,
+    [sourceId, workspaceId, userId, `bench-${chunks}.md`, chunks, now, now],
+  );
+  // 60 words per chunk drawn with the same skew as the ingestion text; 20 000 chunks per INSERT ... SELECT,
+  // the texts sent as one parameter and the search vectors computed by PostgreSQL.
+  const BATCH = 20_000;
+  for (let from = 0; from < chunks; from += BATCH) {
+    const n = Math.min(BATCH, chunks - from);
+    const texts = Array.from({ length: n }, () => Array.from({ length: 60 }, word).join(' '));
+    await em.execute(
+      `insert into knowledge_chunk (id, workspace_id, source_id, ordinal, section, page, text, token_estimate, search_vector, created_at)
+       select 'kchk_b' || ? || '_' || (? + g), ?, ?, ? + g, 'Section ' || ((? + g) % 500), 1 + (? + g) / 40, txt, 80,
+              setweight(to_tsvector('simple', 'section ' || ((? + g) % 500)), 'A') || setweight(to_tsvector('simple', txt), 'B'), ?
+         from unnest(string_to_array(?, chr(10))) with ordinality as rows(txt, g)`,
+      [chunks, from, workspaceId, sourceId, from, from, from, from, now, texts.join('\n')],
+    );
+  }
+  await em.execute('analyze knowledge_chunk');
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const queryText = () => {
+  const n = 2 + Math.floor(rand() * 3);
+  // Mid-frequency words: the ones people search for are neither the commonest nor unseen.
+  return `What about ${Array.from({ length: n }, () => VOCAB[50 + Math.floor(rand() * 1500)]).join(' ')}?`;
+};
+
+const results: { chunks: number; fillS: number; http: number[]; service: number[]; hits: number }[] = [];
+for (const chunks of [1_000, 100_000]) {
+  const t = await tenant(`query-${chunks}`);
+  const started = performance.now();
+  await fill(t.workspaceId, t.userId, chunks);
+  const fillS = (performance.now() - started) / 1000;
+  const http: number[] = [];
+  const service: number[] = [];
+  let hits = 0;
+  const caller = await authenticateSecret(services.orm.em.fork(), services.clock, t.key);
+  for (let i = 0; i < 20; i++) await fetch(`${base}/v1/knowledge/query`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queryText() }) });
+  for (let i = 0; i < QUERIES; i++) {
+    const q = queryText();
+    let s = performance.now();
+    const res = await fetch(`${base}/v1/knowledge/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: q, topK: 5 }),
+    });
+    const body = (await res.json()) as { results: unknown[] };
+    http.push(performance.now() - s);
+    hits += body.results.length;
+    const ctx = createContext(services, caller);
+    s = performance.now();
+    await searchItems(ctx, { workspaceId: t.workspaceId, query: q, topK: 5, scope: { kind: 'workspace' } });
+    service.push(performance.now() - s);
+  }
+  results.push({ chunks, fillS, http, service, hits: hits / QUERIES });
+}
+
+// ------------------------------------------------------------------------------------------ report
+
+const f = (n: number, d = 1) => n.toFixed(d);
+console.log(`\nKnowledge bench on ${engine}\n`);
+console.log('| Run | Document | Chunks | Facts | Ingestion time | of which parsing and extraction | Throughput |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+runs.forEach((r, i) =>
+  console.log(`| ${i + 1} | ${f(r.mb, 2)} MB Markdown | ${r.chunks} | ${r.facts} | ${f(r.ms / 1000, 2)} s | ${f(r.analyseMs / 1000, 2)} s | ${f(r.mb / (r.ms / 1000), 2)} MB/s |`),
+);
+console.log('\n| Chunks in workspace | Bulk fill | Queries | Avg results | HTTP p50 | HTTP p99 | Search only p50 | Search only p99 |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of results) {
+  console.log(
+    `| ${r.chunks.toLocaleString('en')} | ${f(r.fillS)} s | ${QUERIES} | ${f(r.hits)} | ${f(pct(r.http, 50), 2)} ms | ${f(pct(r.http, 99), 2)} ms | ${f(pct(r.service, 50), 2)} ms | ${f(pct(r.service, 99), 2)} ms |`,
+  );
+}
+
+server.closeAllConnections();
+server.close();
+await app.close();
+await db.drop();

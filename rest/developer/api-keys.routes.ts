@@ -1,0 +1,83 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppServices } from '../../src/app/services.js';
+import {
+  CreateApiKeySchema,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  toApiKeyDto,
+  updateApiKey,
+  UpdateApiKeySchema,
+} from '../../src/modules/keys/keys-admin.service.js';
+import { mount, param } from '../route.js';
+
+const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
+
+const ApiKeyDtoSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  preview: z.string(),
+  scopes: z.array(z.string()),
+  readonly: z.boolean(),
+  ratePerMinute: z.number().int().nullable(),
+  monthlyQuestionLimit: z.number().int().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+/** `/developer/api-keys`: keys of the caller's user, managed by unrestricted keys (see keys-admin.service). */
+export function apiKeysRouter(app: AppServices): Router {
+  const r = Router();
+  const base = { tag: 'developer', scope: null } as const;
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/developer/api-keys',
+    summary: 'Create an API key (the secret is returned once)',
+    body: CreateApiKeySchema,
+    responses: {
+      201: { description: 'Created', schema: z.object({ key: ApiKeyDtoSchema.extend({ secret: z.string() }) }) },
+      400: { description: 'Invalid field, or a limit beyond the calling key own', schema: ErrorSchema },
+      403: { description: 'scope_denied (restricted key) or read_only_key', schema: ErrorSchema },
+    },
+    handler: async (ctx, req) => {
+      const { key, secret } = await createApiKey(ctx, req.body);
+      return { status: 201, body: { key: toApiKeyDto(key, secret) } };
+    },
+  });
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/developer/api-keys',
+    summary: "List the caller's keys, oldest first, without secrets",
+    responses: { 200: { description: 'Keys', schema: z.object({ keys: z.array(ApiKeyDtoSchema) }) } },
+    handler: async (ctx) => ({ status: 200, body: { keys: (await listApiKeys(ctx)).map((k) => toApiKeyDto(k)) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'patch',
+    path: '/developer/api-keys/:id',
+    summary: 'Change limits, scopes, expiry or name (null clears a limit or the expiry)',
+    body: UpdateApiKeySchema,
+    responses: {
+      200: { description: 'Updated', schema: z.object({ key: ApiKeyDtoSchema }) },
+      400: { description: 'Invalid field, or a raise beyond the calling key own', schema: ErrorSchema },
+      404: { description: 'Unknown or revoked key', schema: ErrorSchema },
+    },
+    handler: async (ctx, req) => ({ status: 200, body: { key: toApiKeyDto(await updateApiKey(ctx, param(req, 'id'), req.body)) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'delete',
+    path: '/developer/api-keys/:id',
+    summary: 'Revoke a key (effective at its next call)',
+    responses: { 204: { description: 'Revoked' }, 404: { description: 'Unknown or revoked key', schema: ErrorSchema } },
+    handler: async (ctx, req) => {
+      await revokeApiKey(ctx, param(req, 'id'));
+      return { status: 204 };
+    },
+  });
+  return r;
+}

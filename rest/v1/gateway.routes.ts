@@ -1,0 +1,228 @@
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { AppServices } from '../../src/app/services.js';
+import type { ServiceContext } from '../../src/context.js';
+import { errors, toDomainError } from '../../src/errors/index.js';
+import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
+import {
+  AnthropicCountTokensRequestSchema,
+  AnthropicErrorSchema,
+  AnthropicMessageResponseSchema,
+  AnthropicMessagesRequestSchema,
+  ModelListSchema,
+  OpenAIChatRequestSchema,
+  OpenAIChatResponseSchema,
+  OpenAIErrorSchema,
+} from '../../src/modules/gateway/gateway.schemas.js';
+import {
+  countGatewayTokens,
+  listGatewayModels,
+  prepareGatewayCall,
+  runGatewayCall,
+  type GatewayAnswer,
+  type PreparedCall,
+} from '../../src/modules/gateway/gateway.service.js';
+import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
+import type { SseFrame } from '../../src/modules/gateway/wire.js';
+import { anthropicBody, openaiBody, sendError } from '../errors.js';
+import { mount } from '../route.js';
+
+export const PROOF_HEADER = 'x-svc-proof';
+const CONVERSATION_HEADER = 'x-svc-conversation';
+const KEEP_ALIVE_MS = 15_000;
+
+const conversationOf = (req: Request): string | undefined => {
+  const value = req.headers[CONVERSATION_HEADER];
+  const id = (Array.isArray(value) ? value[0] : value)?.trim();
+  return id ? id : undefined;
+};
+
+const unixSeconds = (ctx: ServiceContext): number => Math.floor(ctx.clock.now().getTime() / 1000);
+
+interface DialectStream {
+  start(): SseFrame[];
+  delta(text: string): SseFrame[];
+  finish(answer: GatewayAnswer): SseFrame[];
+  error(body: Record<string, unknown>): SseFrame[];
+}
+
+const frameText = (f: SseFrame): string =>
+  `${f.event ? `event: ${f.event}\n` : ''}data: ${f.data === '[DONE]' ? '[DONE]' : JSON.stringify(f.data)}\n\n`;
+
+/**
+ * Streams a prepared call. The certificate id is reserved before the answer, so it travels in the
+ * headers; the certificate itself is written when the answer completes. Once the stream is open every
+ * failure is an in-band event in the dialect's form; a client that leaves aborts the model call.
+ */
+async function streamAnswer(
+  ctx: ServiceContext,
+  res: Response,
+  prepared: PreparedCall,
+  out: DialectStream,
+  dialect: 'openai' | 'anthropic',
+): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.setHeader(PROOF_HEADER, prepared.proofId);
+  res.flushHeaders();
+  const write = (frames: SseFrame[]) => {
+    if (!res.writableEnded) res.write(frames.map(frameText).join(''));
+  };
+  const ping = setInterval(() => {
+    if (!res.writableEnded) res.write(dialect === 'openai' ? ': ping\n\n' : 'event: ping\ndata: {"type":"ping"}\n\n');
+  }, KEEP_ALIVE_MS);
+  ping.unref();
+  try {
+    write(out.start());
+    const answer = await runGatewayCall(ctx, prepared, (text) => write(out.delta(text)));
+    write(out.finish(answer));
+  } catch (err) {
+    if (ctx.signal?.aborted) return;
+    const { error, unexpected } = toDomainError(err);
+    if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
+    write(out.error(dialect === 'openai' ? openaiBody(error) : anthropicBody(error)));
+  } finally {
+    clearInterval(ping);
+    res.end();
+  }
+}
+
+const DIALECT_PATHS: Record<string, 'openai' | 'anthropic'> = {
+  '/v1/chat/completions': 'openai',
+  '/v1/messages': 'anthropic',
+  '/v1/messages/count_tokens': 'anthropic',
+};
+
+/**
+ * Body problems found before routing (malformed JSON, oversized or non-object bodies), answered in
+ * the dialect's shape on the gateway routes; every other route falls through to the native handlers.
+ * Mounted right after the JSON parser.
+ */
+export function gatewayBodyGuards(app: AppServices): [ErrorRequestHandler, RequestHandler] {
+  const dialectOf = (req: Request) => (req.method === 'POST' ? DIALECT_PATHS[req.path] : undefined);
+  const parseErrors: ErrorRequestHandler = (err, req, res, next) => {
+    const dialect = dialectOf(req);
+    const type = (err as { type?: string } | undefined)?.type;
+    const error =
+      type === 'entity.too.large'
+        ? errors.payloadTooLarge('Request body too large')
+        : type === 'entity.parse.failed'
+          ? errors.invalidRequest('Malformed JSON body')
+          : type === 'encoding.unsupported' || type === 'charset.unsupported'
+            ? errors.invalidRequest('Unsupported body encoding')
+            : undefined;
+    if (!dialect || !error) return next(err);
+    sendError(res, error, dialect, app.log);
+  };
+  const objectBody: RequestHandler = (req, res, next) => {
+    const dialect = dialectOf(req);
+    const body: unknown = req.body;
+    if (dialect && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      return sendError(res, errors.invalidRequest('Request body must be a JSON object'), dialect, app.log);
+    }
+    next();
+  };
+  return [parseErrors, objectBody];
+}
+
+export function gatewayRouter(app: AppServices): Router {
+  const r = Router();
+  const base = { tag: 'gateway', scope: 'engine' } as const;
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/chat/completions',
+    summary: 'OpenAI Chat Completions dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
+    dialect: 'openai',
+    rateLimit: 'gateway',
+    body: OpenAIChatRequestSchema,
+    responses: {
+      200: { description: 'chat.completion, or a text/event-stream of chat.completion.chunk ending with [DONE]', schema: OpenAIChatResponseSchema },
+      400: { description: 'invalid_request_error', schema: OpenAIErrorSchema },
+      402: { description: 'insufficient_quota', schema: OpenAIErrorSchema },
+      404: { description: 'model_not_found or conversation_not_found', schema: OpenAIErrorSchema },
+      500: { description: 'server_error', schema: OpenAIErrorSchema },
+      501: { description: 'address_not_supported (debate:)', schema: OpenAIErrorSchema },
+    },
+    handler: async (ctx, req, res) => {
+      const { call, stream, includeUsage } = fromOpenAI(req.body, conversationOf(req));
+      const prepared = await prepareGatewayCall(ctx, call);
+      const created = unixSeconds(ctx);
+      if (stream) return streamAnswer(ctx, res, prepared, new OpenAIStream(prepared, created, includeUsage), 'openai');
+      const answer = await runGatewayCall(ctx, prepared);
+      return { status: 200, body: openAICompletion(answer, created), headers: { [PROOF_HEADER]: answer.proofId } };
+    },
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/messages',
+    summary: 'Anthropic Messages dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
+    dialect: 'anthropic',
+    rateLimit: 'gateway',
+    body: AnthropicMessagesRequestSchema,
+    responses: {
+      200: { description: 'message, or a text/event-stream of named events', schema: AnthropicMessageResponseSchema },
+      400: { description: 'invalid_request_error', schema: AnthropicErrorSchema },
+      404: { description: 'not_found_error (unknown agent or conversation)', schema: AnthropicErrorSchema },
+      429: { description: 'rate_limit_error: question allowance spent (no retry-after)', schema: AnthropicErrorSchema },
+      500: { description: 'api_error', schema: AnthropicErrorSchema },
+      501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
+    },
+    handler: async (ctx, req, res) => {
+      const { call, stream } = fromAnthropic(req.body, conversationOf(req));
+      const prepared = await prepareGatewayCall(ctx, call);
+      if (stream) return streamAnswer(ctx, res, prepared, new AnthropicStream(prepared), 'anthropic');
+      const answer = await runGatewayCall(ctx, prepared);
+      return { status: 200, body: anthropicMessage(answer), headers: { [PROOF_HEADER]: answer.proofId } };
+    },
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/messages/count_tokens',
+    summary: 'Anthropic token count of a Messages request (no model runs, nothing metered)',
+    dialect: 'anthropic',
+    body: AnthropicCountTokensRequestSchema,
+    responses: {
+      200: { description: 'Token count', schema: z.object({ input_tokens: z.number().int() }) },
+      400: { description: 'invalid_request_error', schema: AnthropicErrorSchema },
+      404: { description: 'not_found_error', schema: AnthropicErrorSchema },
+      501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
+    },
+    handler: async (ctx, req) => {
+      const { inputTokens, proofId } = await countGatewayTokens(ctx, fromAnthropicCount(req.body, conversationOf(req)));
+      return { status: 200, body: { input_tokens: inputTokens }, headers: { [PROOF_HEADER]: proofId } };
+    },
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/models',
+    summary: 'Model addresses: agent:<slug> of each conversational agent, svc-auto, svc-sensitive (OpenAI list shape)',
+    responses: { 200: { description: 'List of models', schema: ModelListSchema } },
+    handler: async (ctx) => {
+      const entries = await listGatewayModels(ctx);
+      // OpenAI's list shape; the Anthropic SDK's fields ride along so both official clients can list.
+      const data = entries.map((e) => ({
+        id: e.id,
+        object: 'model' as const,
+        created: Math.floor(e.createdAt.getTime() / 1000),
+        owned_by: ctx.caller.workspace.id,
+        type: 'model' as const,
+        display_name: e.displayName,
+        created_at: e.createdAt.toISOString(),
+      }));
+      return { status: 200, body: { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
+    },
+  });
+
+  return r;
+}

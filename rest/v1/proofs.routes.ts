@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import type { AppServices } from '../../src/app/services.js';
+import { OpenAIErrorSchema } from '../../src/modules/gateway/gateway.schemas.js';
+import { CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from '../../src/modules/proofs/proofs.schemas.js';
+import { gatewayPublicKey, getProof, verifyProof } from '../../src/modules/proofs/proofs.service.js';
+import { mount, param } from '../route.js';
+
+/** Proof certificates and the gateway public key; errors in the OpenAI shape (SPEC, Errors > Body shapes). */
+export function proofsRouter(app: AppServices): Router {
+  const r = Router();
+  const base = { tag: 'proofs', scope: 'engine', dialect: 'openai' } as const;
+  const notFound = { description: 'proof_not_found (unknown id or another workspace)', schema: OpenAIErrorSchema };
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/proofs/:id',
+    summary: 'A proof certificate',
+    responses: { 200: { description: 'The certificate', schema: CertificateSchema }, 404: notFound },
+    handler: async (ctx, req) => ({ status: 200, body: await getProof(ctx, param(req, 'id')) }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/proofs/:id/verify',
+    summary: 'Recompute the hash, check the signature and the link to the previous certificate',
+    responses: { 200: { description: 'Verification result, naming the first failed check', schema: VerificationSchema }, 404: notFound },
+    handler: async (ctx, req) => ({ status: 200, body: await verifyProof(ctx, param(req, 'id')) }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/gateway/public-key',
+    summary: 'The gateway signing key (Ed25519, PEM and JWK) for offline verification',
+    responses: { 200: { description: 'Public key', schema: PublicKeyResponseSchema } },
+    handler: async (ctx) => ({ status: 200, body: await gatewayPublicKey(ctx) }),
+  });
+
+  return r;
+}

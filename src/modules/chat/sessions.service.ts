@@ -1,0 +1,150 @@
+import type { ServiceContext } from '../../context.js';
+import type { Em } from '../../db/orm.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { authorize } from '../keys/access.js';
+import type { TokenUsage } from '../models/provider.js';
+import { ChatSession, SessionMessage, type StoredMood } from './chat.entity.js';
+import { CHAT_LIMITS } from './chat.schemas.js';
+import type { HistoryMessage } from './prompt.js';
+
+const READ = { scope: 'agents' } as const;
+const TITLE_CHARS = 80;
+
+export const sessionNotFound = (id: string) => errors.notFound(`Session not found: ${id}`);
+
+/** A session of the calling user; another user's session (or another workspace's) is a missing one. */
+export async function findOwnSession(ctx: ServiceContext, id: string): Promise<ChatSession> {
+  const session = await ctx.em.findOne(ChatSession, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id });
+  if (!session) throw sessionNotFound(id);
+  return session;
+}
+
+/** The last 20 messages of the session, oldest first: the history the agent sees. */
+export async function loadHistory(ctx: ServiceContext, sessionId: string): Promise<SessionMessage[]> {
+  const latest = await ctx.em.find(
+    SessionMessage,
+    { sessionId, workspaceId: ctx.caller.workspace.id },
+    { orderBy: { position: 'desc' }, limit: CHAT_LIMITS.historyMessages },
+  );
+  return latest.reverse();
+}
+
+export const historyOf = (messages: SessionMessage[]): HistoryMessage[] => messages.map((m) => ({ role: m.role, content: m.content }));
+
+/** The agent's last mood in these messages, if it answered there before. */
+export function previousMood(messages: SessionMessage[], agentId: string): StoredMood | null {
+  return messages.findLast((m) => m.role === 'assistant' && m.agentId === agentId)?.mood ?? null;
+}
+
+export interface Exchange {
+  sessionId: string;
+  /** False: the session does not exist yet and is created with this exchange. */
+  existing: boolean;
+  agent: { id: string; name: string };
+  model: string;
+  userMessage: string;
+  answer: string;
+  usage: TokenUsage;
+  mood: StoredMood;
+}
+
+/**
+ * Appends the user message and the answer to the session (creating it on its first exchange).
+ * Positions come from the session's counter, bumped atomically, so concurrent turns in one session
+ * interleave exchanges without clashing. Runs inside the caller's transaction.
+ */
+export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): Promise<void> {
+  const now = ctx.clock.now();
+  const workspaceId = ctx.caller.workspace.id;
+  let first: number;
+  if (x.existing) {
+    const rows = await em.execute<{ message_count: number }[]>(
+      'update chat_session set message_count = message_count + 2, agent_id = ?, updated_at = ? where id = ? and workspace_id = ? returning message_count',
+      [x.agent.id, now, x.sessionId, workspaceId],
+    );
+    const count = rows[0]?.message_count;
+    if (count === undefined) throw sessionNotFound(x.sessionId);
+    first = Number(count) - 1;
+  } else {
+    const flat = x.userMessage.replace(/\s+/g, ' ').trim();
+    em.create(ChatSession, {
+      id: x.sessionId,
+      workspaceId,
+      userId: ctx.caller.user.id,
+      agentId: x.agent.id,
+      title: flat.length > TITLE_CHARS ? `${flat.slice(0, TITLE_CHARS - 1).trimEnd()}…` : flat,
+      messageCount: 2,
+      createdAt: now,
+      updatedAt: now,
+    });
+    first = 1;
+  }
+  const base = { workspaceId, sessionId: x.sessionId, createdAt: now };
+  em.create(SessionMessage, {
+    ...base,
+    id: newId('msg'),
+    position: first,
+    role: 'user',
+    content: x.userMessage,
+    agentId: null,
+    agentName: null,
+    model: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    mood: null,
+  });
+  em.create(SessionMessage, {
+    ...base,
+    id: newId('msg'),
+    position: first + 1,
+    role: 'assistant',
+    content: x.answer,
+    agentId: x.agent.id,
+    agentName: x.agent.name,
+    model: x.model,
+    promptTokens: x.usage.promptTokens,
+    completionTokens: x.usage.completionTokens,
+    totalTokens: x.usage.totalTokens,
+    mood: x.mood,
+  });
+}
+
+// ---- reads for the console (GraphQL) ----
+
+export const MAX_SESSIONS_PAGE = 100;
+
+/** The calling user's sessions, most recently active first. */
+export async function listSessions(ctx: ServiceContext, opts: { limit?: number | null } = {}): Promise<ChatSession[]> {
+  authorize(ctx, READ);
+  const limit = opts.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSIONS_PAGE) {
+    throw errors.badRequest(`limit must be a whole number between 1 and ${MAX_SESSIONS_PAGE}`, { field: 'limit' });
+  }
+  return ctx.em.find(
+    ChatSession,
+    { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    { orderBy: { updatedAt: 'desc', id: 'desc' }, limit },
+  );
+}
+
+export async function getSession(ctx: ServiceContext, id: string): Promise<ChatSession> {
+  authorize(ctx, READ);
+  return findOwnSession(ctx, id);
+}
+
+/** Messages of several sessions of the caller at once (dataloader batch), each list in order. */
+export async function messagesOfSessions(ctx: ServiceContext, sessionIds: readonly string[]): Promise<SessionMessage[][]> {
+  authorize(ctx, READ);
+  const owned = await ctx.em.find(
+    ChatSession,
+    { id: { $in: [...sessionIds] }, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    { fields: ['id'] },
+  );
+  const ids = owned.map((s) => s.id);
+  const rows = ids.length
+    ? await ctx.em.find(SessionMessage, { sessionId: { $in: ids }, workspaceId: ctx.caller.workspace.id }, { orderBy: { sessionId: 'asc', position: 'asc' } })
+    : [];
+  return sessionIds.map((id) => rows.filter((m) => m.sessionId === id));
+}

@@ -1,0 +1,18 @@
+import type { EventSink, TurnStage } from './chat-events.js';
+
+/**
+ * Runs the named stages of a turn and reports them as `stage` events (start, then end with its
+ * duration). A failing stage reports no end: the `error` event follows instead. Durations are
+ * measured on the monotonic timer: they describe the run, they are not business time.
+ */
+export class Stages {
+  constructor(private readonly sink: EventSink | undefined) {}
+
+  async run<T>(name: TurnStage, fn: () => Promise<T>): Promise<T> {
+    this.sink?.({ type: 'stage', data: { name, phase: 'start' } });
+    const started = performance.now();
+    const out = await fn();
+    this.sink?.({ type: 'stage', data: { name, phase: 'end', ms: Math.round(performance.now() - started) } });
+    return out;
+  }
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatMessage, ToolDef } from '../models/provider.js';
+import { countPromptTokens, type GatewayAnswer, type GatewayCall, type PreparedCall } from './gateway.service.js';
+import {
+  AnthropicCountTokensRequestSchema,
+  AnthropicMessagesRequestSchema,
+  type AnthropicCountTokensRequest,
+  type AnthropicMessage,
+} from './gateway.schemas.js';
+import { argumentsObject, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+
+export const MESSAGES_ROUTE = 'POST /v1/messages';
+export const COUNT_TOKENS_ROUTE = 'POST /v1/messages/count_tokens';
+
+export interface AnthropicParsed {
+  call: GatewayCall;
+  stream: boolean;
+}
+
+/** Anthropic Messages request → gateway call. */
+export function fromAnthropic(body: unknown, conversationId?: string): AnthropicParsed {
+  const req = parseWire(AnthropicMessagesRequestSchema, body);
+  requireUserMessage(req.messages);
+  return {
+    call: {
+      ...common(req, body, conversationId),
+      route: MESSAGES_ROUTE,
+      temperature: req.temperature,
+      maxTokens: req.max_tokens,
+    },
+    stream: req.stream === true,
+  };
+}
+
+/** `count_tokens` takes the same prompt fields, without generation settings. */
+export function fromAnthropicCount(body: unknown, conversationId?: string): GatewayCall {
+  const req = parseWire(AnthropicCountTokensRequestSchema, body);
+  requireUserMessage(req.messages);
+  return { ...common(req, body, conversationId), route: COUNT_TOKENS_ROUTE };
+}
+
+function common(req: AnthropicCountTokensRequest, body: unknown, conversationId?: string): Omit<GatewayCall, 'route'> {
+  const system = textOf(req.system);
+  const tools: ToolDef[] = (req.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    parameters: t.input_schema ?? { type: 'object', properties: {} },
+  }));
+  return {
+    dialect: 'anthropic',
+    address: req.model,
+    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...req.messages.flatMap(toChatMessages)],
+    tools,
+    request: body,
+    conversationId,
+  };
+}
+
+/** A user turn may hold tool results (each becomes a `tool` message, first) and text; an assistant turn text and tool uses. */
+function toChatMessages(m: AnthropicMessage): ChatMessage[] {
+  if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
+  const texts = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  if (m.role === 'assistant') {
+    const toolCalls = m.content.flatMap((b) =>
+      b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) }] : [],
+    );
+    return [{ role: 'assistant', content: texts, ...(toolCalls.length ? { toolCalls } : {}) }];
+  }
+  const results: ChatMessage[] = m.content.flatMap((b) =>
+    b.type === 'tool_result'
+      ? [{ role: 'tool' as const, toolCallId: b.tool_use_id, content: (b.is_error ? 'Error: ' : '') + textOf(b.content) }]
+      : [],
+  );
+  const hasText = m.content.some((b) => b.type === 'text');
+  return [...results, ...(hasText || results.length === 0 ? [{ role: 'user' as const, content: texts }] : [])];
+}
+
+const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
+
+export const messageId = (): string => `msg_${randomBytes(12).toString('base64url')}`;
+
+function contentBlocks(answer: GatewayAnswer): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  if (answer.content || answer.toolCalls.length === 0) blocks.push({ type: 'text', text: answer.content });
+  for (const c of answer.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) });
+  return blocks;
+}
+
+/** A `message` object. */
+export function anthropicMessage(answer: GatewayAnswer): Record<string, unknown> {
+  return {
+    id: messageId(),
+    type: 'message',
+    role: 'assistant',
+    model: answer.model,
+    content: contentBlocks(answer),
+    stop_reason: STOP_REASONS[answer.finishReason],
+    stop_sequence: null,
+    usage: { input_tokens: answer.usage.promptTokens, output_tokens: answer.usage.completionTokens },
+  };
+}
+
+/**
+ * Named events: `message_start` (input tokens as counted here; the provider's figure follows in
+ * `message_delta`), a text block opened at the first delta, one block per tool use (its input as a
+ * single `input_json_delta`), `message_delta` with the stop reason and usage, `message_stop`.
+ */
+export class AnthropicStream {
+  private readonly id = messageId();
+  private textOpen = false;
+  private index = 0;
+
+  constructor(private readonly prepared: PreparedCall) {}
+
+  private event(type: string, data: Record<string, unknown>): SseFrame {
+    return { event: type, data: { type, ...data } };
+  }
+
+  start(): SseFrame[] {
+    return [
+      this.event('message_start', {
+        message: {
+          id: this.id,
+          type: 'message',
+          role: 'assistant',
+          model: this.prepared.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: countPromptTokens(this.prepared.call), output_tokens: 0 },
+        },
+      }),
+    ];
+  }
+
+  private openText(): SseFrame[] {
+    if (this.textOpen) return [];
+    this.textOpen = true;
+    return [this.event('content_block_start', { index: this.index, content_block: { type: 'text', text: '' } })];
+  }
+
+  delta(text: string): SseFrame[] {
+    return [...this.openText(), this.event('content_block_delta', { index: this.index, delta: { type: 'text_delta', text } })];
+  }
+
+  finish(answer: GatewayAnswer): SseFrame[] {
+    const frames: SseFrame[] = [];
+    if (!this.textOpen && answer.toolCalls.length === 0) frames.push(...this.openText());
+    if (this.textOpen) {
+      frames.push(this.event('content_block_stop', { index: this.index }));
+      this.index++;
+    }
+    for (const c of answer.toolCalls) {
+      const index = this.index++;
+      frames.push(
+        this.event('content_block_start', { index, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } }),
+        this.event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(argumentsObject(c.arguments)) } }),
+        this.event('content_block_stop', { index }),
+      );
+    }
+    frames.push(
+      this.event('message_delta', {
+        delta: { stop_reason: STOP_REASONS[answer.finishReason], stop_sequence: null },
+        usage: { input_tokens: answer.usage.promptTokens, output_tokens: answer.usage.completionTokens },
+      }),
+      this.event('message_stop', {}),
+    );
+    return frames;
+  }
+
+  /** SPEC: `event: error` with `{ type: "error", error: {...} }`. */
+  error(body: Record<string, unknown>): SseFrame[] {
+    return [{ event: 'error', data: body }];
+  }
+}

@@ -1,0 +1,267 @@
+import type { ServiceContext } from '../../context.js';
+import { errors, isDomainError } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import type { Agent } from '../agents/agent.entity.js';
+import { loadWorkspaceAgents } from '../agents/agents.service.js';
+import { assertCanConsume, recordConsumption } from '../usage/metering.service.js';
+import { authorize } from '../keys/access.js';
+import {
+  ProviderError,
+  usageOf,
+  type ChatMessage,
+  type ModelClass,
+  type ModelProvider,
+  type ToolCall,
+  type ToolDef,
+  type TokenUsage,
+} from '../models/provider.js';
+import { countMessageTokens, countTextTokens } from '../models/tokenizer.js';
+import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
+import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
+import { agentTurnInput, answerAsAgent, type AgentTurnInput } from './agent-turn.js';
+import { Conversation } from './conversation.entity.js';
+import { assignSlugs } from './slugs.js';
+
+export type GatewayDialect = 'openai' | 'anthropic';
+
+/** A gateway call in neither dialect: what both translate their request into. */
+export interface GatewayCall {
+  dialect: GatewayDialect;
+  /** e.g. `POST /v1/chat/completions`: recorded in the certificate and the ledger. */
+  route: string;
+  /** The `model` field as sent. */
+  address: string;
+  /** System messages first, then the conversation in order. */
+  messages: ChatMessage[];
+  tools: ToolDef[];
+  temperature?: number;
+  maxTokens?: number;
+  /** The request body as received; its canonical JSON is hashed into the certificate. */
+  request: unknown;
+  /** `x-svc-conversation`, when sent. */
+  conversationId?: string;
+}
+
+export type Target =
+  | { kind: 'model'; provider: ModelProvider; toolsForwarded: boolean }
+  | { kind: 'agent'; agent: Agent; slug: string; sensitive: boolean };
+
+/** A call that passed every check that can refuse it (4xx): only the model run is left. */
+export interface PreparedCall {
+  call: GatewayCall;
+  target: Target;
+  conversationId: string | null;
+  /** Reserved before the answer so that a stream can name it in its headers. */
+  proofId: string;
+  /** Best knowledge of the answering model before it runs. */
+  model: string;
+  /** For an agent address: the turn, validated before any stream opens. */
+  agentInput?: AgentTurnInput;
+}
+
+export interface GatewayAnswer {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  model: string;
+  modelClass: ModelClass;
+  proofId: string;
+}
+
+const ENGINE_READ = { scope: 'engine' } as const;
+/** Answering is a write (SPEC: a read-only key cannot chat). */
+const ENGINE_WRITE = { scope: 'engine', write: true } as const;
+
+/** The workspace's agent addresses: conversational agents with their unique slugs. */
+export async function agentAddresses(ctx: ServiceContext): Promise<{ slug: string; agent: Agent }[]> {
+  return assignSlugs(await loadWorkspaceAgents(ctx));
+}
+
+async function findConversation(ctx: ServiceContext, id: string | undefined): Promise<string | null> {
+  if (id === undefined) return null;
+  const found = await ctx.em.findOne(Conversation, { id, workspaceId: ctx.caller.workspace.id }, { fields: ['id'] });
+  if (!found) throw errors.conversationNotFound(id);
+  return found.id;
+}
+
+async function resolveTarget(ctx: ServiceContext, address: Address, hasTools: boolean): Promise<Target> {
+  if (address.kind === 'agent') {
+    const match = (await agentAddresses(ctx)).find((a) => a.slug === address.slug);
+    if (!match) throw errors.modelNotFound(`agent:${address.slug}`);
+    return { kind: 'agent', agent: match.agent, slug: match.slug, sensitive: address.sensitive };
+  }
+  return { kind: 'model', ...chooseProvider(ctx.app.models, address, hasTools) };
+}
+
+/**
+ * Everything that can refuse a call before a model runs, in this order: scope and read-only, the
+ * model address (501 `debate:`, 404 unknown agent), the conversation header, then the allowance.
+ * Nothing is consumed by a refused call.
+ */
+export async function prepareGatewayCall(ctx: ServiceContext, call: GatewayCall): Promise<PreparedCall> {
+  authorize(ctx, ENGINE_WRITE);
+  const address = parseAddress(call.address);
+  const target = await resolveTarget(ctx, address, call.tools.length > 0);
+  const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
+  const conversationId = await findConversation(ctx, call.conversationId);
+  // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
+  await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway', dialect: call.dialect });
+  const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
+  return { call, target, conversationId, proofId: newId('prf'), model, agentInput };
+}
+
+/**
+ * Runs a prepared call: the model (or the agent's turn) answers, text pieces go to `onDelta` as they
+ * arrive, then the certificate is appended to the chain and the answer metered with the class of the
+ * model that answered.
+ */
+export async function runGatewayCall(
+  ctx: ServiceContext,
+  prepared: PreparedCall,
+  onDelta?: (text: string) => void,
+): Promise<GatewayAnswer> {
+  const { call, target } = prepared;
+  let answer: Omit<GatewayAnswer, 'proofId'>;
+  try {
+    answer = target.kind === 'agent' ? await answerAsAgent(ctx, prepared, target, onDelta) : await answerWithModel(ctx, prepared, target, onDelta);
+  } catch (err) {
+    throw providerFailure(ctx, err);
+  }
+  // The certificate and the ledger entry are independent writes: made side by side.
+  await Promise.all([
+    issueProof(ctx, {
+      id: prepared.proofId,
+      route: call.route,
+      modelAddress: call.address,
+      model: answer.model,
+      request: call.request,
+      answer: answerText(answer),
+      usage: answer.usage,
+      conversationId: prepared.conversationId,
+    }),
+    // An agent turn meters itself (whole turn, on this route); a model call is metered here.
+    target.kind === 'model'
+      ? recordConsumption(ctx, { route: call.route, modelClass: answer.modelClass, usage: answer.usage, model: answer.model })
+      : undefined,
+  ]);
+  return { ...answer, proofId: prepared.proofId };
+}
+
+/** The certified answer: the text, or with tool calls the canonical JSON of both. */
+export function answerText(a: Pick<GatewayAnswer, 'content' | 'toolCalls'>): string {
+  if (a.toolCalls.length === 0) return a.content;
+  return canonicalJson({ content: a.content, toolCalls: a.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) });
+}
+
+async function answerWithModel(
+  ctx: ServiceContext,
+  prepared: PreparedCall,
+  target: Extract<Target, { kind: 'model' }>,
+  onDelta?: (text: string) => void,
+): Promise<Omit<GatewayAnswer, 'proofId'>> {
+  const { call } = prepared;
+  const { provider } = target;
+  const req = {
+    messages: call.messages,
+    tools: target.toolsForwarded ? call.tools : undefined,
+    temperature: call.temperature,
+    maxTokens: call.maxTokens,
+    signal: ctx.signal,
+  };
+  let result;
+  let received = '';
+  try {
+    if (onDelta) {
+      for await (const event of provider.stream(req)) {
+        if (event.type === 'delta') {
+          received += event.text;
+          onDelta(event.text);
+        } else result = event.result;
+      }
+      if (!result) throw new ProviderError(`${provider.name} stream ended without a result`, { provider: provider.name });
+    } else {
+      result = await provider.complete(req);
+    }
+  } catch (err) {
+    if (ctx.signal?.aborted) await meterAbandoned(ctx, prepared, provider, received);
+    throw err;
+  }
+  return {
+    content: result.content,
+    toolCalls: result.toolCalls,
+    usage: result.usage,
+    finishReason: result.finishReason,
+    model: result.model || provider.model,
+    modelClass: provider.modelClass,
+  };
+}
+
+/**
+ * A call the client abandoned is metered on what ran, like an interrupted chat turn: the prompt it
+ * sent and the text received so far (our count; the provider reports nothing). No certificate.
+ */
+async function meterAbandoned(ctx: ServiceContext, prepared: PreparedCall, provider: ModelProvider, received: string): Promise<void> {
+  const usage = usageOf(countPromptTokens(prepared.call), countTextTokens(received));
+  try {
+    await recordConsumption(ctx, { route: prepared.call.route, modelClass: provider.modelClass, usage, model: provider.model });
+  } catch (err) {
+    ctx.log.error({ err }, 'could not meter an abandoned gateway call');
+  }
+}
+
+/** Catalogue errors pass; a model failure becomes the dialect's 500 without its internals. */
+function providerFailure(ctx: ServiceContext, err: unknown): unknown {
+  if (isDomainError(err)) return err;
+  if (ctx.signal?.aborted || (err instanceof ProviderError && err.aborted)) return err;
+  ctx.log.warn({ err }, 'gateway model call failed');
+  return errors.internal('The model failed to answer');
+}
+
+const toolTokens = (tools: ToolDef[]): number => (tools.length ? countTextTokens(JSON.stringify(tools)) : 0);
+
+/** The prompt tokens of a call as this gateway counts them (o200k over system, messages and tool definitions). */
+export const countPromptTokens = (call: Pick<GatewayCall, 'messages' | 'tools'>): number =>
+  countMessageTokens(call.messages) + toolTokens(call.tools);
+
+/**
+ * `POST /v1/messages/count_tokens`: the prompt tokens of the request as this gateway counts them
+ * (o200k tokenizer over system, messages and tool definitions). The address is checked as for a call
+ * (404 unknown agent, 501 `debate:`); no model runs and nothing is metered, but the count is certified.
+ */
+export async function countGatewayTokens(ctx: ServiceContext, call: GatewayCall): Promise<{ inputTokens: number; proofId: string }> {
+  authorize(ctx, ENGINE_READ);
+  const address = parseAddress(call.address);
+  const target = await resolveTarget(ctx, address, call.tools.length > 0);
+  const conversationId = await findConversation(ctx, call.conversationId);
+  const inputTokens = countPromptTokens(call);
+  const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
+  const { id } = await issueProof(ctx, {
+    route: call.route,
+    modelAddress: call.address,
+    model,
+    request: call.request,
+    answer: canonicalJson({ input_tokens: inputTokens }),
+    usage: usageOf(0, 0),
+    conversationId,
+  });
+  return { inputTokens, proofId: id };
+}
+
+export interface ModelListEntry {
+  id: string;
+  createdAt: Date;
+  displayName: string;
+}
+
+/** `GET /v1/models`: `agent:<slug>` of each conversational agent (oldest first), then `svc-auto` and `svc-sensitive`. */
+export async function listGatewayModels(ctx: ServiceContext): Promise<ModelListEntry[]> {
+  authorize(ctx, ENGINE_READ);
+  const agents = await agentAddresses(ctx);
+  const since = ctx.caller.workspace.createdAt;
+  return [
+    ...agents.map(({ slug, agent }) => ({ id: `agent:${slug}`, createdAt: agent.createdAt, displayName: agent.name })),
+    { id: AUTO_ADDRESS, createdAt: since, displayName: 'Automatic: cheapest adequate model' },
+    { id: SENSITIVE_ADDRESS, createdAt: since, displayName: 'Sensitive: local model, nothing leaves the machine' },
+  ];
+}

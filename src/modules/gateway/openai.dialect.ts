@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatMessage } from '../models/provider.js';
+import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway.service.js';
+import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
+import { parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+
+export const OPENAI_ROUTE = 'POST /v1/chat/completions';
+
+export interface OpenAIParsed {
+  call: GatewayCall;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+/** OpenAI Chat Completions request → gateway call. `developer` counts as `system`. */
+export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed {
+  const req = parseWire(OpenAIChatRequestSchema, body);
+  requireUserMessage(req.messages);
+  const systems = req.messages.filter((m) => m.role === 'system' || m.role === 'developer').map(toChatMessage);
+  const rest = req.messages.filter((m) => m.role !== 'system' && m.role !== 'developer').map(toChatMessage);
+  return {
+    call: {
+      dialect: 'openai',
+      route: OPENAI_ROUTE,
+      address: req.model,
+      messages: [...systems, ...rest],
+      tools: (req.tools ?? []).map((t) => ({
+        name: t.function.name,
+        description: t.function.description ?? '',
+        parameters: t.function.parameters ?? { type: 'object', properties: {} },
+      })),
+      temperature: req.temperature ?? undefined,
+      maxTokens: req.max_completion_tokens ?? req.max_tokens ?? undefined,
+      request: body,
+      conversationId,
+    },
+    stream: req.stream === true,
+    includeUsage: req.stream_options?.include_usage === true,
+  };
+}
+
+function toChatMessage(m: OpenAIMessage): ChatMessage {
+  switch (m.role) {
+    case 'system':
+    case 'developer':
+      return { role: 'system', content: textOf(m.content) };
+    case 'user':
+      return m.name ? { role: 'user', content: textOf(m.content), name: m.name } : { role: 'user', content: textOf(m.content) };
+    case 'tool':
+      return { role: 'tool', content: textOf(m.content), toolCallId: m.tool_call_id };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: textOf(m.content),
+        ...(m.tool_calls?.length
+          ? { toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) }
+          : {}),
+      };
+  }
+}
+
+const usageOf = (a: Pick<GatewayAnswer, 'usage'>) => ({
+  prompt_tokens: a.usage.promptTokens,
+  completion_tokens: a.usage.completionTokens,
+  total_tokens: a.usage.totalTokens,
+});
+
+const toolCallsOf = (a: GatewayAnswer) =>
+  a.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+
+export const completionId = (): string => `chatcmpl-${randomBytes(12).toString('base64url')}`;
+
+/** A `chat.completion` object. */
+export function openAICompletion(answer: GatewayAnswer, created: number): Record<string, unknown> {
+  return {
+    id: completionId(),
+    object: 'chat.completion',
+    created,
+    model: answer.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: answer.toolCalls.length > 0 && !answer.content ? null : answer.content,
+          refusal: null,
+          ...(answer.toolCalls.length ? { tool_calls: toolCallsOf(answer) } : {}),
+        },
+        finish_reason: answer.finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: usageOf(answer),
+    system_fingerprint: null,
+  };
+}
+
+/**
+ * `chat.completion.chunk` frames: the role first, text deltas as they come, tool calls and the finish
+ * reason at the end, then with `stream_options.include_usage` a last chunk with empty `choices` and the
+ * usage (earlier chunks carry `usage: null`, as OpenAI does), then `[DONE]`.
+ */
+export class OpenAIStream {
+  private readonly id = completionId();
+
+  constructor(
+    private readonly prepared: PreparedCall,
+    private readonly created: number,
+    private readonly includeUsage: boolean,
+  ) {}
+
+  private chunk(choices: unknown[], extra: Record<string, unknown> = {}): SseFrame {
+    return {
+      data: {
+        id: this.id,
+        object: 'chat.completion.chunk',
+        created: this.created,
+        model: this.prepared.model,
+        system_fingerprint: null,
+        choices,
+        ...(this.includeUsage ? { usage: null } : {}),
+        ...extra,
+      },
+    };
+  }
+
+  private choice(delta: Record<string, unknown>, finish: string | null = null): SseFrame {
+    return this.chunk([{ index: 0, delta, finish_reason: finish, logprobs: null }]);
+  }
+
+  start(): SseFrame[] {
+    return [this.choice({ role: 'assistant', content: '', refusal: null })];
+  }
+
+  delta(text: string): SseFrame[] {
+    return [this.choice({ content: text })];
+  }
+
+  finish(answer: GatewayAnswer): SseFrame[] {
+    const frames = answer.toolCalls.map((c, index) =>
+      this.choice({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }] }),
+    );
+    frames.push(this.choice({}, answer.finishReason));
+    if (this.includeUsage) frames.push(this.chunk([], { usage: usageOf(answer) }));
+    frames.push({ data: '[DONE]' });
+    return frames;
+  }
+
+  /** SPEC: `data: { error: {...} }` then `[DONE]`. */
+  error(body: Record<string, unknown>): SseFrame[] {
+    return [{ data: body }, { data: '[DONE]' }];
+  }
+}

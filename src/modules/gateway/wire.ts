@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { errors } from '../../errors/index.js';
+
+/** `messages[2].content` from a zod path. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
+}
+
+/** Parses a dialect body; the first problem becomes 400 `invalid_request_error` naming the field in `param`. */
+export function parseWire<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue ? pathText(issue.path) : '';
+  const message = issue?.message ?? 'Invalid request body';
+  throw errors.invalidRequest(param && !message.startsWith(param) ? `${param}: ${message}` : message, param || null);
+}
+
+/** SPEC: a call without any `user` message is a 400 in both dialects. */
+export function requireUserMessage(messages: readonly { role: string }[]): void {
+  if (!messages.some((m) => m.role === 'user')) {
+    throw errors.invalidRequest('messages must contain at least one user message', 'messages');
+  }
+}
+
+/** Text of an `{ type: "text", text }[]` content, or of a plain string. */
+export function textOf(content: string | readonly { text: string }[] | null | undefined): string {
+  if (content == null) return '';
+  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
+}
+
+/** Tool-call arguments as an object, for dialects that carry them parsed. */
+export function argumentsObject(args: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(args || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return {};
+  }
+}
+
+/** One server-sent event: `data` is JSON-encoded unless it is the literal `[DONE]`. */
+export interface SseFrame {
+  event?: string;
+  data: unknown;
+}

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import type { Caller, ServiceContext } from '../../context.js';
+import { errors } from '../../errors/index.js';
+import { authorize } from './access.js';
+import { ApiKey } from './api-key.entity.js';
+import { KeyAttributesSchema, ScopesSchema } from './keys.schemas.js';
+import { issueKey, type IssuedKey } from './keys.service.js';
+import { isCapabilityScope, READONLY_SCOPE } from './scopes.js';
+
+/**
+ * Key management (`/developer/api-keys`, GraphQL). Who may manage keys: keys without capability
+ * scopes (restricted keys get 403 scope_denied); read-only keys may list, not change (403
+ * read_only_key). A key manages the keys of its own user; other users' keys look missing (404).
+ * Whatever the policy, no key can create or raise a key beyond its own rights (`assertWithinRights`).
+ */
+const MANAGE_READ = { scope: null } as const;
+const MANAGE_WRITE = { scope: null, write: true } as const;
+
+export interface ApiKeyDto {
+  id: string;
+  name: string | null;
+  preview: string;
+  scopes: string[];
+  readonly: boolean;
+  ratePerMinute: number | null;
+  monthlyQuestionLimit: number | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+  /** Only in the creation response. */
+  secret?: string;
+}
+
+export function toApiKeyDto(key: ApiKey, secret?: string): ApiKeyDto {
+  return {
+    id: key.id,
+    name: key.name ?? null,
+    preview: key.preview,
+    scopes: key.scopes,
+    readonly: key.readonly,
+    ratePerMinute: key.ratePerMinute ?? null,
+    monthlyQuestionLimit: key.monthlyQuestionLimit ?? null,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+    ...(secret ? { secret } : {}),
+  };
+}
+
+/** `POST /developer/api-keys` body. */
+export const CreateApiKeySchema = KeyAttributesSchema;
+export type CreateApiKeyInput = z.input<typeof CreateApiKeySchema>;
+
+/**
+ * `PATCH /developer/api-keys/:id` body: omitted fields keep their value; `null` clears `name`,
+ * `ratePerMinute`, `monthlyQuestionLimit` and `expiresAt` (no limit, no expiry) and keeps `scopes`
+ * and `readonly`.
+ */
+export const UpdateApiKeySchema = KeyAttributesSchema.extend({
+  scopes: ScopesSchema.nullish(),
+  readonly: z.boolean({ error: 'readonly must be a boolean' }).nullish(),
+});
+export type UpdateApiKeyInput = z.input<typeof UpdateApiKeySchema>;
+
+/** What a key may do: the attributes compared by the rights rule. */
+export interface KeyRights {
+  scopes: readonly string[];
+  readonly: boolean;
+  ratePerMinute: number | null;
+  monthlyQuestionLimit: number | null;
+  expiresAt: Date | null;
+}
+
+const rightsOf = (k: ApiKey): KeyRights => ({
+  scopes: k.scopes,
+  readonly: k.readonly,
+  ratePerMinute: k.ratePerMinute ?? null,
+  monthlyQuestionLimit: k.monthlyQuestionLimit ?? null,
+  expiresAt: k.expiresAt ?? null,
+});
+
+/** `null` is "no limit": more than any number. */
+const limitExceeds = (value: number | null, bound: number | null): boolean => bound !== null && (value === null || value > bound);
+const expiryExceeds = (value: Date | null, bound: Date | null): boolean =>
+  bound !== null && (value === null || value.getTime() > bound.getTime());
+/** Capability scopes of `next` that `bound` lacks; `['*']` when `next` is unrestricted and `bound` is not. */
+function scopesBeyond(next: readonly string[], bound: readonly string[]): string[] {
+  const boundCaps = bound.filter(isCapabilityScope);
+  if (boundCaps.length === 0) return [];
+  const nextCaps = next.filter(isCapabilityScope);
+  if (nextCaps.length === 0) return ['*'];
+  return nextCaps.filter((s) => !boundCaps.includes(s));
+}
+
+/**
+ * Refuses a key state that goes beyond the calling key's own rights: capability scopes it lacks or
+ * unrestricted when it is restricted (403 scope_denied), writable when it is read-only (403
+ * read_only_key), a higher or absent `ratePerMinute` / `monthlyQuestionLimit` or a later or absent
+ * expiry than its own (400 naming the field). With `current` (an update), only a raise is refused:
+ * lowering a key that already exceeds the caller's rights is allowed.
+ */
+export function assertWithinRights(caller: Caller, next: KeyRights, current?: KeyRights): void {
+  const own = rightsOf(caller.key);
+  const raised = <T>(beyond: (n: T, b: T) => boolean, pick: (r: KeyRights) => T) =>
+    beyond(pick(next), pick(own)) && (!current || beyond(pick(next), pick(current)));
+  const extra = scopesBeyond(next.scopes, own.scopes);
+  if (extra.length > 0 && (!current || scopesBeyond(next.scopes, current.scopes).length > 0)) {
+    throw errors.scopeDenied(extra[0] === '*' ? null : extra[0]);
+  }
+  if (caller.readonly && !next.readonly && (!current || current.readonly)) throw errors.readOnlyKey();
+  for (const field of ['ratePerMinute', 'monthlyQuestionLimit'] as const) {
+    if (raised(limitExceeds, (r) => r[field])) {
+      throw errors.badRequest(`${field} cannot exceed the calling key's own ${field} (${own[field]})`, { field });
+    }
+  }
+  if (raised(expiryExceeds, (r) => r.expiresAt)) {
+    throw errors.badRequest(`expiresAt cannot be later than the calling key's own expiry (${own.expiresAt?.toISOString()})`, {
+      field: 'expiresAt',
+    });
+  }
+}
+
+function assertFutureExpiry(ctx: ServiceContext, expiresAt: string | null | undefined): void {
+  if (expiresAt && new Date(expiresAt).getTime() <= ctx.clock.now().getTime()) {
+    throw errors.badRequest('expiresAt must be in the future', { field: 'expiresAt' });
+  }
+}
+
+const splitReadonly = (scopes: readonly string[]) => ({
+  scopes: [...new Set(scopes.filter((s) => s !== READONLY_SCOPE))],
+  readonlyScope: scopes.includes(READONLY_SCOPE),
+});
+
+export const apiKeyNotFound = (id: string) => errors.notFound(`API key not found: ${id}`);
+
+/** An active key of the caller's user; revoked keys, other users' and other workspaces' look missing. */
+async function findManagedKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  const key = await ctx.em.findOne(ApiKey, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id, revokedAt: null });
+  if (!key) throw apiKeyNotFound(id);
+  return key;
+}
+
+/** Keys of the caller's user, oldest first, revoked ones included (with `revokedAt`); never secrets. */
+export async function listApiKeys(ctx: ServiceContext): Promise<ApiKey[]> {
+  authorize(ctx, MANAGE_READ);
+  return ctx.em.find(
+    ApiKey,
+    { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+}
+
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<IssuedKey> {
+  authorize(ctx, MANAGE_WRITE);
+  const data = CreateApiKeySchema.parse(input ?? {});
+  assertFutureExpiry(ctx, data.expiresAt);
+  const { scopes, readonlyScope } = splitReadonly(data.scopes ?? []);
+  assertWithinRights(ctx.caller, {
+    scopes,
+    readonly: Boolean(data.readonly) || readonlyScope,
+    ratePerMinute: data.ratePerMinute ?? null,
+    monthlyQuestionLimit: data.monthlyQuestionLimit ?? null,
+    expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+  });
+  return issueKey(
+    { em: ctx.em, clock: ctx.clock },
+    { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    data,
+    ctx.caller.key.id,
+  );
+}
+
+/** Changes limits, scopes, expiry or name; effective at the key's next call. */
+export async function updateApiKey(ctx: ServiceContext, id: string, input: UpdateApiKeyInput): Promise<ApiKey> {
+  authorize(ctx, MANAGE_WRITE);
+  const data = UpdateApiKeySchema.parse(input ?? {});
+  assertFutureExpiry(ctx, data.expiresAt);
+  const key = await findManagedKey(ctx, id);
+  const current = rightsOf(key);
+  const split = data.scopes ? splitReadonly(data.scopes) : null;
+  const next: KeyRights = {
+    scopes: split ? split.scopes : current.scopes,
+    readonly: data.readonly ?? (split?.readonlyScope || current.readonly),
+    ratePerMinute: data.ratePerMinute !== undefined ? data.ratePerMinute : current.ratePerMinute,
+    monthlyQuestionLimit: data.monthlyQuestionLimit !== undefined ? data.monthlyQuestionLimit : current.monthlyQuestionLimit,
+    expiresAt: data.expiresAt !== undefined ? (data.expiresAt ? new Date(data.expiresAt) : null) : current.expiresAt,
+  };
+  if (split?.readonlyScope && data.readonly === false) next.readonly = true;
+  assertWithinRights(ctx.caller, next, current);
+  if (data.name !== undefined) key.name = data.name;
+  key.scopes = [...next.scopes];
+  key.readonly = next.readonly;
+  key.ratePerMinute = next.ratePerMinute;
+  key.monthlyQuestionLimit = next.monthlyQuestionLimit;
+  key.expiresAt = next.expiresAt;
+  await ctx.em.flush();
+  return key;
+}
+
+/** Revokes a key: its next call gets 401. */
+export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  authorize(ctx, MANAGE_WRITE);
+  const key = await findManagedKey(ctx, id);
+  key.revokedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return key;
+}

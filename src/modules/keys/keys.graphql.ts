@@ -1,0 +1,115 @@
+import { builder } from '../../graphql/builder.js';
+import { calendarMonth } from '../usage/periods.js';
+import { questionsByKeyIds } from '../usage/usage.repository.js';
+import { KeyNotification } from '../usage/usage.entity.js';
+import { listKeyNotifications, toNotificationDto, type KeyNotificationDto } from '../usage/usage.service.js';
+import { ApiKey } from './api-key.entity.js';
+import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys-admin.service.js';
+
+export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNotification').implement({
+  description: 'Recorded once per key and calendar month when the key passes 80% of its monthlyQuestionLimit.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    keyId: t.exposeString('keyId'),
+    month: t.exposeString('month'),
+    kind: t.exposeString('kind'),
+    used: t.exposeInt('used'),
+    limit: t.exposeInt('limit'),
+    message: t.exposeString('message'),
+    createdAt: t.exposeString('createdAt'),
+  }),
+});
+
+export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
+  description: 'An API key of the workspace (never its secret).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.string({ nullable: true, resolve: (k) => k.name ?? null }),
+    preview: t.exposeString('preview'),
+    scopes: t.exposeStringList('scopes'),
+    readonly: t.exposeBoolean('readonly'),
+    ratePerMinute: t.int({ nullable: true, resolve: (k) => k.ratePerMinute ?? null }),
+    monthlyQuestionLimit: t.int({ nullable: true, resolve: (k) => k.monthlyQuestionLimit ?? null }),
+    expiresAt: t.string({ nullable: true, resolve: (k) => k.expiresAt?.toISOString() ?? null }),
+    revokedAt: t.string({ nullable: true, resolve: (k) => k.revokedAt?.toISOString() ?? null }),
+    createdAt: t.string({ resolve: (k) => k.createdAt.toISOString() }),
+    questionsThisMonth: t.loadable({
+      type: 'Int',
+      description: 'Questions consumed through this key in the current calendar month (UTC), batched across keys.',
+      load: async (ids: string[], ctx) => {
+        const s = await ctx.service();
+        const totals = await questionsByKeyIds(s.em, s.caller.workspace.id, ids, calendarMonth(s.clock.now()));
+        return ids.map((id) => totals.get(id) ?? 0);
+      },
+      resolve: (k) => k.id,
+    }),
+    notifications: t.loadableGroup({
+      type: KeyNotificationRef,
+      description: 'Budget notifications of this key, newest first.',
+      load: async (ids: string[], ctx) => {
+        const s = await ctx.service();
+        const rows = await s.em.find(
+          KeyNotification,
+          { workspaceId: s.caller.workspace.id, keyId: { $in: ids } },
+          { orderBy: { createdAt: 'desc', id: 'desc' } },
+        );
+        return rows.map(toNotificationDto);
+      },
+      group: (n) => n.keyId,
+      resolve: (k) => k.id,
+    }),
+  }),
+});
+
+const CreatedApiKeyRef = builder.objectRef<{ key: ApiKey; secret: string }>('CreatedApiKey').implement({
+  fields: (t) => ({
+    key: t.field({ type: ApiKeyRef, resolve: (c) => c.key }),
+    secret: t.exposeString('secret', { description: 'Shown once, never readable again.' }),
+  }),
+});
+
+// Nullable inputs: the service's zod schema validates them, so GraphQL and REST answer alike.
+const ApiKeyInput = builder.inputType('ApiKeyInput', {
+  fields: (t) => ({
+    name: t.string({ required: false }),
+    scopes: t.stringList({ required: false }),
+    readonly: t.boolean({ required: false }),
+    ratePerMinute: t.int({ required: false }),
+    monthlyQuestionLimit: t.int({ required: false }),
+    expiresAt: t.string({ required: false }),
+  }),
+});
+
+const plain = (input: object): Record<string, unknown> => ({ ...input });
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: [ApiKeyRef],
+    description: "The caller's API keys, oldest first (same rules as GET /developer/api-keys).",
+    resolve: async (_r, _a, ctx) => listApiKeys(await ctx.service()),
+  }),
+  keyNotifications: t.field({
+    type: [KeyNotificationRef],
+    description: 'Key budget notifications of the workspace, newest first, optionally for one month (YYYY-MM).',
+    args: { month: t.arg.string({ required: false }) },
+    resolve: async (_r, args, ctx) => (await listKeyNotifications(await ctx.service(), { month: args.month })).map(toNotificationDto),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: CreatedApiKeyRef,
+    args: { input: t.arg({ type: ApiKeyInput, required: true }) },
+    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plain(args.input) as never),
+  }),
+  updateApiKey: t.field({
+    type: ApiKeyRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyInput, required: true }) },
+    resolve: async (_r, args, ctx) => updateApiKey(await ctx.service(), String(args.id), plain(args.input) as never),
+  }),
+  revokeApiKey: t.field({
+    type: ApiKeyRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => revokeApiKey(await ctx.service(), String(args.id)),
+  }),
+}));

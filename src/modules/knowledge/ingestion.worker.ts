@@ -1,0 +1,224 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { AppServices } from '../../app/services.js';
+import { analyseDocument, commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
+import { IngestionJob, KnowledgeSource } from './knowledge.entity.js';
+
+/**
+ * Ingestion jobs (`knowledge_ingestion_job`): `queued` → `running` → `done` | `failed`.
+ *
+ * A worker claims one job at a time with `FOR UPDATE SKIP LOCKED`, sets it `running` under its worker id
+ * with a lease (now + 60 s, renewed every 20 s while it works), parses outside any transaction, then
+ * writes everything (passages, facts, source state, events, job `done`) in one transaction that first
+ * checks it still holds the job. A job is claimable when `queued`, or `running` with a lease that has
+ * expired or was released. A process that closes releases its leases, so the next process to start
+ * resumes the job at once; a process that dies keeps its lease until it expires, then any worker resumes
+ * it. Parsing failures fail the source (`source.failed`); unexpected errors retry, three attempts in all.
+ */
+export const LEASE_MS = 60_000;
+const HEARTBEAT_MS = 20_000;
+const POLL_MS = 2_000;
+export const MAX_ATTEMPTS = 3;
+
+const workerIds = new WeakMap<AppServices, string>();
+const workers = new WeakMap<AppServices, IngestionWorker>();
+
+function workerIdOf(app: AppServices): string {
+  let id = workerIds.get(app);
+  if (!id) workerIds.set(app, (id = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`));
+  return id;
+}
+
+interface ClaimedJob {
+  id: string;
+  sourceId: string;
+  attempts: number;
+}
+
+/** Claims the oldest claimable job for this process, or null. */
+export async function claimIngestionJob(app: AppServices): Promise<ClaimedJob | null> {
+  const now = app.clock.now();
+  const rows = await app.orm.em.fork().execute<{ id: string; source_id: string; attempts: number }[]>(
+    `update knowledge_ingestion_job
+        set status = 'running', attempts = attempts + 1, worker_id = ?, lease_expires_at = ?, updated_at = ?
+      where id = (select id from knowledge_ingestion_job
+                   where status = 'queued' or (status = 'running' and (lease_expires_at is null or lease_expires_at < ?))
+                   order by created_at, id
+                   for update skip locked
+                   limit 1)
+      returning id, source_id, attempts`,
+    [workerIdOf(app), new Date(now.getTime() + LEASE_MS), now, now],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, sourceId: row.source_id, attempts: Number(row.attempts) } : null;
+}
+
+/** Gives back the leases this process holds: the jobs stay `running` and are claimable at once. */
+export async function releaseIngestionLeases(app: AppServices): Promise<number> {
+  const rows = await app.orm.em
+    .fork()
+    .execute<{ id: string }[]>(
+      `update knowledge_ingestion_job set lease_expires_at = null where worker_id = ? and status = 'running' returning id`,
+      [workerIdOf(app)],
+    );
+  return rows.length;
+}
+
+/**
+ * Runs one claimed job to its end. Returns without writing when the job was taken over or deleted
+ * meanwhile, or when `signal` aborts before the final transaction (the lease is then released by close).
+ */
+export async function processIngestionJob(app: AppServices, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
+  const me = workerIdOf(app);
+  const heartbeat = setInterval(() => {
+    const until = new Date(app.clock.now().getTime() + LEASE_MS);
+    app.orm.em
+      .fork()
+      .execute(`update knowledge_ingestion_job set lease_expires_at = ? where id = ? and worker_id = ? and status = 'running'`, [until, job.id, me])
+      .catch((err: unknown) => app.log.warn({ err, jobId: job.id }, 'ingestion lease renewal failed'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    const em = app.orm.em.fork();
+    const source = await em.findOne(KnowledgeSource, { id: job.sourceId });
+    if (!source) return;
+    let outcome: { ok: IngestionResult } | { failure: string };
+    if (job.attempts > MAX_ATTEMPTS) outcome = { failure: 'Ingestion failed repeatedly and was abandoned' };
+    else {
+      try {
+        const bytes = await loadDocumentBytes(em, source);
+        outcome = { ok: await analyseDocument({ bytes, filename: source.name, mimeType: source.mimeType }) };
+      } catch (err) {
+        if (!(err instanceof IngestionFailure)) throw err;
+        outcome = { failure: err.message };
+      }
+    }
+    if (signal?.aborted) return;
+    await finish(app, job, outcome);
+  } catch (err) {
+    if (signal?.aborted) return;
+    app.log.error({ err, jobId: job.id, sourceId: job.sourceId }, 'ingestion failed unexpectedly');
+    await retryOrFail(app, job, err);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function finish(app: AppServices, job: ClaimedJob, outcome: { ok: IngestionResult } | { failure: string }): Promise<void> {
+  const me = workerIdOf(app);
+  await app.orm.em.fork().transactional(async (tx) => {
+    const held = await tx.execute<{ id: string }[]>(
+      `select id from knowledge_ingestion_job where id = ? and worker_id = ? and status = 'running' for update`,
+      [job.id, me],
+    );
+    if (held.length === 0) return; // taken over after our lease expired, or deleted with its source
+    const source = await tx.findOne(KnowledgeSource, { id: job.sourceId });
+    if (!source) return;
+    const now = app.clock.now();
+    if ('ok' in outcome) await commitIngestion(app, tx, source, outcome.ok);
+    else await commitFailure(app, tx, source, outcome.failure);
+    await tx.nativeUpdate(
+      IngestionJob,
+      { id: job.id },
+      { status: 'ok' in outcome ? 'done' : 'failed', lastError: 'ok' in outcome ? null : outcome.failure, leaseExpiresAt: null, updatedAt: now, finishedAt: now },
+    );
+  });
+}
+
+/** An unexpected error (database, bug): queued again for another attempt, or failed after the last one. */
+async function retryOrFail(app: AppServices, job: ClaimedJob, err: unknown): Promise<void> {
+  const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
+  try {
+    if (job.attempts < MAX_ATTEMPTS) {
+      await app.orm.em
+        .fork()
+        .nativeUpdate(IngestionJob, { id: job.id, workerId: workerIdOf(app), status: 'running' }, { status: 'queued', leaseExpiresAt: null, lastError: message, updatedAt: app.clock.now() });
+    } else {
+      await finish(app, job, { failure: 'Ingestion failed because of an internal error' });
+    }
+  } catch (again) {
+    app.log.error({ err: again, jobId: job.id }, 'could not record the ingestion failure; the lease will expire');
+  }
+}
+
+/**
+ * Processes every claimable job now, in this process, and returns how many were run. For tests and
+ * tools (the app runs with SVC_BACKGROUND_JOBS=off in tests); the background worker does the same.
+ */
+export async function runPendingIngestion(app: AppServices): Promise<number> {
+  let n = 0;
+  for (let job = await claimIngestionJob(app); job; job = await claimIngestionJob(app)) {
+    await processIngestionJob(app, job);
+    n++;
+  }
+  return n;
+}
+
+/** The background worker of one process: woken after each upload, and polling every 2 s for the rest. */
+export class IngestionWorker {
+  readonly #app: AppServices;
+  readonly #stop = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | null = null;
+  #again = false;
+
+  constructor(app: AppServices) {
+    this.#app = app;
+  }
+
+  start(): void {
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.#stop.signal.aborted) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#running = this.#drain().finally(() => {
+      this.#running = null;
+      if (this.#stop.signal.aborted) return;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      } else {
+        this.#timer = setTimeout(() => this.wake(), POLL_MS);
+        this.#timer.unref();
+      }
+    });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (!this.#stop.signal.aborted) {
+        const job = await claimIngestionJob(this.#app);
+        if (!job) return;
+        await processIngestionJob(this.#app, job, this.#stop.signal);
+      }
+    } catch (err) {
+      if (!this.#stop.signal.aborted) this.#app.log.error({ err }, 'ingestion worker could not claim a job');
+    }
+  }
+
+  /** Stops claiming, lets the job in hand stop before its final write, and releases its lease. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    clearTimeout(this.#timer);
+    await this.#running;
+    await releaseIngestionLeases(this.#app).catch((err: unknown) => this.#app.log.warn({ err }, 'could not release ingestion leases'));
+  }
+}
+
+export function startIngestionWorker(app: AppServices): IngestionWorker {
+  const worker = new IngestionWorker(app);
+  workers.set(app, worker);
+  worker.start();
+  return worker;
+}
+
+/** Called after an upload commits: the worker of this process (when running) starts at once. */
+export function wakeIngestion(app: AppServices): void {
+  workers.get(app)?.wake();
+}

@@ -1,0 +1,156 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const SOURCE_STATUSES = ['ingesting', 'ready', 'failed'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+const KnowledgeCollectionSchema = defineEntity({
+  name: 'KnowledgeCollection',
+  tableName: 'knowledge_collection',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    userId: p.string(),
+    name: p.text(),
+    description: p.text(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+/** A named group of sources (a "dossier" in the console); `dossierName` of knowledge items. */
+export class KnowledgeCollection extends KnowledgeCollectionSchema.class {}
+KnowledgeCollectionSchema.setClass(KnowledgeCollection);
+
+const KnowledgeSourceSchema = defineEntity({
+  name: 'KnowledgeSource',
+  tableName: 'knowledge_source',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    /** The uploader: knowledge events go to this user's webhook endpoints. */
+    userId: p.string(),
+    collectionId: p.string().nullable(),
+    name: p.text(),
+    mimeType: p.string(),
+    sizeBytes: p.integer(),
+    sha256: p.string(),
+    format: p.string().nullable(),
+    title: p.text().nullable(),
+    status: p.string().$type<SourceStatus>(),
+    error: p.text().nullable(),
+    chunkCount: p.integer(),
+    factCount: p.integer(),
+    contradictionCount: p.integer(),
+    qaCount: p.integer(),
+    ingestedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+/** An uploaded document. Its bytes live in `knowledge_document`, its passages in `knowledge_chunk`. */
+export class KnowledgeSource extends KnowledgeSourceSchema.class {}
+KnowledgeSourceSchema.setClass(KnowledgeSource);
+
+const KnowledgeFactSchema = defineEntity({
+  name: 'KnowledgeFact',
+  tableName: 'knowledge_fact',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    sourceId: p.string(),
+    chunkId: p.string().nullable(),
+    subject: p.text(),
+    /** normalizeSubject(subject): the comparison key. */
+    subjectKey: p.text(),
+    value: p.text(),
+    /** `YYYY-MM-DD`, last day the fact holds. */
+    validUntil: p.string().columnType('date').nullable(),
+    statement: p.text(),
+    staleNotifiedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export class KnowledgeFact extends KnowledgeFactSchema.class {}
+KnowledgeFactSchema.setClass(KnowledgeFact);
+
+const KnowledgeContradictionSchema = defineEntity({
+  name: 'KnowledgeContradiction',
+  tableName: 'knowledge_contradiction',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    newFactId: p.string(),
+    existingFactId: p.string(),
+    severity: p.string().$type<'low' | 'medium' | 'high'>(),
+    createdAt: p.datetime(),
+  },
+});
+export class KnowledgeContradiction extends KnowledgeContradictionSchema.class {}
+KnowledgeContradictionSchema.setClass(KnowledgeContradiction);
+
+const KnowledgeQaPairSchema = defineEntity({
+  name: 'KnowledgeQaPair',
+  tableName: 'knowledge_qa_pair',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    sourceId: p.string(),
+    chunkId: p.string().nullable(),
+    question: p.text(),
+    answer: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export class KnowledgeQaPair extends KnowledgeQaPairSchema.class {}
+KnowledgeQaPairSchema.setClass(KnowledgeQaPair);
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+const IngestionJobSchema = defineEntity({
+  name: 'IngestionJob',
+  tableName: 'knowledge_ingestion_job',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    sourceId: p.string(),
+    status: p.string().$type<JobStatus>(),
+    attempts: p.integer(),
+    workerId: p.string().nullable(),
+    leaseExpiresAt: p.datetime().nullable(),
+    lastError: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    finishedAt: p.datetime().nullable(),
+  },
+});
+/** The persisted ingestion of one source; see ingestion.worker.ts for the claim and lease rules. */
+export class IngestionJob extends IngestionJobSchema.class {}
+IngestionJobSchema.setClass(IngestionJob);
+
+export type LinkTargetKind = 'source' | 'collection';
+
+const AgentKnowledgeLinkSchema = defineEntity({
+  name: 'AgentKnowledgeLink',
+  tableName: 'agent_knowledge_link',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    agentId: p.string(),
+    targetKind: p.string().$type<LinkTargetKind>(),
+    targetId: p.string(),
+    createdAt: p.datetime(),
+  },
+});
+/** A source or a collection an agent reads in its turns; mirrored into the agent's `collectionScope`. */
+export class AgentKnowledgeLink extends AgentKnowledgeLinkSchema.class {}
+AgentKnowledgeLinkSchema.setClass(AgentKnowledgeLink);
+
+export const knowledgeEntities = [
+  KnowledgeCollection,
+  KnowledgeSource,
+  KnowledgeFact,
+  KnowledgeContradiction,
+  KnowledgeQaPair,
+  IngestionJob,
+  AgentKnowledgeLink,
+];

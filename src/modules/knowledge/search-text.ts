@@ -1,0 +1,99 @@
+import { foldText } from './parsing/sentences.js';
+
+/**
+ * Text as the full-text index sees it, on both sides (chunks and queries), so that tokenisation is
+ * the same: case and accents folded, every character that is not a letter or a digit made a space.
+ * The index uses PostgreSQL's language-neutral `simple` configuration on this text: no stemming and
+ * no stop words in the index, which keeps French, English and mixed documents searchable alike and
+ * behaves identically on the embedded database. See docs/knowledge.md (Search).
+ */
+export function indexText(text: string): string {
+  return foldText(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+const words = (text: string): string[] => indexText(text).split(' ').filter(Boolean);
+
+/**
+ * A crude plural fold shared by index and query: a word of more than three letters ending in one `s`
+ * also stands for the word without it (`fees` ↔ `fee`, `délais` ↔ `delai`). It is added beside the
+ * word, never instead of it, so exact matches still rank first.
+ */
+export function singularOf(word: string): string | null {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && /\p{L}$/u.test(word.slice(0, -1)) ? word.slice(0, -1) : null;
+}
+
+/** Singular forms of the plural-looking words of a chunk, indexed at the lowest weight. */
+export function indexSingulars(text: string): string {
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    const s = singularOf(w);
+    if (s) out.add(s);
+  }
+  return [...out].join(' ');
+}
+
+// Function words of English and French: dropped from natural-language queries (they would match
+// nearly every passage), kept when the query has nothing else.
+const STOP_WORDS = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from as into about over under than that this these those ' +
+    'is are was were be been being am do does did done have has had having will would shall should can could may might must ' +
+    'i me my we our you your he him his she her it its they them their what which who whom whose when where why how ' +
+    'not no yes all any some each every there here so such too very just also only own same other more most few s t ' +
+    'please tell give show list explain describe know need want find ' +
+    'le la les l un une des du de d et ou mais donc or ni car si alors que qu qui quoi quel quelle quels quelles dont ou ' +
+    'ce cet cette ces c ca cela ceci je j me m moi tu te t toi il elle on nous vous ils elles leur leurs lui y en ' +
+    'mon ma mes ton ta tes son sa ses notre nos votre vos est sont etre ete etait suis es sommes etes ai as avons avez ont ' +
+    'a au aux avec sans pour par sur sous dans chez vers entre pas ne plus moins tres tout tous toute toutes aussi comme ' +
+    'quand comment pourquoi combien svp merci stp dit dire donner donne liste lister expliquer decrire'
+  ).split(' '),
+);
+
+const MAX_TERMS = 32;
+
+/** The words of a natural-language query worth matching, plus their singular forms; at most 32 words. */
+export function queryTerms(query: string): string[] {
+  const all = [...new Set(words(query))];
+  const content = all.filter((w) => !STOP_WORDS.has(w));
+  const chosen = (content.length > 0 ? content : all).slice(0, MAX_TERMS);
+  const out = new Set<string>();
+  for (const w of chosen) {
+    out.add(w);
+    const s = singularOf(w);
+    if (s) out.add(s);
+  }
+  return [...out];
+}
+
+/** `'a' | 'b' | ...` for to_tsquery: any term matches, and cover density ranks passages holding more of them higher. */
+export function orQuery(terms: string[]): string {
+  return terms.map((t) => `'${t}'`).join(' | ');
+}
+
+/**
+ * Whether the query uses web-search syntax (`"exact phrase"`, `-excluded`, `or`), in which case it goes
+ * through websearch_to_tsquery as typed (every plain word then required) instead of the any-word rule.
+ */
+export function isAdvancedQuery(query: string): boolean {
+  return /"/.test(query) || /(^|\s)-[\p{L}\p{N}]/u.test(query) || /\s(or|OR)\s/.test(query);
+}
+
+/** The query folded like the index while keeping websearch_to_tsquery's operators (quotes, leading minus, `or`). */
+export function advancedQueryText(query: string): string {
+  return foldText(query)
+    .replace(/[^\p{L}\p{N}"\s-]+/gu, ' ')
+    .replace(/(?<=[\p{L}\p{N}])-+(?=[\p{L}\p{N}])/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** First characters of a passage, cut on a word boundary. */
+export function previewOf(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,182 @@
+import { createHash, sign, verify } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { ServiceContext } from '../../context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { authorize } from '../keys/access.js';
+import type { TokenUsage } from '../models/provider.js';
+import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
+import type { Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
+import { loadGatewayKey, publicKeyById, publicKeyDto, type PublicKeyDto } from './signing-key.js';
+
+const READ = { scope: 'engine' } as const;
+
+export interface IssueProofInput {
+  /** A certificate id reserved earlier (a stream names it in its headers before the answer exists); default a new one. */
+  id?: string;
+  /** e.g. `POST /v1/chat/completions` or `POST /v1/agents/:id/chat/stream`. */
+  route: string;
+  /** The address the caller asked for (`agent:<slug>`, `svc-auto`, a model name). */
+  modelAddress: string;
+  /** The model that answered. */
+  model: string;
+  /** The request as received (any JSON value): hashed in its RFC 8785 canonical form. */
+  request: unknown;
+  answer: string;
+  usage: TokenUsage;
+  conversationId?: string | null;
+}
+
+/** RFC 8785 (JCS) canonical JSON. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value === undefined ? null : value);
+  if (text === undefined) throw new Error('Value has no JSON representation');
+  return text;
+}
+
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * Appends a signed certificate to the caller's workspace chain and returns its id. The append is
+ * serialised per workspace by a transaction-scoped advisory lock, so concurrent calls, in this process
+ * or another one on the same database, still form a single line. Internal: callers authorise first.
+ */
+export async function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
+  const key = await loadGatewayKey(ctx.app);
+  const workspaceId = ctx.caller.workspace.id;
+  const requestHash = sha256(canonicalJson(input.request));
+  const answerHash = sha256(input.answer);
+  return ctx.em.fork().transactional(async (tx) => {
+    // Two-key form: the first key namespaces this lock away from other per-workspace locks.
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('svc.proof-chain'), hashtext(?))`, [workspaceId]);
+    const last = await tx.findOne(ProofCertificate, { workspaceId }, { orderBy: { seq: 'desc' }, fields: ['seq', 'hash'] });
+    const body: CertificateBody = {
+      version: 1,
+      id: input.id ?? newId('prf'),
+      workspaceId,
+      seq: (last?.seq ?? 0) + 1,
+      createdAt: ctx.clock.now().toISOString(),
+      route: input.route,
+      modelAddress: input.modelAddress,
+      model: input.model,
+      conversationId: input.conversationId ?? null,
+      requestHash,
+      answerHash,
+      usage: {
+        promptTokens: input.usage.promptTokens,
+        completionTokens: input.usage.completionTokens,
+        totalTokens: input.usage.totalTokens,
+      },
+      prevHash: last?.hash ?? null,
+      keyId: key.keyId,
+      algorithm: 'Ed25519',
+    };
+    const payload = Buffer.from(canonicalJson(body), 'utf8');
+    await tx.insert(ProofCertificate, {
+      id: body.id,
+      workspaceId,
+      seq: body.seq,
+      route: body.route,
+      modelAddress: body.modelAddress,
+      model: body.model,
+      conversationId: body.conversationId,
+      requestHash,
+      answerHash,
+      promptTokens: body.usage.promptTokens,
+      completionTokens: body.usage.completionTokens,
+      totalTokens: body.usage.totalTokens,
+      prevHash: body.prevHash,
+      hash: createHash('sha256').update(payload).digest('hex'),
+      signature: sign(null, payload, key.privateKey).toString('base64url'),
+      keyId: key.keyId,
+      createdAt: new Date(body.createdAt),
+    });
+    return { id: body.id };
+  });
+}
+
+/** The signed body as stored: every field of the certificate but `hash` and `signature`. */
+export function certificateBody(c: ProofCertificate): CertificateBody {
+  return {
+    version: 1,
+    id: c.id,
+    workspaceId: c.workspaceId,
+    seq: c.seq,
+    createdAt: c.createdAt.toISOString(),
+    route: c.route,
+    modelAddress: c.modelAddress,
+    model: c.model,
+    conversationId: c.conversationId ?? null,
+    requestHash: c.requestHash,
+    answerHash: c.answerHash,
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, totalTokens: c.totalTokens },
+    prevHash: c.prevHash ?? null,
+    keyId: c.keyId,
+    algorithm: 'Ed25519',
+  };
+}
+
+export const toCertificateDto = (c: ProofCertificate): Certificate => ({ ...certificateBody(c), hash: c.hash, signature: c.signature });
+
+async function findProof(ctx: ServiceContext, id: string): Promise<ProofCertificate> {
+  const proof = await ctx.em.findOne(ProofCertificate, { id, workspaceId: ctx.caller.workspace.id });
+  if (!proof) throw errors.proofNotFound(id);
+  return proof;
+}
+
+export async function getProof(ctx: ServiceContext, id: string): Promise<Certificate> {
+  authorize(ctx, READ);
+  return toCertificateDto(await findProof(ctx, id));
+}
+
+/** Recomputes the hash, checks the signature and the link to the previous certificate; names the first failure. */
+export async function verifyProof(ctx: ServiceContext, id: string): Promise<Verification> {
+  authorize(ctx, READ);
+  const proof = await findProof(ctx, id);
+  const payload = Buffer.from(canonicalJson(certificateBody(proof)), 'utf8');
+  const reasons: Partial<Record<VerifyCheck, string>> = {};
+
+  if (createHash('sha256').update(payload).digest('hex') !== proof.hash) {
+    reasons.hash = 'The stored hash does not match the hash of the certificate content';
+  }
+
+  const publicKey = await publicKeyById(ctx.app, ctx.em, proof.keyId);
+  if (!publicKey) reasons.signature = `Unknown signing key: ${proof.keyId}`;
+  else if (!safeVerify(payload, publicKey, proof.signature)) reasons.signature = 'The signature does not match the certificate content';
+
+  if (proof.seq <= 1) {
+    if (proof.prevHash) reasons.chain = 'The first certificate of the chain must not name a previous hash';
+  } else {
+    const previous = await ctx.em.findOne(ProofCertificate, { workspaceId: proof.workspaceId, seq: proof.seq - 1 });
+    if (!previous) reasons.chain = `The previous certificate (position ${proof.seq - 1}) is missing`;
+    else if (previous.hash !== proof.prevHash) reasons.chain = `prevHash does not match the hash of the previous certificate ${previous.id}`;
+  }
+
+  const failedCheck = (['hash', 'signature', 'chain'] as const).find((c) => reasons[c]) ?? null;
+  return {
+    id: proof.id,
+    valid: failedCheck === null,
+    checks: { hash: !reasons.hash, signature: !reasons.signature, chain: !reasons.chain },
+    failedCheck,
+    reason: failedCheck ? (reasons[failedCheck] ?? null) : null,
+  };
+}
+
+function safeVerify(payload: Buffer, publicKey: Parameters<typeof verify>[2], signature: string): boolean {
+  try {
+    return verify(null, payload, publicKey, Buffer.from(signature, 'base64url'));
+  } catch {
+    return false;
+  }
+}
+
+/** The current signing key (PEM and JWK) and every key that signed certificates, for offline verification. */
+export async function gatewayPublicKey(ctx: ServiceContext): Promise<PublicKeyDto & { canonicalization: string; keys: PublicKeyDto[] }> {
+  authorize(ctx, READ);
+  const current = await loadGatewayKey(ctx.app);
+  const rows = await ctx.em.find(GatewaySigningKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, fields: ['id', 'publicKeyPem', 'createdAt'] });
+  const keys = rows.map(publicKeyDto);
+  const main = keys.find((k) => k.keyId === current.keyId);
+  if (!main) throw errors.internal('Gateway signing key not persisted');
+  return { ...main, canonicalization: 'RFC 8785 (JCS)', keys };
+}

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import type { ServiceContext } from '../../context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
+import { findAgent } from '../agents/agents.service.js';
+import { authorize } from '../keys/access.js';
+import { secretBox, type SecretBox } from './secret-box.js';
+import { executeTool, type ToolOutcome } from './tool-call.js';
+import { AgentToolLink, WorkspaceTool, type StoredHeader } from './tool.entity.js';
+import {
+  CreateToolSchema,
+  LinkToolSchema,
+  TestToolSchema,
+  TOOL_TIMEOUT,
+  UpdateToolSchema,
+  type CreateToolInput,
+  type HeaderInput,
+  type LinkToolInput,
+  type TestToolInput,
+  type ToolDto,
+  type UpdateToolInput,
+} from './tools.schemas.js';
+import { placeholdersOf, templateProblem } from './url-template.js';
+
+const READ = { scope: 'agents' } as const;
+const WRITE = { scope: 'agents', write: true } as const;
+
+export const toolNotFound = (id: string) => errors.notFound(`Tool not found: ${id}`);
+
+export function toToolDto(t: WorkspaceTool): ToolDto {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    method: t.method,
+    urlTemplate: t.urlTemplate,
+    headers: t.headers.map((h) => ({ name: h.name, secret: h.secret, value: h.secret ? null : h.value })),
+    timeoutMs: t.timeoutMs,
+    isActive: t.isActive,
+    userId: t.userId,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+export async function findTool(ctx: ServiceContext, id: string): Promise<WorkspaceTool> {
+  const tool = await ctx.em.findOne(WorkspaceTool, { id, workspaceId: ctx.caller.workspace.id });
+  if (!tool) throw toolNotFound(id);
+  return tool;
+}
+
+/** The input schema must be a JSON Schema of an object that zod can enforce; placeholders must be its properties. */
+function checkSchemaAndTemplate(schema: Record<string, unknown>, template: string): void {
+  if (schema.type !== 'object') throw errors.badRequest('inputSchema must be a JSON Schema with "type": "object"', { field: 'inputSchema' });
+  const props = schema.properties;
+  if (props !== undefined && (typeof props !== 'object' || props === null || Array.isArray(props))) {
+    throw errors.badRequest('inputSchema.properties must be an object', { field: 'inputSchema' });
+  }
+  try {
+    z.fromJSONSchema(schema as never);
+  } catch (err) {
+    throw errors.badRequest(`inputSchema is not a usable JSON Schema: ${(err as Error).message}`, { field: 'inputSchema' });
+  }
+  const problem = templateProblem(template);
+  if (problem) throw errors.badRequest(problem, { field: 'urlTemplate' });
+  const declared = Object.keys((props as Record<string, unknown> | undefined) ?? {});
+  const undeclared = placeholdersOf(template).find((p) => !declared.includes(p));
+  if (undeclared) throw errors.badRequest(`urlTemplate placeholder {${undeclared}} is not a property of inputSchema`, { field: 'urlTemplate' });
+}
+
+/** The host of the template must be callable under the deployment's rules (checked again at every call). */
+async function checkTemplateAddress(ctx: ServiceContext, template: string): Promise<void> {
+  const origin = new URL(template.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, 'x')).origin;
+  try {
+    await validateOutboundUrl(origin, { deployment: ctx.app.config.deployment, resolve: ctx.app.resolve });
+  } catch (err) {
+    if (err instanceof OutboundUrlError) throw errors.badRequest(`urlTemplate refused: ${err.reason}`, { field: 'urlTemplate' });
+    throw err;
+  }
+}
+
+/** Seals secret values; a secret header sent without a value keeps the stored value of the same name. */
+function storeHeaders(box: SecretBox, toolId: string, input: HeaderInput[], previous: StoredHeader[]): StoredHeader[] {
+  const seen = new Set<string>();
+  return input.map((h, i) => {
+    const key = h.name.toLowerCase();
+    if (seen.has(key)) throw errors.badRequest(`headers.${i}.name: header ${h.name} is given twice`, { field: `headers.${i}.name` });
+    seen.add(key);
+    if (h.secret) {
+      if (h.value === undefined || h.value === null) {
+        const kept = previous.find((p): p is StoredHeader & { secret: true } => p.secret && p.name.toLowerCase() === key);
+        if (!kept) throw errors.badRequest(`headers.${i}.value is required`, { field: `headers.${i}.value` });
+        return { name: h.name, secret: true, sealed: box.seal(box.open(kept.sealed, `${toolId}:${kept.name.toLowerCase()}`), `${toolId}:${key}`) };
+      }
+      return { name: h.name, secret: true, sealed: box.seal(h.value, `${toolId}:${key}`) };
+    }
+    if (h.value === undefined || h.value === null) throw errors.badRequest(`headers.${i}.value is required`, { field: `headers.${i}.value` });
+    return { name: h.name, secret: false, value: h.value };
+  });
+}
+
+async function assertNameFree(ctx: ServiceContext, name: string, exceptId?: string): Promise<void> {
+  const clash = await ctx.em.findOne(WorkspaceTool, { workspaceId: ctx.caller.workspace.id, name });
+  if (clash && clash.id !== exceptId) throw errors.badRequest(`A tool named ${name} already exists`, { field: 'name' });
+}
+
+const DEFAULT_SCHEMA = { type: 'object', properties: {} };
+
+export async function createTool(ctx: ServiceContext, input: CreateToolInput): Promise<WorkspaceTool> {
+  authorize(ctx, WRITE);
+  const data = CreateToolSchema.parse(input ?? {});
+  const schema = data.inputSchema ?? DEFAULT_SCHEMA;
+  const template = data.urlTemplate.trim();
+  checkSchemaAndTemplate(schema, template);
+  await checkTemplateAddress(ctx, template);
+  await assertNameFree(ctx, data.name);
+  const box = await secretBox(ctx.app);
+  const id = newId('tool');
+  const now = ctx.clock.now();
+  const tool = ctx.em.create(WorkspaceTool, {
+    id,
+    workspaceId: ctx.caller.workspace.id,
+    userId: ctx.caller.user.id,
+    name: data.name,
+    description: data.description.trim(),
+    inputSchema: schema,
+    method: data.method ?? 'GET',
+    urlTemplate: template,
+    headers: storeHeaders(box, id, data.headers ?? [], []),
+    timeoutMs: data.timeoutMs ?? TOOL_TIMEOUT.default,
+    isActive: data.isActive ?? true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await ctx.em.flush();
+  return tool;
+}
+
+export async function listTools(ctx: ServiceContext): Promise<WorkspaceTool[]> {
+  authorize(ctx, READ);
+  return ctx.em.find(WorkspaceTool, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+export async function getTool(ctx: ServiceContext, id: string): Promise<WorkspaceTool> {
+  authorize(ctx, READ);
+  return findTool(ctx, id);
+}
+
+export async function updateTool(ctx: ServiceContext, id: string, input: UpdateToolInput): Promise<WorkspaceTool> {
+  authorize(ctx, WRITE);
+  const data = UpdateToolSchema.parse(input ?? {});
+  const tool = await findTool(ctx, id);
+  const schema = data.inputSchema ?? tool.inputSchema;
+  const template = data.urlTemplate?.trim() ?? tool.urlTemplate;
+  if (data.inputSchema || data.urlTemplate) checkSchemaAndTemplate(schema, template);
+  if (data.urlTemplate) await checkTemplateAddress(ctx, template);
+  if (data.name) await assertNameFree(ctx, data.name, tool.id);
+  if (data.headers) tool.headers = storeHeaders(await secretBox(ctx.app), tool.id, data.headers, tool.headers);
+  if (data.name) tool.name = data.name;
+  if (data.description) tool.description = data.description.trim();
+  tool.inputSchema = schema;
+  tool.urlTemplate = template;
+  if (data.method) tool.method = data.method;
+  if (data.timeoutMs !== undefined && data.timeoutMs !== null) tool.timeoutMs = data.timeoutMs;
+  if (data.isActive !== undefined && data.isActive !== null) tool.isActive = data.isActive;
+  tool.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return tool;
+}
+
+/** Deletes the tool; its agent links go with it. */
+export async function deleteTool(ctx: ServiceContext, id: string): Promise<void> {
+  authorize(ctx, WRITE);
+  const tool = await findTool(ctx, id);
+  await ctx.em.transactional(async (tx) => {
+    await tx.nativeDelete(AgentToolLink, { workspaceId: tool.workspaceId, toolId: tool.id });
+    await tx.nativeDelete(WorkspaceTool, { id: tool.id, workspaceId: tool.workspaceId });
+  });
+}
+
+/** Calls the tool once with the given arguments, as a turn would, and reports the outcome (never a 5xx for a failing API). */
+export async function testTool(ctx: ServiceContext, id: string, input: TestToolInput): Promise<ToolOutcome> {
+  authorize(ctx, WRITE);
+  const data = TestToolSchema.parse(input ?? {});
+  const tool = await findTool(ctx, id);
+  return executeTool(ctx.app, tool, data.arguments ?? {}, ctx.signal);
+}
+
+// ---------------------------------------------------------------------------------------- agent links
+
+/** Tools linked to an agent, in link order (active or not). */
+export async function agentTools(ctx: ServiceContext, agentId: string): Promise<WorkspaceTool[]> {
+  const workspaceId = ctx.caller.workspace.id;
+  const links = await ctx.em.find(AgentToolLink, { workspaceId, agentId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  if (links.length === 0) return [];
+  const tools = await ctx.em.find(WorkspaceTool, { workspaceId, id: { $in: links.map((l) => l.toolId) } });
+  const byId = new Map(tools.map((t) => [t.id, t]));
+  return links.map((l) => byId.get(l.toolId)).filter((t): t is WorkspaceTool => t !== undefined);
+}
+
+export async function listAgentTools(ctx: ServiceContext, agentId: string): Promise<WorkspaceTool[]> {
+  authorize(ctx, READ);
+  const agent = await findAgent(ctx, agentId);
+  return agentTools(ctx, agent.id);
+}
+
+export async function linkTool(ctx: ServiceContext, agentId: string, input: LinkToolInput): Promise<WorkspaceTool[]> {
+  authorize(ctx, WRITE);
+  const data = LinkToolSchema.parse(input ?? {});
+  const agent = await findAgent(ctx, agentId);
+  const workspaceId = ctx.caller.workspace.id;
+  const tool = await ctx.em.findOne(WorkspaceTool, { id: data.toolId, workspaceId });
+  if (!tool) throw errors.badRequest('Tool not found', { field: 'toolId' });
+  const existing = await ctx.em.findOne(AgentToolLink, { workspaceId, agentId: agent.id, toolId: tool.id });
+  if (!existing) {
+    ctx.em.create(AgentToolLink, { id: newId('tlnk'), workspaceId, agentId: agent.id, toolId: tool.id, createdAt: ctx.clock.now() });
+    await ctx.em.flush();
+  }
+  return agentTools(ctx, agent.id);
+}
+
+export async function unlinkTool(ctx: ServiceContext, agentId: string, toolId: string): Promise<void> {
+  authorize(ctx, WRITE);
+  const agent = await findAgent(ctx, agentId);
+  const n = await ctx.em.nativeDelete(AgentToolLink, { workspaceId: ctx.caller.workspace.id, agentId: agent.id, toolId });
+  if (n === 0) throw errors.notFound(`Tool link not found: ${toolId}`);
+}
+
+/** Linked tools of each agent, in link order, in the order of `agentIds` (GraphQL batch read). */
+export async function loadToolsByAgent(ctx: ServiceContext, agentIds: readonly string[]): Promise<WorkspaceTool[][]> {
+  authorize(ctx, READ);
+  const workspaceId = ctx.caller.workspace.id;
+  const links = await ctx.em.find(AgentToolLink, { workspaceId, agentId: { $in: [...agentIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const tools = links.length ? await ctx.em.find(WorkspaceTool, { workspaceId, id: { $in: [...new Set(links.map((l) => l.toolId))] } }) : [];
+  const byId = new Map(tools.map((t) => [t.id, t]));
+  return agentIds.map((agentId) =>
+    links.filter((l) => l.agentId === agentId).map((l) => byId.get(l.toolId)).filter((t): t is WorkspaceTool => t !== undefined),
+  );
+}

@@ -1,0 +1,198 @@
+import type { ServiceContext } from '../../context.js';
+import type { Em } from '../../db/orm.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import type { ModelClass, TokenUsage } from '../models/provider.js';
+import { CLASS_MULTIPLIER } from '../models/registry.js';
+import type { Workspace } from '../workspaces/workspace.entity.js';
+import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
+import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
+import { usageRuntime } from './runtime.js';
+import { keyQuestions, readLedgerBalance } from './usage.repository.js';
+import { UsageEntry } from './usage.entity.js';
+
+/** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
+export const TOKENS_PER_QUESTION = 8000;
+
+/** Share of a key's monthly ceiling past which a notification is recorded (once per key and month). */
+export const KEY_NOTICE_RATIO = 0.8;
+
+/**
+ * Questions of one answer: the whole turn's total tokens times the answering model's class
+ * multiplier, one question per 8 000 weighted tokens rounded up, at least one. See docs/questions.md.
+ */
+export function questionsFor(usage: { promptTokens: number; completionTokens: number; totalTokens: number }, modelClass: ModelClass): number {
+  const tokens = Math.max(0, Math.ceil(usage.totalTokens || 0));
+  const weighted = tokens * CLASS_MULTIPLIER[modelClass];
+  return Math.max(1, Math.ceil(weighted / TOKENS_PER_QUESTION));
+}
+
+export interface Balance {
+  window: Period;
+  allowance: number;
+  allowanceUsed: number;
+  allowanceLeft: number;
+  packsBought: number;
+  packsUsed: number;
+  packsLeft: number;
+  /** Questions that can still be consumed now: allowance left plus packs left. */
+  available: number;
+}
+
+/** The workspace's allowance at an instant, read fresh from the ledger (never cached). */
+export async function readBalance(em: Em, ws: Workspace, at: Date): Promise<Balance> {
+  const window = allowanceWindow(ws, at);
+  const allowance = planTerms(ws).questions;
+  const { allowanceUsed, packsBought, packsUsed } = await readLedgerBalance(em, ws.id, window);
+  const allowanceLeft = Math.max(0, allowance - allowanceUsed);
+  const packsLeft = Math.max(0, packsBought - packsUsed);
+  return { window, allowance, allowanceUsed, allowanceLeft, packsBought, packsUsed, packsLeft, available: allowanceLeft + packsLeft };
+}
+
+/** Refuses with 402 SUBSCRIPTION_INACTIVE, then 402 PLAN_UPGRADE_REQUIRED when the plan lacks the feature. */
+export function assertPlanFeature(ctx: ServiceContext, feature: PlanFeature): void {
+  const ws = ctx.caller.workspace;
+  if (!subscriptionState(ws, ctx.clock.now()).active) throw errors.subscriptionInactive();
+  if (!planTerms(ws).features.includes(feature)) throw errors.planUpgradeRequired(feature, requiredPlanFor(feature));
+}
+
+/**
+ * For uploads: 402 SUBSCRIPTION_INACTIVE, or 402 DOCUMENT_LIMIT `{ limit, used }` when `adding` more
+ * documents would pass the plan's volume (per seat; 50 for the trial). `used` is counted by the caller.
+ */
+export function assertDocumentRoom(ctx: ServiceContext, opts: { used: number; adding?: number }): void {
+  const ws = ctx.caller.workspace;
+  if (!subscriptionState(ws, ctx.clock.now()).active) throw errors.subscriptionInactive();
+  const limit = documentLimitFor(ws);
+  if (opts.used + (opts.adding ?? 1) > limit) throw errors.documentLimit(limit, opts.used);
+}
+
+/** 402 SEAT_LIMIT `{ seats }` when the subscription's seats cover fewer users than requested. */
+export function assertSeatRoom(ws: { seats: number }, users: number): void {
+  if (users > ws.seats) throw errors.seatLimit(ws.seats);
+}
+
+/** Questions consumed by a key this calendar month (UTC), from the ~15 s cache when fresh. */
+async function keyMonthTotal(ctx: ServiceContext, keyId: string, now: Date): Promise<number> {
+  const cache = usageRuntime(ctx.app).keyBudgets;
+  const month = monthOf(now);
+  const cached = cache.get(keyId, month, now.getTime());
+  if (cached !== undefined) return cached;
+  const total = await keyQuestions(ctx.em, keyId, calendarMonth(now));
+  cache.set(keyId, month, total, now.getTime());
+  return total;
+}
+
+function quotaError(dialect: 'native' | 'openai' | 'anthropic', required: number, available: number) {
+  if (dialect === 'openai') return errors.insufficientQuota();
+  if (dialect === 'anthropic') return errors.rateLimitError();
+  return errors.questionLimit(required, available);
+}
+
+/**
+ * Runs before any model: refuses (consuming nothing) when the subscription is inactive, the plan lacks
+ * the feature (`chat` needs Pro or Cabinet, the trial has Pro's features; `gateway` is open to every
+ * active plan), the key's `monthlyQuestionLimit` is spent, or the workspace has fewer questions left
+ * than `required`. The allowance refusal takes the caller's dialect: native 402 QUESTION_LIMIT,
+ * OpenAI 402 insufficient_quota, Anthropic 429 rate_limit_error without retry-after.
+ */
+export async function assertCanConsume(
+  ctx: ServiceContext,
+  opts: { feature: 'chat' | 'gateway'; dialect: 'native' | 'openai' | 'anthropic'; required?: number },
+): Promise<void> {
+  const required = Math.max(1, Math.ceil(opts.required ?? 1));
+  const ws = ctx.caller.workspace;
+  const now = ctx.clock.now();
+  if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
+  else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
+  const limit = ctx.caller.key.monthlyQuestionLimit;
+  if (limit !== null && limit !== undefined) {
+    const used = await keyMonthTotal(ctx, ctx.caller.key.id, now);
+    if (used + required > limit) throw errors.apiKeyBudgetExceeded();
+  }
+  const balance = await readBalance(ctx.em, ws, now);
+  if (balance.available < required) throw quotaError(opts.dialect, required, balance.available);
+}
+
+/**
+ * Appends one consumption to the ledger: the monthly allowance is used before packs. Recording is
+ * serialised per workspace (row lock) so the split is exact across processes. Questions already
+ * answered are always recorded, even past zero (concurrent turns admitted together). When the key
+ * passes 80% of its monthly ceiling, a notification is stored once per key and month, and logged.
+ */
+export async function recordConsumption(
+  ctx: ServiceContext,
+  opts: { route: string; modelClass: ModelClass; usage: TokenUsage; model?: string },
+): Promise<{ questions: number }> {
+  const questions = questionsFor(opts.usage, opts.modelClass);
+  const { workspace: ws, key, user } = ctx.caller;
+  const now = ctx.clock.now();
+  const keyTotal = await ctx.em.transactional(async (em) => {
+    await em.execute('select id from workspace where id = ? for update', [ws.id]);
+    const balance = await readBalance(em, ws, now);
+    const fromAllowance = Math.min(questions, balance.allowanceLeft);
+    const fromPacks = Math.min(questions - fromAllowance, balance.packsLeft);
+    await em.insert(UsageEntry, {
+      id: newId('use'),
+      workspaceId: ws.id,
+      keyId: key.id,
+      userId: user.id,
+      kind: 'question',
+      route: opts.route,
+      modelClass: opts.modelClass,
+      model: opts.model ?? null,
+      promptTokens: Math.max(0, Math.round(opts.usage.promptTokens || 0)),
+      completionTokens: Math.max(0, Math.round(opts.usage.completionTokens || 0)),
+      totalTokens: Math.max(0, Math.round(opts.usage.totalTokens || 0)),
+      questions,
+      // Past zero (turns admitted together), the overrun is charged to the allowance.
+      fromAllowance: questions - fromPacks,
+      fromPacks,
+      createdAt: now,
+    });
+    return keyQuestions(em, key.id, calendarMonth(now));
+  });
+  usageRuntime(ctx.app).keyBudgets.set(key.id, monthOf(now), keyTotal, now.getTime());
+  const limit = key.monthlyQuestionLimit;
+  if (limit !== null && limit !== undefined && keyTotal >= limit * KEY_NOTICE_RATIO) {
+    await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now });
+  }
+  return { questions };
+}
+
+/** Stores the 80% notification unless this key already has one this month; logs it when new. */
+async function notifyKeyBudget(ctx: ServiceContext, n: { keyId: string; used: number; limit: number; now: Date }): Promise<void> {
+  const month = monthOf(n.now);
+  const message = `API key ${n.keyId} used ${n.used} of its ${n.limit} monthly questions (${month})`;
+  const inserted = await ctx.em.execute<{ id: string }[]>(
+    `insert into key_notification (id, workspace_id, key_id, month, kind, used, ceiling, message, created_at)
+     values (?, ?, ?, ?, 'budget_80', ?, ?, ?, ?)
+     on conflict (key_id, month, kind) do nothing returning id`,
+    [newId('ntf'), ctx.caller.workspace.id, n.keyId, month, n.used, n.limit, message, n.now],
+  );
+  if (inserted.length > 0) {
+    ctx.log.warn({ workspaceId: ctx.caller.workspace.id, keyId: n.keyId, month, used: n.used, limit: n.limit }, message);
+  }
+}
+
+/** One verifier report: counted apart from questions, never blocked by `monthlyQuestionLimit`. */
+export async function recordControl(ctx: ServiceContext, opts: { route: string }): Promise<void> {
+  // A direct insert: the caller's pending changes are not flushed by it.
+  await ctx.em.insert(UsageEntry, {
+    id: newId('use'),
+    workspaceId: ctx.caller.workspace.id,
+    keyId: ctx.caller.key.id,
+    userId: ctx.caller.user.id,
+    kind: 'control',
+    route: opts.route,
+    modelClass: null,
+    model: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    questions: 0,
+    fromAllowance: 0,
+    fromPacks: 0,
+    createdAt: ctx.clock.now(),
+  });
+}

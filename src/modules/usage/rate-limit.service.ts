@@ -1,0 +1,85 @@
+import type { AppServices } from '../../app/services.js';
+import type { AppConfig } from '../../config.js';
+import type { Caller } from '../../context.js';
+import { errors } from '../../errors/index.js';
+import { calendarMinute } from './periods.js';
+
+export type RouteRateName = keyof AppConfig['routeRates'];
+
+/**
+ * Counts one request in a bucket for the current calendar minute unless the bucket already reached
+ * `limit`. The count lives in PostgreSQL (one upsert), so every process on the database shares it;
+ * a refused request does not increase it. Returns false when refused.
+ */
+async function take(app: AppServices, bucket: string, minute: number, limit: number): Promise<boolean> {
+  const rows = await app.orm.em.getConnection().execute<{ count: number }[]>(
+    `insert into rate_counter (bucket, minute, count) values (?, ?, 1)
+     on conflict (bucket, minute) do update set count = rate_counter.count + 1
+     where rate_counter.count < ?
+     returning count`,
+    [bucket, minute, limit],
+  );
+  return rows.length > 0;
+}
+
+async function giveBack(app: AppServices, bucket: string, minute: number): Promise<void> {
+  await app.orm.em
+    .getConnection()
+    .execute('update rate_counter set count = count - 1 where bucket = ? and minute = ? and count > 0', [bucket, minute]);
+}
+
+const keyBucket = (caller: Caller) => `key:${caller.key.id}`;
+
+/**
+ * The route-level bucket: agent chat routes are counted per client (the calling key), the other
+ * limited routes per workspace, each route apart (`route` is `METHOD /path`).
+ */
+export function routeBucket(caller: Caller, rateLimit: RouteRateName, route: string): string {
+  return rateLimit === 'agentChat' ? `route:${route}:key:${caller.key.id}` : `route:${route}:ws:${caller.workspace.id}`;
+}
+
+/** The key's own `ratePerMinute` (calendar minute): 429 rate_limited with retry-after 1 to 60 past it. */
+export async function enforceKeyRate(app: AppServices, caller: Caller): Promise<void> {
+  const limit = caller.key.ratePerMinute;
+  if (limit === null || limit === undefined) return;
+  const { minute, secondsLeft } = calendarMinute(app.clock.now());
+  if (!(await take(app, keyBucket(caller), minute, limit))) throw errors.rateLimited(secondsLeft);
+}
+
+/**
+ * Every request limit of a keyed REST route, after authentication and before anything runs: the
+ * key's `ratePerMinute`, then the route-level ceiling of `config.routeRates`. A request refused by
+ * the route ceiling gives its per-key count back, so a refused request consumes nothing.
+ */
+export async function enforceRequestRates(
+  app: AppServices,
+  caller: Caller,
+  opts: { route: string; rateLimit?: RouteRateName },
+): Promise<void> {
+  const at = calendarMinute(app.clock.now());
+  const keyLimit = caller.key.ratePerMinute;
+  const keyLimited = keyLimit !== null && keyLimit !== undefined;
+  if (keyLimited && !(await take(app, keyBucket(caller), at.minute, keyLimit))) throw errors.rateLimited(at.secondsLeft);
+  if (!opts.rateLimit) return;
+  const ceiling = app.config.routeRates[opts.rateLimit];
+  if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;
+  if (keyLimited) await giveBack(app, keyBucket(caller), at.minute);
+  throw errors.routeRateLimited(opts.route, ceiling);
+}
+
+/** Deletes counters of minutes that are over (the current and previous minute are kept). */
+export async function sweepRateCounters(app: AppServices): Promise<number> {
+  const { minute } = calendarMinute(app.clock.now());
+  const res = await app.orm.em.getConnection().execute<{ affectedRows?: number }>('delete from rate_counter where minute < ?', [minute - 1], 'run');
+  return res.affectedRows ?? 0;
+}
+
+/** Sweeps old counters every minute while the app runs (only where background jobs are on). */
+export function startRateCounterSweep(app: AppServices): void {
+  if (!app.config.backgroundJobs) return;
+  const timer = setInterval(() => {
+    sweepRateCounters(app).catch((err) => app.log.warn({ err }, 'rate counter sweep failed'));
+  }, 60_000);
+  timer.unref();
+  app.onClose(() => clearInterval(timer));
+}

@@ -1,0 +1,69 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { ModelClass } from '../models/provider.js';
+
+export type UsageKind = 'question' | 'control';
+
+/**
+ * The questions ledger: one row per consumption (a metered model answer) or per control (a verifier
+ * report). The single source of allowances, per-key budgets and usage reports.
+ */
+const UsageEntrySchema = defineEntity({
+  name: 'UsageEntry',
+  tableName: 'usage_ledger',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    keyId: p.string().nullable(),
+    userId: p.string().nullable(),
+    kind: p.string().$type<UsageKind>(),
+    route: p.string(),
+    modelClass: p.string().$type<ModelClass>().nullable(),
+    model: p.string().nullable(),
+    promptTokens: p.integer(),
+    completionTokens: p.integer(),
+    totalTokens: p.integer(),
+    questions: p.integer(),
+    /** Part of `questions` taken from the monthly allowance (the rest from packs). */
+    fromAllowance: p.integer(),
+    fromPacks: p.integer(),
+    createdAt: p.datetime(),
+  },
+});
+export class UsageEntry extends UsageEntrySchema.class {}
+UsageEntrySchema.setClass(UsageEntry);
+
+/** A question pack bought by a workspace on a paid plan. */
+const QuestionPackSchema = defineEntity({
+  name: 'QuestionPack',
+  tableName: 'question_pack',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    questions: p.integer(),
+    createdAt: p.datetime(),
+  },
+});
+export class QuestionPack extends QuestionPackSchema.class {}
+QuestionPackSchema.setClass(QuestionPack);
+
+export type KeyNotificationKind = 'budget_80';
+
+/** Stored once per key and calendar month when the key passes 80% of its monthly ceiling. */
+const KeyNotificationSchema = defineEntity({
+  name: 'KeyNotification',
+  tableName: 'key_notification',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    keyId: p.string(),
+    /** `YYYY-MM` (UTC). */
+    month: p.string(),
+    kind: p.string().$type<KeyNotificationKind>(),
+    used: p.integer(),
+    ceiling: p.integer(),
+    message: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export class KeyNotification extends KeyNotificationSchema.class {}
+KeyNotificationSchema.setClass(KeyNotification);

@@ -1,0 +1,87 @@
+import { builder } from '../../graphql/builder.js';
+import { ApiKey } from '../keys/api-key.entity.js';
+import { ApiKeyRef } from '../keys/keys.graphql.js';
+import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
+import { getUsageReport, type UsageReport } from './usage.service.js';
+
+const PackRef = builder.objectRef<UsageReport['packs']['items'][number]>('QuestionPack').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    questions: t.exposeInt('questions'),
+    createdAt: t.exposeString('createdAt'),
+  }),
+});
+
+const PacksRef = builder.objectRef<UsageReport['packs']>('UsagePacks').implement({
+  fields: (t) => ({
+    bought: t.exposeInt('bought'),
+    used: t.exposeInt('used'),
+    left: t.exposeInt('left'),
+    items: t.field({ type: [PackRef], resolve: (p) => p.items }),
+  }),
+});
+
+const UsageByKeyRef = builder.objectRef<KeyUsageRow>('UsageByKey').implement({
+  fields: (t) => ({
+    keyId: t.string({ nullable: true, resolve: (r) => r.keyId }),
+    key: t.loadable({
+      type: ApiKeyRef,
+      nullable: true,
+      description: 'The key, loaded in one batch for every row.',
+      load: async (ids: string[], ctx) => {
+        const s = await ctx.service();
+        const keys = await s.em.find(ApiKey, { id: { $in: ids }, workspaceId: s.caller.workspace.id });
+        const byId = new Map(keys.map((k) => [k.id, k]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      resolve: (r) => r.keyId,
+    }),
+    questions: t.exposeInt('questions'),
+    answers: t.exposeInt('answers'),
+    controls: t.exposeInt('controls'),
+  }),
+});
+
+const UsageByDayRef = builder.objectRef<DayUsageRow>('UsageByDay').implement({
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'YYYY-MM-DD (UTC)' }),
+    questions: t.exposeInt('questions'),
+    answers: t.exposeInt('answers'),
+    controls: t.exposeInt('controls'),
+  }),
+});
+
+const UsageReportRef = builder.objectRef<UsageReport>('UsageReport').implement({
+  description: 'Question usage of the workspace over one allowance window (monthly, anchored on the subscription start day).',
+  fields: (t) => ({
+    workspaceId: t.exposeString('workspaceId'),
+    plan: t.exposeString('plan'),
+    seats: t.exposeInt('seats'),
+    subscriptionActive: t.exposeBoolean('subscriptionActive'),
+    subscriptionStartedAt: t.exposeString('subscriptionStartedAt'),
+    trialEndsAt: t.exposeString('trialEndsAt', { nullable: true }),
+    month: t.exposeString('month', { description: 'YYYY-MM in which the window starts' }),
+    periodStart: t.exposeString('periodStart'),
+    periodEnd: t.exposeString('periodEnd'),
+    allowance: t.exposeInt('allowance'),
+    used: t.exposeInt('used'),
+    usedFromAllowance: t.exposeInt('usedFromAllowance'),
+    usedFromPacks: t.exposeInt('usedFromPacks'),
+    left: t.exposeInt('left', { description: 'Allowance left in the window plus packs left now' }),
+    allowanceLeft: t.exposeInt('allowanceLeft'),
+    packs: t.field({ type: PacksRef, resolve: (r) => r.packs }),
+    answers: t.exposeInt('answers'),
+    controls: t.exposeInt('controls'),
+    byKey: t.field({ type: [UsageByKeyRef], resolve: (r) => r.byKey }),
+    byDay: t.field({ type: [UsageByDayRef], resolve: (r) => r.byDay }),
+  }),
+});
+
+builder.queryField('usage', (t) =>
+  t.field({
+    type: UsageReportRef,
+    description: 'Usage of the allowance window starting in `month` (YYYY-MM; default: the current window).',
+    args: { month: t.arg.string({ required: false }) },
+    resolve: async (_r, args, ctx) => getUsageReport(await ctx.service(), { month: args.month }),
+  }),
+);

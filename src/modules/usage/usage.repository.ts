@@ -1,0 +1,124 @@
+import type { Em } from '../../db/orm.js';
+import type { Period } from './periods.js';
+
+/** Ledger queries. Sums come back from PostgreSQL as bigint text: always through `num`. */
+const num = (v: unknown): number => Number(v ?? 0);
+
+export interface LedgerBalance {
+  allowanceUsed: number;
+  packsBought: number;
+  packsUsed: number;
+}
+
+/** Questions taken from the allowance in a window, and packs bought and used over all time: one round trip. */
+export async function readLedgerBalance(em: Em, workspaceId: string, window: Period): Promise<LedgerBalance> {
+  const [row] = await em.execute<{ allowance_used: unknown; packs_bought: unknown; packs_used: unknown }[]>(
+    `select
+       (select coalesce(sum(from_allowance), 0) from usage_ledger
+         where workspace_id = ? and kind = 'question' and created_at >= ? and created_at < ?) as allowance_used,
+       (select coalesce(sum(questions), 0) from question_pack where workspace_id = ?) as packs_bought,
+       (select coalesce(sum(from_packs), 0) from usage_ledger where workspace_id = ? and from_packs > 0) as packs_used`,
+    [workspaceId, window.start, window.end, workspaceId, workspaceId],
+  );
+  return { allowanceUsed: num(row?.allowance_used), packsBought: num(row?.packs_bought), packsUsed: num(row?.packs_used) };
+}
+
+/** Questions consumed through one key in a period. */
+export async function keyQuestions(em: Em, keyId: string, period: Period): Promise<number> {
+  const [row] = await em.execute<{ total: unknown }[]>(
+    `select coalesce(sum(questions), 0) as total from usage_ledger
+      where key_id = ? and kind = 'question' and created_at >= ? and created_at < ?`,
+    [keyId, period.start, period.end],
+  );
+  return num(row?.total);
+}
+
+/** Questions per key for many keys of one workspace (GraphQL fan-out). Keys without use are absent. */
+export async function questionsByKeyIds(em: Em, workspaceId: string, keyIds: readonly string[], period: Period): Promise<Map<string, number>> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await em.execute<{ key_id: string; total: unknown }[]>(
+    `select key_id, coalesce(sum(questions), 0) as total from usage_ledger
+      where workspace_id = ? and kind = 'question' and created_at >= ? and created_at < ?
+        and key_id in (${keyIds.map(() => '?').join(', ')})
+      group by key_id`,
+    [workspaceId, period.start, period.end, ...keyIds],
+  );
+  return new Map(rows.map((r) => [r.key_id, num(r.total)]));
+}
+
+export interface WindowTotals {
+  questions: number;
+  fromAllowance: number;
+  fromPacks: number;
+  answers: number;
+  controls: number;
+}
+
+export async function windowTotals(em: Em, workspaceId: string, period: Period): Promise<WindowTotals> {
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `select
+       coalesce(sum(questions) filter (where kind = 'question'), 0) as questions,
+       coalesce(sum(from_allowance) filter (where kind = 'question'), 0) as from_allowance,
+       coalesce(sum(from_packs) filter (where kind = 'question'), 0) as from_packs,
+       count(*) filter (where kind = 'question') as answers,
+       count(*) filter (where kind = 'control') as controls
+     from usage_ledger where workspace_id = ? and created_at >= ? and created_at < ?`,
+    [workspaceId, period.start, period.end],
+  );
+  return {
+    questions: num(row?.questions),
+    fromAllowance: num(row?.from_allowance),
+    fromPacks: num(row?.from_packs),
+    answers: num(row?.answers),
+    controls: num(row?.controls),
+  };
+}
+
+export async function countControls(em: Em, workspaceId: string, period: Period): Promise<number> {
+  const [row] = await em.execute<{ total: unknown }[]>(
+    `select count(*) as total from usage_ledger where workspace_id = ? and kind = 'control' and created_at >= ? and created_at < ?`,
+    [workspaceId, period.start, period.end],
+  );
+  return num(row?.total);
+}
+
+export interface KeyUsageRow {
+  keyId: string | null;
+  questions: number;
+  answers: number;
+  controls: number;
+}
+
+export async function usageByKey(em: Em, workspaceId: string, period: Period): Promise<KeyUsageRow[]> {
+  const rows = await em.execute<{ key_id: string | null; questions: unknown; answers: unknown; controls: unknown }[]>(
+    `select key_id,
+            coalesce(sum(questions), 0) as questions,
+            count(*) filter (where kind = 'question') as answers,
+            count(*) filter (where kind = 'control') as controls
+       from usage_ledger where workspace_id = ? and created_at >= ? and created_at < ?
+      group by key_id order by questions desc, key_id`,
+    [workspaceId, period.start, period.end],
+  );
+  return rows.map((r) => ({ keyId: r.key_id, questions: num(r.questions), answers: num(r.answers), controls: num(r.controls) }));
+}
+
+export interface DayUsageRow {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  questions: number;
+  answers: number;
+  controls: number;
+}
+
+export async function usageByDay(em: Em, workspaceId: string, period: Period): Promise<DayUsageRow[]> {
+  const rows = await em.execute<{ day: string; questions: unknown; answers: unknown; controls: unknown }[]>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+            coalesce(sum(questions), 0) as questions,
+            count(*) filter (where kind = 'question') as answers,
+            count(*) filter (where kind = 'control') as controls
+       from usage_ledger where workspace_id = ? and created_at >= ? and created_at < ?
+      group by day order by day`,
+    [workspaceId, period.start, period.end],
+  );
+  return rows.map((r) => ({ date: r.day, questions: num(r.questions), answers: num(r.answers), controls: num(r.controls) }));
+}

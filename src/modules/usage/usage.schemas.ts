@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { PLANS } from '../workspaces/workspace.entity.js';
+import { MONTH_PATTERN } from './periods.js';
+import { PACK_SIZES } from './plans.js';
+
+export const MonthSchema = z
+  .string({ error: 'month must be a string in the form YYYY-MM' })
+  .regex(MONTH_PATTERN, 'month must be in the form YYYY-MM');
+
+export const UsageQuerySchema = z.object({ month: MonthSchema.nullish() });
+export type UsageQuery = z.input<typeof UsageQuerySchema>;
+
+export const SetPlanSchema = z.object({
+  plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }),
+  seats: z
+    .number({ error: 'seats must be a positive whole number' })
+    .int('seats must be a positive whole number')
+    .positive('seats must be a positive whole number')
+    .optional(),
+  startedAt: z.iso.datetime({ offset: true, error: 'startedAt must be an ISO 8601 date-time' }).optional(),
+});
+export type SetPlanInput = z.input<typeof SetPlanSchema>;
+
+export const AddPackSchema = z.object({
+  questions: z.union(
+    PACK_SIZES.map((n) => z.literal(n)),
+    { error: `questions must be one of ${PACK_SIZES.join(', ')}` },
+  ),
+});
+export type AddPackInput = z.input<typeof AddPackSchema>;

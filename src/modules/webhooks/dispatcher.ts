@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import type { AppServices } from '../../app/services.js';
+import { OutboundRequestError, safeFetch } from '../../net/index.js';
+import {
+  DELIVERY_LOG_LENGTH,
+  IMMEDIATE_ATTEMPTS,
+  LEASE_MS,
+  RESPONSE_BODY_MAX_BYTES,
+  nextAttemptAfterFailure,
+} from './schedule.js';
+import { deliveryHeaders } from './signing.js';
+
+/** A delivery reserved by this process for one attempt, with what is needed to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  event: string;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  url: string;
+  secret: string;
+  leaseToken: string;
+}
+
+export interface AttemptResult {
+  success: boolean;
+  /** Null when no response came (refused address, timeout, connection error). */
+  statusCode: number | null;
+  nextAttemptAt: Date | null;
+}
+
+/** Automatic attempts follow the schedule; test and replay attempts never schedule another. */
+export type AttemptKind = 'automatic' | 'single';
+
+/** Attempts 1 to 3 belong to the worker, attempts 4 to 7 to the minute sweep. */
+export type Stage = 'immediate' | 'sweep';
+
+type Row = Record<string, unknown>;
+
+const newLeaseToken = () => randomBytes(12).toString('hex');
+const iso = (d: Date) => d.toISOString();
+
+const toClaimed = (row: Row, leaseToken: string): ClaimedDelivery => ({
+  id: String(row.id),
+  endpointId: String(row.endpoint_id),
+  event: String(row.event),
+  body: String(row.body),
+  attempts: Number(row.attempts),
+  url: String(row.url),
+  secret: String(row.secret),
+  leaseToken,
+});
+
+const execute = (app: AppServices, sql: string, params: unknown[]) => app.orm.em.fork().execute<Row[]>(sql, params);
+
+/**
+ * Reserves up to `limit` due attempts of active endpoints in one statement. `FOR UPDATE SKIP LOCKED`
+ * keeps two processes from picking the same row, and the lease keeps it reserved after the statement:
+ * another process only takes it over once the lease has run out (the claimer died mid-attempt).
+ */
+export async function claimDue(app: AppServices, now: Date, stage: Stage, limit: number): Promise<ClaimedDelivery[]> {
+  const leaseToken = newLeaseToken();
+  const stageCondition = stage === 'immediate' ? 'd2.attempts < ?' : 'd2.attempts >= ?';
+  const rows = await execute(
+    app,
+    `update webhook_delivery d
+        set lease_until = ?, lease_token = ?
+       from webhook_endpoint e
+      where e.id = d.endpoint_id
+        and d.id in (
+          select d2.id
+            from webhook_delivery d2
+            join webhook_endpoint e2 on e2.id = d2.endpoint_id
+           where d2.next_attempt_at <= ?
+             and (d2.lease_until is null or d2.lease_until <= ?)
+             and e2.is_active
+             and ${stageCondition}
+           order by d2.next_attempt_at, d2.id
+           limit ?
+             for update of d2 skip locked)
+  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
+    [iso(new Date(now.getTime() + LEASE_MS)), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
+  );
+  return rows.map((row) => toClaimed(row, leaseToken));
+}
+
+/**
+ * Reserves one delivery for a replay, whatever its state, and cancels its pending automatic retry.
+ * An automatic attempt already in flight loses its lease, so its outcome is not recorded over the replay's.
+ */
+export async function claimForReplay(app: AppServices, endpointId: string, deliveryId: string, now: Date): Promise<ClaimedDelivery | null> {
+  const leaseToken = newLeaseToken();
+  const rows = await execute(
+    app,
+    `update webhook_delivery d
+        set lease_until = ?, lease_token = ?, next_attempt_at = null
+       from webhook_endpoint e
+      where e.id = d.endpoint_id and d.id = ? and d.endpoint_id = ?
+  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
+    [iso(new Date(now.getTime() + LEASE_MS)), leaseToken, deliveryId, endpointId],
+  );
+  return rows[0] ? toClaimed(rows[0], leaseToken) : null;
+}
+
+/** PostgreSQL text cannot hold NUL; the rest of a (possibly binary) answer is kept as decoded. */
+const storable = (text: string) => text.replaceAll('\u0000', '');
+
+/**
+ * Sends one attempt through the SSRF-safe client (the URL is checked again against the addresses its
+ * name resolves to now, and the connection goes to the checked address), then records the outcome.
+ * The caller trims the endpoint's log afterwards (`trimSoon`).
+ * `signal` is the process shutting down: the attempt is then released, not counted, and another process
+ * (or the next start) makes it.
+ */
+export async function attemptDelivery(
+  app: AppServices,
+  d: ClaimedDelivery,
+  kind: AttemptKind,
+  signal?: AbortSignal,
+): Promise<AttemptResult> {
+  const sentAt = app.clock.now();
+  let statusCode: number | null = null;
+  let responseBody = '';
+  let failureReason: string | null = null;
+  try {
+    const res = await safeFetch(d.url, {
+      method: 'POST',
+      headers: deliveryHeaders({ deliveryId: d.id, event: d.event, body: d.body, secret: d.secret, at: sentAt }),
+      body: d.body,
+      timeoutMs: app.config.webhookTimeoutMs,
+      maxResponseBytes: RESPONSE_BODY_MAX_BYTES,
+      deployment: app.config.deployment,
+      resolve: app.resolve,
+      signal,
+    });
+    statusCode = res.status;
+    responseBody = storable(res.body);
+  } catch (err) {
+    if (signal?.aborted) {
+      await release(app, d);
+      return { success: false, statusCode: null, nextAttemptAt: null };
+    }
+    if (err instanceof OutboundRequestError) {
+      failureReason = err.kind === 'refused' ? `refused: ${err.message}` : err.message;
+    } else {
+      app.log.error({ err, deliveryId: d.id }, 'webhook attempt failed unexpectedly');
+      failureReason = 'internal error while sending';
+    }
+  }
+  const success = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  if (!success && statusCode !== null) failureReason = `receiver answered ${statusCode}`;
+  const finishedAt = app.clock.now();
+  const attempts = d.attempts + 1;
+  const nextAttemptAt = success || kind === 'single' ? null : nextAttemptAfterFailure(attempts, finishedAt);
+  await execute(
+    app,
+    `update webhook_delivery
+        set attempts = attempts + 1, status_code = ?, response_body = ?, failure_reason = ?, success = ?,
+            delivered_at = ?, next_attempt_at = ?, lease_until = null, lease_token = null
+      where id = ? and lease_token = ?`,
+    [statusCode, responseBody, failureReason, success, iso(finishedAt), nextAttemptAt ? iso(nextAttemptAt) : null, d.id, d.leaseToken],
+  );
+  app.log.debug({ deliveryId: d.id, event: d.event, attempt: attempts, statusCode, success, failureReason }, 'webhook attempt');
+  return { success, statusCode, nextAttemptAt };
+}
+
+/** Gives a claimed attempt back untouched (shutdown): due again at once for whoever runs next. */
+async function release(app: AppServices, d: ClaimedDelivery): Promise<void> {
+  await execute(app, `update webhook_delivery set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [
+    d.id,
+    d.leaseToken,
+  ]).catch((err: unknown) => app.log.warn({ err, deliveryId: d.id }, 'could not release webhook attempt'));
+}
+
+/**
+ * Keeps the latest 50 deliveries of the endpoint. Older ones are removed once finished; one still waiting
+ * for a retry stays until its schedule ends, so the cap never loses a pending delivery.
+ */
+export async function trimLog(app: AppServices, endpointId: string): Promise<void> {
+  await execute(
+    app,
+    `delete from webhook_delivery
+      where id in (select id from webhook_delivery where endpoint_id = ? order by created_at desc, id desc offset ?)
+        and next_attempt_at is null and lease_until is null`,
+    [endpointId, DELIVERY_LOG_LENGTH],
+  );
+}
+
+/**
+ * One trim at a time per endpoint in this process: attempts finishing together share a run (a caller
+ * arriving while one runs gets one more pass after it), instead of racing to delete the same rows.
+ */
+const trimsByApp = new WeakMap<AppServices, Map<string, { again: boolean; done: Promise<void> }>>();
+
+export function trimSoon(app: AppServices, endpointId: string): Promise<void> {
+  let running = trimsByApp.get(app);
+  if (!running) trimsByApp.set(app, (running = new Map()));
+  const current = running.get(endpointId);
+  if (current) {
+    current.again = true;
+    return current.done;
+  }
+  const state = { again: false, done: Promise.resolve() };
+  state.done = (async () => {
+    try {
+      do {
+        state.again = false;
+        await trimLog(app, endpointId);
+      } while (state.again);
+    } finally {
+      running.delete(endpointId);
+    }
+  })();
+  running.set(endpointId, state);
+  return state.done;
+}
+
+export interface RunSummary {
+  attempted: number;
+  succeeded: number;
+}
+
+const BATCH = 100;
+
+async function runStage(app: AppServices, now: Date, stage: Stage, signal?: AbortSignal): Promise<RunSummary> {
+  const summary: RunSummary = { attempted: 0, succeeded: 0 };
+  // Each pass moves every claimed delivery forward (or ends it), so the loop ends.
+  while (!signal?.aborted) {
+    const claimed = await claimDue(app, now, stage, BATCH);
+    if (claimed.length === 0) break;
+    const results = await Promise.all(claimed.map((d) => attemptDelivery(app, d, 'automatic', signal)));
+    await Promise.all([...new Set(claimed.map((d) => d.endpointId))].map((id) => trimSoon(app, id)));
+    summary.attempted += results.length;
+    summary.succeeded += results.filter((r) => r.success).length;
+  }
+  return summary;
+}
+
+/** Makes every due attempt 1 to 3 (first attempt and the 1 s / 5 s retries) and waits for them. */
+export function runDueDeliveries(app: AppServices, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+  return runStage(app, now, 'immediate', opts.signal);
+}
+
+/** The minute sweep: every due retry at 5 min, 30 min, 2 h and 12 h, for active endpoints only. */
+export function runRetrySweep(app: AppServices, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+  return runStage(app, now, 'sweep', opts.signal);
+}

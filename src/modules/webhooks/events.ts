@@ -1,0 +1,74 @@
+import type { Em } from '../../db/orm.js';
+import { systemClock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { appOf } from './registry.js';
+import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
+
+/** Valid event names at registration (SPEC, Webhooks routes). */
+export const WEBHOOK_EVENTS = [
+  'source.ingested',
+  'source.failed',
+  'knowledge.contradiction_detected',
+  'knowledge.stale',
+  'debate.synthesized',
+  'flow.run.finished',
+  'flow.approval.requested',
+  'webhook.test',
+  'simulation.tick.completed',
+  'simulation.report.ready',
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+export const isWebhookEvent = (name: string): name is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(name);
+
+export interface WebhookEvent {
+  name: WebhookEventName;
+  workspaceId: string;
+  /** The user whose action caused the event; knowledge, debate and simulation events go to their endpoints only. */
+  actorUserId: string | null;
+  /** Identifiers and status only: never document text, answers or approval questions (SPEC, Events 4). */
+  payload: Record<string, unknown>;
+}
+
+/** Flow events reach every subscribed endpoint of the workspace; the others stay with the actor's endpoints. */
+export const isWorkspaceWide = (name: WebhookEventName): boolean => name.startsWith('flow.');
+
+/**
+ * The event bus's one entry point for producers. Routes the event to the subscribed active endpoints and
+ * writes one delivery row per endpoint (the outbox) through `em`, so the rows commit or roll back with the
+ * producer's own change: call it inside `em.transactional(...)` or before your `flush()`. Once committed,
+ * the worker is woken and makes the first attempt at once; nothing is sent if the transaction rolls back.
+ * An event with no subscribed endpoint (or a private event without an actor) writes nothing.
+ */
+export async function publishEvent(em: Em, event: WebhookEvent): Promise<void> {
+  if (!isWebhookEvent(event.name)) throw new Error(`Unknown webhook event: ${String(event.name)}`);
+  if (event.name === 'webhook.test') throw new Error('webhook.test is only sent by the test route');
+  const body = JSON.stringify(event.payload);
+  const owner = isWorkspaceWide(event.name) ? {} : event.actorUserId ? { userId: event.actorUserId } : null;
+  if (!owner) return;
+  const endpoints = await em.find(WebhookEndpoint, { workspaceId: event.workspaceId, isActive: true, ...owner });
+  const subscribed = endpoints.filter((e) => e.events.includes(event.name));
+  if (subscribed.length === 0) return;
+  const now = (appOf(em)?.clock ?? systemClock).now();
+  const eventId = newId('evt');
+  for (const endpoint of subscribed) {
+    em.create(WebhookDelivery, {
+      id: newId('whd'),
+      workspaceId: event.workspaceId,
+      endpointId: endpoint.id,
+      eventId,
+      event: event.name,
+      body,
+      attempts: 0,
+      statusCode: null,
+      responseBody: '',
+      failureReason: null,
+      success: false,
+      deliveredAt: null,
+      nextAttemptAt: now,
+      leaseUntil: null,
+      leaseToken: null,
+      createdAt: now,
+    });
+  }
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { ServiceContext } from '../../context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
+import { authorize } from '../keys/access.js';
+import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
+import { WEBHOOK_EVENTS, isWebhookEvent } from './events.js';
+import { DELIVERY_LOG_LENGTH, LEASE_MS } from './schedule.js';
+import { newWebhookSecret, secretPreviewOf } from './signing.js';
+import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
+import {
+  CreateWebhookSchema,
+  UpdateWebhookSchema,
+  type AttemptOutcome,
+  type CreateWebhookInput,
+  type CreatedWebhookDto,
+  type DeliveryDto,
+  type UpdateWebhookInput,
+  type WebhookDto,
+} from './webhooks.schemas.js';
+
+const READ = { scope: 'webhooks' } as const;
+const WRITE = { scope: 'webhooks', write: true } as const;
+
+export const webhookNotFound = () => errors.notFound('Webhook not found');
+export const deliveryNotFound = () => errors.notFound('Delivery not found');
+
+export function toWebhookDto(e: WebhookEndpoint): WebhookDto {
+  return {
+    id: e.id,
+    url: e.url,
+    events: [...e.events],
+    description: e.description,
+    isActive: e.isActive,
+    secretPreview: e.secretPreview,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+  };
+}
+
+export function toDeliveryDto(d: WebhookDelivery): DeliveryDto {
+  return {
+    id: d.id,
+    event: d.event,
+    statusCode: d.statusCode ?? null,
+    responseBody: d.responseBody,
+    success: d.success,
+    retryCount: Math.max(0, d.attempts - 1),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    nextRetryAt: d.nextAttemptAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+    failureReason: d.failureReason ?? null,
+  };
+}
+
+/** Endpoints are private to their creator: another user's (or workspace's) endpoint is a plain 404. */
+async function findOwnEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id });
+  if (!endpoint) throw webhookNotFound();
+  return endpoint;
+}
+
+/** Unknown names give a 400 listing the valid ones; duplicates are dropped, order kept. */
+function checkEvents(names: string[]): string[] {
+  const unknown = names.filter((n) => !isWebhookEvent(n));
+  if (unknown.length) {
+    throw errors.badRequest(`Unknown event name: ${unknown.join(', ')}`, { field: 'events', validEvents: [...WEBHOOK_EVENTS] });
+  }
+  return [...new Set(names)];
+}
+
+/** URL rule (SPEC): http(s), no credentials, and an address the deployment may reach; 400 with the reason. */
+async function checkUrl(ctx: ServiceContext, raw: string): Promise<string> {
+  const url = raw.trim();
+  try {
+    await validateOutboundUrl(url, { deployment: ctx.app.config.deployment, resolve: ctx.app.resolve });
+  } catch (err) {
+    if (err instanceof OutboundUrlError) throw errors.badRequest(`Invalid webhook url: ${err.reason}`, { field: 'url', reason: err.reason });
+    throw err;
+  }
+  return url;
+}
+
+export async function listWebhooks(ctx: ServiceContext): Promise<WebhookEndpoint[]> {
+  authorize(ctx, READ);
+  return ctx.em.find(
+    WebhookEndpoint,
+    { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+}
+
+export async function getWebhook(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  authorize(ctx, READ);
+  return findOwnEndpoint(ctx, id);
+}
+
+export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInput): Promise<CreatedWebhookDto> {
+  authorize(ctx, WRITE);
+  const data = CreateWebhookSchema.parse(input ?? {});
+  const events = checkEvents(data.events);
+  const url = await checkUrl(ctx, data.url);
+  const now = ctx.clock.now();
+  const secret = newWebhookSecret();
+  const endpoint = ctx.em.create(WebhookEndpoint, {
+    id: newId('whk'),
+    workspaceId: ctx.caller.workspace.id,
+    userId: ctx.caller.user.id,
+    url,
+    events,
+    description: data.description ?? '',
+    secret,
+    secretPreview: secretPreviewOf(secret),
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await ctx.em.flush();
+  return { ...toWebhookDto(endpoint), secret };
+}
+
+export async function updateWebhook(ctx: ServiceContext, id: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+  authorize(ctx, WRITE);
+  const data = UpdateWebhookSchema.parse(input ?? {});
+  const endpoint = await findOwnEndpoint(ctx, id);
+  if (data.events != null) endpoint.events = checkEvents(data.events);
+  if (data.url != null) endpoint.url = await checkUrl(ctx, data.url);
+  if (data.description != null) endpoint.description = data.description;
+  const resumed = data.isActive === true && !endpoint.isActive;
+  if (data.isActive != null) endpoint.isActive = data.isActive;
+  endpoint.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  // Resuming restarts the deliveries that were waiting: their attempts are due again at once.
+  if (resumed) ctx.app.webhooks?.notify();
+  return endpoint;
+}
+
+/** Deletes the endpoint and its delivery log (pending retries included). */
+export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<void> {
+  authorize(ctx, WRITE);
+  const endpoint = await findOwnEndpoint(ctx, id);
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(WebhookDelivery, { endpointId: endpoint.id });
+    await em.nativeDelete(WebhookEndpoint, { id: endpoint.id });
+  });
+}
+
+/**
+ * One `webhook.test` attempt to this endpoint only (whatever its subscriptions or state), logged, never
+ * retried. `statusCode` is null when the receiver could not be reached.
+ */
+export async function testWebhook(ctx: ServiceContext, id: string): Promise<AttemptOutcome> {
+  authorize(ctx, WRITE);
+  const endpoint = await findOwnEndpoint(ctx, id);
+  const now = ctx.clock.now();
+  const leaseToken = randomBytes(12).toString('hex');
+  const payload = { event: 'webhook.test', webhookId: endpoint.id, message: 'Test delivery from Svc webhooks', timestamp: now.toISOString() };
+  const delivery = ctx.em.create(WebhookDelivery, {
+    id: newId('whd'),
+    workspaceId: endpoint.workspaceId,
+    endpointId: endpoint.id,
+    eventId: newId('evt'),
+    event: 'webhook.test',
+    body: JSON.stringify(payload),
+    attempts: 0,
+    statusCode: null,
+    responseBody: '',
+    failureReason: null,
+    success: false,
+    deliveredAt: null,
+    nextAttemptAt: null,
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    leaseToken,
+    createdAt: now,
+  });
+  await ctx.em.flush();
+  const { success, statusCode } = await attemptDelivery(
+    ctx.app,
+    {
+      id: delivery.id,
+      endpointId: endpoint.id,
+      event: delivery.event,
+      body: delivery.body,
+      attempts: 0,
+      url: endpoint.url,
+      secret: endpoint.secret,
+      leaseToken,
+    },
+    'single',
+    ctx.signal,
+  );
+  await trimSoon(ctx.app, endpoint.id);
+  return { success, statusCode };
+}
+
+/** The latest 50 deliveries, newest first. */
+export async function listDeliveries(ctx: ServiceContext, id: string): Promise<WebhookDelivery[]> {
+  authorize(ctx, READ);
+  const endpoint = await findOwnEndpoint(ctx, id);
+  return ctx.em.find(
+    WebhookDelivery,
+    { endpointId: endpoint.id },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: DELIVERY_LOG_LENGTH },
+  );
+}
+
+/**
+ * A new attempt now with the same body and the same delivery id; the pending automatic retry, if any, is
+ * cancelled. Works on paused endpoints too: it is an explicit request of their owner.
+ */
+export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId: string): Promise<AttemptOutcome> {
+  authorize(ctx, WRITE);
+  const endpoint = await findOwnEndpoint(ctx, id);
+  const claimed = await claimForReplay(ctx.app, endpoint.id, deliveryId, ctx.clock.now());
+  if (!claimed) throw deliveryNotFound();
+  const { success, statusCode } = await attemptDelivery(ctx.app, claimed, 'single', ctx.signal);
+  await trimSoon(ctx.app, endpoint.id);
+  return { success, statusCode };
+}
+
+/**
+ * Batch read for the GraphQL dataloader: the latest 50 deliveries of each of the caller's endpoints among
+ * `endpointIds`, in the same order; an id that is not the caller's gets an empty list.
+ */
+export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds: readonly string[]): Promise<DeliveryDto[][]> {
+  authorize(ctx, READ);
+  const own = await ctx.em.find(
+    WebhookEndpoint,
+    { id: { $in: [...endpointIds] }, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+    { fields: ['id'] },
+  );
+  const ownIds = own.map((e) => e.id);
+  const rows = ownIds.length
+    ? await ctx.em.find(WebhookDelivery, { endpointId: { $in: ownIds } }, { orderBy: { createdAt: 'desc', id: 'desc' } })
+    : [];
+  const byEndpoint = new Map<string, DeliveryDto[]>();
+  for (const row of rows) {
+    const list = byEndpoint.get(row.endpointId) ?? [];
+    if (list.length < DELIVERY_LOG_LENGTH) list.push(toDeliveryDto(row));
+    byEndpoint.set(row.endpointId, list);
+  }
+  return endpointIds.map((id) => byEndpoint.get(id) ?? []);
+}

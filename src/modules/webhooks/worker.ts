@@ -1,0 +1,109 @@
+import type { AppServices } from '../../app/services.js';
+import { attemptDelivery, claimDue, trimSoon } from './dispatcher.js';
+
+export interface WorkerOptions {
+  /** Safety-net polling: picks up rows written by other processes and anything a wake-up missed. */
+  pollMs: number;
+  /** Attempts in flight at once in this process. */
+  maxInFlight: number;
+}
+
+/**
+ * The in-process worker for attempts 1 to 3. Woken right after a commit that wrote deliveries (first
+ * attempt at once), it also wakes when a 1 s / 5 s retry falls due and polls as a safety net. Several
+ * processes can run one each: claims never hand the same attempt to two of them.
+ */
+export class WebhookWorker {
+  readonly #app: AppServices;
+  readonly #opts: WorkerOptions;
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Log trims run after the attempt has freed its slot. */
+  readonly #trims = new Set<Promise<void>>();
+  readonly #shutdown = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #running = false;
+  #rerun = false;
+
+  constructor(app: AppServices, opts: WorkerOptions) {
+    this.#app = app;
+    this.#opts = opts;
+  }
+
+  start(): void {
+    this.#wakeIn(0);
+  }
+
+  notify(): void {
+    this.#wakeIn(0);
+  }
+
+  /** Stops claiming; attempts in flight are aborted and released for the next process to make. */
+  async stop(): Promise<void> {
+    this.#shutdown.abort();
+    clearTimeout(this.#timer);
+    await Promise.allSettled([...this.#inFlight]);
+    await Promise.allSettled([...this.#trims]);
+  }
+
+  #wakeIn(delayMs: number): void {
+    if (this.#shutdown.signal.aborted) return;
+    const delay = Math.max(0, Math.min(delayMs, this.#opts.pollMs));
+    const at = performance.now() + delay;
+    if (this.#timer && at >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Number.POSITIVE_INFINITY;
+      void this.#tick();
+    }, delay);
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#running) {
+      this.#rerun = true;
+      return;
+    }
+    this.#running = true;
+    this.#rerun = false;
+    let full = false;
+    try {
+      const room = this.#opts.maxInFlight - this.#inFlight.size;
+      if (room > 0) {
+        const claimed = await claimDue(this.#app, this.#app.clock.now(), 'immediate', room);
+        for (const delivery of claimed) this.#track(delivery);
+        full = claimed.length === room;
+      }
+    } catch (err) {
+      if (!this.#shutdown.signal.aborted) this.#app.log.error({ err }, 'webhook worker could not claim deliveries');
+    } finally {
+      this.#running = false;
+    }
+    this.#wakeIn(full || this.#rerun ? 0 : this.#opts.pollMs);
+  }
+
+  #track(delivery: Parameters<typeof attemptDelivery>[1]): void {
+    const signal = this.#shutdown.signal;
+    const work = attemptDelivery(this.#app, delivery, 'automatic', signal)
+      .then((result) => {
+        if (result.nextAttemptAt) this.#wakeIn(result.nextAttemptAt.getTime() - this.#app.clock.now().getTime());
+        if (!signal.aborted) this.#trim(delivery.endpointId);
+      })
+      .catch((err: unknown) => {
+        if (!signal.aborted) this.#app.log.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
+      })
+      .finally(() => {
+        this.#inFlight.delete(work);
+        if (this.#inFlight.size === this.#opts.maxInFlight - 1) this.#wakeIn(0);
+      });
+    this.#inFlight.add(work);
+  }
+
+  #trim(endpointId: string): void {
+    const work = trimSoon(this.#app, endpointId)
+      .catch((err: unknown) => this.#app.log.warn({ err, endpointId }, 'webhook log trim failed'))
+      .finally(() => this.#trims.delete(work));
+    this.#trims.add(work);
+  }
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
+import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/events.js';
+import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { deliveries, flowFinished, publish } from './helpers.js';
+
+let t: TestApp;
+let receiver: WebhookReceiver;
+let a: TestTenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  receiver = await startWebhookReceiver();
+  a = await t.tenant();
+});
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+const ENDPOINT = 'id url events description isActive secretPreview createdAt updatedAt';
+const DELIVERY = 'id event statusCode responseBody success retryCount deliveredAt nextRetryAt createdAt failureReason';
+const CREATE = `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret webhook { ${ENDPOINT} } } }`;
+
+async function createViaGraphql(tenant: TestTenant, path: string, events = ['flow.run.finished']) {
+  const res = await api(t.baseUrl, tenant.key).graphql(CREATE, { i: { url: receiver.url(path), events, description: 'from the console' } });
+  expect(res.errors).toBeUndefined();
+  receiver.secret(path, res.data.createWebhook.secret);
+  return res.data.createWebhook as { secret: string; webhook: Record<string, unknown> & { id: string } };
+}
+
+describe('GraphQL webhooks agree with REST', () => {
+  it('createWebhook returns the secret once; queries and REST show the same endpoint without it', async () => {
+    const created = await createViaGraphql(a, '/gql-created');
+    expect(created.secret).toMatch(/^whsec_/);
+    const rest = await api(t.baseUrl, a.key).get(`/v1/webhooks/${created.webhook.id}`);
+    expect(rest.body.webhook).toEqual(created.webhook);
+    const gql = await api(t.baseUrl, a.key).graphql(`query($id: ID!) { webhook(id: $id) { ${ENDPOINT} } webhooks { id } }`, {
+      id: created.webhook.id,
+    });
+    expect(gql.data.webhook).toEqual(rest.body.webhook);
+    const list = await api(t.baseUrl, a.key).get('/v1/webhooks');
+    expect(gql.data.webhooks.map((w: { id: string }) => w.id)).toEqual(list.body.webhooks.map((w: { id: string }) => w.id));
+  });
+
+  it('endpoints with their deliveries (batched) match the REST logs', async () => {
+    const tenant = await t.tenant();
+    const one = await createViaGraphql(tenant, '/gql-one');
+    const two = await createViaGraphql(tenant, '/gql-two');
+    const quiet = await createViaGraphql(tenant, '/gql-quiet', ['source.failed']);
+    receiver.behave('/gql-two', { kind: 'status', status: 500, body: 'nope' });
+    await publish(t, flowFinished(tenant.workspaceId, 'run_a'));
+    t.clock.advance(1000);
+    await publish(t, flowFinished(tenant.workspaceId, 'run_b'));
+    await runDueDeliveries(t.app.services, t.clock.now());
+    const gql = await api(t.baseUrl, tenant.key).graphql(`{ webhooks { id deliveries { ${DELIVERY} } } }`);
+    expect(gql.errors).toBeUndefined();
+    const byId = new Map<string, unknown[]>(gql.data.webhooks.map((w: { id: string; deliveries: unknown[] }) => [w.id, w.deliveries]));
+    expect(byId.get(one.webhook.id)).toEqual(await deliveries(t, tenant, one.webhook.id));
+    expect(byId.get(two.webhook.id)).toEqual(await deliveries(t, tenant, two.webhook.id));
+    expect(byId.get(two.webhook.id)).toHaveLength(2);
+    expect(byId.get(quiet.webhook.id)).toEqual([]);
+    const single = await api(t.baseUrl, tenant.key).graphql(`query($id: ID!) { webhookDeliveries(webhookId: $id) { ${DELIVERY} } }`, {
+      id: two.webhook.id,
+    });
+    expect(single.data.webhookDeliveries).toEqual(byId.get(two.webhook.id));
+  });
+
+  it('update, test, replay and delete mutations behave like their routes', async () => {
+    const c = api(t.baseUrl, a.key);
+    const created = await createViaGraphql(a, '/gql-mut');
+    const id = created.webhook.id;
+    const updated = await c.graphql(`mutation($id: ID!) { updateWebhook(id: $id, input: { events: ["knowledge.stale"], isActive: false, description: null }) { ${ENDPOINT} } }`, { id });
+    expect(updated.data.updateWebhook).toMatchObject({ events: ['knowledge.stale'], isActive: false, description: 'from the console' });
+    expect((await c.get(`/v1/webhooks/${id}`)).body.webhook).toEqual(updated.data.updateWebhook);
+
+    const tested = await c.graphql(`mutation($id: ID!) { testWebhook(id: $id) { success statusCode } }`, { id });
+    expect(tested.data.testWebhook).toEqual({ success: true, statusCode: 200 });
+    const [logged] = await deliveries(t, a, id);
+    expect(logged!.event).toBe('webhook.test');
+    receiver.behave('/gql-mut', { kind: 'status', status: 410 });
+    const replayed = await c.graphql(`mutation($w: ID!, $d: ID!) { replayWebhookDelivery(webhookId: $w, deliveryId: $d) { success statusCode } }`, {
+      w: id,
+      d: logged!.id,
+    });
+    expect(replayed.data.replayWebhookDelivery).toEqual({ success: false, statusCode: 410 });
+    const reqs = receiver.requestsTo('/gql-mut');
+    expect(reqs.map((r) => r.headers['x-svc-delivery'])).toEqual([logged!.id, logged!.id]);
+    expect(reqs.every((r) => r.signatureValid)).toBe(true);
+
+    const missing = await c.graphql(`mutation($w: ID!) { replayWebhookDelivery(webhookId: $w, deliveryId: "whd_nope") { success } }`, { w: id });
+    expect(missing.errors![0]).toMatchObject({ message: 'Delivery not found', extensions: { code: 'HTTP_404', status: 404 } });
+
+    const deleted = await c.graphql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id });
+    expect(deleted.data.deleteWebhook).toBe(true);
+    expect((await c.get(`/v1/webhooks/${id}`)).status).toBe(404);
+  });
+
+  it('refuses the same input, keys and users as REST', async () => {
+    const c = api(t.baseUrl, a.key);
+    const unknown = await c.graphql(CREATE, { i: { url: receiver.url(), events: ['nope'] } });
+    expect(unknown.errors![0].message).toContain('nope');
+    expect(unknown.errors![0].extensions).toMatchObject({ code: 'HTTP_400', status: 400, validEvents: [...WEBHOOK_EVENTS] });
+    const rest = await c.post('/v1/webhooks', { url: receiver.url(), events: ['nope'] });
+    expect(unknown.errors![0].message).toBe(rest.body.error);
+
+    const noUrl = await c.graphql(CREATE, { i: { events: ['flow.run.finished'] } });
+    expect(noUrl.errors![0].message).toBe((await c.post('/v1/webhooks', { events: ['flow.run.finished'] })).body.error);
+    const refused = await c.graphql(CREATE, { i: { url: 'http://169.254.169.254/', events: ['flow.run.finished'] } });
+    expect(refused.errors![0].message).toMatch(/link-local/);
+
+    const created = await createViaGraphql(a, '/gql-private');
+    const ro = api(t.baseUrl, await t.key(a, { readonly: true }));
+    expect((await ro.graphql(`{ webhooks { id } }`)).errors).toBeUndefined();
+    for (const mutation of [
+      `mutation { createWebhook(input: { url: "${receiver.url()}", events: ["flow.run.finished"] }) { secret } }`,
+      `mutation { updateWebhook(id: "${created.webhook.id}", input: { isActive: false }) { id } }`,
+      `mutation { testWebhook(id: "${created.webhook.id}") { success } }`,
+      `mutation { deleteWebhook(id: "${created.webhook.id}") }`,
+    ]) {
+      const res = await ro.graphql(mutation);
+      expect(res.errors![0].extensions.code).toBe('read_only_key');
+    }
+    const denied = await api(t.baseUrl, await t.key(a, { scopes: ['agents'] })).graphql(`{ webhooks { id } }`);
+    expect(denied.errors![0].extensions.code).toBe('scope_denied');
+
+    const colleague = await t.user(a.workspaceId);
+    const foreign = await api(t.baseUrl, colleague.key).graphql(`query($id: ID!) { webhook(id: $id) { id } }`, { id: created.webhook.id });
+    expect(foreign.errors![0]).toMatchObject({ message: 'Webhook not found', extensions: { code: 'HTTP_404' } });
+    const theirs = await api(t.baseUrl, colleague.key).graphql(`{ webhooks { id } }`);
+    expect(theirs.data.webhooks).toEqual([]);
+  });
+});
