@@ -181,7 +181,7 @@ describe('the retry schedule (ManualClock)', () => {
     // A short acknowledgement timeout for this test only, so the hang costs a fraction of a second.
     const config = t.app.services.config;
     const timeout = config.webhookTimeoutMs;
-    config.webhookTimeoutMs = 300;
+    config.webhookTimeoutMs = 1000;
     onTestFinished(() => {
       config.webhookTimeoutMs = timeout;
     });

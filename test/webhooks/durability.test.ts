@@ -177,7 +177,7 @@ describe('restarts', { timeout: SLOW }, () => {
     const endpointId = await register(running, tenant.key, receiver, '/shutdown');
     receiver.behave('/shutdown', [{ kind: 'hang' }, { kind: 'status', status: 200 }]);
     await publishMany(running, tenant.workspaceId, ['run_shutdown']);
-    await receiver.waitFor(1, { path: '/shutdown', timeoutMs: 3000 }); // the worker's first attempt hangs
+    await receiver.waitFor(1, { path: '/shutdown', timeoutMs: 15_000 }); // the worker's first attempt hangs
     await stop(running);
     const inspector = await start(db, systemClock);
     const [row] = await stored(inspector, endpointId);
@@ -185,9 +185,9 @@ describe('restarts', { timeout: SLOW }, () => {
     await stop(inspector);
 
     const next = await start(db, systemClock, { background: true });
-    const reqs = await receiver.waitFor(2, { path: '/shutdown', timeoutMs: 3000 });
+    const reqs = await receiver.waitFor(2, { path: '/shutdown', timeoutMs: 15_000 });
     expect(reqs[0]!.headers['x-svc-delivery']).toBe(reqs[1]!.headers['x-svc-delivery']);
-    await expect.poll(async () => (await stored(next, endpointId))[0]?.attempts, { timeout: 3000 }).toBe(1);
+    await expect.poll(async () => (await stored(next, endpointId))[0]?.attempts, { timeout: 15_000 }).toBe(1);
   });
 });
 
@@ -204,7 +204,7 @@ describe('the in-process worker (real time)', { timeout: SLOW }, () => {
       await register(p, tenant.key, receiver, '/worker');
       receiver.behave('/worker', [{ kind: 'status', status: 503 }, { kind: 'status', status: 200 }]);
       await publishMany(p, tenant.workspaceId, ['run_worker']);
-      const [firstAttempt, retry] = await receiver.waitFor(2, { path: '/worker', timeoutMs: 8000 });
+      const [firstAttempt, retry] = await receiver.waitFor(2, { path: '/worker', timeoutMs: 20_000 });
       const gap = retry!.receivedAt - firstAttempt!.receivedAt;
       expect(gap).toBeGreaterThanOrEqual(950);
       expect(retry!.headers['x-svc-delivery']).toBe(firstAttempt!.headers['x-svc-delivery']);
