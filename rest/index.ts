@@ -1,6 +1,8 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { AppServices } from '../src/app/services.js';
 import { errors } from '../src/errors/index.js';
+import { authenticateSecret, secretFromHeaders } from '../src/modules/keys/keys.service.js';
+import { enforceKeyRate } from '../src/modules/usage/rate-limit.service.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
@@ -23,6 +25,12 @@ const bodyErrors =
     if (type === 'entity.parse.failed') return sendError(res, errors.badRequest('Malformed JSON body'), 'native', app.log);
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return sendError(res, errors.badRequest('Unsupported body encoding'), 'native', app.log);
+    }
+    // Errors raised by express itself (a path with broken percent-encoding...) carry a 4xx status.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message = err instanceof URIError || /decode/i.test(String((err as Error).message)) ? 'Malformed URL encoding in path' : 'Bad request';
+      return sendError(res, status === 413 ? errors.payloadTooLarge('Request body too large') : errors.badRequest(message), 'native', app.log);
     }
     return sendError(res, err, 'native', app.log);
   };
@@ -53,8 +61,19 @@ export function mountRest(server: Express, app: AppServices): void {
   server.use(apiKeysRouter(app));
 }
 
+/** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */
+const KEYED_PREFIX = /^\/(v1|developer|light|engine|partner)(\/|$)|^\/mcp$/;
+
 export function mountFallbacks(server: Express, app: AppServices): void {
-  server.use((req, res) => {
+  server.use(async (req, res) => {
+    if (KEYED_PREFIX.test(req.path)) {
+      try {
+        const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(req.headers as never));
+        await enforceKeyRate(app, caller);
+      } catch (err) {
+        return sendError(res, err, 'native', app.log);
+      }
+    }
     res.status(404).json({ error: `Route not found: ${req.method} ${req.path}` });
   });
   server.use(bodyErrors(app));

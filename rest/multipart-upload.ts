@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import { z } from 'zod';
 import { errors } from '../src/errors/index.js';
 import type { UploadedFile } from '../src/modules/knowledge/knowledge.service.js';
 
@@ -9,6 +10,13 @@ const MAX_NAME = 200;
 
 /** After refusing an oversized upload, the rest of the body is read and dropped (never kept) for at most this long. */
 const DRAIN_GRACE_MS = 5_000;
+
+/** The form `readMultipartUpload` accepts, for /openapi.json (the reader below enforces it). */
+export const UploadFormSchema = z.object({
+  file: z.file().describe('The document (text, Markdown, HTML, PDF or DOCX), at most 25 MB'),
+  collectionId: z.string().optional(),
+  name: z.string().max(MAX_NAME).optional(),
+});
 
 /**
  * Streams a `multipart/form-data` body through busboy. The file part is collected chunk by chunk and

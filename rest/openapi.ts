@@ -4,6 +4,8 @@ import { routeRegistry } from './route.js';
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
 
+const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data' } as const;
+
 /** The OpenAPI description, generated from the mounted routes and the zod schemas that validate them. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -28,7 +30,7 @@ export function buildOpenApi(): Record<string, unknown> {
       tags: [r.tag],
       ...(params.length ? { parameters: params } : {}),
       ...('public' in r ? { security: [] } : r.scope ? { 'x-scope': r.scope } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(r.body, 'input') } } } } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { [MEDIA_TYPES[r.bodyType ?? 'json']]: { schema: toJsonSchema(r.body, 'input') } } } } : {}),
       responses,
     };
   }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AppServices } from '../src/app/services.js';
 import { createContext, type ServiceContext } from '../src/context.js';
 import { authenticateSecret, secretFromHeaders } from '../src/modules/keys/keys.service.js';
+import { releaseHold } from '../src/modules/usage/metering.service.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import { enforceRequestRates } from '../src/modules/usage/rate-limit.service.js';
 import { sendError, type Dialect } from './errors.js';
@@ -30,6 +31,8 @@ export interface RouteDef {
   rateLimit?: RouteRateName;
   /** Request body schema: documented in /openapi.json (the service parses with the same schema). */
   body?: z.ZodType;
+  /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */
+  bodyType?: 'json' | 'multipart';
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Streams or custom replies write to `res` themselves and return nothing. */
   handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
@@ -77,7 +80,11 @@ export function mount(router: Router, app: AppServices, def: RouteDef): void {
         if (!res.writableFinished) abort.abort();
       });
       const ctx = createContext(app, caller, { log, signal: abort.signal });
-      send(res, await def.handler(ctx, req, res));
+      try {
+        send(res, await def.handler(ctx, req, res));
+      } finally {
+        await releaseHold(app, caller);
+      }
     } catch (err) {
       sendError(res, err, dialect, log);
     }

@@ -149,8 +149,7 @@ export function gatewayRouter(app: AppServices): Router {
       501: { description: 'address_not_supported (debate:)', schema: OpenAIErrorSchema },
     },
     handler: async (ctx, req, res) => {
-      const { call, stream, includeUsage } = fromOpenAI(req.body, conversationOf(req));
-      const prepared = await prepareGatewayCall(ctx, call);
+      const { prepared, stream, includeUsage } = await prepareGatewayCall(ctx, () => fromOpenAI(req.body, conversationOf(req)));
       const created = unixSeconds(ctx);
       if (stream) return streamAnswer(ctx, res, prepared, new OpenAIStream(prepared, created, includeUsage), 'openai');
       const answer = await runGatewayCall(ctx, prepared);
@@ -175,8 +174,7 @@ export function gatewayRouter(app: AppServices): Router {
       501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
     },
     handler: async (ctx, req, res) => {
-      const { call, stream } = fromAnthropic(req.body, conversationOf(req));
-      const prepared = await prepareGatewayCall(ctx, call);
+      const { prepared, stream } = await prepareGatewayCall(ctx, () => fromAnthropic(req.body, conversationOf(req)));
       if (stream) return streamAnswer(ctx, res, prepared, new AnthropicStream(prepared), 'anthropic');
       const answer = await runGatewayCall(ctx, prepared);
       return { status: 200, body: anthropicMessage(answer), headers: { [PROOF_HEADER]: answer.proofId } };
@@ -197,7 +195,7 @@ export function gatewayRouter(app: AppServices): Router {
       501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
     },
     handler: async (ctx, req) => {
-      const { inputTokens, proofId } = await countGatewayTokens(ctx, fromAnthropicCount(req.body, conversationOf(req)));
+      const { inputTokens, proofId } = await countGatewayTokens(ctx, () => fromAnthropicCount(req.body, conversationOf(req)));
       return { status: 200, body: { input_tokens: inputTokens }, headers: { [PROOF_HEADER]: proofId } };
     },
   });

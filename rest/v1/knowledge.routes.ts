@@ -8,6 +8,7 @@ import {
   KnowledgeItemSchema,
   KnowledgeQuerySchema,
   LinkKnowledgeSchema,
+  type ListSourcesInput,
   SourceDtoSchema,
   UpdateCollectionSchema,
   UpdateSourceSchema,
@@ -31,7 +32,8 @@ import {
   uploadSource,
   withSourceCounts,
 } from '../../src/modules/knowledge/knowledge.service.js';
-import { readMultipartUpload } from '../multipart-upload.js';
+import { uploadedName } from '../../src/modules/knowledge/knowledge.entity.js';
+import { readMultipartUpload, UploadFormSchema } from '../multipart-upload.js';
 import { mount, param } from '../route.js';
 
 const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
@@ -39,7 +41,6 @@ const SourceReply = z.object({ source: SourceDtoSchema });
 const CollectionReply = z.object({ collection: CollectionDtoSchema });
 const KnowledgeReply = z.object({ knowledge: AgentKnowledgeDtoSchema });
 
-const queryString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** `attachment; filename="..."; filename*=UTF-8''...` (RFC 6266 / 5987). */
 function contentDisposition(name: string): string {
@@ -57,6 +58,8 @@ export function knowledgeRouter(app: AppServices): Router {
     path: '/v1/knowledge-sources/upload',
     summary: 'Upload a document (multipart: file, optional collectionId and name); ingestion runs in the background',
     rateLimit: 'upload',
+    body: UploadFormSchema,
+    bodyType: 'multipart',
     responses: {
       202: { description: 'Accepted: the source, in ingesting state', schema: SourceReply },
       400: { description: 'No file part, malformed multipart, or Collection not found', schema: ErrorSchema },
@@ -74,14 +77,11 @@ export function knowledgeRouter(app: AppServices): Router {
     path: '/v1/knowledge-sources',
     summary: 'List the sources of the workspace, newest first (?collectionId=, ?status=ingesting|ready|failed)',
     responses: { 200: { description: 'Sources', schema: z.object({ sources: z.array(SourceDtoSchema) }) } },
-    handler: async (ctx, req) => ({
-      status: 200,
-      body: {
-        sources: (await listSources(ctx, { collectionId: queryString(req.query.collectionId), status: queryString(req.query.status) as never })).map(
-          toSourceDto,
-        ),
-      },
-    }),
+    handler: async (ctx, req) => {
+      // Passed as received: the service's schema refuses a repeated parameter (an array) with a 400 naming it.
+      const filter = { collectionId: req.query.collectionId, status: req.query.status } as ListSourcesInput;
+      return { status: 200, body: { sources: (await listSources(ctx, filter)).map(toSourceDto) } };
+    },
   });
   mount(r, app, {
     ...base,
@@ -126,7 +126,7 @@ export function knowledgeRouter(app: AppServices): Router {
       res.status(200);
       res.setHeader('Content-Type', /^[\w.+-]+\/[\w.+-]+$/.test(source.mimeType) ? source.mimeType : 'application/octet-stream');
       res.setHeader('Content-Length', String(content.length));
-      res.setHeader('Content-Disposition', contentDisposition(source.name));
+      res.setHeader('Content-Disposition', contentDisposition(uploadedName(source)));
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
       res.end(content);

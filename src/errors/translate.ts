@@ -22,5 +22,9 @@ export function toDomainError(err: unknown): { error: DomainError; unexpected: b
   if (err instanceof UniqueConstraintViolationException) {
     return { error: errors.badRequest('A record with the same unique value already exists'), unexpected: false };
   }
+  // PostgreSQL text and jsonb cannot hold NUL characters: input carrying one is bad input, not a crash.
+  if (err instanceof Error && /0x00|\\u0000|invalid byte sequence for encoding|invalid message format/i.test(err.message)) {
+    return { error: errors.badRequest('Input must not contain NUL characters'), unexpected: false };
+  }
   return { error: errors.internal(), unexpected: true };
 }

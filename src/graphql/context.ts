@@ -2,11 +2,14 @@ import type { AppServices } from '../app/services.js';
 import { createContext, type ServiceContext } from '../context.js';
 import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
 import { enforceKeyRate } from '../modules/usage/rate-limit.service.js';
+import { releaseHold } from '../modules/usage/metering.service.js';
 
 export interface GraphQLContext {
   app: AppServices;
   /** Authenticates once per operation, lazily, so GraphiQL and introspection work before a key is typed. */
   service(): Promise<ServiceContext>;
+  /** Ends the operation: gives back a question hold it did not use. */
+  finish(): Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -26,6 +29,10 @@ export function buildGraphQLContext(app: AppServices, request: Request): GraphQL
         return createContext(app, caller, { signal: request.signal });
       })();
       return pending;
+    },
+    async finish() {
+      const ctx = await pending?.catch(() => undefined);
+      if (ctx) await releaseHold(app, ctx.caller);
     },
   };
 }

@@ -82,6 +82,34 @@ describe('POST /v1/agents', () => {
   });
 });
 
+describe('malformed paths', () => {
+  it('a path id with broken percent-encoding is a 400 in the native shape, not a 500', async () => {
+    for (const res of [
+      await api(t.baseUrl, a.key).put('/v1/agents/%E0%A4%A', { name: 'x' }),
+      await api(t.baseUrl, a.key).delete('/v1/agents/%E0%A4%A'),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Malformed URL encoding in path' });
+    }
+  });
+});
+
+describe('NUL characters', () => {
+  it('in a field are a 400 naming it (nothing stored); in a path id the agent is not found', async () => {
+    const before = (await api(t.baseUrl, a.key).get('/v1/agents')).body.agents.length;
+    const created = await api(t.baseUrl, a.key).post('/v1/agents', { ...persona('Nul'), mission: 'a\u0000b' });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({ error: 'mission must not contain NUL characters', field: 'mission' });
+    const updated = await api(t.baseUrl, a.key).put(`/v1/agents/${(await api(t.baseUrl, a.key).post('/v1/agents', persona('Clean'))).body.agent.id}`, { role: '\u0000' });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error).toBe('role must not contain NUL characters');
+    expect((await api(t.baseUrl, a.key).get('/v1/agents')).body.agents.length).toBe(before + 1);
+    const byPath = await api(t.baseUrl, a.key).put('/v1/agents/a%00b', { name: 'x' });
+    expect(byPath.status).toBe(404);
+    expect(byPath.body).toEqual({ error: 'Agent not found: a\u0000b' });
+  });
+});
+
 describe('GET /v1/agents', () => {
   it('lists only the workspace agents, oldest first', async () => {
     const names = ['First', 'Second', 'Third'];

@@ -6,7 +6,7 @@ import { createClient, type Client } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/app.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
-import { createAgent, persona, startScriptedChatApp, type TestApp, type TestTenant } from './support.js';
+import { createAgent, eventsOf, persona, startScriptedChatApp, streamChat, type TestApp, type TestTenant } from './support.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -83,6 +83,75 @@ describe('chat mutation', () => {
     const ro = await t.key(a, { readonly: true });
     const denied = await api(t.baseUrl, ro).graphql(CHAT, { agentId: ada, input: { message: 'x' } });
     expect(denied.errors![0]!.extensions).toMatchObject({ code: 'read_only_key', status: 403 });
+  });
+});
+
+/** GraphQL nulls stand for fields REST leaves out. */
+const withoutNulls = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+
+/** A turn using reflection, JSON mode, extraction and memory: three model calls, scripted identically for each run. */
+const RICH_INPUT = {
+  message: 'Remember that our budget is 50k euros. What total should we plan?',
+  consult: { enabled: false },
+  options: { reflection: true },
+  responseFormat: { type: 'json', fields: { total: 'the amount' } },
+  extraction: { categories: ['budget'] },
+};
+const enqueueRichTurn = () =>
+  model.enqueue(
+    { content: 'The user states a budget.', usage: { prompt: 20, completion: 5 } },
+    { chunks: ['{"total": ', '50000}'], usage: { prompt: 40, completion: 6 } },
+    { content: '{"facts":[{"category":"budget","value":"50k euros"}]}', usage: { prompt: 15, completion: 9 } },
+  );
+
+describe('GraphQL and REST give the same results', () => {
+  const PLAIN_FIELDS = `agentId agentName agentRole content sessionId contentParsed thoughts extracted { category value }
+    memoriesSaved { key value type provenance salience } tokenUsage { promptTokens completionTokens totalTokens }
+    knowledgeUsed { ref sourceId sourceName section page chunkPreview similarity chunkId collectionId dossierName }
+    toolCalls { toolName success durationMs }`;
+
+  it('the chat mutation answers what POST /v1/agents/:id/chat answers', async () => {
+    const w = await t.tenant();
+    const agent = await createAgent(t, w.key, persona('Vera'));
+    enqueueRichTurn();
+    const rest = await api(t.baseUrl, w.key).post(`/v1/agents/${agent}/chat`, RICH_INPUT);
+    expect(rest.status).toBe(200);
+    // Another user of the workspace: memories are per user, so the second run recalls nothing either.
+    const other = await t.user(w.workspaceId);
+    enqueueRichTurn();
+    const gql = await api(t.baseUrl, other.key).graphql(
+      `mutation($agentId: ID, $input: ChatInput!) { chat(agentId: $agentId, input: $input) { ${PLAIN_FIELDS} } }`,
+      { agentId: agent, input: RICH_INPUT },
+    );
+    expect(gql.errors).toBeUndefined();
+    expect(rest.body).toMatchObject({ thoughts: 'The user states a budget.', contentParsed: { total: 50000 }, extracted: [{ category: 'budget', value: '50k euros' }] });
+    expect(rest.body.memoriesSaved).toHaveLength(1);
+    expect(withoutNulls(gql.data.chat)).toEqual({ ...rest.body, sessionId: gql.data.chat.sessionId });
+  });
+
+  it('the chatStream done event carries what the REST stream’s done event carries', async () => {
+    const w = await t.tenant();
+    const agent = await createAgent(t, w.key, persona('Vera'));
+    enqueueRichTurn();
+    const rest = await streamChat(t, w.key, `/v1/agents/${agent}/chat/stream`, RICH_INPUT);
+    const restDone = eventsOf(rest.events, 'done')[0]!.data;
+    const other = await t.user(w.workspaceId);
+    enqueueRichTurn();
+    const c = createClient({ url: `${t.baseUrl}/graphql/stream`, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${other.key}` }) });
+    const results: Result[] = [];
+    for await (const r of c.iterate({ query: STREAM, variables: { agentId: agent, input: RICH_INPUT } })) results.push(r as Result);
+    c.dispose();
+    const events = results.map((r) => r.data!.chatStream);
+    const kinds = (list: { type: string; name?: string; phase?: string }[]) => list.map((e) => (e.type === 'stage' ? `${e.name}:${e.phase}` : e.type));
+    expect(kinds(events)).toEqual(kinds(rest.events.map((e) => (e.type === 'stage' ? { type: 'stage', ...e.data } : { type: e.type }))));
+    const gqlDone = events.at(-1).result;
+    const { sessionId: _s, proofId: _p, ...restRest } = restDone;
+    const { sessionId: _gs, proofId: gqlProof, consultations, mood, ...gqlRest } = withoutNulls(gqlDone);
+    expect(gqlProof).toMatch(/^prf_/);
+    expect(consultations).toEqual([]);
+    expect(mood).toEqual({ emotion: restDone.mood.emotion, valence: restDone.mood.valence, arousal: restDone.mood.arousal, intensity: restDone.mood.intensity });
+    const { consultations: _c, mood: _m, ...restPlain } = restRest;
+    expect(gqlRest).toEqual(restPlain);
   });
 });
 
@@ -202,6 +271,15 @@ for (const singleConnection of [false, true]) {
       expect(empty).toHaveLength(1);
       expect(empty[0]!.errors![0]).toMatchObject({ message: 'message is required', extensions: { code: 'HTTP_400', status: 400 } });
       expect(empty[0]!.data).toBeNull();
+    });
+
+    it('auto-pick: no agent in the workspace is a GraphQL error before the stream, like the REST JSON 404', async () => {
+      const empty = await t.tenant();
+      const c = createClient({ url: `${t.baseUrl}/graphql/stream`, singleConnection, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${empty.key}` }) });
+      const results = await collect(c, { input: { message: 'hi' } });
+      c.dispose();
+      expect(results).toHaveLength(1);
+      expect(results[0]!.errors![0]).toMatchObject({ message: 'No agents available in this workspace', extensions: { status: 404 } });
     });
 
     it('a subscriber that leaves aborts the turn: nothing is saved, what ran is metered', async () => {

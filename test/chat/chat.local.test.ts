@@ -121,7 +121,7 @@ describe('auto-pick on the local model', () => {
     expect(undecided.body.agentId).toBe(helper);
     const picked = await auto({ message: 'Run the compliance checklists on this dossier' }, w.key);
     expect(picked.status).toBe(500);
-    expect(picked.body.error).toContain('poste');
+    expect(picked.body).toEqual({ error: 'Agent chat failed' });
   });
 
   it('streams with the planned agent: the done event names it', async () => {

@@ -10,6 +10,7 @@ import {
   eventsOf,
   exhaustQuestions,
   ledgerRows,
+  makePoste,
   parseSse,
   persona,
   startScriptedChatApp,
@@ -150,6 +151,18 @@ describe('pre-stream rules', () => {
     expect(unknownSession.status).toBe(200);
     expect(unknownSession.events.at(-1)).toEqual({ type: 'error', data: { status: 404, error: 'Session not found: ses_nope' } });
     expect(eventsOf(unknownSession.events, 'done')).toHaveLength(0);
+  });
+
+  it('fixed agent: a poste arrives as an error event 500 Agent chat failed, before any model runs', async () => {
+    const desk = await createAgent(t, a.key, persona('Desk'));
+    await makePoste(t, a.key, desk);
+    const before = model.requests.length;
+    const res = await streamChat(t, a.key, fixed(desk), { message: 'hi' });
+    expect(res.status).toBe(200);
+    expect(res.events.at(-1)).toEqual({ type: 'error', data: { status: 500, error: 'Agent chat failed' } });
+    expect(eventsOf(res.events, 'token')).toHaveLength(0);
+    expect(model.requests.length).toBe(before);
+    await api(t.baseUrl, a.key).delete(`/v1/agents/${desk}`);
   });
 
   it('fixed agent: an exhausted allowance arrives as an error event; nothing consumed', async () => {

@@ -8,6 +8,7 @@ import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { openSse, type Repeat } from '../../rest/sse.js';
 import { listen } from '../../src/app/create-app.js';
+import { loadConfig } from '../../src/config.js';
 import { renderContextBlocks } from '../../src/modules/chat/context-blocks.js';
 import { EventQueue } from '../../src/modules/chat/event-queue.js';
 import { factsOf } from '../../src/modules/chat/extraction.js';
@@ -140,6 +141,10 @@ describe('event queue', () => {
 });
 
 describe('SSE helper', () => {
+  it('pings every 15 s by default (SPEC, Other constants)', () => {
+    expect(loadConfig({}).streamPingMs).toBe(15_000);
+  });
+
   it('sets the stream headers, pings through the injected timer, stops it when the stream ends', async () => {
     let tick: (() => void) | undefined;
     let interval = 0;

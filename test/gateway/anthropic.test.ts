@@ -135,6 +135,19 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
     expect(lastModelRequest().messages.at(-1)).toEqual({ role: 'tool', tool_call_id: id, content: 'It forwards calls.' });
   });
 
+  it('tool_choice { type: "none" } withholds the tools from the model', async () => {
+    h.models.enqueue({ content: 'No lookup.' });
+    const res = await anthropicClient(h.t, a.key).messages.create({
+      model: 'svc-auto',
+      max_tokens: 100,
+      tools: [tool],
+      tool_choice: { type: 'none' },
+      messages: [{ role: 'user', content: 'What is a gateway?' }],
+    });
+    expect(res.content).toEqual([{ type: 'text', text: 'No lookup.' }]);
+    expect(lastModelRequest().tools).toBeUndefined();
+  });
+
   it('svc-sensitive stays on the local model', async () => {
     const before = h.models.requests.length;
     const res = await anthropicClient(h.t, a.key).messages.create({ model: 'svc-sensitive', max_tokens: 100, messages: [{ role: 'user', content: 'Secret' }] });
@@ -270,5 +283,15 @@ describe('POST /v1/messages errors (Anthropic shape)', () => {
     const denied = await post({ model: 'svc-auto', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }, agentsOnly);
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ code: 'scope_denied', error: expect.any(String) });
+    // The key is judged before the body, on both routes.
+    for (const path of ['/v1/messages', '/v1/messages/count_tokens']) {
+      const bad = await api(h.t.baseUrl, agentsOnly).post(path, { model: 'svc-auto', messages: [] });
+      expect(bad.status, path).toBe(403);
+      expect(bad.body).toMatchObject({ code: 'scope_denied', error: expect.any(String) });
+    }
+    const readOnly = await h.t.key(a, { scopes: ['engine'], readonly: true });
+    const ro = await post({ model: 'svc-auto', max_tokens: 'ten' }, readOnly);
+    expect(ro.status).toBe(403);
+    expect(ro.body).toMatchObject({ code: 'read_only_key', error: expect.any(String) });
   });
 });

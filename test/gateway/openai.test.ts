@@ -106,6 +106,18 @@ describe('POST /v1/chat/completions (official openai client)', () => {
     expect(lastModelRequest().tools).toEqual([weather]);
   });
 
+  it('tool_choice "none" withholds the tools from the model', async () => {
+    h.models.enqueue({ content: 'No tool needed.' });
+    const res = await openaiClient(h.t, a.key).chat.completions.create({
+      model: 'svc-auto',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [weather],
+      tool_choice: 'none',
+    });
+    expect(res.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: 'No tool needed.' } });
+    expect(lastModelRequest().tools).toBeUndefined();
+  });
+
   it('passes tools through when streamed, and the tool result back to the model', async () => {
     h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] });
     const stream = await openaiClient(h.t, a.key).chat.completions.create({
@@ -279,6 +291,24 @@ describe('POST /v1/chat/completions errors (OpenAI envelope)', () => {
     const huge = await raw('/v1/messages', JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'x'.repeat(2_000_000) }] }));
     expect(huge.status).toBe(413);
     expect((await huge.json()).error.type).toBe('request_too_large');
+    // Bodies JSON can carry but RFC 8785 cannot hash (a number beyond the double range, a lone surrogate):
+    // 400 before any model runs, on all three routes; nothing metered.
+    const tenant = await h.t.tenant();
+    const before = h.models.requests.length;
+    const unhashable: [string, string][] = [
+      ['/v1/chat/completions', '{"model":"svc-auto","messages":[{"role":"user","content":"x"}],"seed":1e400}'],
+      ['/v1/chat/completions', '{"model":"svc-auto","stream":true,"messages":[{"role":"user","content":"\\ud800"}]}'],
+      ['/v1/messages', '{"model":"svc-auto","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":{"n":-1e999}}'],
+      ['/v1/messages/count_tokens', '{"model":"svc-auto","messages":[{"role":"user","content":"x"}],"metadata":{"n":1e400}}'],
+    ];
+    for (const [path, body] of unhashable) {
+      const res = await fetch(`${h.t.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body });
+      expect(res.status, body).toBe(400);
+      const json = await res.json();
+      expect(path.startsWith('/v1/messages') ? json.error.type : json.error.code).toBe('invalid_request_error');
+    }
+    expect(h.models.requests.length).toBe(before);
+    expect(await h.t.app.services.orm.em.fork().count(UsageEntry, { workspaceId: tenant.workspaceId })).toBe(0);
     // Other routes keep the native shape.
     const native = await raw('/v1/agents', '{"name": ');
     expect(await native.json()).toEqual({ error: 'Malformed JSON body' });
@@ -359,6 +389,18 @@ describe('POST /v1/chat/completions errors (OpenAI envelope)', () => {
     const ro = await post({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }] }, readOnly);
     expect(ro.status).toBe(403);
     expect(ro.body).toMatchObject({ code: 'read_only_key', error: expect.any(String) });
+
+    // The key is judged before the body: a refused key gets its 403 whatever it sent.
+    for (const [key, code] of [
+      [webhooksOnly, 'scope_denied'],
+      [readOnly, 'read_only_key'],
+    ]) {
+      for (const body of [{ model: 'svc-auto' }, { model: 'svc-auto', messages: [] }, { model: 'debate:x', messages: [{ role: 'user', content: 'x' }] }]) {
+        const refused = await post(body, key);
+        expect(refused.status, `${code} ${JSON.stringify(body)}`).toBe(403);
+        expect(refused.body).toMatchObject({ code, error: expect.any(String) });
+      }
+    }
 
     const engine = await h.t.key(a, { scopes: ['engine'], ratePerMinute: 1 });
     expect((await post({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }] }, engine)).status).toBe(200);

@@ -80,6 +80,9 @@ describe('knowledge in the chat turn', () => {
     expect(knowledge).toBeGreaterThan(retrievalEnd);
     const [event] = eventsOf(res.events, 'knowledge');
     expect(event!.data[0]).toMatchObject({ ref: 1, sourceId, sourceName: 'travel.md', section: expect.stringContaining('Trains') });
+    // The knowledgeUsed item shape (SPEC's eight stream fields plus collectionId and dossierName); never the passage text.
+    const keys = ['chunkId', 'chunkPreview', 'collectionId', 'dossierName', 'page', 'ref', 'section', 'similarity', 'sourceId', 'sourceName'];
+    for (const item of event!.data) expect(Object.keys(item).sort()).toEqual(keys);
     const [done] = eventsOf(res.events, 'done');
     expect(done!.data.knowledgeUsed).toEqual(event!.data.map((item) => expect.objectContaining(item)));
     expect(done!.data.content).toContain('90 EUR');

@@ -96,8 +96,8 @@ describe('contradictions', () => {
     expect(contradiction[1]).toEqual({
       contradictionId: expect.stringMatching(/^kcon_/),
       severity: 'high',
-      newFact: { id: expect.stringMatching(/^kfct_/), source: 'prices-2026.txt', sourceId: second.id },
-      existingFact: { id: expect.stringMatching(/^kfct_/), source: 'prices-2025.txt', sourceId: first.id },
+      newFact: { id: expect.stringMatching(/^kfct_/), source: 'prices-2026.txt' },
+      existingFact: { id: expect.stringMatching(/^kfct_/), source: 'prices-2025.txt' },
     });
     const ingested = events.filter(([name]) => name === 'source.ingested').map(([, p]) => [p.sourceId, p.contradictionCount]);
     expect(ingested).toEqual([
@@ -106,8 +106,19 @@ describe('contradictions', () => {
     ]);
     const rows = await t.app.services.orm.em
       .fork()
-      .execute(`select f.value from knowledge_contradiction c join knowledge_fact f on f.id = c.new_fact_id where c.id = ?`, [contradiction[1].contradictionId]);
-    expect(rows[0].value).toBe('150 EUR');
+      .execute(
+        `select n.id as new_id, n.source_id as new_source, n.value, e.id as old_id, e.source_id as old_source
+           from knowledge_contradiction c join knowledge_fact n on n.id = c.new_fact_id join knowledge_fact e on e.id = c.existing_fact_id
+          where c.id = ?`,
+        [contradiction[1].contradictionId],
+      );
+    expect(rows[0]).toEqual({
+      new_id: contradiction[1].newFact.id,
+      new_source: second.id,
+      value: '150 EUR',
+      old_id: contradiction[1].existingFact.id,
+      old_source: first.id,
+    });
   });
 
   it('the same value written differently is not a contradiction; wording differences are medium; expired facts low', async () => {
@@ -143,8 +154,10 @@ describe('knowledge.stale', () => {
     expect(await runStaleWatch(t.app.services, t.clock.now())).toEqual({ events: 1, facts: 1 });
     const stale = (await received()).filter(([name]) => name === 'knowledge.stale');
     expect(stale).toEqual([
-      ['knowledge.stale', { count: 1, facts: [{ id: expect.stringMatching(/^kfct_/), source: 'promo.txt', sourceId: source.id, validUntil: '2026-11-30' }] }],
+      ['knowledge.stale', { count: 1, facts: [{ id: expect.stringMatching(/^kfct_/), source: 'promo.txt', validUntil: '2026-11-30' }] }],
     ]);
+    const [fact] = await t.app.services.orm.em.fork().execute(`select source_id, value from knowledge_fact where id = ?`, [stale[0][1].facts[0].id]);
+    expect(fact).toEqual({ source_id: source.id, value: 'SPRING' });
     expect(await runStaleWatch(t.app.services, t.clock.now())).toEqual({ events: 0, facts: 0 });
   });
 
@@ -157,5 +170,6 @@ describe('knowledge.stale', () => {
     expect(payload.facts).toHaveLength(20);
     expect(payload.facts[0].validUntil).toBe('2026-10-01');
     expect(payload.facts[19].validUntil).toBe('2026-10-20');
+    for (const fact of payload.facts) expect(Object.keys(fact).sort()).toEqual(['id', 'source', 'validUntil']);
   });
 });

@@ -89,6 +89,8 @@ describe('POST /v1/knowledge/query', () => {
     await ingest(t, tenant, Buffer.from(many.join('\n\n'), 'utf8'), 'widgets.md');
     expect((await query(tenant, { query: 'widget rule' })).body.results).toHaveLength(5);
     expect((await query(tenant, { query: 'list the widget rules' })).body.results).toHaveLength(8);
+    // The chat turn's rule (docs/chat.md, Retrieval): asking for examples or steps is a list question too.
+    expect((await query(tenant, { query: 'widget rule examples' })).body.results).toHaveLength(8);
     expect((await query(tenant, { query: 'widget rule', topK: 1 })).body.results).toHaveLength(1);
     expect((await query(tenant, { query: 'widget rule', topK: 20 })).body.results).toHaveLength(12);
     for (const topK of [0, 21, 2.5, '3']) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
 import { MAX_UPLOAD_BYTES } from '../../src/modules/knowledge/knowledge.schemas.js';
 import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { fixtures, ingest, MIME, upload } from './fixtures.js';
+import { fixtures, ingest, MIME, persona, upload } from './fixtures.js';
 
 let t: TestApp;
 let a: TestTenant;
@@ -82,6 +82,21 @@ describe('POST /v1/knowledge-sources/upload', () => {
     expect(broken.error).toMatch(/pdf/i);
     const empty = await ingest(t, a, Buffer.alloc(0), 'empty.txt');
     expect(empty).toMatchObject({ status: 'failed', error: expect.stringMatching(/empty/i) });
+  });
+
+  it('a display name never changes how the file is read: the format comes from the uploaded file name', async () => {
+    // No extension in the display name, a generic MIME type: only the uploaded name says Markdown.
+    const res = await upload(t, a.key, { bytes: fixtures.markdown(), filename: 'travel.md', type: 'application/octet-stream' }, { name: 'Travel handbook' });
+    expect(res.status).toBe(202);
+    expect(res.body.source).toMatchObject({ name: 'Travel handbook', filename: 'travel.md' });
+    const id = res.body.source.id;
+    // Renamed while ingesting, to a name with a misleading extension.
+    expect((await api(t.baseUrl, a.key).put(`/v1/knowledge-sources/${id}`, { name: 'Policy v2.1' })).status).toBe(200);
+    await runPendingIngestion(t.app.services);
+    const read = await api(t.baseUrl, a.key).get(`/v1/knowledge-sources/${id}`);
+    expect(read.body.source).toMatchObject({ name: 'Policy v2.1', filename: 'travel.md', status: 'ready', format: 'markdown', error: null });
+    const original = await fetch(`${t.baseUrl}/v1/knowledge-sources/${id}/original`, { headers: { authorization: `Bearer ${a.key}` } });
+    expect(original.headers.get('content-disposition')).toBe(`attachment; filename="travel.md"; filename*=UTF-8''travel.md`);
   });
 
   it('stores the original document and serves it byte for byte', async () => {
@@ -179,6 +194,47 @@ describe('POST /v1/knowledge-sources/upload', () => {
   });
 });
 
+describe('bad input is a 400 or a 404, never a 500', () => {
+  it('NUL characters (which PostgreSQL text cannot hold) in fields, ids and paths', async () => {
+    const A = api(t.baseUrl, a.key);
+    const nul = 'x\u0000y';
+    const col = (await A.post('/v1/knowledge-collections', { name: 'Nul checks' })).body.collection.id;
+    const uploads: [Record<string, string>, number, string, string][] = [
+      [{ name: nul }, 400, 'name', 'name must not contain NUL characters'],
+      [{ collectionId: nul }, 400, 'collectionId', 'Collection not found'],
+      [{ collectionId: 'k'.repeat(300) }, 400, 'collectionId', 'Collection not found'],
+    ];
+    for (const [fields, status, field, error] of uploads) {
+      const res = await upload(t, a.key, { bytes: fixtures.text(), filename: 'a.txt' }, fields);
+      expect([res.status, res.body]).toEqual([status, { error, field }]);
+    }
+    const bodies: [string, string, Record<string, unknown>, string][] = [
+      ['post', '/v1/knowledge-collections', { name: nul }, 'name'],
+      ['post', '/v1/knowledge-collections', { name: 'ok', description: nul }, 'description'],
+      ['put', `/v1/knowledge-collections/${col}`, { name: nul }, 'name'],
+      ['post', '/v1/knowledge/query', { query: 'refund', agentId: nul }, 'agentId'],
+      ['post', '/v1/knowledge/query', { query: 'refund', sourceIds: [nul] }, 'sourceIds.0'],
+      ['post', '/v1/knowledge/query', { query: 'refund', collectionIds: [nul] }, 'collectionIds.0'],
+    ];
+    for (const [method, path, body, field] of bodies) {
+      const res = await (method === 'put' ? A.put(path, body) : A.post(path, body));
+      expect([path, res.status, res.body.field]).toEqual([path, 400, field]);
+    }
+    const source = (await upload(t, a.key, { bytes: fixtures.text(), filename: 'a.txt' })).body.source.id;
+    const put = await A.put(`/v1/knowledge-sources/${source}`, { collectionId: nul });
+    expect([put.status, put.body.error]).toEqual([400, 'Collection not found']);
+    expect((await A.put(`/v1/knowledge-sources/${source}`, { name: nul })).status).toBe(400);
+    expect((await A.get('/v1/knowledge-sources?collectionId=a%00b')).status).toBe(400);
+    for (const path of ['/v1/knowledge-sources/a%00b', '/v1/knowledge-sources/a%00b/original', '/v1/knowledge-collections/a%00b']) {
+      expect([path, (await A.get(path)).status]).toEqual([path, 404]);
+    }
+    expect((await A.delete('/v1/knowledge-sources/a%00b')).status).toBe(404);
+    const agent = (await A.post('/v1/agents', persona('Nul'))).body.agent.id;
+    expect((await A.post(`/v1/knowledge/agents/${agent}/links`, { sourceId: nul })).status).toBe(400);
+    expect((await A.delete(`/v1/knowledge/agents/${agent}/links/a%00b`)).status).toBe(404);
+  });
+});
+
 describe('sources: list, read, rename, delete', () => {
   it('lists newest first, filters by status and collection, hides other workspaces', async () => {
     const tenant = await t.tenant();
@@ -192,6 +248,10 @@ describe('sources: list, read, rename, delete', () => {
     const bad = await api(t.baseUrl, tenant.key).get('/v1/knowledge-sources?status=weird');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('status');
+    for (const query of ['status=ready&status=failed', 'collectionId=a&collectionId=b']) {
+      const repeated = await api(t.baseUrl, tenant.key).get(`/v1/knowledge-sources?${query}`);
+      expect([query, repeated.status, repeated.body.field]).toEqual([query, 400, query.split('=')[0]]);
+    }
     expect((await api(t.baseUrl, b.key).get(`/v1/knowledge-sources/${one.id}`)).status).toBe(404);
   });
 

@@ -27,10 +27,44 @@ describe('meta routes', () => {
     expect(Object.keys(res.body.paths['/v1/agents/{id}'])).toEqual(expect.arrayContaining(['put', 'delete']));
   });
 
-  it('unknown routes are a JSON 404', async () => {
-    const res = await api(t.baseUrl).get('/v1/nothing-here');
+  it('GET /openapi.json covers every route the server serves, each family, with request bodies', async () => {
+    const doc = (await api(t.baseUrl).get('/openapi.json')).body;
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
+    // What express actually routes (every router mounted by mountRest), whether or not it went through mount().
+    type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+    const served = new Set<string>();
+    const walk = (stack: Layer[]) => {
+      for (const layer of stack) {
+        if (layer.route) for (const m of Object.keys(layer.route.methods)) served.add(`${m} ${layer.route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+        else if (layer.handle?.stack) walk(layer.handle.stack);
+      }
+    };
+    walk((t.app.http as unknown as { router: { stack: Layer[] } }).router.stack);
+    expect(served.size).toBeGreaterThan(40);
+    expect([...served].filter((r) => !documented.has(r))).toEqual([]);
+    const tags = new Set(Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)));
+    expect([...tags]).toEqual(expect.arrayContaining(['meta', 'agents', 'chat', 'webhooks', 'knowledge', 'verify', 'developer']));
+    for (const path of ['/v1/chat/completions', '/v1/messages', '/v1/agents/{id}/chat', '/v1/webhooks', '/v1/knowledge/query', '/v1/tools', '/developer/api-keys']) {
+      expect(doc.paths[path].post.requestBody.content['application/json'].schema.type, path).toBe('object');
+    }
+    expect(doc.paths['/developer/api-keys/{id}'].patch.requestBody.content['application/json'].schema.properties).toHaveProperty('monthlyQuestionLimit');
+    const upload = doc.paths['/v1/knowledge-sources/upload'].post.requestBody.content['multipart/form-data'].schema;
+    expect(upload.required).toEqual(['file']);
+    expect(upload.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+  });
+
+  it('unknown routes are a JSON 404, after the key check under the keyed families', async () => {
+    const res = await api(t.baseUrl, (await t.tenant()).key).get('/v1/nothing-here');
     expect(res.status).toBe(404);
     expect(typeof res.body.error).toBe('string');
+    for (const path of ['/v1/nothing-here', '/v1/registre', '/developer/nothing', '/engine/flows']) {
+      const anonymous = await api(t.baseUrl).get(path);
+      expect(anonymous.status, path).toBe(401);
+      expect(anonymous.body.error).toMatch(/missing api key/i);
+      expect((await api(t.baseUrl, 'svc_wrong').post(path, {})).status, path).toBe(401);
+    }
+    expect((await api(t.baseUrl).get('/elsewhere')).status).toBe(404);
   });
 
   it('serves GraphiQL', async () => {

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /** How the receiver answers a path. */
 export type ReceiverBehaviour =
-  | { kind: 'status'; status: number; body?: string; delayMs?: number }
+  /** `until`: the answer is held until the test resolves this promise (no race with a fixed delay). */
+  | { kind: 'status'; status: number; body?: string; delayMs?: number; until?: Promise<unknown> }
   /** Reads the request and never answers (past any timeout) until the receiver closes. */
   | { kind: 'hang' }
   | { kind: 'redirect'; location: string; status?: number }
@@ -90,7 +91,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     switch (behaviour.kind) {
       case 'status': {
         const answer = () => res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body ?? '');
-        if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+        if (behaviour.until) {
+          hanging.add(res);
+          res.on('close', () => hanging.delete(res));
+          void behaviour.until.then(() => !res.destroyed && answer());
+        } else if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
         else answer();
         break;
       }

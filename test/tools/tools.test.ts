@@ -122,6 +122,13 @@ describe('tool resource', () => {
       [{ headers: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] }, /given twice/],
       [{ headers: [{ name: 'X-Key', secret: true }] }, /^headers\.0\.value is required/],
       [{ isActive: 'yes' }, /^isActive must be a boolean/],
+      // PostgreSQL text and jsonb hold no NUL; Node refuses control characters in header values at call time.
+      [{ description: 'a\u0000b' }, /^description must not contain NUL/],
+      [{ urlTemplate: `${server.base}/x\u0000` }, /^urlTemplate must not contain NUL/],
+      [{ inputSchema: { type: 'object', properties: { 'a\u0000': { type: 'string' } } } }, /^inputSchema must not contain NUL/],
+      [{ inputSchema: { type: 'object', description: 'x\u0000', properties: {} } }, /^inputSchema must not contain NUL/],
+      [{ headers: [{ name: 'X-A', value: 'a\u0001b' }] }, /headers\.0\.value.*printable/],
+      [{ headers: [{ name: 'X-A', value: 'chat 🐈' }] }, /headers\.0\.value.*printable/],
     ];
     for (const [overrides, message] of cases) {
       const res = await A().post('/v1/tools', weatherTool({ name: 'unused_name', ...overrides }));
@@ -315,6 +322,16 @@ describe('linking tools to agents', () => {
     const unknown = await A().get('/v1/agents/agt_missing/tools');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('Agent not found: agt_missing');
+    // An id holding NUL (which PostgreSQL text cannot store) names nothing: never a 500.
+    const nul = await A().post(`/v1/agents/${agent.id}/tools`, { toolId: 'a\u0000b' });
+    expect([nul.status, nul.body.error]).toEqual([400, 'Tool not found']);
+    expect((await A().delete(`/v1/agents/${agent.id}/tools/a%00b`)).status).toBe(404);
+    for (const path of ['/v1/tools/a%00b']) {
+      expect((await A().get(path)).status).toBe(404);
+      expect((await A().put(path, { description: 'x' })).status).toBe(404);
+      expect((await A().delete(path)).status).toBe(404);
+      expect((await A().post(`${path}/test`, {})).status).toBe(404);
+    }
   });
 });
 

@@ -76,5 +76,9 @@ describe('CLI: plans, packs, usage and notifications', () => {
       details: { seats: 1 },
     });
     expect((await svc(['workspace', 'set-plan', a.workspaceId], { plan: 'pro', seats: '2' })).workspace.seats).toBe(2);
+    // Nor more users than seats.
+    await expect(svc(['user', 'create'], { workspace: a.workspaceId })).rejects.toMatchObject({ status: 402, code: 'SEAT_LIMIT', details: { seats: 2 } });
+    await svc(['workspace', 'set-plan', a.workspaceId], { plan: 'pro', seats: '3' });
+    expect((await svc(['user', 'create'], { workspace: a.workspaceId })).user.workspaceId).toBe(a.workspaceId);
   });
 });

@@ -156,6 +156,31 @@ describe('the retry schedule (ManualClock)', () => {
     expect(reqs.every((r) => r.signatureValid && r.body === reqs[0]!.body)).toBe(true);
   });
 
+  it('a sweep still working through a backlog leases from the moment it claims: a later sweep never sends the attempt again', async () => {
+    const ep = await createEndpoint(t, tenant, receiver);
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const failing = { kind: 'status', status: 500 } as const;
+    receiver.behave(ep.path, [failing, failing, failing, { kind: 'status', status: 200, until: held }, { kind: 'status', status: 200 }]);
+    await publish(t, flowFinished(tenant.workspaceId, 'run_backlog'));
+    for (const step of [0, 1 * SECOND, 4 * SECOND]) {
+      t.clock.advance(step);
+      await due();
+    }
+    t.clock.advance(5 * MINUTE);
+    const sweepStartedAt = t.clock.now();
+    // That sweep has spent 3 minutes (longer than a lease) on other deliveries before reaching this one.
+    t.clock.advance(3 * MINUTE);
+    const late = runRetrySweep(t.app.services, sweepStartedAt);
+    await receiver.waitFor(4, { path: ep.path });
+    // Meanwhile another process's sweep starts, while the receiver is still answering the first one.
+    const other = await sweep();
+    answer();
+    expect(await late).toEqual({ attempted: 1, succeeded: 1 });
+    expect(other.attempted).toBe(0);
+    expect(receiver.requestsTo(ep.path)).toHaveLength(4);
+  });
+
   it('stops at the first 2xx', async () => {
     const ep = await createEndpoint(t, tenant, receiver);
     receiver.behave(ep.path, [
@@ -177,34 +202,44 @@ describe('the retry schedule (ManualClock)', () => {
     expect(receiver.requestsTo(ep.path)).toHaveLength(3);
   });
 
-  it('a hang past the timeout, a redirect (not followed) and a dropped connection are failures', async () => {
-    // A short acknowledgement timeout for this test only, so the hang costs a fraction of a second.
+  it('a hang past the timeout is a failure with statusCode null, and is retried', async () => {
+    // A short acknowledgement timeout for this test only, so the hang costs a fraction of a second. The
+    // receiver never answers, so the attempt times out however slowly this machine runs.
     const config = t.app.services.config;
     const timeout = config.webhookTimeoutMs;
-    config.webhookTimeoutMs = 1000;
+    config.webhookTimeoutMs = 300;
     onTestFinished(() => {
       config.webhookTimeoutMs = timeout;
     });
     const hang = await createEndpoint(t, tenant, receiver);
-    const redirect = await createEndpoint(t, tenant, receiver);
-    const dropped = await createEndpoint(t, tenant, receiver);
     receiver.behave(hang.path, { kind: 'hang' });
-    receiver.behave(redirect.path, { kind: 'redirect', location: receiver.url('/redirect-target') });
-    receiver.behave(dropped.path, { kind: 'close' });
     await publish(t, flowFinished(tenant.workspaceId));
     await due();
     const [h] = await deliveries(t, tenant, hang.id);
     expect(h).toMatchObject({ statusCode: null, success: false, retryCount: 0 });
-    expect(h!.failureReason).toMatch(/timed out/);
-    expect(h!.nextRetryAt).not.toBeNull();
+    expect(h!.failureReason).toMatch(/timed out after 300 ms/);
+    expect(h!.nextRetryAt).toBe(new Date(t.clock.now().getTime() + 1 * SECOND).toISOString());
+    // Its retries would slow the other tests' runs down.
+    await api(t.baseUrl, tenant.key).delete(`/v1/webhooks/${hang.id}`);
+  });
+
+  it('a redirect (not followed) and a dropped connection are failures', async () => {
+    // The real 10 s acknowledgement timeout: both answer at once, so a busy machine cannot turn them into timeouts.
+    const redirect = await createEndpoint(t, tenant, receiver);
+    const dropped = await createEndpoint(t, tenant, receiver);
+    receiver.behave(redirect.path, { kind: 'redirect', location: receiver.url('/redirect-target') });
+    receiver.behave(dropped.path, { kind: 'close' });
+    await publish(t, flowFinished(tenant.workspaceId));
+    await due();
     const [r] = await deliveries(t, tenant, redirect.id);
-    expect(r).toMatchObject({ statusCode: 302, success: false });
+    expect(r).toMatchObject({ statusCode: 302, success: false, retryCount: 0 });
+    expect(r!.nextRetryAt).not.toBeNull();
     expect(receiver.requestsTo('/redirect-target')).toHaveLength(0);
     const [c] = await deliveries(t, tenant, dropped.id);
-    expect(c).toMatchObject({ statusCode: null, success: false });
+    expect(c).toMatchObject({ statusCode: null, success: false, retryCount: 0 });
     expect(c!.failureReason).toMatch(/connection/);
-    // Their retries would slow the other tests' runs down.
-    for (const ep of [hang, redirect, dropped]) await api(t.baseUrl, tenant.key).delete(`/v1/webhooks/${ep.id}`);
+    expect(c!.nextRetryAt).not.toBeNull();
+    for (const ep of [redirect, dropped]) await api(t.baseUrl, tenant.key).delete(`/v1/webhooks/${ep.id}`);
   });
 
   it('keeps only the beginning of the response body, and survives binary answers', async () => {
@@ -370,6 +405,37 @@ describe('replay', () => {
     expect(new Set(reqs.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set([before!.id]));
     expect(reqs[2]!.body).toBe(reqs[0]!.body);
     expect(reqs[2]!.signatureValid).toBe(true);
+  });
+
+  it('a replay or test whose caller hangs up still makes its attempt and records it', async () => {
+    const ep = await createEndpoint(t, tenant, receiver);
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    receiver.behave(ep.path, [{ kind: 'status', status: 500 }, { kind: 'status', status: 200, body: 'late', until: held }]);
+    await publish(t, flowFinished(tenant.workspaceId, 'run_hangup'));
+    await due();
+    const [failed] = await deliveries(t, tenant, ep.id);
+    expect(failed!.nextRetryAt).not.toBeNull();
+
+    const hangUp = new AbortController();
+    const call = (path: string) =>
+      fetch(t.baseUrl + path, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, signal: hangUp.signal }).catch(
+        () => undefined,
+      );
+    const calls = [call(`/v1/webhooks/${ep.id}/deliveries/${failed!.id}/replay`), call(`/v1/webhooks/${ep.id}/test`)];
+    await receiver.waitFor(3, { path: ep.path }); // the first attempt, then the replay and the test, both held
+    hangUp.abort();
+    await Promise.all(calls);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // room for the server to see the callers leave
+    answer();
+
+    // The replay's outcome is recorded (its cancelled retry is not silently lost), and so is the test's.
+    await expect
+      .poll(async () => (await deliveries(t, tenant, ep.id)).find((d) => d.id === failed!.id), { timeout: 10_000 })
+      .toMatchObject({ statusCode: 200, responseBody: 'late', success: true, retryCount: 1, nextRetryAt: null });
+    await expect
+      .poll(async () => (await deliveries(t, tenant, ep.id)).find((d) => d.event === 'webhook.test'), { timeout: 10_000 })
+      .toMatchObject({ statusCode: 200, success: true, retryCount: 0, nextRetryAt: null });
   });
 
   it('replays a delivered one too, and reports an unreachable receiver with statusCode null', async () => {

@@ -37,13 +37,14 @@ async function sharedDatabase(): Promise<SharedDatabase> {
   return { env: { SVC_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function startProcess(db: SharedDatabase, clock: Clock, opts: { background?: boolean } = {}): Promise<Process> {
+async function startProcess(db: SharedDatabase, clock: Clock, opts: { background?: boolean; env?: Record<string, string> } = {}): Promise<Process> {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     SVC_DEPLOYMENT: 'onprem',
     SVC_BACKGROUND_JOBS: opts.background ? 'on' : 'off',
     SVC_DB_POOL_MAX: '10',
     ...db.env,
+    ...opts.env,
   });
   const app = await createApp({ config, clock, log: createLogger('silent') });
   const server: Server = await listen(app.http, 0, '127.0.0.1');
@@ -95,7 +96,7 @@ let receiver: WebhookReceiver;
 const open: Process[] = [];
 const databases: SharedDatabase[] = [];
 
-const start = async (db: SharedDatabase, clock: Clock, opts?: { background?: boolean }) => {
+const start = async (db: SharedDatabase, clock: Clock, opts?: { background?: boolean; env?: Record<string, string> }) => {
   const p = await startProcess(db, clock, opts);
   open.push(p);
   return p;
@@ -172,7 +173,9 @@ describe('restarts', { timeout: SLOW }, () => {
 
   it('a shutdown during an attempt releases it, uncounted, and the next start makes it (background worker)', async () => {
     const db = await newDatabase();
-    const running = await start(db, systemClock, { background: true });
+    // An acknowledgement timeout far beyond the test, so the hanging attempt is still in flight at the
+    // shutdown however slowly this machine runs (with 10 s, a stalled run would count it as timed out).
+    const running = await start(db, systemClock, { background: true, env: { SVC_WEBHOOK_TIMEOUT_MS: '100000' } });
     const tenant = await tenantOf(running, systemClock);
     const endpointId = await register(running, tenant.key, receiver, '/shutdown');
     receiver.behave('/shutdown', [{ kind: 'hang' }, { kind: 'status', status: 200 }]);

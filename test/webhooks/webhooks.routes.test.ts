@@ -105,6 +105,8 @@ describe('POST /v1/webhooks', () => {
       [{ url: receiver.url(), events: 'flow.run.finished' }, 'events'],
       [{ url: receiver.url(), events: [1] }, 'events'],
       [{ url: receiver.url(), events: ['flow.run.finished'], description: 5 }, 'description'],
+      [{ url: receiver.url('/a\u0000b'), events: ['flow.run.finished'] }, 'url'],
+      [{ url: receiver.url(), events: ['flow.run.finished'], description: 'a\u0000b' }, 'description'],
       [{}, 'url'],
     ];
     for (const [body, field] of cases) {
@@ -224,6 +226,19 @@ describe('privacy', () => {
     expect(crossed.body).toEqual({ error: 'Delivery not found' });
     const noHook = await c.post(`/v1/webhooks/whk_nope/deliveries/${ofOther!.id}/replay`);
     expect(noHook.body).toEqual({ error: 'Webhook not found' });
+
+    // Ids no row can have (a NUL character) are missing too, never a 500 from the database.
+    for (const res of [
+      await c.get('/v1/webhooks/whk%00x'),
+      await c.put('/v1/webhooks/whk%00x', { isActive: false }),
+      await c.delete('/v1/webhooks/whk%00x'),
+      await c.post('/v1/webhooks/whk%00x/test'),
+      await c.get('/v1/webhooks/whk%00x/deliveries'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Webhook not found' });
+    }
+    expect((await c.post(`/v1/webhooks/${ep.id}/deliveries/whd%00x/replay`)).body).toEqual({ error: 'Delivery not found' });
   });
 });
 

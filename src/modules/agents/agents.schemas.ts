@@ -9,10 +9,15 @@ const requiredText = (field: string) =>
   z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) })
     .max(MAX_TEXT, `${field} must be at most ${MAX_TEXT} characters`)
+    .refine((s) => !s.includes('\u0000'), `${field} must not contain NUL characters`)
     .refine((s) => s.trim().length > 0, `${field} is required`);
 
 const optionalText = (field: string) =>
-  z.string({ error: `${field} must be a string` }).max(MAX_TEXT, `${field} must be at most ${MAX_TEXT} characters`).nullish();
+  z
+    .string({ error: `${field} must be a string` })
+    .max(MAX_TEXT, `${field} must be at most ${MAX_TEXT} characters`)
+    .refine((s) => !s.includes('\u0000'), `${field} must not contain NUL characters`)
+    .nullish();
 
 const devilsAdvocate = z.boolean({ error: 'isDevilsAdvocate must be a boolean' });
 

@@ -40,6 +40,8 @@ export const agentNotFound = (id: string) => errors.notFound(`Agent not found: $
 
 /** Workspace-scoped lookup; another workspace's agent is indistinguishable from a missing one. */
 export async function findAgent(ctx: ServiceContext, id: string): Promise<Agent> {
+  // No stored id holds a NUL character (PostgreSQL refuses it in a query parameter).
+  if (id.includes('\u0000')) throw agentNotFound(id);
   const agent = await ctx.em.findOne(Agent, { id, workspaceId: ctx.caller.workspace.id });
   if (!agent) throw agentNotFound(id);
   return agent;

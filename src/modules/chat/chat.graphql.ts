@@ -1,9 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { AgentRef } from '../agents/agents.graphql.js';
-import { Agent } from '../agents/agent.entity.js';
 import { toAgentDto } from '../agents/agents.service.js';
-import { authorize } from '../keys/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import type { ChatSession, SessionMessage, StoredMood } from './chat.entity.js';
 import type { ChatStreamEvent } from './chat-events.js';
@@ -20,7 +18,7 @@ import {
 } from './chat.schemas.js';
 import { runTurn, startTurn } from './chat.service.js';
 import { EventQueue } from './event-queue.js';
-import { getSession, listSessions, messagesOfSessions } from './sessions.service.js';
+import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';
 
 // ---- turn result ----
 
@@ -371,15 +369,8 @@ const SessionRef = builder.objectRef<ChatSession>('ChatSession').implement({
       type: AgentRef,
       nullable: true,
       description: 'The agent that answered last; null once it is deleted.',
-      load: async (ids: string[], ctx: GraphQLContext) => {
-        const service = await ctx.service();
-        authorize(service, { scope: 'agents' });
-        const agents = await service.em.find(Agent, { id: { $in: ids }, workspaceId: service.caller.workspace.id });
-        return ids.map((id) => {
-          const agent = agents.find((a) => a.id === id);
-          return agent ? toAgentDto(agent) : null;
-        });
-      },
+      load: async (ids: string[], ctx: GraphQLContext) =>
+        (await agentsByIds(await ctx.service(), ids)).map((agent) => (agent ? toAgentDto(agent) : null)),
       resolve: (s) => s.agentId,
     }),
     messages: t.loadableList({

@@ -38,7 +38,7 @@ import type { SessionMessage } from './chat.entity.js';
 import { appendExchange, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
 import { Stages } from './stages.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';
-import { TurnModel } from './turn-model.js';
+import { CHAT_FAILED, TurnModel } from './turn-model.js';
 
 const WRITE = { scope: 'agents', write: true } as const;
 
@@ -176,7 +176,11 @@ async function prepare(p: PendingTurn): Promise<Prepared> {
   ]);
   const agent = p.plan?.agent ?? agents.find((a) => a.id === opts.agentId);
   if (!agent) throw agentNotFound(opts.agentId ?? '');
-  if (isPoste(agent)) throw errors.internal(`Agent ${agent.id} is a poste and cannot be chatted with`);
+  if (isPoste(agent)) {
+    // SPEC: a poste cannot be chatted with; the refusal is the generic 500 of a failed chat.
+    ctx.log.warn({ agentId: agent.id }, 'chat refused: the agent is a poste');
+    throw errors.internal(CHAT_FAILED);
+  }
   if (session && !session.ok) throw session.error;
   if (allowance && !allowance.ok) throw allowance.error;
   return {

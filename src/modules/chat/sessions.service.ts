@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
+import { Agent } from '../agents/agent.entity.js';
 import { authorize } from '../keys/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import { ChatSession, SessionMessage, type StoredMood } from './chat.entity.js';
@@ -147,4 +148,11 @@ export async function messagesOfSessions(ctx: ServiceContext, sessionIds: readon
     ? await ctx.em.find(SessionMessage, { sessionId: { $in: ids }, workspaceId: ctx.caller.workspace.id }, { orderBy: { sessionId: 'asc', position: 'asc' } })
     : [];
   return sessionIds.map((id) => rows.filter((m) => m.sessionId === id));
+}
+
+/** The agents that answered last in sessions (dataloader batch); null for an agent deleted since. */
+export async function agentsByIds(ctx: ServiceContext, agentIds: readonly string[]): Promise<(Agent | null)[]> {
+  authorize(ctx, READ);
+  const agents = await ctx.em.find(Agent, { id: { $in: [...agentIds] }, workspaceId: ctx.caller.workspace.id });
+  return agentIds.map((id) => agents.find((a) => a.id === id) ?? null);
 }

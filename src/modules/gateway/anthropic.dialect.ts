@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage, ToolDef } from '../models/provider.js';
+import { hashRequest } from '../proofs/proofs.service.js';
 import { countPromptTokens, type GatewayAnswer, type GatewayCall, type PreparedCall } from './gateway.service.js';
 import {
   AnthropicCountTokensRequestSchema,
@@ -17,13 +18,19 @@ export interface AnthropicParsed {
   stream: boolean;
 }
 
-/** Anthropic Messages request → gateway call. */
+/**
+ * Anthropic Messages request → gateway call. `tool_choice: { type: "none" }` withholds the tools from
+ * the model (it then cannot call one); other choices are not forwarded.
+ */
 export function fromAnthropic(body: unknown, conversationId?: string): AnthropicParsed {
   const req = parseWire(AnthropicMessagesRequestSchema, body);
   requireUserMessage(req.messages);
+  const call = common(req, body, conversationId);
+  const noTools = (req.tool_choice as { type?: unknown } | null | undefined)?.type === 'none';
   return {
     call: {
-      ...common(req, body, conversationId),
+      ...call,
+      ...(noTools ? { tools: [] } : {}),
       route: MESSAGES_ROUTE,
       temperature: req.temperature,
       maxTokens: req.max_tokens,
@@ -51,7 +58,7 @@ function common(req: AnthropicCountTokensRequest, body: unknown, conversationId?
     address: req.model,
     messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...req.messages.flatMap(toChatMessages)],
     tools,
-    request: body,
+    requestHash: hashRequest(body),
     conversationId,
   };
 }

@@ -36,8 +36,8 @@ export interface GatewayCall {
   tools: ToolDef[];
   temperature?: number;
   maxTokens?: number;
-  /** The request body as received; its canonical JSON is hashed into the certificate. */
-  request: unknown;
+  /** `hashRequest` of the body as received, for the certificate; computed while parsing, so an unhashable body is a 400. */
+  requestHash: string;
   /** `x-svc-conversation`, when sent. */
   conversationId?: string;
 }
@@ -96,11 +96,18 @@ async function resolveTarget(ctx: ServiceContext, address: Address, hasTools: bo
 
 /**
  * Everything that can refuse a call before a model runs, in this order: scope and read-only, the
- * model address (501 `debate:`, 404 unknown agent), the conversation header, then the allowance.
- * Nothing is consumed by a refused call.
+ * body (`parse`, the dialect's reader: 400), the model address (501 `debate:`, 404 unknown agent), the
+ * conversation header, then the allowance. The body is read only once the key may answer, so a key
+ * without the scope, or a read-only one, gets its 403 whatever it sent. Nothing is consumed by a
+ * refused call.
  */
-export async function prepareGatewayCall(ctx: ServiceContext, call: GatewayCall): Promise<PreparedCall> {
+export async function prepareGatewayCall<P extends { call: GatewayCall }>(
+  ctx: ServiceContext,
+  parse: () => P,
+): Promise<P & { prepared: PreparedCall }> {
   authorize(ctx, ENGINE_WRITE);
+  const parsed = parse();
+  const { call } = parsed;
   const address = parseAddress(call.address);
   const target = await resolveTarget(ctx, address, call.tools.length > 0);
   const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
@@ -108,7 +115,7 @@ export async function prepareGatewayCall(ctx: ServiceContext, call: GatewayCall)
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
   await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway', dialect: call.dialect });
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
-  return { call, target, conversationId, proofId: newId('prf'), model, agentInput };
+  return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput } };
 }
 
 /**
@@ -135,7 +142,7 @@ export async function runGatewayCall(
       route: call.route,
       modelAddress: call.address,
       model: answer.model,
-      request: call.request,
+      requestHash: call.requestHash,
       answer: answerText(answer),
       usage: answer.usage,
       conversationId: prepared.conversationId,
@@ -229,8 +236,9 @@ export const countPromptTokens = (call: Pick<GatewayCall, 'messages' | 'tools'>)
  * (o200k tokenizer over system, messages and tool definitions). The address is checked as for a call
  * (404 unknown agent, 501 `debate:`); no model runs and nothing is metered, but the count is certified.
  */
-export async function countGatewayTokens(ctx: ServiceContext, call: GatewayCall): Promise<{ inputTokens: number; proofId: string }> {
+export async function countGatewayTokens(ctx: ServiceContext, parse: () => GatewayCall): Promise<{ inputTokens: number; proofId: string }> {
   authorize(ctx, ENGINE_READ);
+  const call = parse();
   const address = parseAddress(call.address);
   const target = await resolveTarget(ctx, address, call.tools.length > 0);
   const conversationId = await findConversation(ctx, call.conversationId);
@@ -240,7 +248,7 @@ export async function countGatewayTokens(ctx: ServiceContext, call: GatewayCall)
     route: call.route,
     modelAddress: call.address,
     model,
-    request: call.request,
+    requestHash: call.requestHash,
     answer: canonicalJson({ input_tokens: inputTokens }),
     usage: usageOf(0, 0),
     conversationId,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../models/provider.js';
+import { hashRequest } from '../proofs/proofs.service.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway.service.js';
 import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
 import { parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
@@ -12,7 +13,10 @@ export interface OpenAIParsed {
   includeUsage: boolean;
 }
 
-/** OpenAI Chat Completions request → gateway call. `developer` counts as `system`. */
+/**
+ * OpenAI Chat Completions request → gateway call. `developer` counts as `system`. `tool_choice: "none"`
+ * withholds the tools from the model (it then cannot call one); other choices are not forwarded.
+ */
 export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed {
   const req = parseWire(OpenAIChatRequestSchema, body);
   requireUserMessage(req.messages);
@@ -24,14 +28,14 @@ export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed
       route: OPENAI_ROUTE,
       address: req.model,
       messages: [...systems, ...rest],
-      tools: (req.tools ?? []).map((t) => ({
+      tools: (req.tool_choice === 'none' ? [] : (req.tools ?? [])).map((t) => ({
         name: t.function.name,
         description: t.function.description ?? '',
         parameters: t.function.parameters ?? { type: 'object', properties: {} },
       })),
       temperature: req.temperature ?? undefined,
       maxTokens: req.max_completion_tokens ?? req.max_tokens ?? undefined,
-      request: body,
+      requestHash: hashRequest(body),
       conversationId,
     },
     stream: req.stream === true,

@@ -1,3 +1,4 @@
+import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import type { Caller } from '../../context.js';
@@ -67,21 +68,50 @@ export const AuthMessages = {
   unknownUser: 'User not found for this API key',
 } as const;
 
+/** `alias.column as "prefix_column"` for every column of an entity, to split a joined row apart again. */
+function selectColumns<T extends object>(em: Em, entity: EntityName<T>, alias: string): string {
+  return em
+    .getMetadata(entity)
+    .props.flatMap((p) => p.fieldNames ?? [])
+    .map((column) => `${alias}.${column} as "${alias}_${column}"`)
+    .join(', ');
+}
+
+/** The columns of one alias from a joined row, unprefixed; null when the outer join found nothing. */
+function part(row: Record<string, unknown>, alias: string): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (k.startsWith(`${alias}_`)) out[k.slice(alias.length + 1)] = v;
+  return out.id === null || out.id === undefined ? null : out;
+}
+
 /**
  * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
- * (401 variants, 403 client_suspended). The lookup is by hash; the final comparison is constant-time.
+ * (401 variants, 403 client_suspended). One query per call (key by hash, its user and workspace
+ * joined), never cached, so a revocation or a change takes effect at the next call. The lookup is
+ * by hash; the final comparison is constant-time.
  */
 export async function authenticateSecret(em: Em, clock: Clock, secret: string | undefined): Promise<Caller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
-  const key = await em.findOne(ApiKey, { secretHash: hash });
-  if (!key || !constantTimeEqualHex(key.secretHash, hash) || key.revokedAt) {
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `select ${selectColumns(em, ApiKey, 'k')}, ${selectColumns(em, User, 'u')}, ${selectColumns(em, Workspace, 'w')}
+       from api_key k
+       join workspace w on w.id = k.workspace_id
+       left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
+      where k.secret_hash = ?`,
+    [hash],
+  );
+  const keyRow = row ? part(row, 'k') : null;
+  const wsRow = row ? part(row, 'w') : null;
+  if (!keyRow || !wsRow || !constantTimeEqualHex(String(keyRow.secret_hash), hash) || keyRow.revoked_at) {
     throw errors.unauthorized(AuthMessages.invalid);
   }
+  const key = em.map(ApiKey, keyRow as never);
   if (key.expiresAt && key.expiresAt.getTime() <= clock.now().getTime()) throw errors.unauthorized(AuthMessages.expired);
-  const user = await em.findOne(User, { id: key.userId, workspaceId: key.workspaceId });
-  if (!user) throw errors.unauthorized(AuthMessages.unknownUser);
-  const workspace = await em.findOneOrFail(Workspace, { id: key.workspaceId });
+  const userRow = part(row, 'u');
+  if (!userRow) throw errors.unauthorized(AuthMessages.unknownUser);
+  const user = em.map(User, userRow as never);
+  const workspace = em.map(Workspace, wsRow as never);
   if (workspace.suspended) throw errors.clientSuspended();
   return {
     workspace,

@@ -150,8 +150,8 @@ async function detectContradictions(
 ): Promise<number> {
   if (facts.length === 0) return 0;
   const keys = [...new Set(facts.map((f) => normalizeSubject(f.subject)))];
-  const existing = await tx.execute<{ id: string; subject: string; subject_key: string; value: string; valid_until: string | null; source_id: string; source_name: string }[]>(
-    `select f.id, f.subject, f.subject_key, f.value, f.valid_until::text as valid_until, s.id as source_id, s.name as source_name
+  const existing = await tx.execute<{ id: string; subject: string; subject_key: string; value: string; valid_until: string | null; source_name: string }[]>(
+    `select f.id, f.subject, f.subject_key, f.value, f.valid_until::text as valid_until, s.name as source_name
        from knowledge_fact f join knowledge_source s on s.id = f.source_id
       where f.workspace_id = ? and s.status = 'ready' and f.source_id <> ? and f.subject_key in (${keys.map(() => '?').join(', ')})
       order by f.created_at desc, f.id desc`,
@@ -185,8 +185,9 @@ async function detectContradictions(
         payload: {
           contradictionId: contradiction.id,
           severity,
-          newFact: { id: fact.id, source: source.name, sourceId: source.id },
-          existingFact: { id: old.id, source: old.source_name, sourceId: old.source_id },
+          // SPEC fields exactly: `source` is the document's name (docs/knowledge.md, Events).
+          newFact: { id: fact.id, source: source.name },
+          existingFact: { id: old.id, source: old.source_name },
         },
       });
     }

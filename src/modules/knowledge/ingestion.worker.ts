@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppServices } from '../../app/services.js';
 import { analyseDocument, commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
-import { IngestionJob, KnowledgeSource } from './knowledge.entity.js';
+import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 
 /**
  * Ingestion jobs (`knowledge_ingestion_job`): `queued` → `running` → `done` | `failed`.
@@ -87,7 +87,7 @@ export async function processIngestionJob(app: AppServices, job: ClaimedJob, sig
     else {
       try {
         const bytes = await loadDocumentBytes(em, source);
-        outcome = { ok: await analyseDocument({ bytes, filename: source.name, mimeType: source.mimeType }) };
+        outcome = { ok: await analyseDocument({ bytes, filename: uploadedName(source), mimeType: source.mimeType }) };
       } catch (err) {
         if (!(err instanceof IngestionFailure)) throw err;
         outcome = { failure: err.message };

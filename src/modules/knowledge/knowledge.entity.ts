@@ -29,7 +29,10 @@ const KnowledgeSourceSchema = defineEntity({
     /** The uploader: knowledge events go to this user's webhook endpoints. */
     userId: p.string(),
     collectionId: p.string().nullable(),
+    /** Display name (the file name unless the client gave one); renamable. */
     name: p.text(),
+    /** The file name as uploaded (null: same as `name`); ingestion reads the format from it. */
+    filename: p.text().nullable(),
     mimeType: p.string(),
     sizeBytes: p.integer(),
     sha256: p.string(),
@@ -49,6 +52,9 @@ const KnowledgeSourceSchema = defineEntity({
 /** An uploaded document. Its bytes live in `knowledge_document`, its passages in `knowledge_chunk`. */
 export class KnowledgeSource extends KnowledgeSourceSchema.class {}
 KnowledgeSourceSchema.setClass(KnowledgeSource);
+
+/** The file name as uploaded (the display name for rows written without it). */
+export const uploadedName = (s: KnowledgeSource): string => s.filename ?? s.name;
 
 const KnowledgeFactSchema = defineEntity({
   name: 'KnowledgeFact',

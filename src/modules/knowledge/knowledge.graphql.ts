@@ -29,6 +29,7 @@ KnowledgeSourceRef.implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
+    filename: t.exposeString('filename', { description: 'The file name as uploaded; ingestion reads the format from it' }),
     mimeType: t.exposeString('mimeType'),
     sizeBytes: t.exposeInt('sizeBytes'),
     sha256: t.exposeString('sha256'),

@@ -1,44 +1,72 @@
 import { z } from 'zod';
+import { CHAT_LIMITS, KnowledgeUsedSchema } from '../chat/chat.schemas.js';
 import { SOURCE_STATUSES } from './knowledge.entity.js';
 
 /** SPEC Limits: uploaded file size. 25 MiB, checked while the upload streams. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
-export const TOP_K = { min: 1, max: 20, default: 5, list: 8 } as const;
+/** SPEC: 1 to 20, default 5, 8 for list questions; one rule for the chat turn and the query route. */
+export const TOP_K = CHAT_LIMITS.topK;
 
 const MAX_NAME = 200;
 const MAX_DESCRIPTION = 2_000;
 const MAX_QUERY = 2_000;
 
+/** PostgreSQL text cannot hold NUL: such input is a 400 naming its field here, never a database error. */
+const NO_NUL = (s: string) => !s.includes('\u0000');
+const noNul = (field: string) => `${field} must not contain NUL characters`;
+
 const idString = (field: string) =>
-  z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) }).min(1, `${field} is required`).max(64, `${field} is not a valid id`);
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) })
+    .min(1, `${field} is required`)
+    .max(64, `${field} is not a valid id`)
+    .refine(NO_NUL, `${field} is not a valid id`);
 
 const requiredName = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'name is required' : 'name must be a string') })
   .max(MAX_NAME, `name must be at most ${MAX_NAME} characters`)
+  .refine(NO_NUL, noNul('name'))
   .refine((s) => s.trim().length > 0, 'name is required');
+
+const optionalName = z
+  .string({ error: 'name must be a string' })
+  .max(MAX_NAME, `name must be at most ${MAX_NAME} characters`)
+  .refine(NO_NUL, noNul('name'))
+  .refine((s) => s.trim().length > 0, 'name must not be empty')
+  .nullish();
+
+const description = z
+  .string({ error: 'description must be a string' })
+  .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`)
+  .refine(NO_NUL, noNul('description'))
+  .nullish();
 
 export const CreateCollectionSchema = z.object({
   name: requiredName,
-  description: z.string({ error: 'description must be a string' }).max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`).nullish(),
+  description,
 });
 export type CreateCollectionInput = z.input<typeof CreateCollectionSchema>;
 
 export const UpdateCollectionSchema = z.object({
-  name: z.string({ error: 'name must be a string' }).max(MAX_NAME, `name must be at most ${MAX_NAME} characters`).refine((s) => s.trim().length > 0, 'name must not be empty').nullish(),
-  description: z.string({ error: 'description must be a string' }).max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`).nullish(),
+  name: optionalName,
+  description,
 });
 export type UpdateCollectionInput = z.input<typeof UpdateCollectionSchema>;
 
 /** `PUT /v1/knowledge-sources/:id`: rename, or move to a collection (`collectionId: null` takes it out). */
 export const UpdateSourceSchema = z.object({
-  name: z.string({ error: 'name must be a string' }).max(MAX_NAME, `name must be at most ${MAX_NAME} characters`).refine((s) => s.trim().length > 0, 'name must not be empty').nullish(),
-  collectionId: z.string({ error: 'collectionId must be a string' }).max(64, 'Collection not found').nullish(),
+  name: optionalName,
+  /** Any string: one naming no collection of the workspace is `Collection not found` (checked by the service). */
+  collectionId: z.string({ error: 'collectionId must be a string' }).nullish(),
 });
 export type UpdateSourceInput = z.input<typeof UpdateSourceSchema>;
 
+/** The display name given with an upload (the file and `collectionId` are read by the multipart reader); blank means absent. */
+export const UploadNameSchema = z.string().max(MAX_NAME, `name must be at most ${MAX_NAME} characters`).refine(NO_NUL, noNul('name')).optional();
+
 export const ListSourcesSchema = z.object({
-  collectionId: z.string({ error: 'collectionId must be a string' }).max(64).optional(),
+  collectionId: z.string({ error: 'collectionId must be a string' }).max(64, 'collectionId is not a valid id').refine(NO_NUL, 'collectionId is not a valid id').optional(),
   status: z.enum(SOURCE_STATUSES, { error: `status must be one of ${SOURCE_STATUSES.join(', ')}` }).optional(),
 });
 export type ListSourcesInput = z.input<typeof ListSourcesSchema>;
@@ -55,7 +83,12 @@ export const LinkKnowledgeSchema = z
   });
 export type LinkKnowledgeInput = z.input<typeof LinkKnowledgeSchema>;
 
-const idList = (field: string) => z.array(z.string({ error: `${field} must be a list of ids` }).max(64), { error: `${field} must be a list of ids` }).max(200, `${field} has too many ids`);
+const idList = (field: string) =>
+  z
+    .array(z.string({ error: `${field} must be a list of ids` }).max(64, `${field} must be a list of ids`).refine(NO_NUL, `${field} must be a list of ids`), {
+      error: `${field} must be a list of ids`,
+    })
+    .max(200, `${field} has too many ids`);
 
 /** `POST /v1/knowledge/query`. Without a scope the whole workspace is searched. */
 export const KnowledgeQuerySchema = z.object({
@@ -69,7 +102,7 @@ export const KnowledgeQuerySchema = z.object({
     .min(TOP_K.min, `topK must be at least ${TOP_K.min}`)
     .max(TOP_K.max, `topK must be at most ${TOP_K.max}`)
     .nullish(),
-  agentId: z.string({ error: 'agentId must be a string' }).max(64).nullish(),
+  agentId: z.string({ error: 'agentId must be a string' }).max(64, 'agentId is not a valid id').refine(NO_NUL, 'agentId is not a valid id').nullish(),
   collectionIds: idList('collectionIds').nullish(),
   sourceIds: idList('sourceIds').nullish(),
 });
@@ -78,6 +111,7 @@ export type KnowledgeQueryInput = z.input<typeof KnowledgeQuerySchema>;
 export const SourceDtoSchema = z.object({
   id: z.string(),
   name: z.string(),
+  filename: z.string(),
   mimeType: z.string(),
   sizeBytes: z.number().int(),
   sha256: z.string(),
@@ -108,19 +142,8 @@ export const CollectionDtoSchema = z.object({
 });
 export type CollectionDto = z.infer<typeof CollectionDtoSchema>;
 
-export const KnowledgeItemSchema = z.object({
-  ref: z.number().int(),
-  sourceId: z.string(),
-  sourceName: z.string(),
-  section: z.string(),
-  page: z.number().int(),
-  chunkPreview: z.string(),
-  similarity: z.number(),
-  chunkId: z.string(),
-  collectionId: z.string().nullable(),
-  dossierName: z.string().nullable(),
-  text: z.string(),
-});
+/** A query result: the `knowledgeUsed` item of chat results, plus the whole passage. */
+export const KnowledgeItemSchema = KnowledgeUsedSchema.extend({ text: z.string() });
 
 export const AgentKnowledgeDtoSchema = z.object({
   agentId: z.string(),

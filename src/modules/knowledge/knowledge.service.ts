@@ -7,7 +7,7 @@ import { findAgent } from '../agents/agents.service.js';
 import { authorize } from '../keys/access.js';
 import { documentLimitFor, subscriptionState } from '../usage/plans.js';
 import { wakeIngestion } from './ingestion.worker.js';
-import { AgentKnowledgeLink, IngestionJob, KnowledgeCollection, KnowledgeSource } from './knowledge.entity.js';
+import { AgentKnowledgeLink, IngestionJob, KnowledgeCollection, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 import { agentScope, readDocument, searchChunks, storeDocument, type SearchScope } from './knowledge.repository.js';
 import {
   CreateCollectionSchema,
@@ -15,9 +15,9 @@ import {
   LinkKnowledgeSchema,
   ListSourcesSchema,
   MAX_UPLOAD_BYTES,
-  TOP_K,
   UpdateCollectionSchema,
   UpdateSourceSchema,
+  UploadNameSchema,
   type AgentKnowledgeDto,
   type CollectionDto,
   type CreateCollectionInput,
@@ -29,6 +29,7 @@ import {
   type UpdateSourceInput,
 } from './knowledge.schemas.js';
 import { previewOf } from './search-text.js';
+import { topKFor } from '../chat/retrieval.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 
 const READ = { scope: 'knowledge' } as const;
@@ -43,6 +44,7 @@ export function toSourceDto(s: KnowledgeSource): SourceDto {
   return {
     id: s.id,
     name: s.name,
+    filename: uploadedName(s),
     mimeType: s.mimeType,
     sizeBytes: s.sizeBytes,
     sha256: s.sha256,
@@ -76,13 +78,20 @@ export function toCollectionDto(c: KnowledgeCollection, sourceCount: number): Co
 
 // ---------------------------------------------------------------------------------------------- sources
 
+/**
+ * An id from a path, a form field or a body that no row can have (ids are at most 64 characters, and
+ * PostgreSQL text holds no NUL): absent, rather than a database error.
+ */
+const impossibleId = (id: string): boolean => id.length > 64 || id.includes('\u0000');
+
 export async function findSource(ctx: ServiceContext, id: string): Promise<KnowledgeSource> {
-  const source = await ctx.em.findOne(KnowledgeSource, { id, workspaceId: ctx.caller.workspace.id });
+  const source = impossibleId(id) ? null : await ctx.em.findOne(KnowledgeSource, { id, workspaceId: ctx.caller.workspace.id });
   if (!source) throw sourceNotFound(id);
   return source;
 }
 
 async function findCollection(ctx: ServiceContext, id: string): Promise<KnowledgeCollection | null> {
+  if (impossibleId(id)) return null;
   return ctx.em.findOne(KnowledgeCollection, { id, workspaceId: ctx.caller.workspace.id });
 }
 
@@ -113,6 +122,8 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
   if (used >= limit) throw errors.documentLimit(limit, used);
 
   const file = await read(MAX_UPLOAD_BYTES);
+  const name = UploadNameSchema.safeParse(file.name);
+  if (!name.success) throw errors.badRequest(name.error.issues[0].message, { field: 'name' });
   const collectionId = file.collectionId?.trim() || null;
   if (collectionId && !(await findCollection(ctx, collectionId))) throw unknownCollection();
 
@@ -123,7 +134,8 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
       workspaceId: ws.id,
       userId: ctx.caller.user.id,
       collectionId,
-      name: file.name?.trim() || file.filename,
+      name: name.data?.trim() || file.filename,
+      filename: file.filename,
       mimeType: file.mimeType,
       sizeBytes: file.bytes.length,
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
@@ -346,6 +358,7 @@ export async function unlinkKnowledge(ctx: ServiceContext, agentId: string, targ
   authorize(ctx, WRITE);
   const agent = await findAgent(ctx, agentId);
   const ws = ctx.caller.workspace.id;
+  if (impossibleId(targetId)) throw errors.notFound(`Knowledge link not found: ${targetId}`);
   const removed = await ctx.em.transactional(async (tx) => {
     const n = await tx.nativeDelete(AgentKnowledgeLink, { workspaceId: ws, agentId: agent.id, targetId });
     if (n > 0) await syncCollectionScope(tx, ws, [agent.id], ctx.clock.now());
@@ -356,14 +369,6 @@ export async function unlinkKnowledge(ctx: ServiceContext, agentId: string, targ
 }
 
 // --------------------------------------------------------------------------------------------- search
-
-const LIST_QUESTION =
-  /\b(list|lists|enumerate|which are|what are (?:the|all)|name (?:all|the)|give me (?:all|the)|all the|liste[rz]?|[ée]num[ée]re[rz]?|quels sont|quelles sont|tous les|toutes les)\b/iu;
-
-/** SPEC: topK defaults to 5, or 8 for questions asking for a list. */
-export function defaultTopK(query: string): number {
-  return LIST_QUESTION.test(query) ? TOP_K.list : TOP_K.default;
-}
 
 /** Search hits as knowledge items numbered 1..n (`ref`), best first. */
 export async function searchItems(
@@ -406,7 +411,7 @@ export async function queryKnowledge(ctx: ServiceContext, input: KnowledgeQueryI
     }
     scope = { kind: 'some', ...ids };
   }
-  return searchItems(ctx, { workspaceId, query: q.query, topK: q.topK ?? defaultTopK(q.query), scope });
+  return searchItems(ctx, { workspaceId, query: q.query, topK: topKFor(q.query, q.topK ?? undefined), scope });
 }
 
 // ------------------------------------------------------------------------------ batch reads (GraphQL)

@@ -24,8 +24,8 @@ export interface StaleWatchReport {
 export async function runStaleWatch(app: AppServices, now: Date = app.clock.now()): Promise<StaleWatchReport> {
   const today = now.toISOString().slice(0, 10);
   return app.orm.em.fork().transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string; valid_until: string; workspace_id: string; source_id: string; source_name: string; user_id: string }[]>(
-      `select f.id, f.valid_until::text as valid_until, f.workspace_id, s.id as source_id, s.name as source_name, s.user_id
+    const rows = await tx.execute<{ id: string; valid_until: string; workspace_id: string; source_name: string; user_id: string }[]>(
+      `select f.id, f.valid_until::text as valid_until, f.workspace_id, s.name as source_name, s.user_id
          from knowledge_fact f join knowledge_source s on s.id = f.source_id
         where f.valid_until is not null and f.valid_until < ?::date and f.stale_notified_at is null and s.status = 'ready'
         order by f.workspace_id, s.user_id, f.valid_until, f.id
@@ -52,7 +52,7 @@ export async function runStaleWatch(app: AppServices, now: Date = app.clock.now(
         actorUserId: first.user_id,
         payload: {
           count: group.length,
-          facts: group.slice(0, STALE_FACTS_PER_EVENT).map((r) => ({ id: r.id, source: r.source_name, sourceId: r.source_id, validUntil: r.valid_until })),
+          facts: group.slice(0, STALE_FACTS_PER_EVENT).map((r) => ({ id: r.id, source: r.source_name, validUntil: r.valid_until })),
         },
       });
     }

@@ -21,7 +21,9 @@ export interface IssueProofInput {
   /** The model that answered. */
   model: string;
   /** The request as received (any JSON value): hashed in its RFC 8785 canonical form. */
-  request: unknown;
+  request?: unknown;
+  /** `hashRequest` of the request, when the caller computed it before the answer (the gateway does, so that a body with no canonical form is refused before any model runs). */
+  requestHash?: string;
   answer: string;
   usage: TokenUsage;
   conversationId?: string | null;
@@ -37,6 +39,20 @@ export function canonicalJson(value: unknown): string {
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
+ * SHA-256 (hex) of the RFC 8785 canonical JSON of a request. A body JSON can carry but RFC 8785 cannot
+ * (a number beyond the double range, a lone surrogate in a string) is a 400 `invalid_request_error`.
+ */
+export function hashRequest(request: unknown): string {
+  let text: string;
+  try {
+    text = canonicalJson(request);
+  } catch (err) {
+    throw errors.invalidRequest(`The request body has no canonical JSON form (RFC 8785): ${(err as Error).message}`);
+  }
+  return sha256(text);
+}
+
+/**
  * Appends a signed certificate to the caller's workspace chain and returns its id. The append is
  * serialised per workspace by a transaction-scoped advisory lock, so concurrent calls, in this process
  * or another one on the same database, still form a single line. Internal: callers authorise first.
@@ -44,7 +60,7 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 export async function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
   const key = await loadGatewayKey(ctx.app);
   const workspaceId = ctx.caller.workspace.id;
-  const requestHash = sha256(canonicalJson(input.request));
+  const requestHash = input.requestHash ?? hashRequest(input.request);
   const answerHash = sha256(input.answer);
   return ctx.em.fork().transactional(async (tx) => {
     // Two-key form: the first key namespaces this lock away from other per-workspace locks.

@@ -16,15 +16,29 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 /** Set by the HTTP client from the request itself; a tool may not override them. */
 export const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
 
+/** PostgreSQL text and jsonb hold no NUL: such input is a 400 naming its field, never a database error. */
+const NO_NUL = (s: string) => !s.includes('\u0000');
+/** No NUL in any key or string of a JSON value (jsonb refuses `\u0000`). */
+const jsonWithoutNul = (value: unknown): boolean => {
+  let clean = true;
+  JSON.stringify(value, (key: string, v: unknown) => {
+    if (!NO_NUL(key) || (typeof v === 'string' && !NO_NUL(v))) clean = false;
+    return v;
+  });
+  return clean;
+};
+
 const required = (field: string) =>
   z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) });
 
 const toolName = required('name').regex(NAME, 'name must start with a letter and hold only letters, digits, _ and - (at most 64 characters)');
 const description = required('description')
   .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`)
+  .refine(NO_NUL, 'description must not contain NUL characters')
   .refine((s) => s.trim().length > 0, 'description is required');
 const urlTemplate = required('urlTemplate')
   .max(MAX_URL, `urlTemplate must be at most ${MAX_URL} characters`)
+  .refine(NO_NUL, 'urlTemplate must not contain NUL characters')
   .refine((s) => s.trim().length > 0, 'urlTemplate is required');
 const method = z.enum(TOOL_METHODS, { error: `method must be one of ${TOOL_METHODS.join(', ')}` });
 const timeoutMs = z
@@ -33,7 +47,9 @@ const timeoutMs = z
   .min(TOOL_TIMEOUT.min, `timeoutMs must be at least ${TOOL_TIMEOUT.min}`)
   .max(TOOL_TIMEOUT.max, `timeoutMs must be at most ${TOOL_TIMEOUT.max}`);
 const isActive = z.boolean({ error: 'isActive must be a boolean' });
-const inputSchema = z.record(z.string(), z.unknown(), { error: 'inputSchema must be a JSON Schema object' });
+const inputSchema = z
+  .record(z.string(), z.unknown(), { error: 'inputSchema must be a JSON Schema object' })
+  .refine(jsonWithoutNul, 'inputSchema must not contain NUL characters');
 
 /** A header as sent by clients; a secret header's `value` may be omitted on update to keep the stored one. */
 const HeaderInputSchema = z.object({
@@ -44,6 +60,8 @@ const HeaderInputSchema = z.object({
     .string({ error: 'header value must be a string' })
     .max(MAX_HEADER_VALUE, `header value must be at most ${MAX_HEADER_VALUE} characters`)
     .refine((v) => !/[\r\n\0]/.test(v), 'header value must not contain line breaks')
+    // What HTTP allows in a field value (Node refuses anything else at call time): tab, visible ASCII, Latin-1.
+    .refine((v) => /^[\t\x20-\x7e\x80-\xff]*$/.test(v), 'header value must hold only printable characters (Latin-1)')
     .nullish(),
   secret: z.boolean({ error: 'header secret must be a boolean' }).nullish(),
 });

@@ -45,8 +45,15 @@ export function toToolDto(t: WorkspaceTool): ToolDto {
   };
 }
 
+/** An id no row can have (PostgreSQL text holds no NUL): absent, rather than a failing query. */
+const impossibleId = (id: string): boolean => id.includes('\u0000');
+
+async function toolOfWorkspace(ctx: ServiceContext, id: string): Promise<WorkspaceTool | null> {
+  return impossibleId(id) ? null : ctx.em.findOne(WorkspaceTool, { id, workspaceId: ctx.caller.workspace.id });
+}
+
 export async function findTool(ctx: ServiceContext, id: string): Promise<WorkspaceTool> {
-  const tool = await ctx.em.findOne(WorkspaceTool, { id, workspaceId: ctx.caller.workspace.id });
+  const tool = await toolOfWorkspace(ctx, id);
   if (!tool) throw toolNotFound(id);
   return tool;
 }
@@ -211,7 +218,7 @@ export async function linkTool(ctx: ServiceContext, agentId: string, input: Link
   const data = LinkToolSchema.parse(input ?? {});
   const agent = await findAgent(ctx, agentId);
   const workspaceId = ctx.caller.workspace.id;
-  const tool = await ctx.em.findOne(WorkspaceTool, { id: data.toolId, workspaceId });
+  const tool = await toolOfWorkspace(ctx, data.toolId);
   if (!tool) throw errors.badRequest('Tool not found', { field: 'toolId' });
   const existing = await ctx.em.findOne(AgentToolLink, { workspaceId, agentId: agent.id, toolId: tool.id });
   if (!existing) {
@@ -224,7 +231,7 @@ export async function linkTool(ctx: ServiceContext, agentId: string, input: Link
 export async function unlinkTool(ctx: ServiceContext, agentId: string, toolId: string): Promise<void> {
   authorize(ctx, WRITE);
   const agent = await findAgent(ctx, agentId);
-  const n = await ctx.em.nativeDelete(AgentToolLink, { workspaceId: ctx.caller.workspace.id, agentId: agent.id, toolId });
+  const n = impossibleId(toolId) ? 0 : await ctx.em.nativeDelete(AgentToolLink, { workspaceId: ctx.caller.workspace.id, agentId: agent.id, toolId });
   if (n === 0) throw errors.notFound(`Tool link not found: ${toolId}`);
 }
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { Caller, ServiceContext } from '../../context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -13,6 +13,30 @@ import { UsageEntry } from './usage.entity.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
 export const TOKENS_PER_QUESTION = 8000;
+
+/**
+ * An admitted answer holds its questions until it is recorded (or the hold expires, for an answer that
+ * failed without being recorded), so answers admitted together cannot spend more than the allowance.
+ */
+export const HOLD_TTL_MS = 5 * 60_000;
+
+/** The hold of each request's caller (one caller object per request or GraphQL operation). */
+const holds = new WeakMap<Caller, string>();
+
+/**
+ * Gives back the hold of a request that ended without recording an answer (refused, failed, or the
+ * client left). Called once the request is over by the REST adapter and the GraphQL plugin.
+ */
+export async function releaseHold(app: ServiceContext['app'], caller: Caller): Promise<void> {
+  const holdId = holds.get(caller);
+  if (!holdId) return;
+  holds.delete(caller);
+  try {
+    await app.orm.em.fork().execute('delete from question_hold where id = ?', [holdId]);
+  } catch (err) {
+    app.log.warn({ err, holdId }, 'could not release a question hold; it expires by itself');
+  }
+}
 
 /** Share of a key's monthly ceiling past which a notification is recorded (once per key and month). */
 export const KEY_NOTICE_RATIO = 0.8;
@@ -110,14 +134,30 @@ export async function assertCanConsume(
     const used = await keyMonthTotal(ctx, ctx.caller.key.id, now);
     if (used + required > limit) throw errors.apiKeyBudgetExceeded();
   }
-  const balance = await readBalance(ctx.em, ws, now);
-  if (balance.available < required) throw quotaError(opts.dialect, required, balance.available);
+  // A request admitted once (the gateway's agent models enter the chat pipeline) holds once.
+  if (holds.has(ctx.caller)) return;
+  const holdId = newId('hold');
+  await ctx.em.transactional(async (em) => {
+    await em.execute('select id from workspace where id = ? for update', [ws.id]);
+    await em.execute('delete from question_hold where workspace_id = ? and expires_at <= ?', [ws.id, now]);
+    const balance = await readBalance(em, ws, now);
+    const [held] = await em.execute<{ n: unknown }[]>('select coalesce(sum(questions), 0) as n from question_hold where workspace_id = ?', [ws.id]);
+    const available = Math.max(0, balance.available - Number(held?.n ?? 0));
+    if (available < required) throw quotaError(opts.dialect, required, available);
+    await em.execute('insert into question_hold (id, workspace_id, questions, expires_at) values (?, ?, ?, ?)', [
+      holdId,
+      ws.id,
+      required,
+      new Date(now.getTime() + HOLD_TTL_MS),
+    ]);
+  });
+  holds.set(ctx.caller, holdId);
 }
 
 /**
  * Appends one consumption to the ledger: the monthly allowance is used before packs. Recording is
  * serialised per workspace (row lock) so the split is exact across processes. Questions already
- * answered are always recorded, even past zero (concurrent turns admitted together). When the key
+ * answered are always recorded, even past the allowance when an answer cost more than its hold. When the key
  * passes 80% of its monthly ceiling, a notification is stored once per key and month, and logged.
  */
 export async function recordConsumption(
@@ -127,8 +167,15 @@ export async function recordConsumption(
   const questions = questionsFor(opts.usage, opts.modelClass);
   const { workspace: ws, key, user } = ctx.caller;
   const now = ctx.clock.now();
+  const limit = key.monthlyQuestionLimit;
+  const limited = limit !== null && limit !== undefined;
   const keyTotal = await ctx.em.transactional(async (em) => {
     await em.execute('select id from workspace where id = ? for update', [ws.id]);
+    const holdId = holds.get(ctx.caller);
+    if (holdId) {
+      holds.delete(ctx.caller);
+      await em.execute('delete from question_hold where id = ?', [holdId]);
+    }
     const balance = await readBalance(em, ws, now);
     const fromAllowance = Math.min(questions, balance.allowanceLeft);
     const fromPacks = Math.min(questions - fromAllowance, balance.packsLeft);
@@ -150,11 +197,12 @@ export async function recordConsumption(
       fromPacks,
       createdAt: now,
     });
-    return keyQuestions(em, key.id, calendarMonth(now));
+    // The key's month total only serves its ceiling: a key without one skips the sum.
+    return limited ? keyQuestions(em, key.id, calendarMonth(now)) : undefined;
   });
+  if (keyTotal === undefined) return { questions };
   usageRuntime(ctx.app).keyBudgets.set(key.id, monthOf(now), keyTotal, now.getTime());
-  const limit = key.monthlyQuestionLimit;
-  if (limit !== null && limit !== undefined && keyTotal >= limit * KEY_NOTICE_RATIO) {
+  if (limited && keyTotal >= limit * KEY_NOTICE_RATIO) {
     await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now });
   }
   return { questions };

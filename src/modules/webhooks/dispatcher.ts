@@ -55,12 +55,15 @@ const toClaimed = (row: Row, leaseToken: string): ClaimedDelivery => ({
 const execute = (app: AppServices, sql: string, params: unknown[]) => app.orm.em.fork().execute<Row[]>(sql, params);
 
 /**
- * Reserves up to `limit` due attempts of active endpoints in one statement. `FOR UPDATE SKIP LOCKED`
- * keeps two processes from picking the same row, and the lease keeps it reserved after the statement:
- * another process only takes it over once the lease has run out (the claimer died mid-attempt).
+ * Reserves up to `limit` attempts of active endpoints due at `now` in one statement. `FOR UPDATE SKIP
+ * LOCKED` keeps two processes from picking the same row, and the lease keeps it reserved after the
+ * statement: another process only takes it over once the lease has run out (the claimer died mid-attempt).
+ * The lease runs from the moment of the claim, not from `now`: a sweep working through a long backlog keeps
+ * the `now` it started with, and a lease counted from it could already have run out.
  */
 export async function claimDue(app: AppServices, now: Date, stage: Stage, limit: number): Promise<ClaimedDelivery[]> {
   const leaseToken = newLeaseToken();
+  const leaseUntil = new Date(Math.max(now.getTime(), app.clock.now().getTime()) + LEASE_MS);
   const stageCondition = stage === 'immediate' ? 'd2.attempts < ?' : 'd2.attempts >= ?';
   const rows = await execute(
     app,
@@ -80,7 +83,7 @@ export async function claimDue(app: AppServices, now: Date, stage: Stage, limit:
            limit ?
              for update of d2 skip locked)
   returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
-    [iso(new Date(now.getTime() + LEASE_MS)), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
+    [iso(leaseUntil), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
   );
   return rows.map((row) => toClaimed(row, leaseToken));
 }

@@ -6,10 +6,14 @@ const MAX_DESCRIPTION = 1000;
 const presence = (field: string, kind: string) => (iss: { input: unknown }) =>
   iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be ${kind}`;
 
+/** PostgreSQL text cannot hold NUL: refused here as bad input rather than failing at the database. */
+const NO_NUL = (s: string) => !s.includes('\u0000');
+
 const url = z
   .string({ error: presence('url', 'a string') })
   .max(MAX_URL, `url must be at most ${MAX_URL} characters`)
-  .refine((s) => s.trim().length > 0, 'url is required');
+  .refine((s) => s.trim().length > 0, 'url is required')
+  .refine(NO_NUL, 'url must not contain NUL characters');
 
 const events = z
   .array(z.string({ error: 'events must be a list of event names' }), { error: presence('events', 'a list of event names') })
@@ -17,7 +21,8 @@ const events = z
 
 const description = z
   .string({ error: 'description must be a string' })
-  .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`);
+  .max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`)
+  .refine(NO_NUL, 'description must not contain NUL characters');
 
 /** `POST /v1/webhooks`. Event names and the URL policy are checked by the service after this shape. */
 export const CreateWebhookSchema = z.object({

@@ -54,8 +54,12 @@ export function toDeliveryDto(d: WebhookDelivery): DeliveryDto {
   };
 }
 
+/** An id no row can have (PostgreSQL text cannot hold NUL): answered as missing without a query. */
+const impossibleId = (id: string): boolean => id.includes('\u0000');
+
 /** Endpoints are private to their creator: another user's (or workspace's) endpoint is a plain 404. */
 async function findOwnEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  if (impossibleId(id)) throw webhookNotFound();
   const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id });
   if (!endpoint) throw webhookNotFound();
   return endpoint;
@@ -149,6 +153,9 @@ export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<vo
 /**
  * One `webhook.test` attempt to this endpoint only (whatever its subscriptions or state), logged, never
  * retried. `statusCode` is null when the receiver could not be reached.
+ * Test and replay attempts do not take the request's signal: a caller hanging up must not leave the
+ * attempt unrecorded (nor, for a replay, the delivery without its cancelled retry); the acknowledgement
+ * timeout bounds them.
  */
 export async function testWebhook(ctx: ServiceContext, id: string): Promise<AttemptOutcome> {
   authorize(ctx, WRITE);
@@ -188,7 +195,6 @@ export async function testWebhook(ctx: ServiceContext, id: string): Promise<Atte
       leaseToken,
     },
     'single',
-    ctx.signal,
   );
   await trimSoon(ctx.app, endpoint.id);
   return { success, statusCode };
@@ -212,9 +218,9 @@ export async function listDeliveries(ctx: ServiceContext, id: string): Promise<W
 export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId: string): Promise<AttemptOutcome> {
   authorize(ctx, WRITE);
   const endpoint = await findOwnEndpoint(ctx, id);
-  const claimed = await claimForReplay(ctx.app, endpoint.id, deliveryId, ctx.clock.now());
+  const claimed = impossibleId(deliveryId) ? null : await claimForReplay(ctx.app, endpoint.id, deliveryId, ctx.clock.now());
   if (!claimed) throw deliveryNotFound();
-  const { success, statusCode } = await attemptDelivery(ctx.app, claimed, 'single', ctx.signal);
+  const { success, statusCode } = await attemptDelivery(ctx.app, claimed, 'single');
   await trimSoon(ctx.app, endpoint.id);
   return { success, statusCode };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { issueKey, type AdminContext, type IssuedKey } from '../keys/keys.service.js';
+import { assertSeatRoom } from '../usage/metering.service.js';
 import { PLANS, User, Workspace, type PlanName } from './workspace.entity.js';
 
 export const CreateWorkspaceSchema = z.object({
@@ -47,8 +48,10 @@ export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promi
   return ws;
 }
 
+/** A new user of the workspace, within the seats its subscription covers (402 SEAT_LIMIT). */
 export async function createUser(actx: AdminContext, workspaceId: string): Promise<User> {
-  await findWorkspaceOrFail(actx, workspaceId);
+  const ws = await findWorkspaceOrFail(actx, workspaceId);
+  assertSeatRoom(ws, (await actx.em.count(User, { workspaceId })) + 1);
   const user = actx.em.create(User, { id: newId('usr'), workspaceId, name: null, createdAt: actx.clock.now() });
   await actx.em.flush();
   return user;
