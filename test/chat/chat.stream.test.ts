@@ -180,6 +180,18 @@ describe('pre-stream rules', () => {
     expect((await ledgerRows(t, trial.workspaceId)).rows).toBe(0);
   });
 
+  it('a spent key budget is a key check: JSON 402 API_KEY_BUDGET_EXCEEDED before the stream opens', async () => {
+    const agent = await createAgent(t, a.key, persona('Budget'));
+    const key = await t.key(a, { monthlyQuestionLimit: 1 });
+    const first = await streamChat(t, key, fixed(agent), { message: 'one' });
+    expect(first.events.at(-1)?.type).toBe('done');
+    for (const route of [fixed(agent), AUTO]) {
+      const res = await streamChat(t, key, route, { message: 'two' });
+      expect(res.status).toBe(402);
+      expect(res.body).toMatchObject({ code: 'API_KEY_BUDGET_EXCEEDED', error: expect.any(String) });
+    }
+  });
+
   it('auto-pick: no agent in the workspace is a JSON 404 before the stream', async () => {
     const empty = await t.tenant();
     const res = await streamChat(t, empty.key, AUTO, { message: 'hi' });

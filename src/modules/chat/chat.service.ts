@@ -12,7 +12,7 @@ import { authorize, type Access } from '../keys/access.js';
 import type { ModelClass, ModelProvider, TokenUsage } from '../models/provider.js';
 import { foldText } from '../models/text-match.js';
 import { issueProof } from '../proofs/proofs.service.js';
-import { assertCanConsume, recordConsumption } from '../usage/metering.service.js';
+import { assertCanConsume, assertKeyBudget, recordConsumption } from '../usage/metering.service.js';
 import { planAgent, type Plan } from './auto-pick.js';
 import type { EventSink } from './chat-events.js';
 import {
@@ -101,6 +101,8 @@ export interface PendingTurn {
 export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unknown, opts: TurnOptions): Promise<PendingTurn> {
   authorize(ctx, opts.access ?? WRITE);
   const input = ChatRequestSchema.parse(raw ?? {});
+  // A key check, like scopes: a spent key budget is refused before any stream opens.
+  await assertKeyBudget(ctx);
   const provider = opts.provider ?? ctx.app.models.default();
   const pending: PendingTurn = {
     ctx,

@@ -114,6 +114,18 @@ function quotaError(dialect: 'native' | 'openai' | 'anthropic', required: number
 }
 
 /**
+ * 402 API_KEY_BUDGET_EXCEEDED when the key's `monthlyQuestionLimit` (calendar month, UTC) is spent. A key
+ * check (SPEC Authentication 6): callers that open a stream run it before the stream opens. Reads the
+ * key's month total from the ~15 s cache.
+ */
+export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promise<void> {
+  const limit = ctx.caller.key.monthlyQuestionLimit;
+  if (limit === null || limit === undefined) return;
+  const used = await keyMonthTotal(ctx, ctx.caller.key.id, ctx.clock.now());
+  if (used + required > limit) throw errors.apiKeyBudgetExceeded();
+}
+
+/**
  * Runs before any model: refuses (consuming nothing) when the subscription is inactive, the plan lacks
  * the feature (`chat` needs Pro or Cabinet, the trial has Pro's features; `gateway` is open to every
  * active plan), the key's `monthlyQuestionLimit` is spent, or the workspace has fewer questions left
@@ -129,11 +141,7 @@ export async function assertCanConsume(
   const now = ctx.clock.now();
   if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
   else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
-  const limit = ctx.caller.key.monthlyQuestionLimit;
-  if (limit !== null && limit !== undefined) {
-    const used = await keyMonthTotal(ctx, ctx.caller.key.id, now);
-    if (used + required > limit) throw errors.apiKeyBudgetExceeded();
-  }
+  await assertKeyBudget(ctx, required);
   // A request admitted once (the gateway's agent models enter the chat pipeline) holds once.
   if (holds.has(ctx.caller)) return;
   const holdId = newId('hold');
