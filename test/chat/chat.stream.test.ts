@@ -180,6 +180,15 @@ describe('pre-stream rules', () => {
     expect((await ledgerRows(t, trial.workspaceId)).rows).toBe(0);
   });
 
+  it('a body the proof certificate cannot hash is a JSON 400 before the stream, and no model runs', async () => {
+    const agent = await createAgent(t, a.key, persona('Hashless'));
+    const before = model.requests.length;
+    const res = await streamChat(t, a.key, fixed(agent), '{"message":"hi","seed":1e400}');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/canonical JSON/);
+    expect(model.requests.length).toBe(before);
+  });
+
   it('a spent key budget is a key check: JSON 402 API_KEY_BUDGET_EXCEEDED before the stream opens', async () => {
     const agent = await createAgent(t, a.key, persona('Budget'));
     const key = await t.key(a, { monthlyQuestionLimit: 1 });

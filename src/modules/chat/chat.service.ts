@@ -11,7 +11,7 @@ import { agentNotFound, loadWorkspaceAgents } from '../agents/agents.service.js'
 import { authorize, type Access } from '../keys/access.js';
 import type { ModelClass, ModelProvider, TokenUsage } from '../models/provider.js';
 import { foldText } from '../models/text-match.js';
-import { issueProof } from '../proofs/proofs.service.js';
+import { hashRequest, issueProof } from '../proofs/proofs.service.js';
 import { assertCanConsume, assertKeyBudget, recordConsumption } from '../usage/metering.service.js';
 import { planAgent, type Plan } from './auto-pick.js';
 import type { EventSink } from './chat-events.js';
@@ -91,6 +91,8 @@ export interface PendingTurn {
   refusal?: unknown;
   /** The turn's usage has been recorded. */
   metered?: boolean;
+  /** Hash of the request for the proof certificate, computed before any model runs. */
+  requestHash?: string;
 }
 
 /**
@@ -103,6 +105,16 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
   const input = ChatRequestSchema.parse(raw ?? {});
   // A key check, like scopes: a spent key budget is refused before any stream opens.
   await assertKeyBudget(ctx);
+  // A body JSON can carry but the certificate cannot hash (a number beyond the double range) is bad
+  // input: refused now, not after the model answered.
+  let requestHash: string | undefined;
+  if (opts.proof ?? opts.sink !== undefined) {
+    try {
+      requestHash = hashRequest(raw ?? null);
+    } catch (err) {
+      throw isDomainError(err) ? errors.badRequest(err.message) : err;
+    }
+  }
   const provider = opts.provider ?? ctx.app.models.default();
   const pending: PendingTurn = {
     ctx,
@@ -110,6 +122,7 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
     input,
     opts,
     model: new TurnModel(provider, ctx.signal, ctx.log),
+    requestHash,
     masker: provider.local ? new NoMasking() : new PiiMasker(),
     stages: new Stages(opts.sink),
   };
@@ -347,6 +360,7 @@ async function execute(p: PendingTurn): Promise<TurnOutcome> {
             modelAddress: `agent:${agent.id}`,
             model: gen.result.model,
             request: p.raw ?? null,
+            requestHash: p.requestHash,
             answer: content,
             usage,
           })
