@@ -3,27 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { api, type TestTenant } from '../support/app.js';
-import { PREMIUM_MODEL, STANDARD_MODEL, anthropicClient, exhaustAllowance, startGateway, type GatewayHarness } from './harness.js';
+import { PREMIUM_MODEL, STANDARD_MODEL, anthropicClient, anthropicError, exhaustAllowance, startGatewayWithTenant, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
 let a: TestTenant;
 
 beforeAll(async () => {
-  h = await startGateway({ SVC_RATE_GATEWAY: '1000' });
-  a = await h.t.tenant();
+  ({ h, a } = await startGatewayWithTenant({ SVC_RATE_GATEWAY: '1000' }));
 });
 afterAll(() => h.close());
-
-const lastModelRequest = () => h.models.requests.at(-1) as Record<string, any>;
-
-async function anthropicError(p: Promise<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Anthropic.APIError);
-  return err as InstanceType<typeof Anthropic.APIError>;
-}
 
 /** Named SSE events of a raw response body. */
 function sseEvents(text: string): { event: string; data: any }[] {
@@ -61,8 +49,8 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
     });
     expect(data.id).toMatch(/^msg_/);
     expect(response.headers.get('x-svc-proof')).toMatch(/^prf_/);
-    expect(lastModelRequest().messages[0]).toEqual({ role: 'system', content: 'Answer in French.' });
-    expect(lastModelRequest().max_tokens).toBe(200);
+    expect(h.lastModelRequest().messages[0]).toEqual({ role: 'system', content: 'Answer in French.' });
+    expect(h.lastModelRequest().max_tokens).toBe(200);
   });
 
   it('streams the named events in order; the SDK assembles the final message', async () => {
@@ -110,7 +98,7 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
     expect(res.stop_reason).toBe('tool_use');
     const use = res.content.find((b) => b.type === 'tool_use');
     expect(use).toMatchObject({ type: 'tool_use', name: 'lookup', input: { term: 'gateway' } });
-    expect(lastModelRequest().tools).toEqual([{ type: 'function', function: { name: 'lookup', description: 'Look a term up', parameters: tool.input_schema } }]);
+    expect(h.lastModelRequest().tools).toEqual([{ type: 'function', function: { name: 'lookup', description: 'Look a term up', parameters: tool.input_schema } }]);
 
     h.models.enqueue({ toolCalls: [{ name: 'lookup', arguments: { term: 'proof' } }] });
     const final = await anthropicClient(h.t, a.key)
@@ -132,7 +120,7 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
       ],
     });
     expect(answer.content).toEqual([{ type: 'text', text: 'A gateway forwards calls.' }]);
-    expect(lastModelRequest().messages.at(-1)).toEqual({ role: 'tool', tool_call_id: id, content: 'It forwards calls.' });
+    expect(h.lastModelRequest().messages.at(-1)).toEqual({ role: 'tool', tool_call_id: id, content: 'It forwards calls.' });
   });
 
   it('tool_choice { type: "none" } withholds the tools from the model', async () => {
@@ -145,7 +133,7 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
       messages: [{ role: 'user', content: 'What is a gateway?' }],
     });
     expect(res.content).toEqual([{ type: 'text', text: 'No lookup.' }]);
-    expect(lastModelRequest().tools).toBeUndefined();
+    expect(h.lastModelRequest().tools).toBeUndefined();
   });
 
   it('svc-sensitive stays on the local model', async () => {

@@ -1,6 +1,7 @@
 import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { expect } from 'vitest';
 import { createContext, type ServiceContext } from '../../src/context.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';
 import { usageOf } from '../../src/modules/models/provider.js';
@@ -15,6 +16,8 @@ export const PREMIUM_MODEL = 'scripted-premium';
 export interface GatewayHarness {
   t: TestApp;
   models: ScriptedModelServer;
+  /** The body of the last request the scripted model server received (what the provider was sent). */
+  lastModelRequest(): Record<string, any>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
   return {
     t,
     models,
+    lastModelRequest: () => models.requests.at(-1) as Record<string, any>,
     async close() {
       await t.close();
       await models.close();
@@ -47,11 +51,31 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
   };
 }
 
+/** The gateway with one tenant, for a test file's `beforeAll` (close it with `h.close()` in `afterAll`). */
+export async function startGatewayWithTenant(env: Record<string, string> = {}): Promise<{ h: GatewayHarness; a: TestTenant }> {
+  const h = await startGateway(env);
+  return { h, a: await h.t.tenant() };
+}
+
 export const openaiClient = (t: TestApp, key: string, headers: Record<string, string> = {}) =>
   new OpenAI({ apiKey: key, baseURL: `${t.baseUrl}/v1`, maxRetries: 0, defaultHeaders: headers });
 
 export const anthropicClient = (t: TestApp, key: string, headers: Record<string, string> = {}) =>
   new Anthropic({ apiKey: key, baseURL: t.baseUrl, maxRetries: 0, defaultHeaders: headers });
+
+/** The error a client call rejects with, checked to be of the client's API error class. */
+async function rejection<E>(p: Promise<unknown>, errorClass: abstract new (...args: never[]) => unknown): Promise<E> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(errorClass);
+  return err as E;
+}
+
+export const openaiError = (p: Promise<unknown>) => rejection<InstanceType<typeof OpenAI.APIError>>(p, OpenAI.APIError);
+
+export const anthropicError = (p: Promise<unknown>) => rejection<InstanceType<typeof Anthropic.APIError>>(p, Anthropic.APIError);
 
 export async function contextOf(t: TestApp, tenant: TestTenant): Promise<ServiceContext> {
   const services = t.app.services;

@@ -6,27 +6,15 @@ import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { UsageEntry } from '../../src/modules/usage/usage.entity.js';
 import { setSuspended } from '../../src/modules/workspaces/workspaces.service.js';
 import { api, type TestTenant } from '../support/app.js';
-import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, startGateway, type GatewayHarness } from './harness.js';
+import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, openaiError, startGatewayWithTenant, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
 let a: TestTenant;
 
 beforeAll(async () => {
-  h = await startGateway({ SVC_RATE_GATEWAY: '1000' });
-  a = await h.t.tenant();
+  ({ h, a } = await startGatewayWithTenant({ SVC_RATE_GATEWAY: '1000' }));
 });
 afterAll(() => h.close());
-
-const lastModelRequest = () => h.models.requests.at(-1) as Record<string, any>;
-
-async function openaiError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(OpenAI.APIError);
-  return err as InstanceType<typeof OpenAI.APIError>;
-}
 
 describe('POST /v1/chat/completions (official openai client)', () => {
   it('answers svc-auto with the cheapest adequate remote model, with usage and x-svc-proof', async () => {
@@ -40,8 +28,8 @@ describe('POST /v1/chat/completions (official openai client)', () => {
     expect(data.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Forty-two.' } });
     expect(data.usage).toEqual({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 });
     expect(response.headers.get('x-svc-proof')).toMatch(/^prf_/);
-    expect(lastModelRequest().model).toBe(STANDARD_MODEL);
-    expect(lastModelRequest().messages).toEqual([
+    expect(h.lastModelRequest().model).toBe(STANDARD_MODEL);
+    expect(h.lastModelRequest().messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Answer?' },
     ]);
@@ -103,7 +91,7 @@ describe('POST /v1/chat/completions (official openai client)', () => {
     expect(res.choices[0].finish_reason).toBe('tool_calls');
     const call = res.choices[0].message.tool_calls?.[0];
     expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
-    expect(lastModelRequest().tools).toEqual([weather]);
+    expect(h.lastModelRequest().tools).toEqual([weather]);
   });
 
   it('tool_choice "none" withholds the tools from the model', async () => {
@@ -115,7 +103,7 @@ describe('POST /v1/chat/completions (official openai client)', () => {
       tool_choice: 'none',
     });
     expect(res.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: 'No tool needed.' } });
-    expect(lastModelRequest().tools).toBeUndefined();
+    expect(h.lastModelRequest().tools).toBeUndefined();
   });
 
   it('passes tools through when streamed, and the tool result back to the model', async () => {
@@ -153,7 +141,7 @@ describe('POST /v1/chat/completions (official openai client)', () => {
       ],
     });
     expect(res.choices[0].message.content).toBe('It is 3 degrees in Oslo.');
-    expect(lastModelRequest().messages.at(-1)).toEqual({ role: 'tool', tool_call_id: calls[0].id, content: '{"celsius":3}' });
+    expect(h.lastModelRequest().messages.at(-1)).toEqual({ role: 'tool', tool_call_id: calls[0].id, content: '{"celsius":3}' });
   });
 
   it('svc-sensitive and the +sensitive suffix run on the local model: nothing reaches the model server', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
-import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/events.js';
+import { WEBHOOK_EVENTS, newDelivery } from '../../src/modules/webhooks/events.js';
 import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { deliveries, flowFinished, publish } from './helpers.js';
@@ -65,6 +65,69 @@ describe('GraphQL webhooks agree with REST', () => {
       id: two.webhook.id,
     });
     expect(single.data.webhookDeliveries).toEqual(byId.get(two.webhook.id));
+  });
+
+  it('deliveries keeps the 50 newest per endpoint (ties by id), read for every endpoint in one statement', async () => {
+    const tenant = await t.tenant();
+    const busy = await createViaGraphql(tenant, '/gql-busy');
+    const small = await createViaGraphql(tenant, '/gql-small');
+    const quiet = await createViaGraphql(tenant, '/gql-quiet-2');
+    // Stored directly, with creation times shared by pairs of rows, so the id decides between them.
+    const em = t.app.services.orm.em.fork();
+    const base = t.clock.now().getTime();
+    const rows = (endpointId: string, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        newDelivery(em, {
+          workspaceId: tenant.workspaceId,
+          endpointId,
+          eventId: `evt_${i}`,
+          event: 'flow.run.finished',
+          body: JSON.stringify({ i }),
+          createdAt: new Date(base + Math.floor(i / 2) * 1000),
+          nextAttemptAt: null,
+        }),
+      );
+    const busyRows = rows(busy.webhook.id, 63);
+    const smallRows = rows(small.webhook.id, 3);
+    await em.flush();
+    const newest = (list: typeof busyRows, n: number) =>
+      [...list]
+        .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1))
+        .slice(0, n)
+        .map((d) => d.id);
+
+    // Every statement of the request goes through the one connection object: count those reading deliveries.
+    const execute = vi.spyOn(t.app.services.orm.em.getConnection(), 'execute');
+    let gql;
+    let statements: string[];
+    try {
+      gql = await api(t.baseUrl, tenant.key).graphql(`{ webhooks { id deliveries { ${DELIVERY} } } }`);
+      statements = execute.mock.calls.map(([sql]) => String(sql));
+    } finally {
+      execute.mockRestore();
+    }
+    expect(gql.errors).toBeUndefined();
+    const deliveryReads = statements.filter((sql) => /webhook_delivery/.test(sql));
+    expect(deliveryReads).toHaveLength(1);
+    expect(deliveryReads[0]).toMatch(/row_number\(\) over \(partition by d\.endpoint_id/);
+
+    type Listed = { id: string; deliveries: { id: string; createdAt: string }[] };
+    const byId = new Map<string, Listed['deliveries']>(gql.data.webhooks.map((w: Listed) => [w.id, w.deliveries]));
+    expect(byId.get(busy.webhook.id)).toHaveLength(50);
+    expect(byId.get(busy.webhook.id)!.map((d) => d.id)).toEqual(newest(busyRows, 50));
+    expect(byId.get(small.webhook.id)!.map((d) => d.id)).toEqual(newest(smallRows, 3));
+    expect(byId.get(quiet.webhook.id)).toEqual([]);
+    // Same entries, fields and order as the REST log and the single-endpoint query.
+    expect(byId.get(busy.webhook.id)).toEqual(await deliveries(t, tenant, busy.webhook.id));
+    expect(byId.get(small.webhook.id)).toEqual(await deliveries(t, tenant, small.webhook.id));
+    const single = await api(t.baseUrl, tenant.key).graphql(`query($id: ID!) { webhookDeliveries(webhookId: $id) { ${DELIVERY} } }`, {
+      id: busy.webhook.id,
+    });
+    expect(single.data.webhookDeliveries).toEqual(byId.get(busy.webhook.id));
+
+    // Another user's endpoints are not theirs to read, even through the loader.
+    const colleague = await t.user(tenant.workspaceId);
+    expect((await api(t.baseUrl, colleague.key).graphql(`{ webhooks { id deliveries { id } } }`)).data.webhooks).toEqual([]);
   });
 
   it('update, test, replay and delete mutations behave like their routes', async () => {

@@ -31,19 +31,30 @@ const TokenUsageRef = builder.objectRef<TokenUsage>('ChatTokenUsage').implement(
   }),
 });
 
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/**
+ * The fields of a knowledgeUsed item, shared by `ChatKnowledgeUsed` and the knowledge module's
+ * `KnowledgeItem` (which adds the passage text): `fields: (t) => ({ ...knowledgeUsedFields(t), ... })`.
+ */
+export function knowledgeUsedFields<T extends KnowledgeUsed>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>) {
+  // Resolvers rather than `expose*`: Pothos cannot check an exposed name against a generic parent shape.
+  return {
+    ref: t.int({ resolve: (k) => k.ref }),
+    sourceId: t.string({ resolve: (k) => k.sourceId }),
+    sourceName: t.string({ resolve: (k) => k.sourceName }),
+    section: t.string({ resolve: (k) => k.section }),
+    page: t.int({ resolve: (k) => k.page }),
+    chunkPreview: t.string({ resolve: (k) => k.chunkPreview }),
+    similarity: t.float({ resolve: (k) => k.similarity }),
+    chunkId: t.string({ resolve: (k) => k.chunkId }),
+    collectionId: t.string({ nullable: true, resolve: (k) => k.collectionId }),
+    dossierName: t.string({ nullable: true, resolve: (k) => k.dossierName }),
+  };
+}
+
 const KnowledgeUsedRef = builder.objectRef<KnowledgeUsed>('ChatKnowledgeUsed').implement({
-  fields: (t) => ({
-    ref: t.exposeInt('ref'),
-    sourceId: t.exposeString('sourceId'),
-    sourceName: t.exposeString('sourceName'),
-    section: t.exposeString('section'),
-    page: t.exposeInt('page'),
-    chunkPreview: t.exposeString('chunkPreview'),
-    similarity: t.exposeFloat('similarity'),
-    chunkId: t.exposeString('chunkId'),
-    collectionId: t.exposeString('collectionId', { nullable: true }),
-    dossierName: t.exposeString('dossierName', { nullable: true }),
-  }),
+  fields: (t) => knowledgeUsedFields(t),
 });
 
 const ToolCallRef = builder.objectRef<ToolCallReport>('ChatToolCall').implement({

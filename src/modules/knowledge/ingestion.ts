@@ -1,71 +1,19 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppServices } from '../../app/services.js';
 import type { Em } from '../../db/orm.js';
-import { isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { publishEvent } from '../webhooks/events.js';
-import { insertChunks, readDocument, type ChunkRow } from './knowledge.repository.js';
+import { IngestionFailure, type IngestionResult } from './analyse.js';
+import { insertChunks, readDocument } from './knowledge.repository.js';
 import { KnowledgeContradiction, KnowledgeFact, KnowledgeQaPair, KnowledgeSource } from './knowledge.entity.js';
-import { chunkDocument } from './parsing/chunk.js';
-import { contradictionSeverity, extractFacts, factsContradict, normalizeSubject, type ExtractedFact } from './parsing/facts.js';
-import { parseDocument } from './parsing/parse-document.js';
-import { extractQaPairs, type QaPair } from './parsing/qa.js';
-import type { DocumentFormat } from './parsing/types.js';
+import { contradictionSeverity, factsContradict, normalizeSubject } from './parsing/facts.js';
 
 /** Existing facts of one subject compared with each new fact (most recent first). */
 const MAX_COMPARED_PER_SUBJECT = 50;
 /** Contradictions recorded (and published) per ingested document; further clashes are not recorded. */
 const MAX_CONTRADICTIONS_PER_SOURCE = 100;
-/** Facts kept per document; a document stating more keeps its first 5 000. */
-const MAX_FACTS_PER_SOURCE = 5_000;
 
-/** What parsing produced, before anything is written. */
-export interface IngestionResult {
-  format: DocumentFormat;
-  title: string | null;
-  chunks: ChunkRow[];
-  facts: (ExtractedFact & { id: string; chunkId: string | null })[];
-  qaPairs: (QaPair & { id: string; chunkId: string | null })[];
-}
-
-/** A failure meant for the user: it becomes the source's `error` and `source.failed.error`. */
-export class IngestionFailure extends Error {}
-
-/**
- * Parses, chunks and extracts: CPU work, done outside any transaction, on the main thread; the event
- * loop gets a turn between the phases, but a phase runs in one piece: on a 25 MB text document each
- * takes one to three seconds (see docs/knowledge.md, Known limit). Unsupported or unreadable documents throw IngestionFailure with the parser's
- * user-facing reason.
- */
-export async function analyseDocument(input: { bytes: Buffer; filename: string; mimeType: string }): Promise<IngestionResult> {
-  let parsed;
-  try {
-    parsed = await parseDocument({ bytes: input.bytes, filename: input.filename, mimeType: input.mimeType });
-  } catch (err) {
-    // The parsing layer throws catalogue errors (415 unsupported, 422 unreadable) whose message is for the user.
-    if (isDomainError(err)) throw new IngestionFailure(err.message);
-    throw err;
-  }
-  await nextTurn();
-  const chunks = chunkDocument(parsed);
-  if (chunks.length === 0) throw new IngestionFailure('The document has no extractable text');
-  const rows: ChunkRow[] = chunks.map((c) => ({
-    id: newId('kchk'),
-    ordinal: c.ordinal,
-    section: c.section,
-    page: c.page,
-    text: c.text,
-    tokenEstimate: c.tokenEstimate,
-  }));
-  const chunkIdOf = (ordinal: number): string | null => rows[ordinal]?.id ?? null;
-  await nextTurn();
-  const facts = extractFacts(chunks)
-    .slice(0, MAX_FACTS_PER_SOURCE)
-    .map((f) => ({ ...f, id: newId('kfct'), chunkId: chunkIdOf(f.chunkOrdinal) }));
-  await nextTurn();
-  const qaPairs = extractQaPairs(chunks).map((q) => ({ ...q, id: newId('kqa'), chunkId: chunkIdOf(q.chunkOrdinal) }));
-  return { format: parsed.format, title: parsed.title ?? null, chunks: rows, facts, qaPairs };
-}
+/** The pure part (parse, chunk, extract) lives in analyse.ts; ingestion runs it on the parsing thread (document-analyser.ts). */
+export { analyseDocument, IngestionFailure, type IngestionResult } from './analyse.js';
 
 export async function loadDocumentBytes(em: Em, source: KnowledgeSource): Promise<Buffer> {
   const bytes = await readDocument(em, { sourceId: source.id, workspaceId: source.workspaceId });

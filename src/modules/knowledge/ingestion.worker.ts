@@ -1,14 +1,16 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppServices } from '../../app/services.js';
-import { analyseDocument, commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
+import { documentAnalyserOf } from './document-analyser.js';
+import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 
 /**
  * Ingestion jobs (`knowledge_ingestion_job`): `queued` → `running` → `done` | `failed`.
  *
  * A worker claims one job at a time with `FOR UPDATE SKIP LOCKED`, sets it `running` under its worker id
- * with a lease (now + 60 s, renewed every 20 s while it works), parses outside any transaction, then
+ * with a lease (now + 60 s, renewed every 20 s while it works), parses outside any transaction (on the
+ * app's parsing thread, document-analyser.ts; if that thread dies, the job fails as an unexpected error), then
  * writes everything (passages, facts, source state, events, job `done`) in one transaction that first
  * checks it still holds the job. A job is claimable when `queued`, or `running` with a lease that has
  * expired or was released. A process that closes releases its leases, so the next process to start
@@ -87,7 +89,8 @@ export async function processIngestionJob(app: AppServices, job: ClaimedJob, sig
     else {
       try {
         const bytes = await loadDocumentBytes(em, source);
-        outcome = { ok: await analyseDocument({ bytes, filename: uploadedName(source), mimeType: source.mimeType }) };
+        // On the app's parsing thread: the bytes are transferred there, the event loop stays free.
+        outcome = { ok: await documentAnalyserOf(app).analyse({ bytes, filename: uploadedName(source), mimeType: source.mimeType }) };
       } catch (err) {
         if (!(err instanceof IngestionFailure)) throw err;
         outcome = { failure: err.message };

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { knowledgeUsedFields } from '../chat/chat.graphql.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 import type { AgentKnowledgeDto, CollectionDto, SourceDto } from './knowledge.schemas.js';
 import {
@@ -78,16 +79,7 @@ KnowledgeCollectionRef.implement({
 const KnowledgeItemRef = builder.objectRef<KnowledgeUsedItem>('KnowledgeItem').implement({
   description: 'A ranked passage (the knowledgeUsed item shape, plus its text).',
   fields: (t) => ({
-    ref: t.exposeInt('ref'),
-    sourceId: t.exposeString('sourceId'),
-    sourceName: t.exposeString('sourceName'),
-    section: t.exposeString('section'),
-    page: t.exposeInt('page'),
-    chunkPreview: t.exposeString('chunkPreview'),
-    similarity: t.exposeFloat('similarity'),
-    chunkId: t.exposeString('chunkId'),
-    collectionId: t.exposeString('collectionId', { nullable: true }),
-    dossierName: t.exposeString('dossierName', { nullable: true }),
+    ...knowledgeUsedFields(t),
     text: t.exposeString('text'),
   }),
 });

@@ -52,23 +52,51 @@ export async function publishEvent(em: Em, event: WebhookEvent): Promise<void> {
   const now = (appOf(em)?.clock ?? systemClock).now();
   const eventId = newId('evt');
   for (const endpoint of subscribed) {
-    em.create(WebhookDelivery, {
-      id: newId('whd'),
+    newDelivery(em, {
       workspaceId: event.workspaceId,
       endpointId: endpoint.id,
       eventId,
       event: event.name,
       body,
-      attempts: 0,
-      statusCode: null,
-      responseBody: '',
-      failureReason: null,
-      success: false,
-      deliveredAt: null,
-      nextAttemptAt: now,
-      leaseUntil: null,
-      leaseToken: null,
       createdAt: now,
+      nextAttemptAt: now,
     });
   }
+}
+
+/** What differs between delivery rows when they are written; the rest starts as "no attempt yet". */
+export interface NewDelivery {
+  workspaceId: string;
+  endpointId: string;
+  eventId: string;
+  event: string;
+  body: string;
+  createdAt: Date;
+  /** When the first automatic attempt is due; null for an attempt made by the caller itself (test). */
+  nextAttemptAt: Date | null;
+  /** Set when the caller makes the first attempt itself and reserves the row for it. */
+  leaseUntil?: Date | null;
+  leaseToken?: string | null;
+}
+
+/** A new delivery row (persisted at the next flush of `em`), before any attempt. */
+export function newDelivery(em: Em, d: NewDelivery): WebhookDelivery {
+  return em.create(WebhookDelivery, {
+    id: newId('whd'),
+    workspaceId: d.workspaceId,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    event: d.event,
+    body: d.body,
+    attempts: 0,
+    statusCode: null,
+    responseBody: '',
+    failureReason: null,
+    success: false,
+    deliveredAt: null,
+    nextAttemptAt: d.nextAttemptAt,
+    leaseUntil: d.leaseUntil ?? null,
+    leaseToken: d.leaseToken ?? null,
+    createdAt: d.createdAt,
+  });
 }

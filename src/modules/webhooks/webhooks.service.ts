@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
 import { authorize } from '../keys/access.js';
 import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
-import { WEBHOOK_EVENTS, isWebhookEvent } from './events.js';
+import { WEBHOOK_EVENTS, isWebhookEvent, newDelivery } from './events.js';
 import { DELIVERY_LOG_LENGTH, LEASE_MS } from './schedule.js';
 import { newWebhookSecret, secretPreviewOf } from './signing.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
@@ -163,23 +163,16 @@ export async function testWebhook(ctx: ServiceContext, id: string): Promise<Atte
   const now = ctx.clock.now();
   const leaseToken = randomBytes(12).toString('hex');
   const payload = { event: 'webhook.test', webhookId: endpoint.id, message: 'Test delivery from Svc webhooks', timestamp: now.toISOString() };
-  const delivery = ctx.em.create(WebhookDelivery, {
-    id: newId('whd'),
+  const delivery = newDelivery(ctx.em, {
     workspaceId: endpoint.workspaceId,
     endpointId: endpoint.id,
     eventId: newId('evt'),
     event: 'webhook.test',
     body: JSON.stringify(payload),
-    attempts: 0,
-    statusCode: null,
-    responseBody: '',
-    failureReason: null,
-    success: false,
-    deliveredAt: null,
+    createdAt: now,
     nextAttemptAt: null,
     leaseUntil: new Date(now.getTime() + LEASE_MS),
     leaseToken,
-    createdAt: now,
   });
   await ctx.em.flush();
   const { success, statusCode } = await attemptDelivery(
@@ -231,20 +224,31 @@ export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId
  */
 export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds: readonly string[]): Promise<DeliveryDto[][]> {
   authorize(ctx, READ);
-  const own = await ctx.em.find(
-    WebhookEndpoint,
-    { id: { $in: [...endpointIds] }, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
-    { fields: ['id'] },
+  const ids = [...new Set(endpointIds)].filter((id) => !impossibleId(id));
+  if (ids.length === 0) return endpointIds.map(() => []);
+  // One statement: ownership by the join, and the latest DELIVERY_LOG_LENGTH rows of each endpoint by the
+  // window function, so an endpoint's older log never reaches the process.
+  const columns = ctx.em
+    .getMetadata(WebhookDelivery)
+    .props.flatMap((p) => p.fieldNames ?? [])
+    .map((column) => `d.${column}`)
+    .join(', ');
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
+    `select ${columns}
+       from (select d.*, row_number() over (partition by d.endpoint_id order by d.created_at desc, d.id desc) as log_rank
+               from webhook_delivery d
+               join webhook_endpoint e on e.id = d.endpoint_id
+              where e.id in (${ids.map(() => '?').join(', ')}) and e.workspace_id = ? and e.user_id = ?) d
+      where d.log_rank <= ?
+      order by d.created_at desc, d.id desc`,
+    [...ids, ctx.caller.workspace.id, ctx.caller.user.id, DELIVERY_LOG_LENGTH],
   );
-  const ownIds = own.map((e) => e.id);
-  const rows = ownIds.length
-    ? await ctx.em.find(WebhookDelivery, { endpointId: { $in: ownIds } }, { orderBy: { createdAt: 'desc', id: 'desc' } })
-    : [];
   const byEndpoint = new Map<string, DeliveryDto[]>();
   for (const row of rows) {
-    const list = byEndpoint.get(row.endpointId) ?? [];
-    if (list.length < DELIVERY_LOG_LENGTH) list.push(toDeliveryDto(row));
-    byEndpoint.set(row.endpointId, list);
+    const delivery = ctx.em.map(WebhookDelivery, row as never);
+    const list = byEndpoint.get(delivery.endpointId) ?? [];
+    list.push(toDeliveryDto(delivery));
+    byEndpoint.set(delivery.endpointId, list);
   }
   return endpointIds.map((id) => byEndpoint.get(id) ?? []);
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../errors/index.js';
+import { DomainError } from '../../../errors/catalogue.js';
 
 export const SUPPORTED_EXTENSIONS = ['.txt', '.md', '.html', '.pdf', '.docx'] as const;
 
