@@ -12,6 +12,9 @@ const MAX_COMPARED_PER_SUBJECT = 50;
 /** Contradictions recorded (and published) per ingested document; further clashes are not recorded. */
 const MAX_CONTRADICTIONS_PER_SOURCE = 100;
 
+/** Rows per multi-row insert of facts and Q&A pairs. */
+const INSERT_BATCH = 500;
+
 /** The pure part (parse, chunk, extract) lives in analyse.ts; ingestion runs it on the parsing thread (document-analyser.ts). */
 export { analyseDocument, IngestionFailure, type IngestionResult } from './analyse.js';
 
@@ -29,32 +32,32 @@ export async function loadDocumentBytes(em: Em, source: KnowledgeSource): Promis
 export async function commitIngestion(app: AppServices, tx: Em, source: KnowledgeSource, result: IngestionResult): Promise<void> {
   const now = app.clock.now();
   await insertChunks(tx, { workspaceId: source.workspaceId, sourceId: source.id, createdAt: now, chunks: result.chunks });
-  for (const f of result.facts) {
-    tx.create(KnowledgeFact, {
-      id: f.id,
-      workspaceId: source.workspaceId,
-      sourceId: source.id,
-      chunkId: f.chunkId,
-      subject: f.subject,
-      subjectKey: normalizeSubject(f.subject),
-      value: f.value,
-      validUntil: f.validUntil,
-      statement: f.statement,
-      staleNotifiedAt: null,
-      createdAt: now,
-    });
-  }
-  for (const q of result.qaPairs) {
-    tx.create(KnowledgeQaPair, {
-      id: q.id,
-      workspaceId: source.workspaceId,
-      sourceId: source.id,
-      chunkId: q.chunkId,
-      question: q.question,
-      answer: q.answer,
-      createdAt: now,
-    });
-  }
+  // Multi-row inserts in batches, awaited one after another: a document with thousands of facts neither
+  // builds one huge unit of work nor holds the event loop while it is written.
+  const facts = result.facts.map((f) => ({
+    id: f.id,
+    workspaceId: source.workspaceId,
+    sourceId: source.id,
+    chunkId: f.chunkId,
+    subject: f.subject,
+    subjectKey: normalizeSubject(f.subject),
+    value: f.value,
+    validUntil: f.validUntil,
+    statement: f.statement,
+    staleNotifiedAt: null,
+    createdAt: now,
+  }));
+  for (let i = 0; i < facts.length; i += INSERT_BATCH) await tx.insertMany(KnowledgeFact, facts.slice(i, i + INSERT_BATCH));
+  const qaPairs = result.qaPairs.map((q) => ({
+    id: q.id,
+    workspaceId: source.workspaceId,
+    sourceId: source.id,
+    chunkId: q.chunkId,
+    question: q.question,
+    answer: q.answer,
+    createdAt: now,
+  }));
+  for (let i = 0; i < qaPairs.length; i += INSERT_BATCH) await tx.insertMany(KnowledgeQaPair, qaPairs.slice(i, i + INSERT_BATCH));
   const contradictions = await detectContradictions(app, tx, source, result.facts, now);
 
   source.status = 'ready';
