@@ -37,7 +37,9 @@ export function openaiBody(e: DomainError): Record<string, unknown> {
   const type = OPENAI_TYPES[e.status] ?? 'server_error';
   const code = e.code ?? (e.status >= 500 && e.status !== 501 ? ErrorCode.serverError : null);
   const param = typeof e.details.param === 'string' ? e.details.param : null;
-  return { error: { message: e.message, type, code, param } };
+  // Quota refusals keep their details (`feature`, `requiredPlan`...) beside the four standard keys.
+  const extra = e.status === 402 ? Object.fromEntries(Object.entries(e.details).filter(([k]) => k !== 'param')) : {};
+  return { error: { message: e.message, type, code, param, ...extra } };
 }
 
 const ANTHROPIC_TYPES: Record<number, string> = {

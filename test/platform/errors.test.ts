@@ -59,6 +59,9 @@ describe('error catalogue', () => {
       expect(errorBody(e, 'anthropic')).toEqual(nativeBody(e));
     }
     expect(errorBody(errors.insufficientQuota(), 'openai')).toMatchObject({ error: { code: 'insufficient_quota' } });
+    expect(errorBody(errors.planUpgradeRequired('chat', 'pro'), 'openai')).toEqual({
+      error: { message: 'Your plan does not include chat', type: 'insufficient_quota', code: 'PLAN_UPGRADE_REQUIRED', param: null, feature: 'chat', requiredPlan: 'pro' },
+    });
   });
 
   it('translates zod errors to a 400 naming the field, unknown errors to a generic 500', () => {
