@@ -136,6 +136,54 @@ describe('POST /v1/messages (official @anthropic-ai/sdk client)', () => {
     expect(h.lastModelRequest().tools).toBeUndefined();
   });
 
+  it('forwards tool_choice any and a named tool in the answering provider\'s form', async () => {
+    const client = anthropicClient(h.t, a.key);
+    const ask = { max_tokens: 100, tools: [tool], messages: [{ role: 'user' as const, content: 'What is a gateway?' }] };
+    // The Anthropic provider answers a premium address.
+    h.models.enqueue({ toolCalls: [{ name: 'lookup', arguments: { term: 'gateway' } }] });
+    const res = await client.messages.create({ model: PREMIUM_MODEL, ...ask, tool_choice: { type: 'any' } });
+    expect(res.stop_reason).toBe('tool_use');
+    expect(h.lastModelRequest()).toMatchObject({ model: PREMIUM_MODEL, tool_choice: { type: 'any' } });
+    h.models.enqueue({ toolCalls: [{ name: 'lookup', arguments: { term: 'gateway' } }] });
+    await client.messages.stream({ model: PREMIUM_MODEL, ...ask, tool_choice: { type: 'tool', name: 'lookup' } }).finalMessage();
+    expect(h.lastModelRequest()).toMatchObject({ model: PREMIUM_MODEL, stream: true, tool_choice: { type: 'tool', name: 'lookup' } });
+
+    // svc-auto picks the OpenAI-compatible model: its wire form.
+    h.models.enqueue({ toolCalls: [{ name: 'lookup', arguments: { term: 'gateway' } }] });
+    await client.messages.create({ model: 'svc-auto', ...ask, tool_choice: { type: 'any' } });
+    expect(h.lastModelRequest()).toMatchObject({ model: STANDARD_MODEL, tool_choice: 'required' });
+    h.models.enqueue({ toolCalls: [{ name: 'lookup', arguments: { term: 'gateway' } }] });
+    await client.messages.create({ model: 'svc-auto', ...ask, tool_choice: { type: 'tool', name: 'lookup' } });
+    expect(h.lastModelRequest()).toMatchObject({ tool_choice: { type: 'function', function: { name: 'lookup' } } });
+
+    // { type: "auto" } is the default: nothing is sent.
+    h.models.enqueue({ content: 'A router.' });
+    await client.messages.create({ model: PREMIUM_MODEL, ...ask, tool_choice: { type: 'auto' } });
+    expect(h.lastModelRequest().tools).toHaveLength(1);
+    expect(h.lastModelRequest()).not.toHaveProperty('tool_choice');
+  });
+
+  it('400 invalid_request_error for a named tool not among tools (no model call)', async () => {
+    const before = h.models.requests.length;
+    const err = await anthropicError(
+      anthropicClient(h.t, a.key).messages.create({
+        model: 'svc-auto',
+        max_tokens: 100,
+        tools: [tool],
+        tool_choice: { type: 'tool', name: 'translate' },
+        messages: [{ role: 'user', content: 'What is a gateway?' }],
+      }),
+    );
+    expect(err.status).toBe(400);
+    expect(err.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/tool_choice.*translate/) } });
+    for (const tool_choice of [{ type: 'any' }, { type: 'sometimes' }, 'any']) {
+      const res = await rawMessages({ model: 'svc-auto', max_tokens: 100, tool_choice, messages: [{ role: 'user', content: 'x' }] });
+      expect(res.status, JSON.stringify(tool_choice)).toBe(400);
+      expect(await res.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/tool_choice/) } });
+    }
+    expect(h.models.requests.length).toBe(before);
+  });
+
   it('svc-sensitive stays on the local model', async () => {
     const before = h.models.requests.length;
     const res = await anthropicClient(h.t, a.key).messages.create({ model: 'svc-sensitive', max_tokens: 100, messages: [{ role: 'user', content: 'Secret' }] });

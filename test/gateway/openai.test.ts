@@ -106,6 +106,64 @@ describe('POST /v1/chat/completions (official openai client)', () => {
     expect(h.lastModelRequest().tools).toBeUndefined();
   });
 
+  it('forwards tool_choice "required" and a named function in the answering provider\'s form', async () => {
+    const client = openaiClient(h.t, a.key);
+    const ask = { messages: [{ role: 'user' as const, content: 'Weather in Paris?' }], tools: [weather] };
+    h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+    const res = await client.chat.completions.create({ model: 'svc-auto', ...ask, tool_choice: 'required' });
+    expect(res.choices[0].finish_reason).toBe('tool_calls');
+    expect(h.lastModelRequest()).toMatchObject({ model: STANDARD_MODEL, tool_choice: 'required', tools: [weather] });
+
+    h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+    const stream = await client.chat.completions.create({
+      model: 'svc-auto',
+      ...ask,
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      stream: true,
+    });
+    for await (const chunk of stream) void chunk;
+    expect(h.lastModelRequest()).toMatchObject({ stream: true, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+
+    // The Anthropic provider answers a premium address: its own wire form.
+    h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+    await client.chat.completions.create({ model: PREMIUM_MODEL, ...ask, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    expect(h.lastModelRequest()).toMatchObject({ model: PREMIUM_MODEL, tool_choice: { type: 'tool', name: 'get_weather' } });
+    h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+    await client.chat.completions.create({ model: PREMIUM_MODEL, ...ask, tool_choice: 'required' });
+    expect(h.lastModelRequest()).toMatchObject({ model: PREMIUM_MODEL, tool_choice: { type: 'any' } });
+
+    // "auto" is the default: nothing is sent.
+    h.models.enqueue({ content: 'Sunny.' });
+    await client.chat.completions.create({ model: 'svc-auto', ...ask, tool_choice: 'auto' });
+    expect(h.lastModelRequest().tools).toEqual([weather]);
+    expect(h.lastModelRequest()).not.toHaveProperty('tool_choice');
+  });
+
+  it('400 invalid_request_error, param tool_choice, for a named tool not among tools (no model call)', async () => {
+    const before = h.models.requests.length;
+    const err = await openaiError(
+      openaiClient(h.t, a.key).chat.completions.create({
+        model: 'svc-auto',
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [weather],
+        tool_choice: { type: 'function', function: { name: 'get_time' } },
+      }),
+    );
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('invalid_request_error');
+    expect(err.type).toBe('invalid_request_error');
+    expect(err.param).toBe('tool_choice');
+    expect(err.message).toMatch(/get_time/);
+    const noTools = await api(h.t.baseUrl, a.key).post('/v1/chat/completions', {
+      model: 'svc-auto',
+      messages: [{ role: 'user', content: 'x' }],
+      tool_choice: 'required',
+    });
+    expect(noTools.status).toBe(400);
+    expect(noTools.body).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', code: 'invalid_request_error', param: 'tool_choice' } });
+    expect(h.models.requests.length).toBe(before);
+  });
+
   it('passes tools through when streamed, and the tool result back to the model', async () => {
     h.models.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] });
     const stream = await openaiClient(h.t, a.key).chat.completions.create({
@@ -256,6 +314,8 @@ describe('POST /v1/chat/completions errors (OpenAI envelope)', () => {
       [{ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], temperature: 9 }, 'temperature'],
       [{ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], n: 3 }, 'n'],
       [{ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function' }] }, 'tools[0].function'],
+      [{ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], tool_choice: 'sometimes' }, 'tool_choice'],
+      [{ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], tool_choice: { type: 'function' } }, 'tool_choice'],
     ];
     for (const [body, param] of cases) {
       const res = await post(body);

@@ -103,6 +103,16 @@ describe('AnthropicProvider', () => {
     });
   });
 
+  it('sends tool_choice { type: "any" } or { type: "tool", name }, only with tools, and nothing for auto', async () => {
+    await provider.complete({ messages: ask, tools: [weatherTool], toolChoice: 'required' });
+    await collect(provider.stream({ messages: ask, tools: [weatherTool], toolChoice: { name: 'get_weather' } }));
+    await provider.complete({ messages: ask, tools: [weatherTool], toolChoice: 'auto' });
+    await provider.complete({ messages: ask, toolChoice: { name: 'get_weather' } });
+    expect(server.requests.map((r) => r.tool_choice)).toEqual([{ type: 'any' }, { type: 'tool', name: 'get_weather' }, undefined, undefined]);
+    expect(server.requests[1]).toMatchObject({ stream: true });
+    expect(server.requests[3]).not.toHaveProperty('tools');
+  });
+
   it('assembles streamed tool input', async () => {
     server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Lyon' } }], usage: { prompt: 5, completion: 7 } });
     const { deltas, result } = await collect(provider.stream({ messages: ask, tools: [weatherTool] }));

@@ -106,6 +106,21 @@ describe('OpenAICompatibleProvider', () => {
     });
   });
 
+  it('sends tool_choice "required" or a named function, only with tools, and nothing for auto', async () => {
+    await provider.complete({ messages: ask, tools: [weatherTool], toolChoice: 'required' });
+    await collect(provider.stream({ messages: ask, tools: [weatherTool], toolChoice: { name: 'get_weather' } }));
+    await provider.complete({ messages: ask, tools: [weatherTool], toolChoice: 'auto' });
+    await provider.complete({ messages: ask, toolChoice: 'required' });
+    expect(server.requests.map((r) => r.tool_choice)).toEqual([
+      'required',
+      { type: 'function', function: { name: 'get_weather' } },
+      undefined,
+      undefined,
+    ]);
+    expect(server.requests[1]).toMatchObject({ stream: true });
+    expect(server.requests[3]).not.toHaveProperty('tools');
+  });
+
   it('joins streamed tool-call fragments', async () => {
     server.enqueue({
       toolCalls: [

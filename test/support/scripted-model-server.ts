@@ -2,7 +2,8 @@
  * A model server on loopback that answers from a script: OpenAI `POST /v1/chat/completions` and
  * Anthropic `POST /v1/messages`, plain and streamed. Each request takes the next queued step, else
  * the default step, else echoes `Scripted answer to: <last user message>`. Every parsed body is
- * kept in `requests`, in arrival order.
+ * kept in `requests`, in arrival order, exactly as sent (so `tools`, `tool_choice` and the other
+ * fields can be checked in the provider's own wire form).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

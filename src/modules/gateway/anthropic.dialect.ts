@@ -8,7 +8,7 @@ import {
   type AnthropicCountTokensRequest,
   type AnthropicMessage,
 } from './gateway.schemas.js';
-import { argumentsObject, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, argumentsObject, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
 
 export const MESSAGES_ROUTE = 'POST /v1/messages';
 export const COUNT_TOKENS_ROUTE = 'POST /v1/messages/count_tokens';
@@ -20,17 +20,23 @@ export interface AnthropicParsed {
 
 /**
  * Anthropic Messages request → gateway call. `tool_choice: { type: "none" }` withholds the tools from
- * the model (it then cannot call one); other choices are not forwarded.
+ * the model (it then cannot call one); `{ type: "any" }` and `{ type: "tool", name }` are forwarded
+ * (see `applyToolChoice`).
  */
 export function fromAnthropic(body: unknown, conversationId?: string): AnthropicParsed {
   const req = parseWire(AnthropicMessagesRequestSchema, body);
   requireUserMessage(req.messages);
   const call = common(req, body, conversationId);
-  const noTools = (req.tool_choice as { type?: unknown } | null | undefined)?.type === 'none';
+  const choice = req.tool_choice;
+  const { tools, toolChoice } = applyToolChoice(
+    choice === undefined ? undefined : choice.type === 'tool' ? { name: choice.name } : choice.type === 'any' ? 'required' : choice.type,
+    call.tools,
+  );
   return {
     call: {
       ...call,
-      ...(noTools ? { tools: [] } : {}),
+      tools,
+      ...(toolChoice ? { toolChoice } : {}),
       route: MESSAGES_ROUTE,
       temperature: req.temperature,
       maxTokens: req.max_tokens,

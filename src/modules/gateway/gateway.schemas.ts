@@ -51,6 +51,14 @@ const OpenAITool = z
   })
   .loose();
 
+const OpenAIToolChoice = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }).loose() }).loose(),
+  ],
+  { error: 'tool_choice must be "none", "auto", "required" or { "type": "function", "function": { "name" } }' },
+);
+
 export const OpenAIChatRequestSchema = z
   .object({
     model: z.string({ error: 'model is required' }).min(1, 'model is required'),
@@ -58,7 +66,7 @@ export const OpenAIChatRequestSchema = z
     stream: z.boolean().nullish(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).loose().nullish(),
     tools: z.array(OpenAITool).nullish(),
-    tool_choice: z.unknown().optional(),
+    tool_choice: OpenAIToolChoice.nullish(),
     temperature: z.number().min(0).max(2).nullish(),
     max_tokens: z.number().int().positive().nullish(),
     max_completion_tokens: z.number().int().positive().nullish(),
@@ -105,12 +113,21 @@ const AnthropicTool = z
   })
   .loose();
 
+const AnthropicToolChoice = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.enum(['auto', 'any', 'none']) }).loose(),
+    z.object({ type: z.literal('tool'), name: z.string().min(1) }).loose(),
+  ],
+  { error: 'tool_choice type must be auto, any, none or tool' },
+);
+
 const AnthropicBase = {
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
   messages: z.array(AnthropicMessageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
   system: z.union([z.string(), z.array(text)]).optional(),
   tools: z.array(AnthropicTool).optional(),
-  tool_choice: z.unknown().optional(),
+  tool_choice: AnthropicToolChoice.optional(),
 };
 
 export const AnthropicMessagesRequestSchema = z

@@ -12,6 +12,7 @@ import {
   type ModelClass,
   type ModelProvider,
   type ToolCall,
+  type ToolChoice,
   type ToolDef,
   type TokenUsage,
 } from '../models/provider.js';
@@ -34,6 +35,8 @@ export interface GatewayCall {
   /** System messages first, then the conversation in order. */
   messages: ChatMessage[];
   tools: ToolDef[];
+  /** `required` or a named tool (one of `tools`); absent is `auto`. Forwarded with the tools only. */
+  toolChoice?: Exclude<ToolChoice, 'auto'>;
   temperature?: number;
   maxTokens?: number;
   /** `hashRequest` of the body as received, for the certificate; computed while parsing, so an unhashable body is a 400. */
@@ -172,6 +175,7 @@ async function answerWithModel(
   const req = {
     messages: call.messages,
     tools: target.toolsForwarded ? call.tools : undefined,
+    toolChoice: target.toolsForwarded ? call.toolChoice : undefined,
     temperature: call.temperature,
     maxTokens: call.maxTokens,
     signal: ctx.signal,

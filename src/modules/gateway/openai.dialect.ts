@@ -3,7 +3,7 @@ import type { ChatMessage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway.service.js';
 import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
-import { parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
 
 export const OPENAI_ROUTE = 'POST /v1/chat/completions';
 
@@ -15,24 +15,31 @@ export interface OpenAIParsed {
 
 /**
  * OpenAI Chat Completions request → gateway call. `developer` counts as `system`. `tool_choice: "none"`
- * withholds the tools from the model (it then cannot call one); other choices are not forwarded.
+ * withholds the tools from the model (it then cannot call one); `"required"` and
+ * `{ type: "function", function: { name } }` are forwarded (see `applyToolChoice`).
  */
 export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed {
   const req = parseWire(OpenAIChatRequestSchema, body);
   requireUserMessage(req.messages);
   const systems = req.messages.filter((m) => m.role === 'system' || m.role === 'developer').map(toChatMessage);
   const rest = req.messages.filter((m) => m.role !== 'system' && m.role !== 'developer').map(toChatMessage);
+  const choice = req.tool_choice;
+  const { tools, toolChoice } = applyToolChoice(
+    choice == null || typeof choice === 'string' ? (choice ?? undefined) : { name: choice.function.name },
+    (req.tools ?? []).map((t) => ({
+      name: t.function.name,
+      description: t.function.description ?? '',
+      parameters: t.function.parameters ?? { type: 'object', properties: {} },
+    })),
+  );
   return {
     call: {
       dialect: 'openai',
       route: OPENAI_ROUTE,
       address: req.model,
       messages: [...systems, ...rest],
-      tools: (req.tool_choice === 'none' ? [] : (req.tools ?? [])).map((t) => ({
-        name: t.function.name,
-        description: t.function.description ?? '',
-        parameters: t.function.parameters ?? { type: 'object', properties: {} },
-      })),
+      tools,
+      ...(toolChoice ? { toolChoice } : {}),
       temperature: req.temperature ?? undefined,
       maxTokens: req.max_completion_tokens ?? req.max_tokens ?? undefined,
       requestHash: hashRequest(body),

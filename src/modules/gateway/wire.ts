@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { errors } from '../../errors/index.js';
+import type { ToolChoice, ToolDef } from '../models/provider.js';
 
 /** `messages[2].content` from a zod path. */
 function pathText(path: readonly PropertyKey[]): string {
@@ -21,6 +22,27 @@ export function requireUserMessage(messages: readonly { role: string }[]): void 
   if (!messages.some((m) => m.role === 'user')) {
     throw errors.invalidRequest('messages must contain at least one user message', 'messages');
   }
+}
+
+/**
+ * The caller's tool choice, dialect-neutral: `none` withholds the tools (the model cannot call one);
+ * `required` and a named tool need tools to choose from, and the name must be one of them (else 400
+ * `invalid_request_error`, param `tool_choice`). `auto`, the default, is not carried.
+ */
+export function applyToolChoice(
+  choice: 'none' | ToolChoice | undefined,
+  tools: ToolDef[],
+): { tools: ToolDef[]; toolChoice?: Exclude<ToolChoice, 'auto'> } {
+  if (choice === undefined || choice === 'auto') return { tools };
+  if (choice === 'none') return { tools: [] };
+  if (choice === 'required') {
+    if (tools.length === 0) throw errors.invalidRequest('tool_choice requires tools', 'tool_choice');
+    return { tools, toolChoice: 'required' };
+  }
+  if (!tools.some((t) => t.name === choice.name)) {
+    throw errors.invalidRequest(`tool_choice names the tool ${JSON.stringify(choice.name)}, which is not among tools`, 'tool_choice');
+  }
+  return { tools, toolChoice: { name: choice.name } };
 }
 
 /** Text of an `{ type: "text", text }[]` content, or of a plain string. */

@@ -154,7 +154,12 @@ export class AnthropicProvider implements ModelProvider {
     const { system, messages } = toAnthropicPrompt(req.json ? withJsonInstruction(req.messages, true) : req.messages);
     const params: CreateParams = { model: this.model, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
     if (system) params.system = system;
-    if (req.tools?.length) params.tools = toAnthropicTools(req.tools);
+    if (req.tools?.length) {
+      params.tools = toAnthropicTools(req.tools);
+      const choice = req.toolChoice;
+      if (choice === 'required') params.tool_choice = { type: 'any' };
+      else if (choice && choice !== 'auto') params.tool_choice = { type: 'tool', name: choice.name };
+    }
     return params;
   }
 }

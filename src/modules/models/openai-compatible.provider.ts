@@ -135,6 +135,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
         type: 'function',
         function: { name: t.name, description: t.description, parameters: t.parameters },
       }));
+      const choice = req.toolChoice;
+      if (choice === 'required') params.tool_choice = 'required';
+      else if (choice && choice !== 'auto') params.tool_choice = { type: 'function', function: { name: choice.name } };
     }
     if (req.json) params.response_format = { type: 'json_object' };
     if (req.temperature !== undefined) params.temperature = req.temperature;

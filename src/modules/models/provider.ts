@@ -58,9 +58,17 @@ export interface TurnMaterial {
   jsonSchema?: string;
 }
 
+/**
+ * Whether the model must call a tool: `auto` (the default) lets it choose, `required` makes it call
+ * one of `tools`, `{ name }` makes it call that one. Meaningless (and not sent) without tools; a
+ * provider that takes no tools ignores it.
+ */
+export type ToolChoice = 'auto' | 'required' | { name: string };
+
 export interface CompletionRequest {
   messages: ChatMessage[];
   tools?: ToolDef[];
+  toolChoice?: ToolChoice;
   /** Force a single JSON object as the answer. */
   json?: boolean;
   temperature?: number;
