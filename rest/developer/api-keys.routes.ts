@@ -72,11 +72,17 @@ export function apiKeysRouter(app: AppServices): Router {
     ...base,
     method: 'delete',
     path: '/developer/api-keys/:id',
-    summary: 'Revoke a key (effective at its next call)',
-    responses: { 204: { description: 'Revoked' }, 404: { description: 'Unknown or revoked key', schema: ErrorSchema } },
+    summary: 'Revoke a key and every key it created, transitively (effective at their next call)',
+    responses: {
+      200: {
+        description: 'Revoked: the key, and how many of its descendants this revoked',
+        schema: z.object({ key: ApiKeyDtoSchema, revokedDescendants: z.number().int() }),
+      },
+      404: { description: 'Unknown or revoked key', schema: ErrorSchema },
+    },
     handler: async (ctx, req) => {
-      await revokeApiKey(ctx, param(req, 'id'));
-      return { status: 204 };
+      const { key, revokedDescendants } = await revokeApiKey(ctx, param(req, 'id'));
+      return { status: 200, body: { key: toApiKeyDto(key), revokedDescendants } };
     },
   });
   return r;

@@ -1,4 +1,5 @@
 import { errors } from '../errors/index.js';
+import { PG_INT_MAX } from '../lib/pg-int.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
 import { issueKey, revokeKeyById, type AdminContext } from '../modules/keys/keys.service.js';
 import { User } from '../modules/workspaces/workspace.entity.js';
@@ -20,12 +21,14 @@ const required = (flags: Flags, name: string): string => {
   return v;
 };
 
-/** Parses a whole-number flag; anything else is a readable error naming the flag. */
+/** Parses a whole-number flag that fits a PostgreSQL integer; anything else is a readable error naming the flag. */
 export const intFlag = (flags: Flags, name: string): number | undefined => {
   const v = str(flags, name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw errors.badRequest(`--${name} must be a positive whole number`);
-  return Number(v);
+  const n = Number(v);
+  if (n > PG_INT_MAX) throw errors.badRequest(`--${name} must be at most ${PG_INT_MAX}`);
+  return n;
 };
 
 const keyJson = (key: ApiKey, secret?: string) => ({
@@ -84,7 +87,10 @@ export const commands: Record<string, Handler> = {
     );
     return { key: keyJson(key, secret) };
   },
-  'key revoke': async (actx, [id]) => ({ key: keyJson(await revokeKeyById(actx, need(id, 'key id'))) }),
+  'key revoke': async (actx, [id]) => {
+    const { key, revokedDescendants } = await revokeKeyById(actx, need(id, 'key id'));
+    return { key: keyJson(key), revokedDescendants };
+  },
   'workspace set-plan': async (actx, [id], flags) => {
     const ws = await setPlan(actx, need(id, 'workspace id'), {
       plan: required(flags, 'plan') as never,

@@ -43,7 +43,7 @@ describe.skipIf(!hasPg)('admin CLI (two processes on one PostgreSQL)', () => {
     expect((await api(t.baseUrl, key.json.key.secret).get('/v1/agents')).body.code).toBe('scope_denied');
 
     const revoked = await svc('key', 'revoke', key.json.key.id);
-    expect(revoked.json.key).toMatchObject({ id: key.json.key.id, revokedAt: expect.any(String) });
+    expect(revoked.json).toMatchObject({ key: { id: key.json.key.id, revokedAt: expect.any(String) }, revokedDescendants: 0 });
     expect((await api(t.baseUrl, key.json.key.secret).get('/v1/agents')).status).toBe(401);
 
     expect((await svc('workspace', 'suspend', ws.json.workspace.id)).code).toBe(0);
@@ -69,5 +69,27 @@ describe.skipIf(!hasPg)('admin CLI (two processes on one PostgreSQL)', () => {
     const bad = await svc('key', 'create', '--workspace', ws.json.workspace.id, '--scopes', 'agents,wizardry');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('wizardry');
+    // Integer flags must fit the database's integer columns.
+    for (const [flag, args] of [
+      ['seats', ['workspace', 'create', '--name', 'Z', '--seats', '2147483648']],
+      ['rate-per-minute', ['key', 'create', '--workspace', ws.json.workspace.id, '--rate-per-minute', '99999999999']],
+    ] as const) {
+      const res = await svc(...args);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toBe(`error: --${flag} must be at most 2147483647\n`);
+    }
+  }, 60_000);
+
+  it('key revoke revokes the keys a key created through the API and says how many', async () => {
+    const ws = await svc('workspace', 'create', '--name', 'Lineage');
+    const parent = ws.json.key;
+    const made = await api(t.baseUrl, parent.secret).post('/developer/api-keys', { name: 'child' });
+    const grand = await api(t.baseUrl, made.body.key.secret).post('/developer/api-keys', { name: 'grandchild' });
+    expect(grand.status).toBe(201);
+    const revoked = await svc('key', 'revoke', parent.id);
+    expect(revoked.json.revokedDescendants).toBe(2);
+    for (const secret of [parent.secret, made.body.key.secret, grand.body.key.secret]) {
+      expect((await api(t.baseUrl, secret).get('/v1/agents')).status).toBe(401);
+    }
   }, 60_000);
 });

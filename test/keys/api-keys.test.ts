@@ -225,12 +225,12 @@ describe('GET, PATCH, DELETE /developer/api-keys', () => {
     expect(badScope.body.error).toContain('scopes');
   });
 
-  it('DELETE revokes: 204, the next call with the key is 401, the key is listed with revokedAt', async () => {
+  it('DELETE revokes: 200 with the key and revokedDescendants, the next call with the key is 401, the key is listed with revokedAt', async () => {
     const created = (await dev(a.key).post('/developer/api-keys', {})).body.key;
     expect((await dev(created.secret).get('/v1/agents')).status).toBe(200);
     const del = await dev(a.key).delete(`/developer/api-keys/${created.id}`);
-    expect(del.status).toBe(204);
-    expect(del.text).toBe('');
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ key: { ...created, secret: undefined, revokedAt: START }, revokedDescendants: 0 });
     expect((await dev(created.secret).get('/v1/agents')).status).toBe(401);
     const listed = (await dev(a.key).get('/developer/api-keys')).body.keys.find((k: { id: string }) => k.id === created.id);
     expect(listed.revokedAt).toBe(START);

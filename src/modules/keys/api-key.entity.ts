@@ -17,7 +17,8 @@ const ApiKeySchema = defineEntity({
     monthlyQuestionLimit: p.integer().nullable(),
     expiresAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
-    createdByKeyId: p.string().nullable(),
+    /** The key that created this one through the API; null for keys from the CLI or signed-in people. */
+    parentKeyId: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -4,7 +4,7 @@ import { errors } from '../../errors/index.js';
 import { authorize } from './access.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, ScopesSchema } from './keys.schemas.js';
-import { issueKey, type IssuedKey } from './keys.service.js';
+import { issueKey, revokeKeyAndDescendants, type IssuedKey, type RevokedKey } from './keys.service.js';
 import { isCapabilityScope, READONLY_SCOPE } from './scopes.js';
 
 /**
@@ -197,11 +197,12 @@ export async function updateApiKey(ctx: ServiceContext, id: string, input: Updat
   return key;
 }
 
-/** Revokes a key: its next call gets 401. */
-export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+/**
+ * Revokes a key and the keys it created, transitively: the next call of each gets 401. Says how
+ * many descendants were revoked. A key can revoke itself (and so its whole lineage).
+ */
+export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<RevokedKey> {
   authorize(ctx, MANAGE_WRITE);
   const key = await findManagedKey(ctx, id);
-  key.revokedAt = ctx.clock.now();
-  await ctx.em.flush();
-  return key;
+  return revokeKeyAndDescendants(ctx.em, key, ctx.clock.now());
 }

@@ -20,7 +20,10 @@ export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNoti
   }),
 });
 
-export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
+/** A key as GraphQL shows it; the revokeApiKey answer also carries how many descendants it revoked. */
+type ApiKeyView = ApiKey & { revokedDescendants?: number };
+
+export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'An API key of the workspace (never its secret).',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -33,6 +36,11 @@ export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
     expiresAt: t.string({ nullable: true, resolve: (k) => k.expiresAt?.toISOString() ?? null }),
     revokedAt: t.string({ nullable: true, resolve: (k) => k.revokedAt?.toISOString() ?? null }),
     createdAt: t.string({ resolve: (k) => k.createdAt.toISOString() }),
+    revokedDescendants: t.int({
+      nullable: true,
+      description: 'In the revokeApiKey answer only: keys created by this key, directly or not, that the revocation revoked. Null elsewhere.',
+      resolve: (k) => k.revokedDescendants ?? null,
+    }),
     questionsThisMonth: t.loadable({
       type: 'Int',
       description: 'Questions consumed through this key in the current calendar month (UTC), batched across keys.',
@@ -110,6 +118,10 @@ builder.mutationFields((t) => ({
   revokeApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => revokeApiKey(await ctx.service(), String(args.id)),
+    description: 'Revokes a key and every key it created, transitively (same rules as DELETE /developer/api-keys/:id).',
+    resolve: async (_r, args, ctx) => {
+      const { key, revokedDescendants } = await revokeApiKey(await ctx.service(), String(args.id));
+      return Object.assign(key, { revokedDescendants });
+    },
   }),
 }));

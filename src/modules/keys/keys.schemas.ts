@@ -1,11 +1,6 @@
 import { z } from 'zod';
+import { pgInt } from '../../lib/pg-int.js';
 import { KNOWN_SCOPES } from './scopes.js';
-
-const positiveInt = (field: string) =>
-  z
-    .number({ error: `${field} must be a positive whole number` })
-    .int(`${field} must be a positive whole number`)
-    .positive(`${field} must be a positive whole number`);
 
 export const ScopesSchema = z
   .array(z.string({ error: 'scopes must be a list of scope names' }), { error: 'scopes must be a list of scope names' })
@@ -19,8 +14,8 @@ export const KeyAttributesSchema = z.object({
   name: z.string({ error: 'name must be a string' }).max(200, 'name must be at most 200 characters').nullish(),
   scopes: ScopesSchema.optional(),
   readonly: z.boolean({ error: 'readonly must be a boolean' }).optional(),
-  ratePerMinute: positiveInt('ratePerMinute').nullish(),
-  monthlyQuestionLimit: positiveInt('monthlyQuestionLimit').nullish(),
+  ratePerMinute: pgInt('ratePerMinute').nullish(),
+  monthlyQuestionLimit: pgInt('monthlyQuestionLimit').nullish(),
   expiresAt: z.iso.datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).nullish(),
 });
 export type KeyAttributes = z.infer<typeof KeyAttributesSchema>;

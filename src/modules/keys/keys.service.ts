@@ -22,12 +22,16 @@ export interface IssuedKey {
   secret: string;
 }
 
-/** Stores a new key for a user; the secret is returned once and only its hash is kept. */
+/**
+ * Stores a new key for a user; the secret is returned once and only its hash is kept. `parentKeyId`
+ * is the key that created it through the API: revoking that key revokes this one. Without it (CLI,
+ * signed-in people) the key is independent.
+ */
 export async function issueKey(
   actx: AdminContext,
   owner: { workspaceId: string; userId: string },
   attributes: KeyAttributes,
-  createdByKeyId: string | null = null,
+  parentKeyId: string | null = null,
 ): Promise<IssuedKey> {
   const attrs = KeyAttributesSchema.parse(attributes);
   const scopes = [...new Set(attrs.scopes ?? [])];
@@ -46,19 +50,45 @@ export async function issueKey(
     monthlyQuestionLimit: attrs.monthlyQuestionLimit ?? null,
     expiresAt: attrs.expiresAt ? new Date(attrs.expiresAt) : null,
     revokedAt: null,
-    createdByKeyId,
+    parentKeyId,
     createdAt: actx.clock.now(),
   });
   await actx.em.flush();
   return { key, secret };
 }
 
-export async function revokeKeyById(actx: AdminContext, keyId: string, workspaceId?: string): Promise<ApiKey> {
+export interface RevokedKey {
+  key: ApiKey;
+  /** Keys created by this key, directly or through other keys, that this revocation revoked. */
+  revokedDescendants: number;
+}
+
+/**
+ * Revokes a key and every key it created through the API, transitively, in one statement (a
+ * recursive walk down `parent_key_id`); each is refused at its next call. Keys already revoked keep
+ * their date, the key itself included, so revoking again only catches descendants that escaped.
+ */
+export async function revokeKeyAndDescendants(em: Em, key: ApiKey, now: Date): Promise<RevokedKey> {
+  const rows = await em.execute<{ id: string }[]>(
+    `with recursive lineage(id) as (
+       select cast(? as varchar)
+       union
+       select k.id from api_key k join lineage l on k.parent_key_id = l.id
+     )
+     update api_key set revoked_at = ?
+      where workspace_id = ? and revoked_at is null and id in (select id from lineage)
+     returning id`,
+    [key.id, now, key.workspaceId],
+  );
+  await em.refresh(key);
+  return { key, revokedDescendants: rows.filter((r) => r.id !== key.id).length };
+}
+
+/** CLI `key revoke`: any key of any workspace (or of the given one), with its descendants. */
+export async function revokeKeyById(actx: AdminContext, keyId: string, workspaceId?: string): Promise<RevokedKey> {
   const key = await actx.em.findOne(ApiKey, workspaceId ? { id: keyId, workspaceId } : { id: keyId });
   if (!key) throw errors.notFound(`API key not found: ${keyId}`);
-  key.revokedAt ??= actx.clock.now();
-  await actx.em.flush();
-  return key;
+  return revokeKeyAndDescendants(actx.em, key, actx.clock.now());
 }
 
 export const AuthMessages = {
@@ -87,23 +117,32 @@ function part(row: Record<string, unknown>, alias: string): Record<string, unkno
 /**
  * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
  * (401 variants, 403 client_suspended). One query per call (key by hash, its user and workspace
- * joined), never cached, so a revocation or a change takes effect at the next call. The lookup is
- * by hash; the final comparison is constant-time.
+ * joined, and whether any ancestor key is revoked), never cached, so a revocation or a change takes
+ * effect at the next call. The lookup is by hash; the final comparison is constant-time. The ancestor
+ * walk is what makes a key created while its parent was being revoked fail as well: revocation marks
+ * the descendants it sees, and this catches one inserted concurrently.
  */
 export async function authenticateSecret(em: Em, clock: Clock, secret: string | undefined): Promise<Caller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
   const [row] = await em.execute<Record<string, unknown>[]>(
-    `select ${selectColumns(em, ApiKey, 'k')}, ${selectColumns(em, User, 'u')}, ${selectColumns(em, Workspace, 'w')}
+    `with recursive ancestors(id, parent_key_id, revoked_at) as (
+       select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = ?
+       union
+       select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
+     )
+     select ${selectColumns(em, ApiKey, 'k')}, ${selectColumns(em, User, 'u')}, ${selectColumns(em, Workspace, 'w')},
+            exists (select 1 from ancestors where revoked_at is not null) as "ancestor_revoked"
        from api_key k
        join workspace w on w.id = k.workspace_id
        left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
       where k.secret_hash = ?`,
-    [hash],
+    [hash, hash],
   );
   const keyRow = row ? part(row, 'k') : null;
   const wsRow = row ? part(row, 'w') : null;
-  if (!keyRow || !wsRow || !constantTimeEqualHex(String(keyRow.secret_hash), hash) || keyRow.revoked_at) {
+  const revoked = Boolean(keyRow?.revoked_at) || row?.ancestor_revoked === true;
+  if (!keyRow || !wsRow || !constantTimeEqualHex(String(keyRow.secret_hash), hash) || revoked) {
     throw errors.unauthorized(AuthMessages.invalid);
   }
   const key = em.map(ApiKey, keyRow as never);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHAT_LIMITS, KnowledgeUsedSchema } from '../chat/chat.schemas.js';
 import { SOURCE_STATUSES } from './knowledge.entity.js';
+import { pgInt } from '../../lib/pg-int.js';
 
 /** SPEC Limits: uploaded file size. 25 MiB, checked while the upload streams. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -96,12 +97,7 @@ export const KnowledgeQuerySchema = z.object({
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'query is required' : 'query must be a string') })
     .max(MAX_QUERY, `query must be at most ${MAX_QUERY} characters`)
     .refine((s) => s.trim().length > 0, 'query is required'),
-  topK: z
-    .number({ error: 'topK must be a number' })
-    .int('topK must be a whole number')
-    .min(TOP_K.min, `topK must be at least ${TOP_K.min}`)
-    .max(TOP_K.max, `topK must be at most ${TOP_K.max}`)
-    .nullish(),
+  topK: pgInt('topK', TOP_K).nullish(),
   agentId: z.string({ error: 'agentId must be a string' }).max(64, 'agentId is not a valid id').refine(NO_NUL, 'agentId is not a valid id').nullish(),
   collectionIds: idList('collectionIds').nullish(),
   sourceIds: idList('sourceIds').nullish(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pgInt } from '../../lib/pg-int.js';
 import { PLANS } from '../workspaces/workspace.entity.js';
 import { MONTH_PATTERN } from './periods.js';
 import { PACK_SIZES } from './plans.js';
@@ -12,11 +13,7 @@ export type UsageQuery = z.input<typeof UsageQuerySchema>;
 
 export const SetPlanSchema = z.object({
   plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }),
-  seats: z
-    .number({ error: 'seats must be a positive whole number' })
-    .int('seats must be a positive whole number')
-    .positive('seats must be a positive whole number')
-    .optional(),
+  seats: pgInt('seats').optional(),
   startedAt: z.iso.datetime({ offset: true, error: 'startedAt must be an ISO 8601 date-time' }).optional(),
 });
 export type SetPlanInput = z.input<typeof SetPlanSchema>;
