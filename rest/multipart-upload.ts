@@ -7,6 +7,8 @@ import type { UploadedFile } from '../src/modules/knowledge/knowledge.service.js
 
 const MAX_FIELD_BYTES = 1024;
 const MAX_NAME = 200;
+/** Parts a form may hold; busboy would silently drop the ones past these, so reaching one is a 400. */
+const FORM_LIMITS = { files: 1, fields: 10, parts: 20 } as const;
 
 /** After refusing an oversized upload, the rest of the body is read and dropped (never kept) for at most this long. */
 const DRAIN_GRACE_MS = 5_000;
@@ -22,7 +24,8 @@ export const UploadFormSchema = z.object({
  * Streams a `multipart/form-data` body through busboy. The file part is collected chunk by chunk and
  * the size cap is enforced as bytes arrive: the first byte past `maxBytes` stops collecting and the
  * request is refused with 413 without buffering the rest. Fields: `file` (required, the document),
- * `collectionId` and `name` (optional). Other parts are ignored.
+ * `collectionId` and `name` (optional). Other parts are ignored, up to the counts of FORM_LIMITS: past
+ * them the request is refused with 400 rather than losing parts silently.
  */
 export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {
@@ -35,7 +38,7 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
     let parser: busboy.Busboy;
     try {
       // busboy reports `limit` when the file reaches fileSize; one byte of headroom lets exactly maxBytes through.
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: MAX_FIELD_BYTES, parts: 20 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, fieldSize: MAX_FIELD_BYTES, ...FORM_LIMITS } });
     } catch {
       reject(errors.badRequest('Malformed multipart body', { field: 'file' }));
       drain(req, res);
@@ -77,6 +80,9 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
       if (info.valueTruncated) fail(errors.badRequest(`${name} is too long`, { field: name }));
       else fields[name] = value;
     });
+    parser.on('filesLimit', () => fail(errors.badRequest(`Too many files: send at most ${FORM_LIMITS.files} file part`, { field: 'file' })));
+    parser.on('fieldsLimit', () => fail(errors.badRequest(`Too many form fields: send at most ${FORM_LIMITS.fields}`)));
+    parser.on('partsLimit', () => fail(errors.badRequest(`Too many form parts: send at most ${FORM_LIMITS.parts}`)));
     parser.on('error', (err) => fail(errors.badRequest(`Malformed multipart body: ${(err as Error).message}`, { field: 'file' })));
     parser.on('close', () => {
       void fileDone.then(() => {

@@ -109,6 +109,10 @@ export async function validateOutboundUrl(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundUrlError('URL must use http or https');
   if (url.username || url.password) throw new OutboundUrlError('URL must not contain credentials');
   if (!url.hostname) throw new OutboundUrlError('URL must have a host');
+  // WHATWG URL refuses ports above 65535 but keeps 0, which no server listens on.
+  if (url.port !== '' && !(Number(url.port) >= 1 && Number(url.port) <= 65535)) {
+    throw new OutboundUrlError(`URL port ${url.port} is not valid: it must be between 1 and 65535`);
+  }
 
   const literal = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(literal)) return { url, addresses: [checked(literal, opts.deployment)] };

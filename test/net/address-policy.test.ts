@@ -119,6 +119,16 @@ describe('validateOutboundUrl', () => {
     expect(await refusal('https://user@example.com/', 'onprem')).toBe('URL must not contain credentials');
   });
 
+  it('refuses port 0 (and keeps refusing ports WHATWG URL refuses), on IP literals and names alike', async () => {
+    const reason = 'URL port 0 is not valid: it must be between 1 and 65535';
+    expect(await refusal('http://93.184.215.14:0/', 'cloud')).toBe(reason);
+    expect(await refusal('https://hooks.example.com:00/in', 'cloud')).toBe(reason);
+    expect(await refusal('http://127.0.0.1:0/', 'onprem')).toBe(reason);
+    expect(await refusal('http://93.184.215.14:65536/', 'cloud')).toBe('URL is not valid');
+    const ok = await validateOutboundUrl('http://93.184.215.14:65535/', { deployment: 'cloud' });
+    expect(ok.url.port).toBe('65535');
+  });
+
   it('refuses internal names in cloud before any lookup', async () => {
     const resolve = vi.fn(answers('8.8.8.8'));
     expect(await refusal('http://example.internal/', 'cloud', resolve)).toBe('host example.internal is an internal name');

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { maxJsonDepth } from '../../lib/json-depth.js';
+import { pgInt } from '../../lib/pg-int.js';
 import { TOOL_METHODS } from './tool.entity.js';
 
 export const TOOL_TIMEOUT = { min: 100, max: 30_000, default: 10_000 } as const;
@@ -41,15 +43,12 @@ const urlTemplate = required('urlTemplate')
   .refine(NO_NUL, 'urlTemplate must not contain NUL characters')
   .refine((s) => s.trim().length > 0, 'urlTemplate is required');
 const method = z.enum(TOOL_METHODS, { error: `method must be one of ${TOOL_METHODS.join(', ')}` });
-const timeoutMs = z
-  .number({ error: 'timeoutMs must be a number' })
-  .int('timeoutMs must be a whole number')
-  .min(TOOL_TIMEOUT.min, `timeoutMs must be at least ${TOOL_TIMEOUT.min}`)
-  .max(TOOL_TIMEOUT.max, `timeoutMs must be at most ${TOOL_TIMEOUT.max}`);
+const timeoutMs = pgInt('timeoutMs', TOOL_TIMEOUT);
 const isActive = z.boolean({ error: 'isActive must be a boolean' });
-const inputSchema = z
-  .record(z.string(), z.unknown(), { error: 'inputSchema must be a JSON Schema object' })
-  .refine(jsonWithoutNul, 'inputSchema must not contain NUL characters');
+const inputSchema = maxJsonDepth(
+  z.record(z.string(), z.unknown(), { error: 'inputSchema must be a JSON Schema object' }),
+  'inputSchema',
+).refine(jsonWithoutNul, 'inputSchema must not contain NUL characters');
 
 /** A header as sent by clients; a secret header's `value` may be omitted on update to keep the stored one. */
 const HeaderInputSchema = z.object({
@@ -99,7 +98,7 @@ export const LinkToolSchema = z.object({
 export type LinkToolInput = z.input<typeof LinkToolSchema>;
 
 export const TestToolSchema = z.object({
-  arguments: z.unknown().optional(),
+  arguments: maxJsonDepth(z.unknown(), 'arguments').optional(),
 });
 export type TestToolInput = z.input<typeof TestToolSchema>;
 
