@@ -40,7 +40,7 @@ const conversationOf = (req: Request): string | undefined => {
 const unixSeconds = (ctx: ServiceContext): number => Math.floor(ctx.clock.now().getTime() / 1000);
 
 interface DialectStream {
-  start(): SseFrame[];
+  start(): SseFrame[] | Promise<SseFrame[]>;
   delta(text: string): SseFrame[];
   finish(answer: GatewayAnswer): SseFrame[];
   error(body: Record<string, unknown>): SseFrame[];
@@ -76,7 +76,7 @@ async function streamAnswer(
   }, KEEP_ALIVE_MS);
   ping.unref();
   try {
-    write(out.start());
+    write(await out.start());
     const answer = await runGatewayCall(ctx, prepared, (text) => write(out.delta(text)));
     write(out.finish(answer));
   } catch (err) {

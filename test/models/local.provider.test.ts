@@ -148,7 +148,7 @@ describe('LocalProvider', () => {
     const prompt = req.messages.reduce((n, m) => n + enc.encode(m.content).length, 0);
     const completion = enc.encode(result.content).length;
     expect(result.usage).toEqual({ promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion });
-    expect(local.countTokens(req.messages)).toBe(prompt);
+    expect(await local.countTokens(req.messages)).toBe(prompt);
   });
 
   it('keeps the answer within maxTokens', async () => {

@@ -13,7 +13,7 @@ function fake(name: string, modelClass: ModelClass): ModelProvider {
   const never = () => {
     throw new Error('not called');
   };
-  return { name, model: `${name}-model`, modelClass, local: false, supportsTools: true, complete: never, stream: never, countTokens: () => 0 };
+  return { name, model: `${name}-model`, modelClass, local: false, supportsTools: true, complete: never, stream: never, countTokens: async () => 0 };
 }
 
 describe('loadModelsConfig', () => {

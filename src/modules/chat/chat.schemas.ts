@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxJsonDepth } from '../../lib/json-depth.js';
 
 /** SPEC, Agent chat request table and Other constants. */
 export const CHAT_LIMITS = {
@@ -8,18 +9,38 @@ export const CHAT_LIMITS = {
   topK: { min: 1, max: 20, default: 5, list: 8 },
   messageChars: 50_000,
   contextBlocks: 50,
+  /** One block's `data` (a string, or an object as JSON) and all the blocks together. */
+  contextBlockChars: 20_000,
+  contextChars: 100_000,
+  /** Category, label, field and category names. */
+  nameChars: 200,
+  responseFields: 50,
+  fieldDescriptionChars: 2_000,
+  schemaChars: 20_000,
+  extractionCategories: 50,
+  toolIds: 100,
+  idChars: 64,
 } as const;
+
+const L = CHAT_LIMITS;
 
 /** `null` is read as "not sent", like an omitted field (JSON clients and GraphQL both send it). */
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 const bool = (field: string) => z.boolean({ error: `${field} must be a boolean` });
 const text = (field: string) => z.string({ error: `${field} must be a string` });
+const name = (field: string) => text(field).max(L.nameChars, `${field} must be at most ${L.nameChars} characters`);
+
+/** The characters a block's data takes in the prompt (an object is given as JSON). */
+const dataChars = (data: string | Record<string, unknown>): number => (typeof data === 'string' ? data.length : JSON.stringify(data).length);
 
 const ContextBlockSchema = z.object({
-  category: text('category').refine((s) => s.trim().length > 0, 'category is required'),
-  label: opt(text('label')),
-  data: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'data must be an object or a string' }),
+  category: name('category').refine((s) => s.trim().length > 0, 'category is required'),
+  label: opt(name('label')),
+  data: maxJsonDepth(z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'data must be an object or a string' }), 'data').refine(
+    (d) => dataChars(d) <= L.contextBlockChars,
+    `data must be at most ${L.contextBlockChars} characters (as JSON for an object)`,
+  ),
   priority: opt(z.enum(['high', 'medium', 'low'], { error: 'priority must be high, medium or low' })).transform((p) => p ?? 'medium'),
 });
 /** A validated context block (`priority` defaulted). */
@@ -32,10 +53,11 @@ export interface ContextBlock {
 
 const ExtractionSchema = z.object({
   categories: z
-    .array(text('extraction.categories[]').refine((s) => s.trim().length > 0, 'extraction.categories must not contain empty names'), {
+    .array(name('extraction.categories[]').refine((s) => s.trim().length > 0, 'extraction.categories must not contain empty names'), {
       error: 'extraction.categories is required (a list of category names)',
     })
-    .min(1, 'extraction.categories must name at least one category'),
+    .min(1, 'extraction.categories must name at least one category')
+    .max(L.extractionCategories, `extraction.categories must name at most ${L.extractionCategories} categories`),
   persist: opt(bool('extraction.persist')).transform((v) => v ?? true),
 });
 
@@ -60,8 +82,16 @@ const OptionsSchema = z.object({
 
 const ResponseFormatSchema = z.object({
   type: z.enum(['json', 'text'], { error: 'responseFormat.type is required: json or text' }),
-  fields: opt(z.record(z.string(), text('responseFormat.fields values'), { error: 'responseFormat.fields must be an object of descriptions' })),
-  schema: opt(text('responseFormat.schema')),
+  fields: opt(
+    z
+      .record(
+        z.string().max(L.nameChars, `responseFormat.fields names must be at most ${L.nameChars} characters`),
+        text('responseFormat.fields values').max(L.fieldDescriptionChars, `responseFormat.fields values must be at most ${L.fieldDescriptionChars} characters`),
+        { error: 'responseFormat.fields must be an object of descriptions' },
+      )
+      .refine((f) => Object.keys(f).length <= L.responseFields, `responseFormat.fields must hold at most ${L.responseFields} fields`),
+  ),
+  schema: opt(text('responseFormat.schema').max(L.schemaChars, `responseFormat.schema must be at most ${L.schemaChars} characters`)),
 });
 
 const KnowledgeSchema = z.object({
@@ -77,7 +107,11 @@ const KnowledgeSchema = z.object({
 
 const ToolsSchema = z.object({
   enabled: opt(bool('tools.enabled')).transform((v) => v ?? true),
-  toolIds: opt(z.array(text('tools.toolIds[]'), { error: 'tools.toolIds must be a list of tool ids' })),
+  toolIds: opt(
+    z
+      .array(text('tools.toolIds[]').max(L.idChars, 'tools.toolIds[] is not a valid id'), { error: 'tools.toolIds must be a list of tool ids' })
+      .max(L.toolIds, `tools.toolIds must hold at most ${L.toolIds} ids`),
+  ),
 });
 
 const ConsultSchema = z.object({ enabled: opt(bool('consult.enabled')).transform((v) => v ?? true) });
@@ -90,11 +124,12 @@ export const ChatRequestSchema = z.object({
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'message is required' : 'message must be a string') })
     .refine((s) => s.trim().length > 0, 'message is required')
     .refine((s) => s.length <= CHAT_LIMITS.messageChars, `message must be at most ${CHAT_LIMITS.messageChars} characters`),
-  sessionId: opt(text('sessionId').min(1, 'sessionId must not be empty')),
+  sessionId: opt(text('sessionId').min(1, 'sessionId must not be empty').max(L.idChars, 'sessionId is not a valid id')),
   context: opt(
     z
       .array(ContextBlockSchema, { error: 'context must be a list of blocks' })
-      .max(CHAT_LIMITS.contextBlocks, `context must hold at most ${CHAT_LIMITS.contextBlocks} blocks`),
+      .max(L.contextBlocks, `context must hold at most ${L.contextBlocks} blocks`)
+      .refine((blocks) => blocks.reduce((n, b) => n + dataChars(b.data), 0) <= L.contextChars, `context must hold at most ${L.contextChars} characters of data in all`),
   ),
   extraction: opt(z.object(ExtractionSchema.shape, objectOf('extraction'))),
   options: opt(z.object(OptionsSchema.shape, objectOf('options'))).transform(

@@ -8,7 +8,7 @@ import {
   type ModelProvider,
   type TokenUsage,
 } from '../models/provider.js';
-import { countMessageTokens, countTextTokens } from '../models/tokenizer.js';
+import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 
 /**
  * The client went away (or the caller aborted): the turn stops and saves nothing. A catalogue error
@@ -51,7 +51,7 @@ export class TurnModel {
       this.total = add(this.total, result.usage);
       return result;
     } catch (err) {
-      throw this.failure(err, req, '', failure);
+      throw await this.failure(err, req, '', failure);
     }
   }
 
@@ -71,7 +71,7 @@ export class TurnModel {
       }
       throw new ProviderError(`${this.provider.name} stream ended without a result`, { provider: this.provider.name });
     } catch (err) {
-      throw this.failure(err, req, received, failure);
+      throw await this.failure(err, req, received, failure);
     }
   }
 
@@ -79,10 +79,10 @@ export class TurnModel {
     if (this.signal?.aborted) throw new TurnAbortedError();
   }
 
-  private failure(err: unknown, req: CompletionRequest, received: string, message: string): Error {
+  private async failure(err: unknown, req: CompletionRequest, received: string, message: string): Promise<Error> {
     if (err instanceof TurnAbortedError) return err;
     if (this.signal?.aborted || (err instanceof ProviderError && err.aborted)) {
-      this.interrupted = add(this.interrupted, usageOf(countMessageTokens(req.messages), countTextTokens(received)));
+      this.interrupted = add(this.interrupted, usageOf(await countMessageTokensAsync(req.messages), await countTextTokensAsync(received)));
       return new TurnAbortedError();
     }
     this.log.error({ err, provider: this.provider.name, model: this.provider.model }, message);

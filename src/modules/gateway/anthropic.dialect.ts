@@ -129,7 +129,8 @@ export class AnthropicStream {
     return { event: type, data: { type, ...data } };
   }
 
-  start(): SseFrame[] {
+  async start(): Promise<SseFrame[]> {
+    const inputTokens = await countPromptTokens(this.prepared.call);
     return [
       this.event('message_start', {
         message: {
@@ -140,7 +141,7 @@ export class AnthropicStream {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: countPromptTokens(this.prepared.call), output_tokens: 0 },
+          usage: { input_tokens: inputTokens, output_tokens: 0 },
         },
       }),
     ];

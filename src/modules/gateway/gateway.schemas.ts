@@ -1,21 +1,41 @@
 import { z } from 'zod';
+import { maxJsonDepth } from '../../lib/json-depth.js';
+
+/**
+ * Size limits of a gateway call (docs/operations.md): each text (a message's content, a content block,
+ * the system prompt, a tool result) up to `textChars`, the tool definitions bounded in number, size and
+ * depth. The JSON body limit (SVC_BODY_LIMIT, 1 MB) bounds the whole call before any of these.
+ */
+export const GATEWAY_LIMITS = {
+  textChars: 500_000,
+  messages: 2_000,
+  tools: 128,
+  toolNameChars: 64,
+  toolDescriptionChars: 16_000,
+} as const;
+
+const boundedText = z.string().max(GATEWAY_LIMITS.textChars, `must be at most ${GATEWAY_LIMITS.textChars} characters`);
+const toolName = z.string().min(1).max(GATEWAY_LIMITS.toolNameChars, `must be at most ${GATEWAY_LIMITS.toolNameChars} characters`);
+const toolDescription = z.string().max(GATEWAY_LIMITS.toolDescriptionChars, `must be at most ${GATEWAY_LIMITS.toolDescriptionChars} characters`);
+/** A tool's JSON Schema (OpenAI `parameters`, Anthropic `input_schema`) or a tool call's input. */
+const toolSchema = (field: string) => maxJsonDepth(z.record(z.string(), z.unknown()), field);
 
 /**
  * Wire schemas of the two dialects. Objects are loose: official clients send fields this gateway
  * does not use (`user`, `metadata`, `seed`...), and those must not be refused.
  */
 
-const text = z.object({ type: z.literal('text'), text: z.string() }).loose();
+const text = z.object({ type: z.literal('text'), text: boundedText }).loose();
 
 // ---- OpenAI Chat Completions ----
 
-const OpenAIContent = z.union([z.string(), z.array(text, { error: 'only text content parts are supported' }), z.null()]);
+const OpenAIContent = z.union([boundedText, z.array(text, { error: 'only text content parts are supported' }), z.null()]);
 
 const OpenAIToolCall = z
   .object({
     id: z.string(),
     type: z.literal('function').optional(),
-    function: z.object({ name: z.string(), arguments: z.string() }).loose(),
+    function: z.object({ name: z.string(), arguments: boundedText }).loose(),
   })
   .loose();
 
@@ -43,9 +63,9 @@ const OpenAITool = z
     type: z.literal('function'),
     function: z
       .object({
-        name: z.string().min(1),
-        description: z.string().optional(),
-        parameters: z.record(z.string(), z.unknown()).optional(),
+        name: toolName,
+        description: toolDescription.optional(),
+        parameters: toolSchema('parameters').optional(),
       })
       .loose(),
   })
@@ -62,10 +82,13 @@ const OpenAIToolChoice = z.union(
 export const OpenAIChatRequestSchema = z
   .object({
     model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-    messages: z.array(OpenAIMessageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
+    messages: z
+      .array(OpenAIMessageSchema, { error: 'messages is required' })
+      .min(1, 'messages must not be empty')
+      .max(GATEWAY_LIMITS.messages, `messages must hold at most ${GATEWAY_LIMITS.messages} messages`),
     stream: z.boolean().nullish(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).loose().nullish(),
-    tools: z.array(OpenAITool).nullish(),
+    tools: z.array(OpenAITool).max(GATEWAY_LIMITS.tools, `tools must hold at most ${GATEWAY_LIMITS.tools} tools`).nullish(),
     tool_choice: OpenAIToolChoice.nullish(),
     temperature: z.number().min(0).max(2).nullish(),
     max_tokens: z.number().int().positive().nullish(),
@@ -77,13 +100,13 @@ export type OpenAIChatRequest = z.infer<typeof OpenAIChatRequestSchema>;
 
 // ---- Anthropic Messages ----
 
-const AnthropicToolResultContent = z.union([z.string(), z.array(text, { error: 'only text blocks are supported in tool results' })]);
+const AnthropicToolResultContent = z.union([boundedText, z.array(text, { error: 'only text blocks are supported in tool results' })]);
 
 const AnthropicBlock = z.discriminatedUnion(
   'type',
   [
     text,
-    z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }).loose(),
+    z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: maxJsonDepth(z.unknown(), 'input') }).loose(),
     z
       .object({
         type: z.literal('tool_result'),
@@ -100,16 +123,16 @@ export type AnthropicBlock = z.infer<typeof AnthropicBlock>;
 export const AnthropicMessageSchema = z
   .object({
     role: z.enum(['user', 'assistant'], { error: 'role must be user or assistant' }),
-    content: z.union([z.string(), z.array(AnthropicBlock)]),
+    content: z.union([boundedText, z.array(AnthropicBlock)]),
   })
   .loose();
 export type AnthropicMessage = z.infer<typeof AnthropicMessageSchema>;
 
 const AnthropicTool = z
   .object({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    input_schema: z.record(z.string(), z.unknown()).optional(),
+    name: toolName,
+    description: toolDescription.optional(),
+    input_schema: toolSchema('input_schema').optional(),
   })
   .loose();
 
@@ -124,9 +147,12 @@ const AnthropicToolChoice = z.discriminatedUnion(
 
 const AnthropicBase = {
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-  messages: z.array(AnthropicMessageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
-  system: z.union([z.string(), z.array(text)]).optional(),
-  tools: z.array(AnthropicTool).optional(),
+  messages: z
+    .array(AnthropicMessageSchema, { error: 'messages is required' })
+    .min(1, 'messages must not be empty')
+    .max(GATEWAY_LIMITS.messages, `messages must hold at most ${GATEWAY_LIMITS.messages} messages`),
+  system: z.union([boundedText, z.array(text)]).optional(),
+  tools: z.array(AnthropicTool).max(GATEWAY_LIMITS.tools, `tools must hold at most ${GATEWAY_LIMITS.tools} tools`).optional(),
   tool_choice: AnthropicToolChoice.optional(),
 };
 

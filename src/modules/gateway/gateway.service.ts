@@ -16,7 +16,7 @@ import {
   type ToolDef,
   type TokenUsage,
 } from '../models/provider.js';
-import { countMessageTokens, countTextTokens } from '../models/tokenizer.js';
+import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent, type AgentTurnInput } from './agent-turn.js';
@@ -213,7 +213,7 @@ async function answerWithModel(
  * sent and the text received so far (our count; the provider reports nothing). No certificate.
  */
 async function meterAbandoned(ctx: ServiceContext, prepared: PreparedCall, provider: ModelProvider, received: string): Promise<void> {
-  const usage = usageOf(countPromptTokens(prepared.call), countTextTokens(received));
+  const usage = usageOf(await countPromptTokens(prepared.call), await countTextTokensAsync(received));
   try {
     await recordConsumption(ctx, { route: prepared.call.route, modelClass: provider.modelClass, usage, model: provider.model });
   } catch (err) {
@@ -229,11 +229,11 @@ function providerFailure(ctx: ServiceContext, err: unknown): unknown {
   return errors.internal('The model failed to answer');
 }
 
-const toolTokens = (tools: ToolDef[]): number => (tools.length ? countTextTokens(JSON.stringify(tools)) : 0);
+const toolTokens = (tools: ToolDef[]): Promise<number> => (tools.length ? countTextTokensAsync(JSON.stringify(tools)) : Promise.resolve(0));
 
 /** The prompt tokens of a call as this gateway counts them (o200k over system, messages and tool definitions). */
-export const countPromptTokens = (call: Pick<GatewayCall, 'messages' | 'tools'>): number =>
-  countMessageTokens(call.messages) + toolTokens(call.tools);
+export const countPromptTokens = async (call: Pick<GatewayCall, 'messages' | 'tools'>): Promise<number> =>
+  (await countMessageTokensAsync(call.messages)) + (await toolTokens(call.tools));
 
 /**
  * `POST /v1/messages/count_tokens`: the prompt tokens of the request as this gateway counts them
@@ -246,7 +246,7 @@ export async function countGatewayTokens(ctx: ServiceContext, parse: () => Gatew
   const address = parseAddress(call.address);
   const target = await resolveTarget(ctx, address, call.tools.length > 0);
   const conversationId = await findConversation(ctx, call.conversationId);
-  const inputTokens = countPromptTokens(call);
+  const inputTokens = await countPromptTokens(call);
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
   const { id } = await issueProof(ctx, {
     route: call.route,

@@ -13,7 +13,7 @@ import {
   type ToolCall,
 } from './provider.js';
 import { abortedError, toProviderError } from './provider-failure.js';
-import { countMessageTokens } from './tokenizer.js';
+import { countMessageTokensAsync } from './tokenizer.js';
 
 type CreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 
@@ -58,8 +58,8 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /** Local estimate (o200k); Claude's own tokenizer differs by a few percent. */
-  countTokens(messages: ChatMessage[]): number {
-    return countMessageTokens(messages);
+  countTokens(messages: ChatMessage[]): Promise<number> {
+    return countMessageTokensAsync(messages);
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {

@@ -19,8 +19,14 @@ interface TextAnswer extends LocalAnswer {
 }
 
 /** The built-in model's whole answer: extractive, deterministic, never a tool call. */
+/**
+ * The question is matched on its first QUESTION_CHARS characters: enough for any question, and a
+ * gateway prompt of half a million characters is not stemmed whole on the event loop.
+ */
+const QUESTION_CHARS = 10_000;
+
 export function answerLocally(req: CompletionRequest): LocalAnswer {
-  const question = lastUserText(req.messages);
+  const question = lastUserText(req.messages).slice(0, QUESTION_CHARS);
   const candidates = gatherCandidates(req.material, req.messages);
   const fields = req.material?.jsonFields;
   if (req.json && fields && Object.keys(fields).length > 0) {

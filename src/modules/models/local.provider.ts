@@ -9,7 +9,7 @@ import {
   type StreamEvent,
 } from './provider.js';
 import { abortedError } from './provider-failure.js';
-import { countMessageTokens, countTextTokens } from './tokenizer.js';
+import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
 
 export const LOCAL_MODEL_NAME = 'svc-local-1';
 
@@ -26,8 +26,8 @@ export class LocalProvider implements ModelProvider {
   readonly local = true;
   readonly supportsTools = false;
 
-  countTokens(messages: ChatMessage[]): number {
-    return countMessageTokens(messages);
+  countTokens(messages: ChatMessage[]): Promise<number> {
+    return countMessageTokensAsync(messages);
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
@@ -36,7 +36,7 @@ export class LocalProvider implements ModelProvider {
     return {
       content: answer.content,
       toolCalls: [],
-      usage: usageOf(countMessageTokens(req.messages), countTextTokens(answer.content)),
+      usage: usageOf(await countMessageTokensAsync(req.messages), await countTextTokensAsync(answer.content)),
       finishReason: answer.truncated ? 'length' : 'stop',
       model: this.model,
     };

@@ -13,7 +13,7 @@ import {
   type TokenUsage,
 } from './provider.js';
 import { abortedError, toProviderError } from './provider-failure.js';
-import { countMessageTokens, countTextTokens } from './tokenizer.js';
+import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -56,8 +56,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     });
   }
 
-  countTokens(messages: ChatMessage[]): number {
-    return countMessageTokens(messages);
+  countTokens(messages: ChatMessage[]): Promise<number> {
+    return countMessageTokensAsync(messages);
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
@@ -71,7 +71,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       const content = this.finalContent(req, choice.message.content ?? '');
       const usage = res.usage
         ? usageOf(res.usage.prompt_tokens, res.usage.completion_tokens)
-        : this.estimateUsage(req, content, toolCalls);
+        : await this.estimateUsage(req, content, toolCalls);
       return { content, toolCalls, usage, finishReason: finishOf(choice.finish_reason, toolCalls), model: res.model || this.model };
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
@@ -120,7 +120,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       result: {
         content: final,
         toolCalls,
-        usage: usage ?? this.estimateUsage(req, final, toolCalls),
+        usage: usage ?? (await this.estimateUsage(req, final, toolCalls)),
         finishReason: finishOf(finish, toolCalls),
         model,
       },
@@ -150,9 +150,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   /** Only for servers that report no usage: our own count of what was sent and received. */
-  private estimateUsage(req: CompletionRequest, content: string, toolCalls: ToolCall[]): TokenUsage {
-    const completion = countTextTokens(content) + countMessageTokens([{ role: 'assistant', content: '', toolCalls }]);
-    return usageOf(countMessageTokens(req.messages), completion);
+  private async estimateUsage(req: CompletionRequest, content: string, toolCalls: ToolCall[]): Promise<TokenUsage> {
+    const completion = await countMessageTokensAsync([{ role: 'assistant', content, toolCalls }]);
+    return usageOf(await countMessageTokensAsync(req.messages), completion);
   }
 }
 

@@ -105,7 +105,7 @@ export interface ModelProvider {
   complete(req: CompletionRequest): Promise<CompletionResult>;
   stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
   /** Estimate of the prompt tokens of these messages. */
-  countTokens(messages: ChatMessage[]): number;
+  countTokens(messages: ChatMessage[]): Promise<number>;
 }
 
 export interface ProviderErrorOptions {

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_LIMITS } from '../../src/modules/chat/chat.schemas.js';
+import { GATEWAY_LIMITS } from '../../src/modules/gateway/gateway.schemas.js';
+import { countTextTokens, countTextTokensAsync, encodeText } from '../../src/modules/models/tokenizer.js';
+import { api, startTestApp, type TestApp } from '../support/app.js';
+
+/**
+ * Issue 20, high: one request must not hold the event loop. Token counting was quadratic in the length
+ * of one unbroken run (12 000 × "x" held every tenant 12 s); text fields had no bound. Each route that
+ * takes text gets 1 MB of adversarial text (over its limit: refused with 400 naming the field) and the
+ * largest adversarial text it accepts, while the server's event-loop delay is measured.
+ */
+
+const MB = 1_000_000;
+/** Adversarial runs: one unbroken piece each, for the byte-pair merge. */
+const runs = {
+  letters: (n: number) => 'x'.repeat(n),
+  spaces: (n: number) => ' '.repeat(n),
+  punctuation: (n: number) => '!'.repeat(n),
+  // Random letters never repeat a slice, so nothing is served from the piece cache.
+  random: (n: number) =>
+    Array.from(randomBytes(n), (b) => String.fromCharCode(97 + (b % 26))).join(''),
+};
+
+let t: TestApp;
+let key: string;
+let agentId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ({ key } = await t.tenant());
+  const created = await api(t.baseUrl, key).post('/v1/agents', {
+    name: 'Ada',
+    role: 'Analyst',
+    personality: 'Calm',
+    mission: 'Answer',
+    decisionStyle: 'Data',
+    systemPrompt: 'Cite numbers.',
+  });
+  agentId = created.body.agent?.id ?? created.body.id;
+});
+afterAll(() => t.close());
+
+/** Runs `work` while sampling the event-loop delay of this process (the server runs in it). */
+async function maxLoopDelayMs(work: () => Promise<void>): Promise<number> {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  try {
+    await work();
+  } finally {
+    h.disable();
+  }
+  return h.max / 1e6;
+}
+
+describe('tokenizer', () => {
+  it('counts a long unbroken run in linear time (was quadratic)', () => {
+    for (const make of Object.values(runs)) {
+      const started = performance.now();
+      countTextTokens(make(200_000));
+      // The quadratic merge took ~30 s on 20k letters; linear counting does 200k in well under a second.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+  });
+
+  it('treats special-token strings as ordinary text', () => {
+    expect(countTextTokens('<|endoftext|> and <|fim_prefix|>')).toBeGreaterThan(2);
+  });
+
+  it('gives the same count synchronously and asynchronously, and the async counter yields', async () => {
+    const text = runs.random(300_000) + ' hello world '.repeat(1000);
+    const sync = countTextTokens(text);
+    expect(await countTextTokensAsync(text)).toBe(sync);
+    expect(encodeText('Hello world')).toEqual([13225, 2375]);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    await countTextTokensAsync(runs.random(MB));
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+  });
+});
+
+describe('routes that take text stay responsive under adversarial input', () => {
+  const huge = runs.random(MB);
+  const cases: { name: string; method: 'post' | 'put'; path: () => string; body: () => unknown; field: RegExp }[] = [
+    { name: 'agent chat', method: 'post', path: () => `/v1/agents/${agentId}/chat`, body: () => ({ message: huge }), field: /message/ },
+    { name: 'auto-pick chat', method: 'post', path: () => '/v1/agents/chat', body: () => ({ message: huge }), field: /message/ },
+    { name: 'streamed chat', method: 'post', path: () => `/v1/agents/${agentId}/chat/stream`, body: () => ({ message: huge }), field: /message/ },
+    { name: 'chat context', method: 'post', path: () => `/v1/agents/${agentId}/chat`, body: () => ({ message: 'hi', context: [{ category: 'c', data: huge }] }), field: /data/ },
+    { name: 'agent create', method: 'post', path: () => '/v1/agents', body: () => ({ name: 'a', role: 'b', personality: 'c', mission: 'd', decisionStyle: 'e', systemPrompt: huge }), field: /systemPrompt/ },
+    { name: 'agent update', method: 'put', path: () => `/v1/agents/${agentId}`, body: () => ({ personality: huge }), field: /personality/ },
+    { name: 'knowledge query', method: 'post', path: () => '/v1/knowledge/query', body: () => ({ query: huge }), field: /query/ },
+    { name: 'tool create', method: 'post', path: () => '/v1/tools', body: () => ({ name: 'get', description: huge, inputSchema: { type: 'object' }, urlTemplate: 'https://api.example.com/x' }), field: /description/ },
+    { name: 'openai gateway', method: 'post', path: () => '/v1/chat/completions', body: () => ({ model: 'svc-auto', messages: [{ role: 'user', content: huge }] }), field: /content/ },
+    { name: 'anthropic gateway', method: 'post', path: () => '/v1/messages', body: () => ({ model: 'svc-auto', max_tokens: 100, messages: [{ role: 'user', content: huge }] }), field: /content/ },
+    { name: 'count_tokens', method: 'post', path: () => '/v1/messages/count_tokens', body: () => ({ model: 'svc-auto', system: huge, messages: [{ role: 'user', content: 'hi' }] }), field: /system/ },
+  ];
+
+  it.each(cases)('$name: 1 MB over the limit is a 400 naming the field, without stalling', async ({ method, path, body, field }) => {
+    const client = api(t.baseUrl, key);
+    let res: Awaited<ReturnType<typeof client.post>> | undefined;
+    const payload = JSON.stringify(body());
+    const delay = await maxLoopDelayMs(async () => {
+      res = await client[method](path(), payload);
+    });
+    expect(res!.status).toBe(400);
+    expect(JSON.stringify(res!.body)).toMatch(field);
+    expect(delay).toBeLessThan(100);
+  });
+
+  const accepted: { name: string; path: string; body: () => unknown }[] = [
+    { name: 'chat message at its limit', path: '/v1/agents/chat', body: () => ({ message: runs.random(CHAT_LIMITS.messageChars - 10) }) },
+    { name: 'gateway content at its limit', path: '/v1/chat/completions', body: () => ({ model: 'svc-sensitive', messages: [{ role: 'user', content: runs.random(GATEWAY_LIMITS.textChars) }] }) },
+    { name: 'count_tokens at its limit', path: '/v1/messages/count_tokens', body: () => ({ model: 'svc-auto', messages: [{ role: 'user', content: runs.letters(GATEWAY_LIMITS.textChars - 200_000) + runs.spaces(200_000) }] }) },
+  ];
+
+  it.each(accepted)('$name: answered, and /health answers within 100 ms throughout', async ({ path, body }) => {
+    const client = api(t.baseUrl, key);
+    let res: Awaited<ReturnType<typeof client.post>> | undefined;
+    let slowestHealth = 0;
+    const payload = JSON.stringify(body()); // built before measuring: the test's own work is not the server's
+    const delay = await maxLoopDelayMs(async () => {
+      const call = client.post(path, payload).then((r) => (res = r));
+      let done = false;
+      void call.finally(() => (done = true));
+      while (!done) {
+        const started = performance.now();
+        const health = await fetch(`${t.baseUrl}/health`);
+        await health.arrayBuffer();
+        slowestHealth = Math.max(slowestHealth, performance.now() - started);
+      }
+      await call;
+    });
+    expect(res!.status).toBe(200);
+    expect(delay).toBeLessThan(100);
+    expect(slowestHealth).toBeLessThan(100);
+  });
+});
