@@ -2,8 +2,12 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AppServices } from '../src/app/services.js';
 import { checkDatabase } from '../src/app/health.js';
+import { errors } from '../src/errors/index.js';
+import { nativeBody } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { mountPublic } from './route.js';
+
+const shuttingDown = () => ({ status: 'shutting_down', ...nativeBody(errors.serverRestarting()) });
 
 export function healthRouter(app: AppServices): Router {
   const r = Router();
@@ -16,9 +20,11 @@ export function healthRouter(app: AppServices): Router {
     summary: 'Service and database health',
     responses: {
       200: { description: 'Healthy', schema: z.object({ status: z.literal('ok'), database: z.object({ ok: z.boolean() }) }) },
-      503: { description: 'Database unreachable' },
+      503: { description: 'Database unreachable, or the server is shutting down (`status: "shutting_down"`, code `server_restarting`)' },
     },
     handler: async () => {
+      // From the moment a shutdown starts, so that load balancers stop routing here.
+      if (app.shutdown.draining) return { status: 503, body: shuttingDown() };
       const database = await checkDatabase(app);
       return { status: database.ok ? 200 : 503, body: { status: database.ok ? 'ok' : 'degraded', database } };
     },

@@ -26,6 +26,8 @@ const ConfigSchema = z.object({
   SVC_WEBHOOK_TIMEOUT_MS: intFromEnv(10_000),
   // Keep-alive comment on chat streams (SPEC: every 15 s); lowered only by tests.
   SVC_STREAM_PING_MS: intFromEnv(15_000),
+  // Graceful shutdown on SIGTERM/SIGINT: the process always exits within this time (docs/operations.md).
+  SVC_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
 });
 
 export type AppConfig = {
@@ -43,6 +45,7 @@ export type AppConfig = {
   secretsKey?: string;
   webhookTimeoutMs: number;
   streamPingMs: number;
+  shutdownGraceMs: number;
   env: Record<string, string | undefined>;
 };
 
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: c.SVC_SECRETS_KEY?.trim() || undefined,
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
     streamPingMs: c.SVC_STREAM_PING_MS,
+    shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
     env,
   };
 }

@@ -23,7 +23,7 @@ export interface ServiceContext {
   clock: Clock;
   log: Logger;
   app: AppServices;
-  /** Aborted when the client goes away (streams). */
+  /** Aborted when the client goes away (streams), or when a shutdown stops waiting for the request. */
   signal?: AbortSignal;
 }
 
@@ -34,6 +34,6 @@ export function createContext(app: AppServices, caller: Caller, extra: { log?: L
     clock: app.clock,
     log: extra.log ?? app.log,
     app,
-    signal: extra.signal,
+    signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
   };
 }

@@ -1,10 +1,11 @@
 import { createApp, listen } from './app/create-app.js';
+import { shutDownGracefully } from './app/shutdown.js';
 import { bootstrapFirstWorkspace } from './modules/workspaces/workspaces.service.js';
 
 const app = await createApp();
 const { config, log, orm, clock } = app.services;
 const first = await bootstrapFirstWorkspace({ em: orm.em.fork(), clock });
-const server = await listen(app.http, config.port, config.host);
+const server = await listen(app.http, config.port, config.host, log);
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const base = config.publicUrl ?? `http://localhost:${port}`;
@@ -28,14 +29,14 @@ if (first) {
 }
 
 let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
+/** SIGTERM/SIGINT: drain, then exit within SVC_SHUTDOWN_GRACE_MS (src/app/shutdown.ts). A second signal exits at once. */
+function onSignal(signal: NodeJS.Signals) {
+  if (stopping) {
+    log.warn({ signal }, 'second signal during shutdown: exiting now');
+    process.exit(1);
+  }
   stopping = true;
-  log.info({ signal }, 'shutting down');
-  server.close();
-  server.closeAllConnections();
-  await app.close();
-  process.exit(0);
+  void shutDownGracefully(app, server, signal).then((code) => process.exit(code));
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);

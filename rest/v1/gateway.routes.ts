@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppServices } from '../../src/app/services.js';
 import type { ServiceContext } from '../../src/context.js';
 import { errors, toDomainError } from '../../src/errors/index.js';
+import { untilAborted } from '../../src/lib/shutdown.js';
 import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
 import {
   AnthropicCountTokensRequestSchema,
@@ -77,11 +78,14 @@ async function streamAnswer(
   ping.unref();
   try {
     write(await out.start());
-    const answer = await runGatewayCall(ctx, prepared, (text) => write(out.delta(text)));
-    write(out.finish(answer));
+    // A shutdown that stops waiting ends the stream at once with `server_restarting`.
+    const outcome = await untilAborted(runGatewayCall(ctx, prepared, (text) => write(out.delta(text))), ctx.app.shutdown.signal);
+    if (outcome === 'aborted') throw errors.serverRestarting();
+    write(out.finish(outcome.done));
   } catch (err) {
-    if (ctx.signal?.aborted) return;
-    const { error, unexpected } = toDomainError(err);
+    const restarting = ctx.app.shutdown.signal.aborted;
+    if (ctx.signal?.aborted && !restarting) return;
+    const { error, unexpected } = toDomainError(restarting ? errors.serverRestarting() : err);
     if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
     write(out.error(dialect === 'openai' ? openaiBody(error) : anthropicBody(error)));
   } finally {

@@ -1,11 +1,15 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
+import { nativeBody } from '../../rest/errors.js';
 import { mountFallbacks, mountRest } from '../../rest/index.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { openDatabase } from '../db/orm.js';
+import { errors } from '../errors/index.js';
 import { createGraphQLServer } from '../graphql/yoga.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { Shutdown } from '../lib/shutdown.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
 import { loadGatewayKey } from '../modules/proofs/signing-key.js';
 import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
@@ -37,6 +41,11 @@ export function buildHttpApp(services: AppServices): Express {
   const http = express();
   http.disable('x-powered-by');
   http.set('trust proxy', true);
+  // While draining, a request that still arrives on an open connection is answered and the connection closed.
+  http.use((_req, res, next) => {
+    if (services.shutdown.draining) res.shouldKeepAlive = false;
+    next();
+  });
   const yoga = createGraphQLServer(services);
   // Yoga parses its own bodies: mount it before the JSON parser.
   http.use(yoga.graphqlEndpoint, (req, res) => yoga.requestListener(req, res));
@@ -52,7 +61,15 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   const orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
   const closers: (() => Promise<void> | void)[] = [];
   const models = new ModelRegistry(loadModelsConfig(config.env));
-  const services: AppServices = { config, orm, clock: opts.clock ?? systemClock, log, models, onClose: (fn) => closers.push(fn) };
+  const services: AppServices = {
+    config,
+    orm,
+    clock: opts.clock ?? systemClock,
+    log,
+    models,
+    shutdown: new Shutdown(),
+    onClose: (fn) => closers.push(fn),
+  };
   // Generated and persisted on first start; a bad SVC_GATEWAY_SIGNING_KEY stops the start (database closed).
   await loadGatewayKey(services).catch(async (err: unknown) => {
     await orm.close(true);
@@ -75,15 +92,47 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     services,
     http,
     async close() {
+      // Without a drain first (tests, a failed start), work in hand is given back at once.
+      services.shutdown.giveUp();
       for (const fn of closers.reverse()) await fn();
       await orm.close(true);
     },
   };
 }
 
-export function listen(http: Express, port: number, host: string): Promise<Server> {
+export function listen(http: Express, port: number, host: string, log?: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = http.listen(port, host, () => resolve(server));
     server.once('error', reject);
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, log));
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route runs (oversized or too many headers, a request
+ * line over the header limit, NUL or CR in a header value, garbage) get the native JSON error shape
+ * instead of Node's plain-text answer, then the connection closes. A socket that is gone or already
+ * answering is just destroyed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: Logger | undefined): void {
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering) {
+    socket.destroy();
+    return;
+  }
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? errors.headersTooLarge()
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : errors.malformedRequest();
+  log?.info({ clientError: err.code ?? err.message, status: error.status }, 'malformed HTTP request refused');
+  const body = JSON.stringify(nativeBody(error));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

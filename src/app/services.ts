@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { Shutdown } from '../lib/shutdown.js';
 import type { KnowledgeRetriever, ToolRunner } from '../modules/chat/turn-extensions.js';
 import type { ModelRegistry } from '../modules/models/registry.js';
 import type { UsageRuntime } from '../modules/usage/runtime.js';
@@ -28,6 +29,8 @@ export interface AppServices {
   knowledge?: KnowledgeRetriever;
   /** Workspace tools for chat turns; set by the tools module. Unset: turns call no tools. */
   tools?: ToolRunner;
+  /** Process shutdown: draining (health 503, workers wind down), then `signal` aborts (streams end). */
+  shutdown: Shutdown;
   /** Registers work to stop when the app closes (timers, cron tasks, workers). */
   onClose(fn: () => Promise<void> | void): void;
 }

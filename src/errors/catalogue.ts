@@ -35,6 +35,11 @@ export const ErrorCode = {
   // misc
   versionConflict: 'version_conflict',
   rateLimited: 'rate_limited',
+  // transport
+  serverRestarting: 'server_restarting',
+  malformedRequest: 'malformed_request',
+  headersTooLarge: 'headers_too_large',
+  requestTimeout: 'request_timeout',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -107,6 +112,12 @@ export const errors = {
     new DomainError(429, 'Too many requests', undefined, { route, limitPerMinute: limit }),
 
   internal: (message = 'Internal server error') => new DomainError(500, message),
+  /** The process is shutting down: ends the streams still open (and answers `/health`); retry on another instance. */
+  serverRestarting: () => new DomainError(503, 'The server is restarting; retry the request', ErrorCode.serverRestarting),
+  /** Refusals of Node's HTTP parser (src/app/create-app.ts, `clientError`), before any route runs. */
+  malformedRequest: (message = 'Malformed HTTP request') => new DomainError(400, message, ErrorCode.malformedRequest),
+  headersTooLarge: () => new DomainError(431, 'Request line or headers too large', ErrorCode.headersTooLarge),
+  requestTimeout: () => new DomainError(408, 'Request not received in time', ErrorCode.requestTimeout),
   addressNotSupported: (model: string) =>
     new DomainError(501, `Model address not supported: ${model}`, ErrorCode.addressNotSupported, { param: 'model' }),
 };

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppServices } from '../../app/services.js';
+import { untilAborted } from '../../lib/shutdown.js';
 import { documentAnalyserOf } from './document-analyser.js';
 import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
@@ -9,16 +10,18 @@ import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.
  * Ingestion jobs (`knowledge_ingestion_job`): `queued` → `running` → `done` | `failed`.
  *
  * A worker claims one job at a time with `FOR UPDATE SKIP LOCKED`, sets it `running` under its worker id
- * with a lease (now + 60 s, renewed every 20 s while it works), parses outside any transaction (on the
+ * with a lease (now + 15 s, renewed every 5 s while it works: a dead process's job is resumed by another
+ * worker within about 15 s plus its 2 s poll), parses outside any transaction (on the
  * app's parsing thread, document-analyser.ts; if that thread dies, the job fails as an unexpected error), then
  * writes everything (passages, facts, source state, events, job `done`) in one transaction that first
  * checks it still holds the job. A job is claimable when `queued`, or `running` with a lease that has
  * expired or was released. A process that closes releases its leases, so the next process to start
  * resumes the job at once; a process that dies keeps its lease until it expires, then any worker resumes
- * it. Parsing failures fail the source (`source.failed`); unexpected errors retry, three attempts in all.
+ * it. A draining process (shutdown) claims nothing new and lets the job in hand finish; when the drain
+ * time runs out it releases its lease at once (the job's final transaction checks it still holds it). Parsing failures fail the source (`source.failed`); unexpected errors retry, three attempts in all.
  */
-export const LEASE_MS = 60_000;
-const HEARTBEAT_MS = 20_000;
+export const LEASE_MS = 15_000;
+const HEARTBEAT_MS = 5_000;
 const POLL_MS = 2_000;
 export const MAX_ATTEMPTS = 3;
 
@@ -174,7 +177,7 @@ export class IngestionWorker {
   }
 
   wake(): void {
-    if (this.#stop.signal.aborted) return;
+    if (this.#stop.signal.aborted || this.#app.shutdown.draining) return;
     if (this.#running) {
       this.#again = true;
       return;
@@ -182,7 +185,7 @@ export class IngestionWorker {
     clearTimeout(this.#timer);
     this.#running = this.#drain().finally(() => {
       this.#running = null;
-      if (this.#stop.signal.aborted) return;
+      if (this.#stop.signal.aborted || this.#app.shutdown.draining) return;
       if (this.#again) {
         this.#again = false;
         this.wake();
@@ -195,13 +198,29 @@ export class IngestionWorker {
 
   async #drain(): Promise<void> {
     try {
-      while (!this.#stop.signal.aborted) {
+      while (!this.#stop.signal.aborted && !this.#app.shutdown.draining) {
         const job = await claimIngestionJob(this.#app);
         if (!job) return;
-        await processIngestionJob(this.#app, job, this.#stop.signal);
+        await processIngestionJob(this.#app, job, AbortSignal.any([this.#stop.signal, this.#app.shutdown.signal]));
       }
     } catch (err) {
       if (!this.#stop.signal.aborted) this.#app.log.error({ err }, 'ingestion worker could not claim a job');
+    }
+  }
+
+  /**
+   * The app is draining: claims nothing more; resolves when the job in hand is done. If the drain time
+   * runs out first, its lease is released at once, so another process resumes it without waiting.
+   */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    const giveUp = this.#app.shutdown.signal;
+    const release = () => void releaseIngestionLeases(this.#app).catch((err: unknown) => this.#app.log.warn({ err }, 'could not release ingestion leases'));
+    giveUp.addEventListener('abort', release, { once: true });
+    try {
+      await untilAborted(this.#running ?? Promise.resolve(), giveUp);
+    } finally {
+      giveUp.removeEventListener('abort', release);
     }
   }
 

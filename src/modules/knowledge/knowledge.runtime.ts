@@ -8,12 +8,14 @@ import { startStaleWatch } from './stale-watch.js';
  * ingestion worker (which also resumes jobs left running) and the daily staleness watch run only with
  * background jobs on. The parsing thread (started with the first document) is stopped on close, right
  * after the ingestion worker was told to stop, so a document being parsed does not delay the close.
+ * A graceful shutdown drains the worker first (the job in hand may finish; see ingestion.worker.ts).
  */
 export function startKnowledge(app: AppServices): void {
   const analyser = attachDocumentAnalyser(app);
   let worker: IngestionWorker | null = null;
   if (app.config.backgroundJobs) {
     worker = startIngestionWorker(app);
+    app.shutdown.onDrain(() => worker?.drain());
     startStaleWatch(app);
   }
   app.onClose(async () => {

@@ -5,6 +5,7 @@ import {
   DELIVERY_LOG_LENGTH,
   IMMEDIATE_ATTEMPTS,
   LEASE_MS,
+  LEASE_RENEW_MS,
   RESPONSE_BODY_MAX_BYTES,
   nextAttemptAfterFailure,
 } from './schedule.js';
@@ -177,6 +178,25 @@ async function release(app: AppServices, d: ClaimedDelivery): Promise<void> {
 }
 
 /**
+ * The heartbeat of attempts in flight: every `LEASE_RENEW_MS` their leases are pushed `LEASE_MS` ahead,
+ * so a lease only runs out when this process is gone. Returns the stop function.
+ */
+export function renewLeases(app: AppServices, inFlight: () => Iterable<ClaimedDelivery>): () => void {
+  const timer = setInterval(() => {
+    // One token per claim statement: the rows still holding a token are exactly the attempts in flight.
+    const tokens = [...new Set([...inFlight()].map((c) => c.leaseToken))];
+    if (tokens.length === 0) return;
+    const until = iso(new Date(app.clock.now().getTime() + LEASE_MS));
+    void execute(app, `update webhook_delivery set lease_until = ? where lease_token in (${tokens.map(() => '?').join(', ')})`, [
+      until,
+      ...tokens,
+    ]).catch((err: unknown) => app.log.warn({ err }, 'webhook lease renewal failed'));
+  }, LEASE_RENEW_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Keeps the latest 50 deliveries of the endpoint. Older ones are removed once finished; one still waiting
  * for a retry stays until its schedule ends, so the cap never loses a pending delivery.
  */
@@ -228,11 +248,13 @@ const BATCH = 100;
 
 async function runStage(app: AppServices, now: Date, stage: Stage, signal?: AbortSignal): Promise<RunSummary> {
   const summary: RunSummary = { attempted: 0, succeeded: 0 };
-  // Each pass moves every claimed delivery forward (or ends it), so the loop ends.
-  while (!signal?.aborted) {
+  // Each pass moves every claimed delivery forward (or ends it), so the loop ends. A draining process
+  // claims no new batch; the one in hand finishes (or is released when `signal` aborts).
+  while (!signal?.aborted && !app.shutdown.draining) {
     const claimed = await claimDue(app, now, stage, BATCH);
     if (claimed.length === 0) break;
-    const results = await Promise.all(claimed.map((d) => attemptDelivery(app, d, 'automatic', signal)));
+    const stopRenewing = renewLeases(app, () => claimed);
+    const results = await Promise.all(claimed.map((d) => attemptDelivery(app, d, 'automatic', signal))).finally(stopRenewing);
     await Promise.all([...new Set(claimed.map((d) => d.endpointId))].map((id) => trimSoon(app, id)));
     summary.attempted += results.length;
     summary.succeeded += results.filter((r) => r.success).length;

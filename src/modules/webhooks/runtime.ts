@@ -16,9 +16,13 @@ export function startWebhooks(app: AppServices): void {
   const worker = new WebhookWorker(app, { pollMs: 1000, maxInFlight: 128 });
   app.webhooks = worker;
   worker.start();
-  const stopSweep = startRetrySweep(app);
+  const sweep = startRetrySweep(app);
+  // Draining: no new claims; attempts in flight finish, or are released when the drain time is over.
+  app.shutdown.onDrain(async () => {
+    await Promise.all([sweep.drain(), worker.drain()]);
+  });
   app.onClose(async () => {
-    await stopSweep();
+    await sweep.stop();
     await worker.stop();
   });
 }

@@ -24,10 +24,14 @@ export const DELIVERY_LOG_LENGTH = 50;
 export const RESPONSE_BODY_MAX_BYTES = 4096;
 
 /**
- * How long a claimed attempt stays reserved for the process that claimed it; longer than any attempt
- * (timeout plus connection set-up), so another process only takes it over after a crash.
+ * How long a claimed attempt stays reserved for the process that claimed it. The worker and the sweep
+ * renew the lease of attempts still in flight every `LEASE_RENEW_MS` (heartbeat), so it only runs out
+ * when the claimer died: another process then takes the attempt over within about 15 s (plus its 1 s
+ * poll). Test and replay attempts, made inside a request and not renewed, fit in it too: the 10 s
+ * acknowledgement timeout plus connection set-up.
  */
-export const LEASE_MS = 2 * MINUTE;
+export const LEASE_MS = 15 * SECOND;
+export const LEASE_RENEW_MS = 5 * SECOND;
 
 /** When the attempt after `attemptsMade` failed attempts is due, or null when none is left. */
 export function nextAttemptAfterFailure(attemptsMade: number, failedAt: Date): Date | null {

@@ -4,17 +4,20 @@ import { runRetrySweep } from './dispatcher.js';
 
 /**
  * The retry sweep, every minute, in every process that runs background jobs: the claims make sure two
- * processes never send the same attempt. Returns the stop function (aborting attempts in flight releases
- * them for the next sweep).
+ * processes never send the same attempt. `drain` stops the schedule and waits for the run in progress
+ * (which claims no new batch once the app drains); `stop` also aborts the attempts in flight, releasing
+ * them for the next sweep, as does the end of the app's drain time.
  */
-export function startRetrySweep(app: AppServices): () => Promise<void> {
+export function startRetrySweep(app: AppServices): { drain(): Promise<void>; stop(): Promise<void> } {
   const shutdown = new AbortController();
+  const signal = AbortSignal.any([shutdown.signal, app.shutdown.signal]);
   let running: Promise<unknown> = Promise.resolve();
   const task = cron.schedule(
     '* * * * *',
     async () => {
-      running = runRetrySweep(app, app.clock.now(), { signal: shutdown.signal }).catch((err: unknown) => {
-        if (!shutdown.signal.aborted) app.log.error({ err }, 'webhook retry sweep failed');
+      if (app.shutdown.draining) return;
+      running = runRetrySweep(app, app.clock.now(), { signal }).catch((err: unknown) => {
+        if (!signal.aborted) app.log.error({ err }, 'webhook retry sweep failed');
       });
       await running;
     },
@@ -30,9 +33,15 @@ export function startRetrySweep(app: AppServices): () => Promise<void> {
       },
     },
   );
-  return async () => {
-    shutdown.abort();
-    await task.destroy();
-    await running;
+  return {
+    async drain() {
+      await task.stop();
+      await running;
+    },
+    async stop() {
+      shutdown.abort();
+      await task.destroy();
+      await running;
+    },
   };
 }

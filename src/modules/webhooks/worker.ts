@@ -1,5 +1,5 @@
 import type { AppServices } from '../../app/services.js';
-import { attemptDelivery, claimDue, trimSoon } from './dispatcher.js';
+import { attemptDelivery, claimDue, renewLeases, trimSoon, type ClaimedDelivery } from './dispatcher.js';
 
 export interface WorkerOptions {
   /** Safety-net polling: picks up rows written by other processes and anything a wake-up missed. */
@@ -16,10 +16,15 @@ export interface WorkerOptions {
 export class WebhookWorker {
   readonly #app: AppServices;
   readonly #opts: WorkerOptions;
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #inFlight = new Map<Promise<void>, ClaimedDelivery>();
   /** Log trims run after the attempt has freed its slot. */
   readonly #trims = new Set<Promise<void>>();
   readonly #shutdown = new AbortController();
+  /** Attempts in flight are aborted (and released) when the worker stops or the app's drain time is over. */
+  readonly #abort: AbortSignal;
+  readonly #stopRenewing: () => void;
+  /** The claim statement in progress, if any (a drain waits for what it returns). */
+  #claiming_: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #running = false;
@@ -28,6 +33,8 @@ export class WebhookWorker {
   constructor(app: AppServices, opts: WorkerOptions) {
     this.#app = app;
     this.#opts = opts;
+    this.#abort = AbortSignal.any([this.#shutdown.signal, app.shutdown.signal]);
+    this.#stopRenewing = renewLeases(app, () => this.#inFlight.values());
   }
 
   start(): void {
@@ -38,16 +45,33 @@ export class WebhookWorker {
     this.#wakeIn(0);
   }
 
+  /**
+   * The app is draining: claims nothing more and resolves once the attempts in flight have finished
+   * (or been released, when the drain time runs out).
+   */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#claiming_.catch(() => {});
+    await Promise.allSettled([...this.#inFlight.keys()]);
+    await Promise.allSettled([...this.#trims]);
+  }
+
   /** Stops claiming; attempts in flight are aborted and released for the next process to make. */
   async stop(): Promise<void> {
     this.#shutdown.abort();
     clearTimeout(this.#timer);
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#claiming_.catch(() => {});
+    await Promise.allSettled([...this.#inFlight.keys()]);
     await Promise.allSettled([...this.#trims]);
+    this.#stopRenewing();
+  }
+
+  get #claiming(): boolean {
+    return !this.#abort.aborted && !this.#app.shutdown.draining;
   }
 
   #wakeIn(delayMs: number): void {
-    if (this.#shutdown.signal.aborted) return;
+    if (!this.#claiming) return;
     const delay = Math.max(0, Math.min(delayMs, this.#opts.pollMs));
     const at = performance.now() + delay;
     if (this.#timer && at >= this.#timerAt) return;
@@ -69,22 +93,25 @@ export class WebhookWorker {
     this.#rerun = false;
     let full = false;
     try {
+      if (!this.#claiming) return;
       const room = this.#opts.maxInFlight - this.#inFlight.size;
       if (room > 0) {
-        const claimed = await claimDue(this.#app, this.#app.clock.now(), 'immediate', room);
+        const claiming = claimDue(this.#app, this.#app.clock.now(), 'immediate', room);
+        this.#claiming_ = claiming;
+        const claimed = await claiming;
         for (const delivery of claimed) this.#track(delivery);
         full = claimed.length === room;
       }
     } catch (err) {
-      if (!this.#shutdown.signal.aborted) this.#app.log.error({ err }, 'webhook worker could not claim deliveries');
+      if (this.#claiming) this.#app.log.error({ err }, 'webhook worker could not claim deliveries');
     } finally {
       this.#running = false;
     }
     this.#wakeIn(full || this.#rerun ? 0 : this.#opts.pollMs);
   }
 
-  #track(delivery: Parameters<typeof attemptDelivery>[1]): void {
-    const signal = this.#shutdown.signal;
+  #track(delivery: ClaimedDelivery): void {
+    const signal = this.#abort;
     const work = attemptDelivery(this.#app, delivery, 'automatic', signal)
       .then((result) => {
         if (result.nextAttemptAt) this.#wakeIn(result.nextAttemptAt.getTime() - this.#app.clock.now().getTime());
@@ -97,7 +124,7 @@ export class WebhookWorker {
         this.#inFlight.delete(work);
         if (this.#inFlight.size === this.#opts.maxInFlight - 1) this.#wakeIn(0);
       });
-    this.#inFlight.add(work);
+    this.#inFlight.set(work, delivery);
   }
 
   #trim(endpointId: string): void {

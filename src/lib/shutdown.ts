@@ -1,0 +1,60 @@
+/**
+ * The process shutting down, as the app's parts see it (src/app/shutdown.ts drives it):
+ *
+ * 1. `draining` from the moment the signal arrives: `/health` answers 503, workers claim nothing new,
+ *    and every drainer registered with `onDrain` winds down (work in hand goes on);
+ * 2. `signal` aborts when the server stops waiting: open streams end with the `server_restarting` error
+ *    event, requests still running are aborted, workers give back (release) the claims they still hold.
+ */
+export class Shutdown {
+  #draining = false;
+  #drained: Promise<void> | undefined;
+  readonly #giveUp = new AbortController();
+  readonly #drainers: (() => Promise<void> | void)[] = [];
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Aborted when the drain time is over (or the app closes without a drain). */
+  get signal(): AbortSignal {
+    return this.#giveUp.signal;
+  }
+
+  /** Registers a drainer: stop taking new work, resolve once the work in hand is done or given back. */
+  onDrain(fn: () => Promise<void> | void): void {
+    this.#drainers.push(fn);
+  }
+
+  /** Starts draining (idempotent); resolves when every drainer has finished. */
+  drain(): Promise<void> {
+    this.#draining = true;
+    this.#drained ??= Promise.allSettled(this.#drainers.map(async (fn) => fn())).then(() => undefined);
+    return this.#drained;
+  }
+
+  /** The drain time is over: streams end and in-flight work is released now. */
+  giveUp(): void {
+    this.#draining = true;
+    this.#giveUp.abort();
+  }
+}
+
+/**
+ * Runs `work` until it settles or `signal` aborts, whichever comes first: `{ done }` or `'aborted'`.
+ * A rejection of `work` after the abort is swallowed (the caller has moved on).
+ */
+export async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<{ done: T } | 'aborted'> {
+  work.catch(() => {});
+  if (signal.aborted) return 'aborted';
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work.then((done) => ({ done })), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}

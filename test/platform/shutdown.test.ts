@@ -1,0 +1,209 @@
+import { connect, type Socket } from 'node:net';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/app.js';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * SIGTERM during each kind of work, on the real entry point in a child process (docs/operations.md,
+ * Shutdown and deploys). Several processes on one database: real PostgreSQL only.
+ */
+const MODEL = 'scripted-standard';
+const available = await postgresAvailable();
+
+let models: ScriptedModelServer;
+let receiver: WebhookReceiver;
+const started: { proc: ServerProcess; db: TestDatabase }[] = [];
+
+beforeAll(async () => {
+  if (!available) return;
+  models = await startScriptedModelServer();
+  receiver = await startWebhookReceiver();
+});
+
+afterEach(async () => {
+  for (const { proc, db } of started.splice(0)) {
+    await proc.kill();
+    await db.drop();
+  }
+  models?.setDefault(undefined);
+});
+
+afterAll(async () => {
+  await models?.close();
+  await receiver?.close();
+});
+
+async function startServer(env: Record<string, string> = {}) {
+  const db = await createTestDatabase();
+  const proc = await startServerProcess({
+    DATABASE_URL: db.url!,
+    SVC_MODEL_BASE_URL: models.baseUrl,
+    SVC_MODEL_API_KEY: 'scripted',
+    SVC_MODEL: MODEL,
+    SVC_RATE_AGENT_CHAT: '1000',
+    SVC_RATE_GATEWAY: '1000',
+    SVC_STREAM_PING_MS: '60000',
+    ...env,
+  });
+  started.push({ proc, db });
+  await expect.poll(() => proc.firstKey).not.toBe('');
+  const client = api(proc.baseUrl, proc.firstKey);
+  const agent = await client.post('/v1/agents', {
+    name: 'Ada',
+    role: 'Analyst',
+    personality: 'Calm',
+    mission: 'Answer',
+    decisionStyle: 'Data first',
+    systemPrompt: 'Be brief.',
+  });
+  expect(agent.status).toBe(201);
+  return { proc, db, client, agentId: agent.body.agent.id as string };
+}
+
+/** A connection with a request begun (request line only): not idle, so the drain keeps it open. */
+async function begunRequest(baseUrl: string, requestLine: string): Promise<{ finish(rest: string): Promise<string> }> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket: Socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.write(`${requestLine}\r\n`);
+  let received = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return {
+    async finish(rest) {
+      socket.write(rest);
+      await ended;
+      return received;
+    },
+  };
+}
+
+/** Reads an SSE response incrementally: `frames` grows as they arrive; `done` resolves at the end of the body. */
+function readSse(res: Response) {
+  const frames: string[] = [];
+  const done = (async () => {
+    let buffer = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const parts = buffer.split('\n\n');
+      buffer = parts.pop() ?? '';
+      frames.push(...parts.filter((p) => p.trim() && !p.startsWith(':')));
+    }
+  })();
+  return { frames, done };
+}
+
+const dataOf = (frame: string) => {
+  const line = frame.split('\n').find((l) => l.startsWith('data: '))!.slice('data: '.length);
+  return line === '[DONE]' ? line : JSON.parse(line);
+};
+
+async function dbRows<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!available)('SIGTERM drains the process', () => {
+  it('lets 50 in-flight requests and a webhook test finish with 200 while /health answers 503, then exits 0', async () => {
+    const { proc, db, client, agentId } = await startServer({ SVC_SHUTDOWN_GRACE_MS: '20000' });
+    const hook = await client.post('/v1/webhooks', { url: receiver.url('/slow'), events: ['source.ingested'] });
+    expect(hook.status).toBe(201);
+    let releaseReceiver!: () => void;
+    receiver.behave('/slow', { kind: 'status', status: 200, body: 'ok', until: new Promise<void>((r) => (releaseReceiver = r)) });
+    models.setDefault({ content: 'A slow answer.', delayMs: 1500 });
+    const before = models.requests.length;
+
+    const chats = Array.from({ length: 50 }, (_, i) => client.post(`/v1/agents/${agentId}/chat`, { message: `question ${i}` }));
+    const test = client.post(`/v1/webhooks/${hook.body.webhook.id}/test`);
+    const health = await begunRequest(proc.baseUrl, 'GET /health HTTP/1.1');
+    await expect.poll(() => models.requests.length - before, { timeout: 20_000 }).toBe(50);
+    await receiver.waitFor(1, { path: '/slow' });
+
+    proc.signal('SIGTERM');
+    await proc.waitForLog('shutdown started: draining');
+    const healthAnswer = await health.finish('Host: svc\r\n\r\n');
+    expect(healthAnswer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(healthAnswer.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(healthAnswer.slice(healthAnswer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 'shutting_down',
+      code: 'server_restarting',
+    });
+    releaseReceiver();
+
+    const answers = await Promise.all(chats);
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.every((a) => typeof a.body.content === 'string' && a.body.content.length > 0)).toBe(true);
+    expect((await test).status).toBe(200);
+    expect((await test).body).toMatchObject({ success: true, statusCode: 200 });
+
+    const exit = await proc.exited;
+    expect(exit.code, proc.output()).toBe(0);
+    expect(proc.logs.some((l) => l.msg === 'drained: every request and worker finished')).toBe(true);
+    expect(proc.logs.some((l) => l.msg === 'shutdown complete')).toBe(true);
+    expect(proc.output()).not.toMatch(/reading 'Client'|Cannot use a pool/);
+    const deliveries = await dbRows<{ success: boolean; attempts: number }>(db.url!, `select success, attempts from webhook_delivery where event = 'webhook.test'`);
+    expect(deliveries).toEqual([{ success: true, attempts: 1 }]);
+  });
+
+  it('ends open streams with the restarting error event of each dialect, within the grace period', async () => {
+    const graceMs = 3000;
+    const { proc, client, agentId } = await startServer({ SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
+    // Some tokens, then the model falls silent: the streams stay open until the server gives up on them.
+    models.setDefault({ chunks: ['Hello ', 'there'], hang: true });
+    const headers = { authorization: `Bearer ${proc.firstKey}`, 'content-type': 'application/json' };
+    const open = (path: string, body: unknown) => fetch(proc.baseUrl + path, { method: 'POST', headers, body: JSON.stringify(body) });
+
+    const native = readSse(await open(`/v1/agents/${agentId}/chat/stream`, { message: 'Hi' }));
+    const openai = readSse(await open('/v1/chat/completions', { model: MODEL, stream: true, messages: [{ role: 'user', content: 'Hi' }] }));
+    const anthropic = readSse(
+      await open('/v1/messages', { model: MODEL, stream: true, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }),
+    );
+    await expect.poll(() => native.frames.some((f) => dataOf(f).type === 'token'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => openai.frames.some((f) => f.includes('Hello')), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => anthropic.frames.some((f) => f.includes('Hello')), { timeout: 15_000 }).toBe(true);
+
+    const sentAt = proc.signal('SIGTERM');
+    await Promise.all([native.done, openai.done, anthropic.done]);
+
+    expect(dataOf(native.frames.at(-1)!)).toEqual({
+      type: 'error',
+      data: { status: 503, error: 'The server is restarting; retry the request', code: 'server_restarting' },
+    });
+    expect(native.frames.map((f) => dataOf(f).type)).not.toContain('done');
+    expect(dataOf(openai.frames.at(-2)!)).toMatchObject({ error: { type: 'server_error', code: 'server_restarting' } });
+    expect(dataOf(openai.frames.at(-1)!)).toBe('[DONE]');
+    expect(anthropic.frames.at(-1)).toMatch(/^event: error\n/);
+    expect(dataOf(anthropic.frames.at(-1)!)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+
+    const exit = await proc.exited;
+    expect(exit.code, proc.output()).toBe(0);
+    expect(exit.at - sentAt).toBeLessThan(graceMs);
+    expect(proc.logs.some((l) => l.msg === 'drain time over: ending open streams and releasing claims')).toBe(true);
+  });
+
+  it('exits within the grace period even when a request never finishes', async () => {
+    const graceMs = 4000;
+    const { proc, client, agentId } = await startServer({ SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
+    models.setDefault({ hang: true });
+    const before = models.requests.length;
+    const stuck = client.post(`/v1/agents/${agentId}/chat`, { message: 'never answered' }).catch((err: unknown) => err);
+    await expect.poll(() => models.requests.length - before, { timeout: 15_000 }).toBe(1);
+
+    const sentAt = proc.signal('SIGTERM');
+    const exit = await proc.exited;
+    expect(exit.code, proc.output()).toBe(0);
+    expect(exit.at - sentAt, proc.output()).toBeLessThan(graceMs);
+    await stuck;
+    expect(proc.output()).not.toMatch(/reading 'Client'|Cannot use a pool/);
+  });
+});
