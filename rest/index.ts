@@ -1,8 +1,7 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { AppServices } from '../src/app/services.js';
 import { errors } from '../src/errors/index.js';
-import { authenticateSecret, secretFromHeaders } from '../src/modules/keys/keys.service.js';
-import { enforceKeyRate } from '../src/modules/usage/rate-limit.service.js';
+import { openRequest } from '../src/pipeline/pipeline.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
@@ -14,6 +13,7 @@ import { knowledgeRouter } from './v1/knowledge.routes.js';
 import { toolsRouter } from './v1/tools.routes.js';
 import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
+import { credentialsOf } from './route.js';
 
 /** Body parser failures in the native shape: malformed JSON is a 400, oversized bodies a 413. */
 const bodyErrors =
@@ -67,9 +67,10 @@ const KEYED_PREFIX = /^\/(v1|developer|light|engine|partner)(\/|$)|^\/mcp$/;
 export function mountFallbacks(server: Express, app: AppServices): void {
   server.use(async (req, res) => {
     if (KEYED_PREFIX.test(req.path)) {
+      // The request pipeline with nothing declared: authentication and the key's ratePerMinute.
       try {
-        const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(req.headers as never));
-        await enforceKeyRate(app, caller);
+        const ctx = await openRequest(app, credentialsOf(req), { name: `${req.method} (unknown route)`, needs: {} });
+        await ctx.scope.dispose();
       } catch (err) {
         return sendError(res, err, 'native', app.log);
       }

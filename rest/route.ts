@@ -1,14 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppServices } from '../src/app/services.js';
-import { createContext, type ServiceContext } from '../src/context.js';
-import { authenticateSecret, secretFromHeaders } from '../src/modules/keys/keys.service.js';
-import { releaseHold } from '../src/modules/usage/metering.service.js';
+import type { ServiceContext } from '../src/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
-import { enforceRequestRates } from '../src/modules/usage/rate-limit.service.js';
+import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
+import { openRequest, type Credentials } from '../src/pipeline/pipeline.js';
 import { sendError, type Dialect } from './errors.js';
 
-export type RouteRateName = 'gateway' | 'knowledgeQuery' | 'verify' | 'upload' | 'agentChat';
+export type RouteRateName = CeilingName;
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -18,14 +17,17 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface RouteDef {
+/** A keyed route declares what it needs (`scope`, `write`, `rateLimit`) like a GraphQL root field does. */
+export interface RouteDef extends Needs {
   method: Method;
   /** Express path, e.g. `/v1/agents/:id`. */
   path: string;
   summary: string;
   tag: string;
-  /** Capability scope of the family (documentation; the service enforces it). */
+  /** Capability scope of the family: checked by the request pipeline, and again by the service. */
   scope: CapabilityScope | null;
+  /** Whether the route writes (read-only keys are refused); default: every method but GET. */
+  write?: boolean;
   dialect?: Dialect;
   /** Route-level request ceiling (per minute) this route counts against; see SPEC Limits. */
   rateLimit?: RouteRateName;
@@ -61,32 +63,45 @@ function register(router: Router, def: AnyRoute, run: (req: Request, res: Respon
   router[def.method](def.path, run);
 }
 
-/** Mounts a keyed route: authenticate the key, build the service context, run the handler, render errors. */
+/** The pipeline's view of a route: its bucket name and what it declared. */
+export function operationOf(def: RouteDef): Operation {
+  return {
+    name: `${def.method.toUpperCase()} ${def.path}`,
+    needs: { scope: def.scope, write: def.write ?? def.method !== 'get', rateLimit: def.rateLimit },
+  };
+}
+
+export const credentialsOf = (req: Request): Credentials => ({
+  authorization: req.headers.authorization,
+  'x-api-key': typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined,
+});
+
+/**
+ * Mounts a keyed route: the request pipeline (authenticate, limits, scope and read-only; auth-stage
+ * refusals in the native shape on every dialect), the handler, then the request scope is disposed of
+ * (a question hold the request did not record is given back).
+ */
 export function mount(router: Router, app: AppServices, def: RouteDef): void {
   const dialect = def.dialect ?? 'native';
+  const op = operationOf(def);
   register(router, def, async (req, res) => {
-    const log = app.log.child({ route: `${def.method.toUpperCase()} ${def.path}` });
+    const log = app.log.child({ route: op.name });
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let ctx: ServiceContext;
     try {
-      const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(req.headers as never));
-      // Request limits (the key's, then the route's) before anything runs; their 429s keep the native
-      // renderer on every dialect (key-level: auth stage; route-level: its own body, per SPEC).
-      try {
-        await enforceRequestRates(app, caller, { route: `${def.method.toUpperCase()} ${def.path}`, rateLimit: def.rateLimit });
-      } catch (err) {
-        return sendError(res, err, 'native', log);
-      }
-      const abort = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const ctx = createContext(app, caller, { log, signal: abort.signal });
-      try {
-        send(res, await def.handler(ctx, req, res));
-      } finally {
-        await releaseHold(app, caller);
-      }
+      ctx = await openRequest(app, credentialsOf(req), op, { log, signal: abort.signal });
+    } catch (err) {
+      return sendError(res, err, 'native', log);
+    }
+    try {
+      send(res, await def.handler(ctx, req, res));
     } catch (err) {
       sendError(res, err, dialect, log);
+    } finally {
+      await ctx.scope.dispose();
     }
   });
 }

@@ -3,6 +3,7 @@ import type { Em } from './db/orm.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
 import type { ApiKey } from './modules/keys/api-key.entity.js';
+import { RequestScope } from './pipeline/request-scope.js';
 import type { User, Workspace } from './modules/workspaces/workspace.entity.js';
 
 /** Who is calling: resolved once from the API key by the authentication step. */
@@ -25,9 +26,15 @@ export interface ServiceContext {
   app: AppServices;
   /** Aborted when the client goes away (streams), or when a shutdown stops waiting for the request. */
   signal?: AbortSignal;
+  /** What the request owns until it ends (the question hold); disposed of by the adapter that opened it. */
+  scope: RequestScope;
 }
 
-export function createContext(app: AppServices, caller: Caller, extra: { log?: Logger; signal?: AbortSignal } = {}): ServiceContext {
+export function createContext(
+  app: AppServices,
+  caller: Caller,
+  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope } = {},
+): ServiceContext {
   return {
     em: app.orm.em.fork(),
     caller,
@@ -35,5 +42,6 @@ export function createContext(app: AppServices, caller: Caller, extra: { log?: L
     log: extra.log ?? app.log,
     app,
     signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
+    scope: extra.scope ?? new RequestScope(),
   };
 }

@@ -190,6 +190,7 @@ export function gatewayRouter(app: AppServices): Router {
     method: 'post',
     path: '/v1/messages/count_tokens',
     summary: 'Anthropic token count of a Messages request (no model runs, nothing metered)',
+    write: false,
     dialect: 'anthropic',
     body: AnthropicCountTokensRequestSchema,
     responses: {

@@ -225,6 +225,7 @@ export function knowledgeRouter(app: AppServices): Router {
     method: 'post',
     path: '/v1/knowledge/query',
     summary: 'Ranked passages for a query (same items as knowledgeUsed, plus the passage text)',
+    write: false,
     rateLimit: 'knowledgeQuery',
     body: KnowledgeQuerySchema,
     responses: {

@@ -1,38 +1,40 @@
 import type { AppServices } from '../app/services.js';
-import { createContext, type ServiceContext } from '../context.js';
-import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
-import { enforceKeyRate } from '../modules/usage/rate-limit.service.js';
-import { releaseHold } from '../modules/usage/metering.service.js';
+import { createContext, type Caller, type ServiceContext } from '../context.js';
+import type { Operation } from '../pipeline/operation.js';
+import { admit, authenticate } from '../pipeline/pipeline.js';
+import { RequestScope } from '../pipeline/request-scope.js';
 
 export interface GraphQLContext {
   app: AppServices;
-  /** Authenticates once per operation, lazily, so GraphiQL and introspection work before a key is typed. */
+  /**
+   * The service context of the running code: inside a root field's resolver, the field's own (admitted
+   * through the request pipeline by `root-fields.ts`); in nested fields and loaders, the operation's.
+   * Authenticates once per operation, lazily, so GraphiQL and introspection work before a key is typed.
+   */
   service(): Promise<ServiceContext>;
-  /** Ends the operation: gives back a question hold it did not use. */
+  /** The request pipeline for one root field: its limits and declared checks, and a request scope of its own. */
+  admit(op: Operation): Promise<ServiceContext>;
+  /** Ends the operation: disposes of its request scope and every root field's (unused question holds). */
   finish(): Promise<void>;
   signal?: AbortSignal;
 }
 
 export function buildGraphQLContext(app: AppServices, request: Request): GraphQLContext {
-  let pending: Promise<ServiceContext> | undefined;
+  const scope = new RequestScope();
+  let caller: Promise<Caller> | undefined;
+  let shared: Promise<ServiceContext> | undefined;
+  const authenticated = () =>
+    (caller ??= authenticate(app, { authorization: request.headers.get('authorization'), 'x-api-key': request.headers.get('x-api-key') }));
   return {
     app,
     signal: request.signal,
     service() {
-      pending ??= (async () => {
-        const secret = secretFromHeaders({
-          authorization: request.headers.get('authorization'),
-          'x-api-key': request.headers.get('x-api-key'),
-        });
-        const caller = await authenticateSecret(app.orm.em.fork(), app.clock, secret);
-        await enforceKeyRate(app, caller); // the key's ratePerMinute, once per operation
-        return createContext(app, caller, { signal: request.signal });
-      })();
-      return pending;
+      shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope }));
+      return shared;
     },
-    async finish() {
-      const ctx = await pending?.catch(() => undefined);
-      if (ctx) await releaseHold(app, ctx.caller);
+    async admit(op) {
+      return admit(app, await authenticated(), op, { signal: request.signal, scope: scope.child() });
     },
+    finish: () => scope.dispose(),
   };
 }

@@ -14,7 +14,10 @@ function unwrap(err: unknown): unknown {
 const isPlainGraphQLError = (err: unknown): boolean =>
   !!err && typeof err === 'object' && (err as Error).name === 'GraphQLError' && !(err as { originalError?: unknown }).originalError;
 
-/** Catalogue errors become GraphQL errors carrying `extensions.code` (or `HTTP_<status>`), status and details. */
+/**
+ * Catalogue errors become GraphQL errors carrying `extensions.code` (or `HTTP_<status>`), status and
+ * details, and `retryAfter` (seconds) where REST sends a retry-after header.
+ */
 export function toGraphQLError(err: unknown, log?: Logger): GraphQLError {
   // Validation and syntax errors raised by GraphQL itself pass through untouched.
   if (isPlainGraphQLError(err)) return err as GraphQLError;
@@ -22,7 +25,13 @@ export function toGraphQLError(err: unknown, log?: Logger): GraphQLError {
   if (isPlainGraphQLError(original)) return original as GraphQLError;
   const { error, unexpected } = toDomainError(original);
   if (unexpected) log?.error({ err: original }, 'unexpected GraphQL resolver error');
+  const retryAfter = Number(error.headers['retry-after']);
   return new GraphQLError(error.message, {
-    extensions: { code: error.code ?? `HTTP_${error.status}`, status: error.status, ...error.details },
+    extensions: {
+      code: error.code ?? `HTTP_${error.status}`,
+      status: error.status,
+      ...error.details,
+      ...(Number.isFinite(retryAfter) && error.headers['retry-after'] !== undefined ? { retryAfter } : {}),
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
+import { admitRootFields } from './root-fields.js';
 import '../modules/workspaces/workspaces.graphql.js';
 import '../modules/agents/agents.graphql.js';
 import '../modules/chat/chat.graphql.js';
@@ -12,7 +13,7 @@ import '../modules/tools/tools.graphql.js';
 let built: GraphQLSchema | undefined;
 
 export function getSchema(): GraphQLSchema {
-  built ??= builder.toSchema();
+  built ??= admitRootFields(builder.toSchema());
   return built;
 }
 

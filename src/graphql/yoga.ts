@@ -1,8 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { AppServices } from '../app/services.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
+import { graphqlHttpGuard } from './http-guard.js';
+import { limitedFieldsOncePerOperation } from './root-fields.js';
 import { getSchema } from './schema.js';
 
 /** Runs `finish()` of the operation's context once its result (or its subscription) has ended. */
@@ -18,9 +23,60 @@ const finishOperations: Plugin<GraphQLContext> = {
   },
 };
 
-/** Yoga on `/graphql` (GraphiQL included) with the graphql-sse protocol on `/graphql/stream`. */
+const limitedFields: Plugin = {
+  onValidate: ({ addValidationRule }) => addValidationRule(limitedFieldsOncePerOperation),
+};
+
+/**
+ * A refused document: `extensions.code` (unless it has one) and status 400. On the wire it is a 400 for
+ * clients accepting application/graphql-response+json, and a 200 for legacy application/json clients,
+ * as GraphQL over HTTP asks of request errors.
+ */
+function badDocument(error: GraphQLError, code: string): void {
+  const extensions = error.extensions as Record<string, unknown>;
+  extensions.code ??= code;
+  extensions.status ??= 400;
+  extensions.http ??= { spec: true, status: 400 };
+}
+
+const coded =
+  (code: string) =>
+  (_ctx: unknown, error: GraphQLError): void =>
+    badDocument(error, code);
+
+/** Syntax and validation errors of GraphQL itself get a code like every other refusal. */
+const codedDocumentErrors: Plugin = {
+  onParse: () => ({ result }) => {
+    if (result instanceof GraphQLError) badDocument(result, 'graphql_parse_failed');
+  },
+  onValidate: () => ({ result }) => {
+    for (const error of result) badDocument(error, 'graphql_validation_failed');
+  },
+};
+
+/**
+ * Document limits (docs/operations.md, "Limits on GraphQL"): tokens bound the parser (10k nested
+ * braces are refused before they can overflow the stack), then aliases, depth, directives and cost.
+ * Introspection is exempt from depth and cost, so GraphiQL keeps working.
+ */
+export const GRAPHQL_LIMITS = { tokens: 2000, aliases: 50, depth: 10, directives: 20, cost: 5000 } as const;
+
+const armor = new EnvelopArmor({
+  maxTokens: { n: GRAPHQL_LIMITS.tokens, onReject: [coded('graphql_too_many_tokens')] },
+  maxAliases: { n: GRAPHQL_LIMITS.aliases, onReject: [coded('graphql_too_many_aliases')] },
+  maxDepth: { n: GRAPHQL_LIMITS.depth, onReject: [coded('graphql_too_deep')] },
+  maxDirectives: { n: GRAPHQL_LIMITS.directives, onReject: [coded('graphql_too_many_directives')] },
+  costLimit: { maxCost: GRAPHQL_LIMITS.cost, onReject: [coded('graphql_too_costly')] },
+  blockFieldSuggestion: { enabled: true },
+});
+
+/**
+ * Yoga on `/graphql` (GraphiQL included) with the graphql-sse protocol on `/graphql/stream`, behind the
+ * HTTP guard (JSON bodies within `bodyLimit`). Root fields go through the request pipeline
+ * (`root-fields.ts`); the operation's request scope is disposed of when its result or stream ends.
+ */
 export function createGraphQLServer(app: AppServices) {
-  return createYoga<Record<string, unknown>, GraphQLContext>({
+  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -28,6 +84,11 @@ export function createGraphQLServer(app: AppServices) {
     logging: false,
     context: ({ request }) => buildGraphQLContext(app, request),
     maskedErrors: { maskError: (error) => toGraphQLError(error, app.log) },
-    plugins: [useGraphQLSSE(), finishOperations],
+    plugins: [...armor.protect().plugins, limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
   });
+  const guard = graphqlHttpGuard(app.config.bodyLimit, app.log);
+  return {
+    graphqlEndpoint: yoga.graphqlEndpoint,
+    requestListener: (req: IncomingMessage, res: ServerResponse): void => guard(req, res, () => void yoga.requestListener(req, res)),
+  };
 }

@@ -55,7 +55,7 @@ export async function startMeteringRoutes(t: TestApp): Promise<MeteringRoutes> {
       return { status: 201, body: {} };
     },
   }));
-  mount(router, app, def('/test/control', { handler: async (ctx) => (await recordControl(ctx, { route: 'POST /v1/verify' }), { status: 201, body: {} }) }));
+  mount(router, app, def('/test/control', { scope: 'proof', handler: async (ctx) => (await recordControl(ctx, { route: 'POST /v1/verify' }), { status: 201, body: {} }) }));
   mount(router, app, def('/test/gateway', { dialect: 'openai', rateLimit: 'gateway', handler: async () => ({ status: 200, body: { ok: true } }) }));
   mount(router, app, def('/test/gateway-2', { dialect: 'anthropic', rateLimit: 'gateway', handler: async () => ({ status: 200, body: { ok: true } }) }));
   mount(router, app, def('/test/agent-chat', { rateLimit: 'agentChat', handler: async () => ({ status: 200, body: { ok: true } }) }));

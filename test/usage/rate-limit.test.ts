@@ -66,13 +66,13 @@ describe('per-key ratePerMinute (calendar minute, counted in PostgreSQL)', () =>
     expect((await api(t.baseUrl, a.key).get('/v1/agents')).body.agents.length).toBe(before);
   });
 
-  it('applies to GraphQL operations too (once per operation)', async () => {
-    const key = await t.key(a, { ratePerMinute: 2 });
+  it('applies to GraphQL too, one request per root field', async () => {
+    const key = await t.key(a, { ratePerMinute: 3 });
     const c = api(t.baseUrl, key);
     expect((await c.graphql('{ viewer { userId } agents { id } }')).errors).toBeUndefined();
     expect((await c.graphql('{ viewer { userId } }')).errors).toBeUndefined();
     const refused = await c.graphql('{ viewer { userId } }');
-    expect(refused.errors?.[0].extensions).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(refused.errors?.[0].extensions).toMatchObject({ code: 'rate_limited', status: 429, retryAfter: expect.any(Number) });
   });
 });
 

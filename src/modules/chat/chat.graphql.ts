@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
 import { AgentRef } from '../agents/agents.graphql.js';
 import { toAgentDto } from '../agents/agents.service.js';
 import type { TokenUsage } from '../models/provider.js';
@@ -203,10 +204,20 @@ const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? nu
 const CHAT_ROUTE = 'graphql chat';
 const STREAM_ROUTE = 'graphql chatStream';
 
+/** Twins of the REST chat routes: same scope, a write, and the same agent-chat ceiling bucket. */
+const chatNeeds = (stream: boolean) =>
+  operationNeeds({
+    scope: 'agents',
+    write: true,
+    rateLimit: 'agentChat',
+    twin: (args) => `POST /v1/agents${args.agentId === null || args.agentId === undefined ? '' : '/:id'}/chat${stream ? '/stream' : ''}`,
+  });
+
 builder.mutationFields((t) => ({
   chat: t.field({
     type: TurnResultRef,
     description: 'One chat turn (the plain REST routes). Without agentId the planning step picks the agent.',
+    extensions: chatNeeds(false),
     args: { agentId: t.arg.id({ required: false }), input: t.arg({ type: ChatInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const agentId = args.agentId === null || args.agentId === undefined ? undefined : String(args.agentId);
@@ -333,6 +344,7 @@ builder.subscriptionFields((t) => ({
   chatStream: t.field({
     type: ChatStreamEventRef,
     description: 'One streamed chat turn: the events of the REST /chat/stream routes. Without agentId the planning step picks the agent.',
+    extensions: chatNeeds(true),
     args: { agentId: t.arg.id({ required: false }), input: t.arg({ type: ChatInput, required: true }) },
     subscribe: (_r, args, ctx) =>
       subscribeChat(ctx, args.agentId === null || args.agentId === undefined ? undefined : String(args.agentId), plain(args.input)),

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
 import { knowledgeUsedFields } from '../chat/chat.graphql.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 import type { AgentKnowledgeDto, CollectionDto, SourceDto } from './knowledge.schemas.js';
@@ -153,6 +154,7 @@ builder.queryFields((t) => ({
   knowledgeSearch: t.field({
     type: [KnowledgeItemRef],
     description: 'Ranked passages (POST /v1/knowledge/query).',
+    extensions: operationNeeds({ scope: 'knowledge', rateLimit: 'knowledgeQuery', twin: 'POST /v1/knowledge/query' }),
     args: { input: t.arg({ type: KnowledgeQueryInput, required: true }) },
     resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plain(args.input) as never),
   }),

@@ -1,4 +1,4 @@
-import type { Caller, ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -20,17 +20,14 @@ export const TOKENS_PER_QUESTION = 8000;
  */
 export const HOLD_TTL_MS = 5 * 60_000;
 
-/** The hold of each request's caller (one caller object per request or GraphQL operation). */
-const holds = new WeakMap<Caller, string>();
+/** Name of the question hold in the request scope: one per request (or GraphQL root field). */
+const QUESTION_HOLD = 'questionHold';
 
 /**
  * Gives back the hold of a request that ended without recording an answer (refused, failed, or the
- * client left). Called once the request is over by the REST adapter and the GraphQL plugin.
+ * client left). The request scope calls it when the request is disposed of.
  */
-export async function releaseHold(app: ServiceContext['app'], caller: Caller): Promise<void> {
-  const holdId = holds.get(caller);
-  if (!holdId) return;
-  holds.delete(caller);
+async function releaseHold(app: ServiceContext['app'], holdId: string): Promise<void> {
   try {
     await app.orm.em.fork().execute('delete from question_hold where id = ?', [holdId]);
   } catch (err) {
@@ -143,7 +140,7 @@ export async function assertCanConsume(
   else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
   await assertKeyBudget(ctx, required);
   // A request admitted once (the gateway's agent models enter the chat pipeline) holds once.
-  if (holds.has(ctx.caller)) return;
+  if (ctx.scope.has(QUESTION_HOLD)) return;
   const holdId = newId('hold');
   await ctx.em.transactional(async (em) => {
     await em.execute('select id from workspace where id = ? for update', [ws.id]);
@@ -159,7 +156,7 @@ export async function assertCanConsume(
       new Date(now.getTime() + HOLD_TTL_MS),
     ]);
   });
-  holds.set(ctx.caller, holdId);
+  ctx.scope.own(QUESTION_HOLD, holdId, (id) => releaseHold(ctx.app, id));
 }
 
 /**
@@ -179,9 +176,8 @@ export async function recordConsumption(
   const limited = limit !== null && limit !== undefined;
   const keyTotal = await ctx.em.transactional(async (em) => {
     await em.execute('select id from workspace where id = ? for update', [ws.id]);
-    const holdId = holds.get(ctx.caller);
+    const holdId = ctx.scope.take<string>(QUESTION_HOLD);
     if (holdId) {
-      holds.delete(ctx.caller);
       await em.execute('delete from question_hold where id = ?', [holdId]);
     }
     const balance = await readBalance(em, ws, now);

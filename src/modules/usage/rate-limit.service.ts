@@ -1,7 +1,7 @@
 import type { AppServices } from '../../app/services.js';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../context.js';
-import { errors } from '../../errors/index.js';
+import { DomainError, errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
@@ -38,17 +38,11 @@ export function routeBucket(caller: Caller, rateLimit: RouteRateName, route: str
   return rateLimit === 'agentChat' ? `route:${route}:key:${caller.key.id}` : `route:${route}:ws:${caller.workspace.id}`;
 }
 
-/** The key's own `ratePerMinute` (calendar minute): 429 rate_limited with retry-after 1 to 60 past it. */
-export async function enforceKeyRate(app: AppServices, caller: Caller): Promise<void> {
-  const limit = caller.key.ratePerMinute;
-  if (limit === null || limit === undefined) return;
-  const { minute, secondsLeft } = calendarMinute(app.clock.now());
-  if (!(await take(app, keyBucket(caller), minute, limit))) throw errors.rateLimited(secondsLeft);
-}
-
 /**
- * Every request limit of a keyed REST route, after authentication and before anything runs: the
- * key's `ratePerMinute`, then the route-level ceiling of `config.routeRates`. A request refused by
+ * Every request limit of one operation (a REST request, a GraphQL root field), after authentication and
+ * before anything runs: the key's `ratePerMinute` (429 rate_limited, retry-after 1 to 60), then the
+ * route-level ceiling of `config.routeRates` counted in the bucket of `route` (`METHOD /path`; a GraphQL
+ * field twinned to a REST route names that route, so both APIs share one count). A request refused by
  * the route ceiling gives its per-key count back, so a refused request consumes nothing.
  */
 export async function enforceRequestRates(
@@ -64,7 +58,9 @@ export async function enforceRequestRates(
   const ceiling = app.config.routeRates[opts.rateLimit];
   if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;
   if (keyLimited) await giveBack(app, keyBucket(caller), at.minute);
-  throw errors.routeRateLimited(opts.route, ceiling);
+  // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
+  const refused = errors.routeRateLimited(opts.route, ceiling);
+  throw new DomainError(refused.status, refused.message, refused.code, refused.details, { 'retry-after': String(at.secondsLeft) });
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */

@@ -1,0 +1,126 @@
+import {
+  GraphQLError,
+  Kind,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import type { Needs, Operation } from '../pipeline/operation.js';
+import type { GraphQLContext } from './context.js';
+
+type Args = Record<string, unknown>;
+
+/** What a root field declares: the pipeline's `Needs`, and the REST route it is the twin of. */
+export interface FieldNeeds extends Needs {
+  /**
+   * `METHOD /path` of the REST twin (or a function of the field's arguments): the field counts in that
+   * route's bucket, so a ceiling is one count across both APIs.
+   */
+  twin?: string | ((args: Args) => string);
+}
+
+const NEEDS = 'svcNeeds';
+
+/** Spread into a root field's `extensions`: `t.field({ ..., extensions: operationNeeds({ rateLimit: 'agentChat' }) })`. */
+export const operationNeeds = (needs: FieldNeeds): Record<string, unknown> => ({ [NEEDS]: needs });
+
+const needsOf = (field: { extensions?: Readonly<Record<string, unknown>> | null }): FieldNeeds => (field.extensions?.[NEEDS] as FieldNeeds | undefined) ?? {};
+
+function operationOf(type: GraphQLObjectType, field: { name: string; extensions?: Readonly<Record<string, unknown>> | null }, args: Args): Operation {
+  const { twin, ...needs } = needsOf(field);
+  const name = typeof twin === 'function' ? twin(args) : (twin ?? `graphql ${type.name}.${field.name}`);
+  return { name, needs };
+}
+
+/** A refusal before a subscription's stream: the single item of its stream, thrown by `resolve`. */
+class Refusal {
+  constructor(readonly error: unknown) {}
+}
+
+async function* refusalStream(error: unknown): AsyncGenerator<Refusal> {
+  yield new Refusal(error);
+}
+
+/** The context a root field's resolver sees: `service()` is the field's own admitted context. */
+const forField = (ctx: GraphQLContext, admitted: GraphQLContext['service']): GraphQLContext => ({ ...ctx, service: admitted });
+
+/**
+ * Runs every root field (queries, mutations, subscriptions) through the request pipeline before its
+ * resolver: each counts one request against the key's `ratePerMinute` and, when declared, against its
+ * route-level ceiling; its declared scope and read-only checks follow. A refused field is an error of
+ * that field (with `retryAfter`); the other fields of the operation are answered as usual.
+ */
+export function admitRootFields(schema: GraphQLSchema): GraphQLSchema {
+  const subscription = schema.getSubscriptionType();
+  for (const type of [schema.getQueryType(), schema.getMutationType(), subscription]) {
+    if (!type) continue;
+    for (const field of Object.values(type.getFields()) as GraphQLField<unknown, GraphQLContext>[]) {
+      const resolve = field.resolve as GraphQLFieldResolver<unknown, GraphQLContext> | undefined;
+      if (type === subscription && field.subscribe) {
+        const subscribe = field.subscribe;
+        field.subscribe = async (root, args, ctx, info) => {
+          let admitted;
+          try {
+            admitted = await ctx.admit(operationOf(type, field, args));
+          } catch (err) {
+            return refusalStream(err);
+          }
+          return subscribe(root, args, forField(ctx, () => Promise.resolve(admitted)), info);
+        };
+        field.resolve = (payload, args, ctx, info) => {
+          if (payload instanceof Refusal) throw payload.error;
+          return resolve ? resolve(payload, args, ctx, info) : payload;
+        };
+      } else if (resolve) {
+        field.resolve = async (root, args, ctx, info) => {
+          const admitted = await ctx.admit(operationOf(type, field, args));
+          return resolve(root, args, forField(ctx, () => Promise.resolve(admitted)), info);
+        };
+      }
+    }
+  }
+  return schema;
+}
+
+/** Root fields of one selection set, through inline fragments and fragment spreads. */
+function rootFieldNames(set: SelectionSetNode, fragment: (name: string) => SelectionSetNode | undefined, seen = new Set<string>()): string[] {
+  return set.selections.flatMap((s) => {
+    if (s.kind === Kind.FIELD) return [s.name.value];
+    if (s.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(s.selectionSet, fragment, seen);
+    if (seen.has(s.name.value)) return [];
+    seen.add(s.name.value);
+    const spread = fragment(s.name.value);
+    return spread ? rootFieldNames(spread, fragment, seen) : [];
+  });
+}
+
+/**
+ * A root field with a route-level ceiling (a chat turn, a knowledge search) appears at most once per
+ * operation, as one REST request is one turn: aliasing it many times in one request is refused whole,
+ * before anything runs, with `extensions.code` `limited_field_repeated`.
+ */
+export const limitedFieldsOncePerOperation: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    const root = context.getSchema().getRootType(node.operation);
+    if (!root) return;
+    const fields = root.getFields();
+    const counts = new Map<string, number>();
+    for (const name of rootFieldNames(node.selectionSet, (n) => context.getFragment(n)?.selectionSet)) {
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    for (const [name, count] of counts) {
+      const field = fields[name];
+      if (count > 1 && field && needsOf(field).rateLimit) {
+        context.reportError(
+          new GraphQLError(`${name} has a request ceiling and may appear once per operation (found ${count})`, {
+            nodes: node,
+            extensions: { code: 'limited_field_repeated', status: 400, field: name },
+          }),
+        );
+      }
+    }
+  },
+});

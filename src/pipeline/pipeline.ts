@@ -1,0 +1,58 @@
+import type { AppServices } from '../app/services.js';
+import { createContext, type Caller, type ServiceContext } from '../context.js';
+import type { Logger } from '../lib/logger.js';
+import { authorize } from '../modules/keys/access.js';
+import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
+import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
+import type { Operation } from './operation.js';
+import { RequestScope } from './request-scope.js';
+
+/**
+ * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
+ * subscriptions, the keyed 404 fallback):
+ *
+ *   1. authenticate the key (401, 403 client_suspended);
+ *   2. the key's `ratePerMinute`, then the operation's route-level ceiling (429);
+ *   3. the declared scope, then read-only (403 scope_denied, 403 read_only_key);
+ *   4. admission: the use case admits the answer (plan, key budget, allowance) and its question hold
+ *      is owned by the request scope opened here, released when the adapter disposes of it.
+ *
+ * Every refusal of steps 1 to 3 is an auth-stage error: adapters render it in the native shape.
+ */
+
+export type Credentials = Parameters<typeof secretFromHeaders>[0];
+
+/** Step 1: the caller behind the presented key. */
+export function authenticate(app: AppServices, credentials: Credentials): Promise<Caller> {
+  return authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(credentials));
+}
+
+export interface AdmitOptions {
+  log?: Logger;
+  signal?: AbortSignal;
+  /** The scope the operation's resources belong to; a new one when absent. */
+  scope?: RequestScope;
+}
+
+/**
+ * Steps 2 and 3 for one operation of an authenticated caller. Returns the operation's service context,
+ * whose `scope` the adapter disposes of once the operation (or its stream) has ended.
+ */
+export async function admit(app: AppServices, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
+  await enforceRequestRates(app, caller, { route: op.name, rateLimit: op.needs.rateLimit });
+  const ctx = createContext(app, caller, { log: opts.log, signal: opts.signal, scope: opts.scope ?? new RequestScope() });
+  if (op.needs.scope !== undefined) {
+    try {
+      authorize(ctx, { scope: op.needs.scope, write: op.needs.write });
+    } catch (err) {
+      await ctx.scope.dispose();
+      throw err;
+    }
+  }
+  return ctx;
+}
+
+/** The whole pipeline for a request that is one operation (a REST route, the gateway, the fallback). */
+export async function openRequest(app: AppServices, credentials: Credentials, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
+  return admit(app, await authenticate(app, credentials), op, opts);
+}
