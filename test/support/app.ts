@@ -8,6 +8,7 @@ import { issueKey } from '../../src/modules/keys/keys.service.js';
 import type { KeyAttributes } from '../../src/modules/keys/keys.schemas.js';
 import { createUser, createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
 import type { PlanName } from '../../src/modules/workspaces/workspace.entity.js';
+import type { Resolver } from '../../src/net/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestTenant {
@@ -31,7 +32,7 @@ export interface TestApp {
 }
 
 /** Starts the real app over HTTP on loopback, on a database of its own. */
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestApp> {
+export async function startTestApp(opts: { env?: Record<string, string>; clock?: ManualClock; resolve?: Resolver } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const clock = opts.clock ?? new ManualClock();
   const config = loadConfig({
@@ -43,7 +44,7 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
     SVC_DB_POOL_MAX: '20',
     ...opts.env,
   });
-  const app = await createApp({ config, clock, log: createLogger(config.logLevel) });
+  const app = await createApp({ config, clock, log: createLogger(config.logLevel), ...(opts.resolve ? { resolve: opts.resolve } : {}) });
   const server: Server = await listen(app.http, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   const actx = () => ({ em: app.services.orm.em.fork(), clock });

@@ -1,0 +1,290 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestApp, type TestApp } from '../support/app.js';
+
+/**
+ * Issue 20: property-based fuzzing of every JSON route that /openapi.json describes. Bodies are
+ * generated from each route's own request schema (so many get past the first check and reach the
+ * service), with hostile values mixed in at every level, plus fixed hostile raw bodies. Whatever comes
+ * in: no 5xx, a JSON error body for every 4xx, and /health answering throughout. Seeded and bounded.
+ */
+
+const SEED = 20261123;
+const RUNS_PER_ROUTE = 150;
+
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  nullable?: boolean;
+  additionalProperties?: Schema | boolean;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+};
+
+interface Operation {
+  method: 'post' | 'put' | 'patch' | 'delete' | 'get';
+  path: string;
+  params: string[];
+  body?: Schema;
+}
+
+/** Ids of real records, filled before the run: generated ids and path parameters often name them. */
+const known: Record<'agent' | 'tool' | 'webhook' | 'collection' | 'key', string> = { agent: '', tool: '', webhook: '', collection: '', key: '' };
+const knownId = fc.constantFrom<keyof typeof known>('agent', 'tool', 'webhook', 'collection', 'key').map((k) => known[k]);
+
+/** The record a path parameter names, from the path segment before it. */
+const PARAM_OWNER: Record<string, keyof typeof known> = {
+  agents: 'agent',
+  tools: 'tool',
+  webhooks: 'webhook',
+  'knowledge-collections': 'collection',
+  'api-keys': 'key',
+  links: 'collection',
+};
+
+/** Values that have broken parsers, ORMs and text handling before. */
+const hostileString = fc.oneof(
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\uD800',
+    '\uDFFFx',
+    '<|endoftext|>',
+    '__proto__',
+    'constructor',
+    "'; drop table agents; --",
+    '%00',
+    '../../etc/passwd',
+    'http://127.0.0.1:0/',
+    'http://[::1]/',
+    'x'.repeat(70_000),
+    '!'.repeat(20_000),
+    'é'.repeat(30_000),
+  ),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+);
+
+const hostileNumber = fc.oneof(
+  fc.constantFrom(0, -1, 0.5, 2147483648, -2147483649, 9007199254740991, 1e308, -1e308, Number.MIN_VALUE),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** Nesting far past any depth cap, built iteratively (JSON.stringify copes with it). */
+const deep = (depth: number): unknown => {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { a: v };
+  return v;
+};
+
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  hostileNumber,
+  fc.constantFrom(null, true, false, [], {}, deep(40), deep(2_000), { __proto__: { admin: true } }, Array.from({ length: 5_000 }, (_, i) => i)),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+/** An arbitrary for a JSON Schema (the subset zod emits), hostile at every level one time in six. */
+function arbitraryOf(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 4) return hostileValue;
+  return fc.oneof({ weight: 5, arbitrary: typedArbitrary(schema, depth) }, { weight: 1, arbitrary: hostileValue });
+}
+
+function typedArbitrary(schema: Schema, depth: number): fc.Arbitrary<unknown> {
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives?.length) return fc.oneof(...alternatives.map((s) => arbitraryOf(s, depth + 1)));
+  if (schema.allOf?.length) return arbitraryOf(schema.allOf[0], depth + 1);
+  if (schema.enum?.length) return fc.constantFrom(...schema.enum);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      return fc.oneof(
+        fc.string({ maxLength: 30 }),
+        knownId,
+        fc.constantFrom('agt_x', 'kcol_x', 'tool_x', 'https://example.com/hook', 'agent:ada', 'svc-auto', 'svc-sensitive', 'user', 'assistant', 'text'),
+      );
+    case 'integer':
+      return fc.oneof(fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 100, 1e6) }), hostileNumber);
+    case 'number':
+      return fc.oneof(fc.double({ min: -10, max: 100, noNaN: true }), hostileNumber);
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(arbitraryOf(schema.items, depth + 1), { maxLength: 4 });
+    case 'object': {
+      const props = schema.properties ?? {};
+      const keys = Object.keys(props);
+      if (keys.length === 0) return fc.dictionary(fc.string({ maxLength: 10 }), hostileValue, { maxKeys: 3 });
+      const shape = Object.fromEntries(keys.map((k) => [k, arbitraryOf(props[k], depth + 1)]));
+      return fc.record(shape, { requiredKeys: (schema.required ?? []).filter((k) => keys.includes(k)) });
+    }
+    default:
+      return hostileValue;
+  }
+}
+
+/** Raw bodies no generator produces: broken JSON, wrong top-level types, numbers JSON can carry but doubles cannot. */
+const RAW_BODIES = [
+  '{',
+  '[]',
+  '"text"',
+  '12',
+  'null',
+  '{"a":1e400}',
+  '{"message":"\\ud800"}',
+  '[' .repeat(10_000) + ']'.repeat(10_000),
+  '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000),
+  '{"message":' + '"' + 'x'.repeat(2_000_000) + '"}',
+];
+
+let t: TestApp;
+let key: string;
+let operations: Operation[];
+let health: { slowestMs: number; failures: number; stop: () => Promise<void> };
+
+/** Polls /health in the background for the whole run; records the slowest answer and any failure. */
+function watchHealth(baseUrl: string) {
+  const state = { slowestMs: 0, failures: 0, running: true };
+  const loop = (async () => {
+    while (state.running) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${baseUrl}/health`);
+        await res.arrayBuffer();
+        if (res.status !== 200) state.failures++;
+      } catch {
+        state.failures++;
+      }
+      state.slowestMs = Math.max(state.slowestMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    get slowestMs() {
+      return state.slowestMs;
+    },
+    get failures() {
+      return state.failures;
+    },
+    async stop() {
+      state.running = false;
+      await loop;
+    },
+  };
+}
+
+beforeAll(async () => {
+  // Every host resolves to loopback: webhook and tool URLs the fuzzer makes up never leave the machine.
+  t = await startTestApp({ resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+  ({ key } = await t.tenant());
+  const client = api(t.baseUrl, key);
+  const persona = { name: 'Ada', role: 'Analyst', personality: 'Calm', mission: 'Answer', decisionStyle: 'Data', systemPrompt: 'Cite.' };
+  known.agent = (await client.post('/v1/agents', persona)).body.agent.id;
+  known.tool = (
+    await client.post('/v1/tools', { name: 'get_order', description: 'Order', inputSchema: { type: 'object' }, urlTemplate: 'https://api.example.com/o' })
+  ).body.tool.id;
+  known.webhook = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['source.ingested'] })).body.webhook.id;
+  known.collection = (await client.post('/v1/knowledge-collections', { name: 'Policies' })).body.collection.id;
+  known.key = (await client.post('/developer/api-keys', { name: 'fuzzed' })).body.key.id;
+  for (const [name, id] of Object.entries(known)) expect(id, name).toBeTruthy();
+  const doc = (await api(t.baseUrl).get('/openapi.json')).body as {
+    paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  };
+  operations = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const content = op.requestBody?.content;
+      if (content && !content['application/json']) continue; // multipart upload: fuzzed by its own tests
+      operations.push({
+        method: method as Operation['method'],
+        path,
+        params: (op.parameters ?? []).map((p) => p.name),
+        body: content?.['application/json']?.schema,
+      });
+    }
+  }
+  // Deletes last, so that the records they remove are there for the other routes.
+  operations.sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+  health = watchHealth(t.baseUrl);
+});
+
+afterAll(async () => {
+  await health?.stop();
+  await t?.close();
+});
+
+function expectWellFormed(op: Operation, res: { status: number; headers: Headers; text: string }, sent: string) {
+  const where = `${op.method.toUpperCase()} ${op.path} with ${sent.slice(0, 300)}`;
+  expect(res.status, where).toBeLessThan(500);
+  if (res.status >= 400) {
+    expect(res.headers.get('content-type') ?? '', where).toMatch(/json/);
+    expect(() => JSON.parse(res.text), where).not.toThrow();
+  }
+}
+
+const statuses = new Map<number, number>();
+
+async function send(op: Operation, pathValues: string[], body: string | undefined) {
+  let path = op.path;
+  op.params.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(pathValues[i] ?? 'x'))));
+  const res = await fetch(t.baseUrl + path, {
+    method: op.method.toUpperCase(),
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body,
+  });
+  statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+describe('fuzzing every JSON route of /openapi.json', () => {
+  it('finds the routes', () => {
+    expect(operations.filter((o) => o.body).length).toBeGreaterThan(15);
+  });
+
+  it('never answers 5xx, always a JSON error body, to generated bodies and path parameters', async () => {
+    const junk = fc.oneof(fc.constantFrom('x', 'agt_missing', '%', '..', 'a'.repeat(300), '\u0000'), fc.string({ maxLength: 20 }));
+    for (const op of operations) {
+      t.clock.advance(60_000); // a new calendar minute: route ceilings (30 chats a minute...) start afresh
+      const segments = op.path.split('/');
+      const values = fc.tuple(
+        ...op.params.map((name) => {
+          const owner = PARAM_OWNER[segments[segments.indexOf(`{${name}}`) - 1] ?? ''];
+          return owner ? fc.oneof({ weight: 4, arbitrary: fc.constant(known[owner]) }, { weight: 1, arbitrary: junk }) : junk;
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(values, arbitraryOf(op.body), async (values, body) => {
+          const sent = op.body ? JSON.stringify(body) ?? 'null' : undefined;
+          expectWellFormed(op, await send(op, values, sent), sent ?? '');
+        }),
+        { seed: SEED, numRuns: op.body ? RUNS_PER_ROUTE : 5, endOnFailure: true },
+      );
+    }
+  }, 240_000);
+
+  it('never answers 5xx to raw hostile bodies on the write routes', async () => {
+    for (const op of operations.filter((o) => o.body)) {
+      for (const raw of RAW_BODIES) expectWellFormed(op, await send(op, [], raw), raw);
+    }
+  }, 120_000);
+
+  it('reached the services: many generated calls succeeded', () => {
+    const ok = [...statuses].filter(([status]) => status < 300).reduce((n, [, count]) => n + count, 0);
+    expect(ok).toBeGreaterThan(100);
+  });
+
+  it('kept /health answering throughout', () => {
+    expect(health.failures).toBe(0);
+    expect(health.slowestMs).toBeLessThan(1_000);
+  });
+});
