@@ -1,6 +1,12 @@
 import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/create-app.js';
+import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
+import { LEASE_MS, LEASE_RENEW_MS } from '../../src/modules/webhooks/schedule.js';
 import { api } from '../support/app.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
@@ -192,8 +198,12 @@ describe.skipIf(!available)('SIGTERM drains the process', () => {
   });
 
   it('exits within the grace period even when a request never finishes', async () => {
-    const graceMs = 4000;
+    const graceMs = 5000;
     const { proc, client, agentId } = await startServer({ SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
+    // A first turn without reported usage loads the tokenizer (counted estimates), as in any process that
+    // has served a while: its first load is a long synchronous step that would otherwise land in the drain.
+    models.enqueue({ content: 'Warm.', usage: null });
+    expect((await client.post(`/v1/agents/${agentId}/chat`, { message: 'warm up' })).status).toBe(200);
     models.setDefault({ hang: true });
     const before = models.requests.length;
     const stuck = client.post(`/v1/agents/${agentId}/chat`, { message: 'never answered' }).catch((err: unknown) => err);
@@ -205,5 +215,44 @@ describe.skipIf(!available)('SIGTERM drains the process', () => {
     expect(exit.at - sentAt, proc.output()).toBeLessThan(graceMs);
     await stuck;
     expect(proc.output()).not.toMatch(/reading 'Client'|Cannot use a pool/);
+  });
+});
+
+describe.skipIf(!available)('claims of a process killed with SIGKILL', () => {
+  it('are renewed while the attempt runs, and taken over once the short lease runs out', async () => {
+    expect(LEASE_MS).toBeLessThanOrEqual(15_000);
+    const { proc, db, client } = await startServer();
+    const hook = await client.post('/v1/webhooks', { url: receiver.url('/crash'), events: ['source.ingested'] });
+    expect(hook.status).toBe(201);
+    receiver.behave('/crash', { kind: 'hang' });
+    const [endpoint] = await dbRows<{ id: string; workspace_id: string }>(db.url!, `select id, workspace_id from webhook_endpoint`);
+    await dbRows(
+      db.url!,
+      `insert into webhook_delivery (id, workspace_id, endpoint_id, event_id, event, body, attempts, response_body, success, next_attempt_at, created_at)
+       values ('whd_crash', '${endpoint!.workspace_id}', '${endpoint!.id}', 'evt_crash', 'source.ingested', '{"event":"source.ingested"}', 0, '', false, now(), now())`,
+    );
+    const [received] = await receiver.waitFor(1, { path: '/crash', timeoutMs: 10_000 });
+    const leaseOf = async () =>
+      new Date((await dbRows<{ lease_until: Date }>(db.url!, `select lease_until from webhook_delivery where id = 'whd_crash'`))[0]!.lease_until).getTime();
+    const firstLease = await leaseOf();
+    expect(firstLease - received!.receivedAt).toBeLessThanOrEqual(LEASE_MS + 1000);
+    // The heartbeat pushes the lease ahead while the attempt is still in flight.
+    await expect.poll(leaseOf, { timeout: LEASE_RENEW_MS * 3, interval: 250 }).toBeGreaterThan(firstLease);
+
+    await proc.kill(); // SIGKILL: nothing is released
+    const leaseUntil = await leaseOf();
+    receiver.behave('/crash', { kind: 'status', status: 200, body: 'ok' });
+    const clock = new ManualClock(new Date(leaseUntil - 1000));
+    const config = loadConfig({ LOG_LEVEL: 'silent', SVC_DEPLOYMENT: 'onprem', SVC_BACKGROUND_JOBS: 'off', DATABASE_URL: db.url! });
+    const other = await createApp({ config, clock, log: createLogger('silent') });
+    try {
+      expect(await runDueDeliveries(other.services, clock.now())).toEqual({ attempted: 0, succeeded: 0 });
+      clock.set(new Date(leaseUntil + 1));
+      expect(await runDueDeliveries(other.services, clock.now())).toEqual({ attempted: 1, succeeded: 1 });
+    } finally {
+      await other.close();
+    }
+    const [row] = await dbRows<{ success: boolean; attempts: number }>(db.url!, `select success, attempts from webhook_delivery where id = 'whd_crash'`);
+    expect(row).toEqual({ success: true, attempts: 1 });
   });
 });
