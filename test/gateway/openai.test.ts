@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/modules/gateway/conversation.entity.js';
 import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
+import { sha256 } from '../../src/modules/proofs/proofs.service.js';
 import { UsageEntry } from '../../src/modules/usage/usage.entity.js';
 import { setSuspended } from '../../src/modules/workspaces/workspaces.service.js';
 import { api, type TestTenant } from '../support/app.js';
@@ -258,7 +259,7 @@ describe('POST /v1/chat/completions (official openai client)', () => {
 });
 
 describe('a stream the client abandons', () => {
-  it('aborts the model call, meters what ran and writes no certificate', async () => {
+  it('aborts the model call, meters what ran and issues the certificate x-svc-proof named, marked abandoned', async () => {
     const tenant = await h.t.tenant();
     h.models.enqueue({ chunks: ['first piece ', 'second piece'], hang: true });
     const controller = new AbortController();
@@ -268,20 +269,22 @@ describe('a stream the client abandons', () => {
       body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'Tell me a long story' }], stream: true }),
       signal: controller.signal,
     });
+    const proofId = res.headers.get('x-svc-proof')!;
     const reader = res.body!.getReader();
     let seen = '';
     while (!seen.includes('second piece')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     const em = h.t.app.services.orm.em;
-    let entries: UsageEntry[] = [];
-    for (let i = 0; i < 40 && entries.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      entries = await em.fork().find(UsageEntry, { workspaceId: tenant.workspaceId });
-    }
-    expect(entries).toHaveLength(1);
+    await expect.poll(() => em.fork().count(UsageEntry, { workspaceId: tenant.workspaceId }), { timeout: 5_000, interval: 25 }).toBe(1);
+    const entries = await em.fork().find(UsageEntry, { workspaceId: tenant.workspaceId });
     expect(entries[0]).toMatchObject({ route: 'POST /v1/chat/completions', modelClass: 'standard' });
-    expect(entries[0].completionTokens).toBeGreaterThan(0);
-    expect(await em.fork().count(ProofCertificate, { workspaceId: tenant.workspaceId })).toBe(0);
+    expect(entries[0]!.completionTokens).toBeGreaterThan(0);
+    const client = api(h.t.baseUrl, tenant.key);
+    await expect.poll(async () => (await client.get(`/v1/proofs/${proofId}`)).status, { timeout: 5_000, interval: 25 }).toBe(200);
+    const proof = (await client.get(`/v1/proofs/${proofId}`)).body;
+    expect(proof).toMatchObject({ id: proofId, outcome: 'abandoned', answerHash: sha256('first piece second piece') });
+    expect(proof.usage.completionTokens).toBeGreaterThan(0);
+    expect((await client.get(`/v1/proofs/${proofId}/verify`)).body).toMatchObject({ valid: true });
   });
 });
 
@@ -411,6 +414,13 @@ describe('POST /v1/chat/completions errors (OpenAI envelope)', () => {
     expect(events.at(-1)).toBe('data: [DONE]');
     const error = JSON.parse(events.at(-2)!.slice('data: '.length));
     expect(error).toEqual({ error: { message: expect.any(String), type: 'server_error', code: 'server_error', param: null } });
+    // The id the header named is a certificate of the failure, in the chain and verifiable.
+    const proofId = res.headers.get('x-svc-proof')!;
+    const proof = await api(h.t.baseUrl, a.key).get(`/v1/proofs/${proofId}`);
+    expect(proof.status).toBe(200);
+    expect(proof.body).toMatchObject({ id: proofId, outcome: 'failed', answerHash: sha256(''), usage: { completionTokens: 0 } });
+    expect(proof.body.usage.promptTokens).toBeGreaterThan(0);
+    expect((await api(h.t.baseUrl, a.key).get(`/v1/proofs/${proofId}/verify`)).body).toMatchObject({ valid: true });
 
     h.models.enqueue({ status: 400 });
     const stream = await openaiClient(h.t, a.key).chat.completions.create({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], stream: true });

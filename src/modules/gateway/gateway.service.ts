@@ -18,6 +18,7 @@ import {
 } from '../models/provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
+import type { CallOutcome } from '../proofs/proofs.schemas.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent, type AgentTurnInput } from './agent-turn.js';
 import { Conversation } from './conversation.entity.js';
@@ -133,10 +134,20 @@ export async function runGatewayCall(
 ): Promise<GatewayAnswer> {
   const { call, target } = prepared;
   let answer: Omit<GatewayAnswer, 'proofId'>;
+  let streamed = '';
+  const delta =
+    onDelta &&
+    ((text: string) => {
+      streamed += text;
+      onDelta(text);
+    });
   try {
-    answer = target.kind === 'agent' ? await answerAsAgent(ctx, prepared, target, onDelta) : await answerWithModel(ctx, prepared, target, onDelta);
+    answer = target.kind === 'agent' ? await answerAsAgent(ctx, prepared, target, delta) : await answerWithModel(ctx, prepared, target, delta);
   } catch (err) {
-    throw providerFailure(ctx, err);
+    const failure = providerFailure(ctx, err);
+    // A stream named its certificate in its headers before the answer existed: it is issued anyway.
+    if (onDelta) await certifyUnfinished(ctx, prepared, ctx.signal?.aborted ? 'abandoned' : 'failed', streamed);
+    throw failure;
   }
   // The certificate and the ledger entry are independent writes: made side by side.
   await Promise.all([
@@ -213,11 +224,40 @@ async function answerWithModel(
  * sent and the text received so far (our count; the provider reports nothing). No certificate.
  */
 async function meterAbandoned(ctx: ServiceContext, prepared: PreparedCall, provider: ModelProvider, received: string): Promise<void> {
-  const usage = usageOf(await countPromptTokens(prepared.call), await countTextTokensAsync(received));
   try {
+    const usage = await unfinishedUsage(prepared.call, received);
     await recordConsumption(ctx, { route: prepared.call.route, modelClass: provider.modelClass, usage, model: provider.model });
   } catch (err) {
     ctx.log.error({ err }, 'could not meter an abandoned gateway call');
+  }
+}
+
+/** What a call that ended without an answer consumed, by our count: the prompt sent and the text received. */
+async function unfinishedUsage(call: GatewayCall, received: string) {
+  return usageOf(await countPromptTokens(call), await countTextTokensAsync(received));
+}
+
+/**
+ * The certificate of a streamed call that failed or was abandoned, so that the id its `x-svc-proof`
+ * header named exists and verifies: it records the outcome, the text streamed before the end (hashed
+ * as the answer) and what was consumed. Never throws: the caller is already ending with an error.
+ */
+async function certifyUnfinished(ctx: ServiceContext, prepared: PreparedCall, outcome: CallOutcome, streamed: string): Promise<void> {
+  const { call } = prepared;
+  try {
+    await issueProof(ctx, {
+      id: prepared.proofId,
+      route: call.route,
+      modelAddress: call.address,
+      model: prepared.model,
+      requestHash: call.requestHash,
+      answer: streamed,
+      usage: await unfinishedUsage(call, streamed),
+      conversationId: prepared.conversationId,
+      outcome,
+    });
+  } catch (err) {
+    ctx.log.error({ err, proofId: prepared.proofId, outcome }, 'could not certify an unfinished gateway call');
   }
 }
 

@@ -25,6 +25,8 @@ const ProofCertificateSchema = defineEntity({
     hash: p.string(),
     signature: p.text(),
     keyId: p.string(),
+    /** `failed` or `abandoned` for a streamed call that ended without an answer; null for an answer. */
+    outcome: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

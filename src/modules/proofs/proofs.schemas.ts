@@ -3,6 +3,10 @@ import { z } from 'zod';
 const Usage = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() });
 
 /** The signed part of a certificate: `hash` is the SHA-256 of its RFC 8785 canonical JSON, `signature` signs the same bytes. */
+/** How a streamed call that ended without an answer ended. */
+export const CALL_OUTCOMES = ['failed', 'abandoned'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
 export const CertificateBodySchema = z.object({
   version: z.literal(1),
   id: z.string(),
@@ -19,6 +23,12 @@ export const CertificateBodySchema = z.object({
   prevHash: z.string().nullable().describe("Previous certificate's hash in the workspace chain; null for the first"),
   keyId: z.string().describe('JWK thumbprint of the signing key'),
   algorithm: z.literal('Ed25519'),
+  outcome: z
+    .enum(CALL_OUTCOMES)
+    .optional()
+    .describe(
+      'Present only when the call ended without an answer: `failed` (the model failed) or `abandoned` (the client left). The answer hash is then of the text streamed before the end, and the usage what was consumed',
+    ),
 });
 export type CertificateBody = z.infer<typeof CertificateBodySchema>;
 

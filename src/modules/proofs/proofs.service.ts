@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { authorize } from '../keys/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
-import type { Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
+import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
 import { loadGatewayKey, publicKeyById, publicKeyDto, type PublicKeyDto } from './signing-key.js';
 
 const READ = { scope: 'engine' } as const;
@@ -27,6 +27,8 @@ export interface IssueProofInput {
   answer: string;
   usage: TokenUsage;
   conversationId?: string | null;
+  /** Set for a call that ended without an answer (`answer` is then the text streamed before the end). */
+  outcome?: CallOutcome;
 }
 
 /** RFC 8785 (JCS) canonical JSON. */
@@ -86,6 +88,7 @@ export async function issueProof(ctx: ServiceContext, input: IssueProofInput): P
       prevHash: last?.hash ?? null,
       keyId: key.keyId,
       algorithm: 'Ed25519',
+      ...(input.outcome ? { outcome: input.outcome } : {}),
     };
     const payload = Buffer.from(canonicalJson(body), 'utf8');
     await tx.insert(ProofCertificate, {
@@ -105,6 +108,7 @@ export async function issueProof(ctx: ServiceContext, input: IssueProofInput): P
       hash: createHash('sha256').update(payload).digest('hex'),
       signature: sign(null, payload, key.privateKey).toString('base64url'),
       keyId: key.keyId,
+      outcome: input.outcome ?? null,
       createdAt: new Date(body.createdAt),
     });
     return { id: body.id };
@@ -129,6 +133,7 @@ export function certificateBody(c: ProofCertificate): CertificateBody {
     prevHash: c.prevHash ?? null,
     keyId: c.keyId,
     algorithm: 'Ed25519',
+    ...(c.outcome ? { outcome: c.outcome as CallOutcome } : {}),
   };
 }
 
