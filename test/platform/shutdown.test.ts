@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { createClient } from 'graphql-sse';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/create-app.js';
@@ -174,18 +175,30 @@ describe.skipIf(!available)('SIGTERM drains the process', () => {
     const anthropic = readSse(
       await open('/v1/messages', { model: MODEL, stream: true, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }),
     );
+    const sse = createClient({ url: `${proc.baseUrl}/graphql/stream`, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${proc.firstKey}` }) });
+    const subscription: { type: string; code?: string | null; status?: number }[] = [];
+    const subscribed = (async () => {
+      const query = `subscription($agentId: ID, $input: ChatInput!) { chatStream(agentId: $agentId, input: $input) {
+        __typename ... on ChatTokenEvent { type } ... on ChatStageEvent { type } ... on ChatErrorEvent { type status code } } }`;
+      for await (const r of sse.iterate({ query, variables: { agentId, input: { message: 'Hi' } } })) {
+        subscription.push((r.data as { chatStream: { type: string } }).chatStream);
+      }
+    })();
     await expect.poll(() => native.frames.some((f) => dataOf(f).type === 'token'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => subscription.some((e) => e.type === 'token'), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => openai.frames.some((f) => f.includes('Hello')), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => anthropic.frames.some((f) => f.includes('Hello')), { timeout: 15_000 }).toBe(true);
 
     const sentAt = proc.signal('SIGTERM');
-    await Promise.all([native.done, openai.done, anthropic.done]);
+    await Promise.all([native.done, openai.done, anthropic.done, subscribed]);
+    sse.dispose();
 
     expect(dataOf(native.frames.at(-1)!)).toEqual({
       type: 'error',
       data: { status: 503, error: 'The server is restarting; retry the request', code: 'server_restarting' },
     });
     expect(native.frames.map((f) => dataOf(f).type)).not.toContain('done');
+    expect(subscription.at(-1)).toEqual({ __typename: 'ChatErrorEvent', type: 'error', status: 503, code: 'server_restarting' });
     expect(dataOf(openai.frames.at(-2)!)).toMatchObject({ error: { type: 'server_error', code: 'server_restarting' } });
     expect(dataOf(openai.frames.at(-1)!)).toBe('[DONE]');
     expect(anthropic.frames.at(-1)).toMatch(/^event: error\n/);
