@@ -11,6 +11,7 @@ const mediaTypeOf = (req: IncomingMessage): string => String(req.headers['conten
 
 /** An HTTP-level refusal of /graphql in the GraphQL shape: `{ errors: [{ message, extensions: { code, status } }] }`. */
 function refuse(res: ServerResponse, error: DomainError, log: Logger): void {
+  log.info({ status: error.status, reason: error.message }, 'GraphQL request refused');
   const body = JSON.stringify({ errors: [toGraphQLError(error, log).toJSON()] });
   res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);

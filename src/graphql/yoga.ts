@@ -4,6 +4,7 @@ import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { AppServices } from '../app/services.js';
+import type { Logger } from '../lib/logger.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
 import { graphqlHttpGuard } from './http-guard.js';
@@ -39,11 +40,6 @@ function badDocument(error: GraphQLError, code: string): void {
   extensions.http ??= { spec: true, status: 400 };
 }
 
-const coded =
-  (code: string) =>
-  (_ctx: unknown, error: GraphQLError): void =>
-    badDocument(error, code);
-
 /** Syntax and validation errors of GraphQL itself get a code like every other refusal. */
 const codedDocumentErrors: Plugin = {
   onParse: () => ({ result }) => {
@@ -61,14 +57,23 @@ const codedDocumentErrors: Plugin = {
  */
 export const GRAPHQL_LIMITS = { tokens: 2000, aliases: 50, depth: 10, directives: 20, cost: 5000 } as const;
 
-const armor = new EnvelopArmor({
-  maxTokens: { n: GRAPHQL_LIMITS.tokens, onReject: [coded('graphql_too_many_tokens')] },
-  maxAliases: { n: GRAPHQL_LIMITS.aliases, onReject: [coded('graphql_too_many_aliases')] },
-  maxDepth: { n: GRAPHQL_LIMITS.depth, onReject: [coded('graphql_too_deep')] },
-  maxDirectives: { n: GRAPHQL_LIMITS.directives, onReject: [coded('graphql_too_many_directives')] },
-  costLimit: { maxCost: GRAPHQL_LIMITS.cost, onReject: [coded('graphql_too_costly')] },
-  blockFieldSuggestion: { enabled: true },
-});
+/** Armor's plugins; each refusal gets its code and an info log line (`GraphQL document refused`). */
+function armorPlugins(log: Logger) {
+  const coded =
+    (code: string) =>
+    (_ctx: unknown, error: GraphQLError): void => {
+      badDocument(error, code);
+      log.info({ code, reason: error.message }, 'GraphQL document refused');
+    };
+  return new EnvelopArmor({
+    maxTokens: { n: GRAPHQL_LIMITS.tokens, onReject: [coded('graphql_too_many_tokens')] },
+    maxAliases: { n: GRAPHQL_LIMITS.aliases, onReject: [coded('graphql_too_many_aliases')] },
+    maxDepth: { n: GRAPHQL_LIMITS.depth, onReject: [coded('graphql_too_deep')] },
+    maxDirectives: { n: GRAPHQL_LIMITS.directives, onReject: [coded('graphql_too_many_directives')] },
+    costLimit: { maxCost: GRAPHQL_LIMITS.cost, onReject: [coded('graphql_too_costly')] },
+    blockFieldSuggestion: { enabled: true },
+  }).protect().plugins;
+}
 
 /**
  * Yoga on `/graphql` (GraphiQL included) with the graphql-sse protocol on `/graphql/stream`, behind the
@@ -84,7 +89,7 @@ export function createGraphQLServer(app: AppServices) {
     logging: false,
     context: ({ request }) => buildGraphQLContext(app, request),
     maskedErrors: { maskError: (error) => toGraphQLError(error, app.log) },
-    plugins: [...armor.protect().plugins, limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
+    plugins: [...armorPlugins(app.log), limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
   });
   const guard = graphqlHttpGuard(app.config.bodyLimit, app.log);
   return {

@@ -100,4 +100,13 @@ describe('document limits (GraphQL Armor)', () => {
     const tooDeep = await api(t.baseUrl, a.key).graphql(deep);
     expect(tooDeep.errors![0].extensions).toMatchObject({ code: 'graphql_too_deep', status: 400 });
   });
+
+  it(`refuses a document costing more than ${GRAPHQL_LIMITS.cost}, and answers the same selection once`, async () => {
+    const inner =
+      'knowledgeCollections { id sources { id collection { id sources { id name filename status createdAt updatedAt collection { id name description createdAt updatedAt } } } } }';
+    const costly = await api(t.baseUrl, a.key).graphql(`{ ${Array.from({ length: 50 }, (_, i) => `a${i}: ${inner}`).join(' ')} }`);
+    expect(costly.errors![0].extensions).toMatchObject({ code: 'graphql_too_costly', status: 400 });
+    const once = await api(t.baseUrl, a.key).graphql(`{ ${inner} }`);
+    expect(once.errors).toBeUndefined();
+  });
 });
