@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { RunningApp } from './create-app.js';
 
 /** Share of the grace period given to in-flight requests, streams and workers before streams are ended. */
-export const DRAIN_SHARE = 0.8;
+const DRAIN_SHARE = 0.8;
 /** By then whatever still runs is cut (connections closed) so the database can close before the deadline. */
 const CUT_SHARE = 0.9;
 
