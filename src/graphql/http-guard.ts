@@ -30,7 +30,12 @@ export function graphqlHttpGuard(bodyLimit: string, log: Logger) {
       return refuse(res, new DomainError(415, 'Unsupported media type: send the GraphQL request as application/json'), log);
     }
     readBody(req as express.Request, res as express.Response, (err?: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        // The buffer handed to yoga is already inflated: its original encoding and length no longer apply.
+        delete req.headers['content-encoding'];
+        delete req.headers['content-length'];
+        return next();
+      }
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') return refuse(res, errors.payloadTooLarge('Request body too large'), log);
       if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
