@@ -1,10 +1,12 @@
 import { createApp, listen } from './app/create-app.js';
 import { shutDownGracefully } from './app/shutdown.js';
+import { loadTokenizer } from './modules/models/tokenizer.js';
 import { bootstrapFirstWorkspace } from './modules/workspaces/workspaces.service.js';
 
 const app = await createApp();
 const { config, log, orm, clock } = app.services;
 const first = await bootstrapFirstWorkspace({ em: orm.em.fork(), clock });
+loadTokenizer(); // before listening: its half-second load would otherwise hold the first requests
 const server = await listen(app.http, config.port, config.host, log);
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

@@ -100,9 +100,16 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   };
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 export function listen(http: Express, port: number, host: string, log?: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = http.listen(port, host, () => resolve(server));
+    // Idle keep-alive connections outlive the clients' and proxies' own idle timeouts (undici 4 s, common
+    // load balancers 60 s): a client never reuses a socket the server is closing at that very moment
+    // (ECONNRESET), also when a long synchronous stretch (the embedded database) delays both timers.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.once('error', reject);
     server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, log));
   });

@@ -18,8 +18,6 @@ interface Encoding {
   pattern: RegExp;
   /** Byte sequence (as a latin1 string: one char per byte) → rank. */
   ranks: Map<string, number>;
-  /** Rank → bytes, for decoding. */
-  bytes: Map<number, Uint8Array>;
 }
 
 let encoding: Encoding | undefined;
@@ -28,20 +26,25 @@ function loadEncoding(): Encoding {
   if (encoding) return encoding;
   const table = createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE;
   const ranks = new Map<string, number>();
-  const bytes = new Map<number, Uint8Array>();
   for (const line of table.bpe_ranks.split('\n')) {
     if (!line) continue;
     const [, offsetText, ...tokens] = line.split(' ');
     const offset = Number.parseInt(offsetText!, 10);
-    tokens.forEach((token, i) => {
-      const b = Buffer.from(token, 'base64');
-      ranks.set(b.toString('latin1'), offset + i);
-      bytes.set(offset + i, new Uint8Array(b));
-    });
+    for (let i = 0; i < tokens.length; i++) ranks.set(Buffer.from(tokens[i]!, 'base64').toString('latin1'), offset + i);
   }
-  encoding = { pattern: new RegExp(table.pat_str, 'gu'), ranks, bytes };
+  encoding = { pattern: new RegExp(table.pat_str, 'gu'), ranks };
   return encoding;
 }
+
+/**
+ * Loads the rank table now (about half a second of CPU) rather than inside the first request that
+ * counts tokens, where it would hold every other request: the server calls it before it listens.
+ */
+export function loadTokenizer(): void {
+  loadEncoding();
+}
+
+let decoding: Map<number, string> | undefined;
 
 /**
  * A piece longer than LONG_PIECE characters (a run of letters, spaces or punctuation with no break,
@@ -131,9 +134,12 @@ export function encodeText(text: string): number[] {
 }
 
 export function decodeTokens(tokens: number[]): string {
-  const { bytes } = loadEncoding();
-  const parts = tokens.map((t) => bytes.get(t) ?? new Uint8Array());
-  return Buffer.concat(parts).toString('utf8');
+  if (!decoding) {
+    decoding = new Map();
+    for (const [bytes, rank] of loadEncoding().ranks) decoding.set(rank, bytes);
+  }
+  const table = decoding;
+  return Buffer.from(tokens.map((t) => table.get(t) ?? '').join(''), 'latin1').toString('utf8');
 }
 
 export function countTextTokens(text: string): number {
