@@ -327,7 +327,9 @@ async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, i
   const queue = new EventQueue<StreamItem>(() => controller.abort());
   try {
     const service = await ctx.service();
-    const pending = await startTurn({ ...service, signal: controller.signal }, input, {
+    // Its own signal, plus the shutdown's: a restart cancels the turn as it does a REST stream's.
+    const signal = AbortSignal.any([controller.signal, service.app.shutdown.signal]);
+    const pending = await startTurn({ ...service, signal }, input, {
       agentId,
       route: STREAM_ROUTE,
       sink: (event) => queue.push(event),
