@@ -40,15 +40,15 @@ describe('free-form JSON is capped in depth at parse time (400 naming the field,
     expect([run.status, run.body.field]).toEqual([400, 'arguments']);
   });
 
-  it('GraphQL createTool with a 10 000-deep inputSchema variable: the same refusal', async () => {
+  it('GraphQL createTool with a 10 000-deep inputSchema variable: refused as a 400 by the JSON scalar, before the service', async () => {
     const res = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
       body: `{"query":"mutation($input: ToolInput!) { createTool(input: $input) { id } }","variables":{"input":${toolText(deepSchemaText(10_000), 'gql_deep')}}}`,
     });
     const body = await res.json();
-    expect(body.errors?.[0]?.message).toBe(`inputSchema must not be nested more than ${MAX_JSON_DEPTH} levels deep`);
-    expect(body.errors?.[0]?.extensions?.status).toBe(400);
+    expect(body.errors?.[0]?.message).toBe(`JSON values may nest at most ${MAX_JSON_DEPTH} levels`);
+    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'json_too_deep', status: 400 });
   });
 
   it('a 10 000-deep JSON body never makes a 500 (POST /v1/tools, POST /v1/agents)', async () => {
