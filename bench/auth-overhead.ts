@@ -18,7 +18,7 @@ import { Pool } from 'undici';
 import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/core/context.js';
 import { authenticateSecret, issueKey } from '../src/modules/keys/keys.service.js';
 import { assertCanConsume, recordConsumption } from '../src/modules/usage/metering.service.js';
 import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';

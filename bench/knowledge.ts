@@ -17,7 +17,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/core/context.js';
 import { createLogger } from '../src/lib/logger.js';
 import { analyseDocument } from '../src/modules/knowledge/ingestion.js';
 import { claimIngestionJob, processIngestionJob } from '../src/modules/knowledge/ingestion.worker.js';

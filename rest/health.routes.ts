@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../src/app/services.js';
-import { checkDatabase } from '../src/app/health.js';
+import type { Deps } from '../src/core/deps.js';
+import { checkDatabase } from '../src/db/health.js';
 import { errors } from '../src/errors/index.js';
 import { nativeBody } from './errors.js';
 import { buildOpenApi } from './openapi.js';
@@ -9,7 +9,7 @@ import { mountPublic } from './route.js';
 
 const shuttingDown = () => ({ status: 'shutting_down', ...nativeBody(errors.serverRestarting()) });
 
-export function healthRouter(app: AppServices): Router {
+export function healthRouter(app: Deps): Router {
   const r = Router();
   mountPublic(r, app, {
     public: true,

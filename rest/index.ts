@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { AppServices } from '../src/app/services.js';
+import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
 import { sendError } from './errors.js';
@@ -17,7 +17,7 @@ import { credentialsOf } from './route.js';
 
 /** Body parser failures in the native shape: malformed JSON is a 400, oversized bodies a 413. */
 const bodyErrors =
-  (app: AppServices): ErrorRequestHandler =>
+  (app: Deps): ErrorRequestHandler =>
   (err, _req, res, next) => {
     if (!err) return next();
     const type = (err as { type?: string }).type;
@@ -44,7 +44,7 @@ const objectBody: express.RequestHandler = (req, res, next) => {
   next();
 };
 
-export function mountRest(server: Express, app: AppServices): void {
+export function mountRest(server: Express, app: Deps): void {
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
   server.use(gatewayBodyGuards(app)); // dialect-shaped body errors on the gateway routes
   server.use(bodyErrors(app));
@@ -64,7 +64,7 @@ export function mountRest(server: Express, app: AppServices): void {
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */
 const KEYED_PREFIX = /^\/(v1|developer|light|engine|partner)(\/|$)|^\/mcp$/;
 
-export function mountFallbacks(server: Express, app: AppServices): void {
+export function mountFallbacks(server: Express, app: Deps): void {
   server.use(async (req, res) => {
     if (KEYED_PREFIX.test(req.path)) {
       // The request pipeline with nothing declared: authentication and the key's ratePerMinute.

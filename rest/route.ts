@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
-import type { AppServices } from '../src/app/services.js';
-import type { ServiceContext } from '../src/context.js';
+import type { Deps } from '../src/core/deps.js';
+import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
 import { openRequest, type Credentials } from '../src/pipeline/pipeline.js';
@@ -81,7 +81,7 @@ export const credentialsOf = (req: Request): Credentials => ({
  * refusals in the native shape on every dialect), the handler, then the request scope is disposed of
  * (a question hold the request did not record is given back).
  */
-export function mount(router: Router, app: AppServices, def: RouteDef): void {
+export function mount(router: Router, app: Deps, def: RouteDef): void {
   const dialect = def.dialect ?? 'native';
   const op = operationOf(def);
   register(router, def, async (req, res) => {
@@ -107,7 +107,7 @@ export function mount(router: Router, app: AppServices, def: RouteDef): void {
 }
 
 /** Mounts a route that needs no key (health, openapi). */
-export function mountPublic(router: Router, app: AppServices, def: PublicRouteDef): void {
+export function mountPublic(router: Router, app: Deps, def: PublicRouteDef): void {
   register(router, def, async (req, res) => {
     try {
       send(res, await def.handler(req, res));

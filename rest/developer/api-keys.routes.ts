@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import {
   CreateApiKeySchema,
   createApiKey,
@@ -28,7 +28,7 @@ const ApiKeyDtoSchema = z.object({
 });
 
 /** `/developer/api-keys`: keys of the caller's user, managed by unrestricted keys (see keys-admin.service). */
-export function apiKeysRouter(app: AppServices): Router {
+export function apiKeysRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'developer', scope: null } as const;
   mount(r, app, {

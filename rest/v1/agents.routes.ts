@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from '../../src/modules/agents/agents.schemas.js';
 import { createAgent, deleteAgent, listAgents, toAgentDto, updateAgent } from '../../src/modules/agents/agents.service.js';
 import { mount, param } from '../route.js';
 
 const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 
-export function agentsRouter(app: AppServices): Router {
+export function agentsRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'agents', scope: 'agents' } as const;
   mount(r, app, {

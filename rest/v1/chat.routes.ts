@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
-import type { ServiceContext } from '../../src/context.js';
+import type { Deps } from '../../src/core/deps.js';
+import type { ServiceContext } from '../../src/core/context.js';
 import type { ChatStreamEvent } from '../../src/modules/chat/chat-events.js';
 import { ChatRequestSchema, ChatTurnResultSchema, plainResult } from '../../src/modules/chat/chat.schemas.js';
 import { runTurn, startTurn } from '../../src/modules/chat/chat.service.js';
@@ -51,7 +51,7 @@ async function plainTurn(ctx: ServiceContext, req: Request, res: Response, agent
  * 200 and failures arrive as `error` events. Events emitted before the stream opened (planning) are
  * sent first.
  */
-async function streamedTurn(app: AppServices, ctx: ServiceContext, req: Request, res: Response, agentId: string | undefined, path: string): Promise<void> {
+async function streamedTurn(app: Deps, ctx: ServiceContext, req: Request, res: Response, agentId: string | undefined, path: string): Promise<void> {
   const early: ChatStreamEvent[] = [];
   let sse: SseStream | undefined;
   const sink = (event: ChatStreamEvent) => (sse ? sse.send(event) : early.push(event));
@@ -72,7 +72,7 @@ async function streamedTurn(app: AppServices, ctx: ServiceContext, req: Request,
   }
 }
 
-export function chatRouter(app: AppServices): Router {
+export function chatRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'chat', scope: 'agents', rateLimit: 'agentChat', method: 'post', body: ChatRequestSchema } as const;
   mount(r, app, {

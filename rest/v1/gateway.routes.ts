@@ -1,7 +1,7 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
-import type { ServiceContext } from '../../src/context.js';
+import type { Deps } from '../../src/core/deps.js';
+import type { ServiceContext } from '../../src/core/context.js';
 import { errors, toDomainError } from '../../src/errors/index.js';
 import { untilAborted } from '../../src/lib/shutdown.js';
 import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
@@ -105,7 +105,7 @@ const DIALECT_PATHS: Record<string, 'openai' | 'anthropic'> = {
  * the dialect's shape on the gateway routes; every other route falls through to the native handlers.
  * Mounted right after the JSON parser.
  */
-export function gatewayBodyGuards(app: AppServices): [ErrorRequestHandler, RequestHandler] {
+export function gatewayBodyGuards(app: Deps): [ErrorRequestHandler, RequestHandler] {
   const dialectOf = (req: Request) => (req.method === 'POST' ? DIALECT_PATHS[req.path] : undefined);
   const parseErrors: ErrorRequestHandler = (err, req, res, next) => {
     const dialect = dialectOf(req);
@@ -132,7 +132,7 @@ export function gatewayBodyGuards(app: AppServices): [ErrorRequestHandler, Reque
   return [parseErrors, objectBody];
 }
 
-export function gatewayRouter(app: AppServices): Router {
+export function gatewayRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'gateway', scope: 'engine' } as const;
 

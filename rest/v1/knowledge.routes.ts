@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import {
   AgentKnowledgeDtoSchema,
   CollectionDtoSchema,
@@ -48,7 +48,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function knowledgeRouter(app: AppServices): Router {
+export function knowledgeRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'knowledge', scope: 'knowledge' } as const;
 

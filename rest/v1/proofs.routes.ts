@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import { OpenAIErrorSchema } from '../../src/modules/gateway/gateway.schemas.js';
 import { CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from '../../src/modules/proofs/proofs.schemas.js';
 import { gatewayPublicKey, getProof, verifyProof } from '../../src/modules/proofs/proofs.service.js';
 import { mount, param } from '../route.js';
 
 /** Proof certificates and the gateway public key; errors in the OpenAI shape (SPEC, Errors > Body shapes). */
-export function proofsRouter(app: AppServices): Router {
+export function proofsRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'proofs', scope: 'engine', dialect: 'openai' } as const;
   const notFound = { description: 'proof_not_found (unknown id or another workspace)', schema: OpenAIErrorSchema };

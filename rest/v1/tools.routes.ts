@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import {
   CreateToolSchema,
   LinkToolSchema,
@@ -27,7 +27,7 @@ const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() })
 const ToolReply = z.object({ tool: ToolDtoSchema });
 const ToolsReply = z.object({ tools: z.array(ToolDtoSchema) });
 
-export function toolsRouter(app: AppServices): Router {
+export function toolsRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'tools', scope: 'agents' } as const;
 

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import { getVerifyUsage } from '../../src/modules/usage/usage.service.js';
 import { mount } from '../route.js';
 
 /** Mounted before the verifier's `/v1/verify/:id` routes so that `usage` is not read as an id. */
-export function verifyUsageRouter(app: AppServices): Router {
+export function verifyUsageRouter(app: Deps): Router {
   const r = Router();
   mount(r, app, {
     method: 'get',

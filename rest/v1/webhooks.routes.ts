@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppServices } from '../../src/app/services.js';
+import type { Deps } from '../../src/core/deps.js';
 import {
   AttemptOutcomeSchema,
   CreateWebhookSchema,
@@ -27,7 +27,7 @@ const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() })
 const BadRequestSchema = ErrorSchema.extend({ field: z.string().optional(), validEvents: z.array(z.string()).optional() });
 const notFound = { description: 'Unknown webhook, or another user’s', schema: ErrorSchema };
 
-export function webhooksRouter(app: AppServices): Router {
+export function webhooksRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'webhooks', scope: 'webhooks' } as const;
   mount(r, app, {

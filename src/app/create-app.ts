@@ -4,22 +4,23 @@ import express, { type Express } from 'express';
 import { nativeBody } from '../../rest/errors.js';
 import { mountFallbacks, mountRest } from '../../rest/index.js';
 import { loadConfig, type AppConfig } from '../config.js';
+import type { Deps, Kernel } from '../core/deps.js';
 import { openDatabase } from '../db/orm.js';
 import { errors } from '../errors/index.js';
 import { createGraphQLServer } from '../graphql/yoga.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { Shutdown } from '../lib/shutdown.js';
+import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
+import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
-import { loadGatewayKey } from '../modules/proofs/signing-key.js';
+import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
+import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
+import { createToolRunner } from '../modules/tools/tool-runner.js';
 import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
-import { startWebhooks } from '../modules/webhooks/runtime.js';
-import { startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
-import { knowledgeRetriever } from '../modules/knowledge/retriever.js';
-import { secretBox } from '../modules/tools/secret-box.js';
-import { toolRunner } from '../modules/tools/tool-runner.js';
+import { createUsageRuntime } from '../modules/usage/runtime.js';
+import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import type { Resolver } from '../net/index.js';
-import type { AppServices } from './services.js';
 
 export interface StartOptions {
   /** DNS resolver for outbound HTTP (tests simulate DNS answers); default: the system resolver. */
@@ -30,14 +31,14 @@ export interface StartOptions {
 }
 
 export interface RunningApp {
-  services: AppServices;
+  services: Deps;
   http: Express;
   /** Stops background work and closes the database. */
   close(): Promise<void>;
 }
 
 /** Builds the express application: REST routes, GraphQL (yoga) and the fallbacks. */
-export function buildHttpApp(services: AppServices): Express {
+export function buildHttpApp(services: Deps): Express {
   const http = express();
   http.disable('x-powered-by');
   http.set('trust proxy', true);
@@ -54,38 +55,49 @@ export function buildHttpApp(services: AppServices): Express {
   return http;
 }
 
-/** Opens the database (applying migrations), wires the services and builds the HTTP app. */
+/**
+ * The composition root: opens the database (applying migrations), builds the app's one dependency object
+ * — the kernel, then each module's long-lived state and the ports between modules — freezes it, starts
+ * the background work and builds the HTTP app. Nothing is added to the dependencies afterwards.
+ */
 export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   const config = opts.config ?? loadConfig();
   const log = opts.log ?? createLogger(config.logLevel);
   const orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
   const closers: (() => Promise<void> | void)[] = [];
-  const models = new ModelRegistry(loadModelsConfig(config.env));
-  const services: AppServices = {
+  const kernel: Kernel = {
     config,
     orm,
     clock: opts.clock ?? systemClock,
     log,
-    models,
+    resolve: opts.resolve,
     shutdown: new Shutdown(),
     onClose: (fn) => closers.push(fn),
   };
-  // Generated and persisted on first start; a bad SVC_GATEWAY_SIGNING_KEY stops the start (database closed).
-  await loadGatewayKey(services).catch(async (err: unknown) => {
+  // Generated and persisted on first start; a bad SVC_GATEWAY_SIGNING_KEY or SVC_SECRETS_KEY stops the
+  // start (database closed).
+  let signing: GatewaySigning;
+  let secretBox: SecretBox;
+  try {
+    signing = await loadGatewaySigning(kernel);
+    secretBox = await openSecretBox(kernel);
+  } catch (err) {
     await orm.close(true);
     throw err;
+  }
+  const services: Deps = Object.freeze({
+    ...kernel,
+    models: new ModelRegistry(loadModelsConfig(config.env)),
+    usage: createUsageRuntime(),
+    signing,
+    secretBox,
+    webhooks: createWebhooksRuntime(),
+    ingestion: createIngestionRuntime(log),
+    knowledge: createKnowledgeRetriever(),
+    tools: createToolRunner(),
   });
   startRateCounterSweep(services);
-  if (opts.resolve) services.resolve = opts.resolve;
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
-  // Tool-header key: configured or generated and persisted on first start; a bad SVC_SECRETS_KEY stops the start.
-  await secretBox(services).catch(async (err: unknown) => {
-    for (const fn of closers.reverse()) await fn();
-    await orm.close(true);
-    throw err;
-  });
-  services.knowledge = knowledgeRetriever;
-  services.tools = toolRunner;
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
   const http = buildHttpApp(services);
   return {

@@ -1,6 +1,6 @@
-import type { AppServices } from './services.js';
+import type { Kernel } from '../core/deps.js';
 
-export async function checkDatabase(app: AppServices): Promise<{ ok: boolean; driver: string; latencyMs: number; error?: string }> {
+export async function checkDatabase(app: Kernel): Promise<{ ok: boolean; driver: string; latencyMs: number; error?: string }> {
   const started = performance.now();
   const driver = app.config.databaseUrl ? 'postgresql' : 'pglite';
   try {

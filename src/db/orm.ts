@@ -1,13 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/sql';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
+import type { Orm } from './types.js';
 
-export type Orm = MikroORM & { em: EntityManager };
-export type Em = EntityManager;
+export type { Em, Orm } from './types.js';
 
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without it the embedded PGlite database under `dataDir` is used. */

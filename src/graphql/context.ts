@@ -1,11 +1,11 @@
-import type { AppServices } from '../app/services.js';
-import { createContext, type Caller, type ServiceContext } from '../context.js';
+import type { Deps } from '../core/deps.js';
+import { createContext, type Caller, type ServiceContext } from '../core/context.js';
 import type { Operation } from '../pipeline/operation.js';
 import { admit, authenticate } from '../pipeline/pipeline.js';
-import { RequestScope } from '../pipeline/request-scope.js';
+import { RequestScope } from '../core/request-scope.js';
 
 export interface GraphQLContext {
-  app: AppServices;
+  app: Deps;
   /**
    * The service context of the running code: inside a root field's resolver, the field's own (admitted
    * through the request pipeline by `root-fields.ts`); in nested fields and loaders, the operation's.
@@ -19,7 +19,7 @@ export interface GraphQLContext {
   signal?: AbortSignal;
 }
 
-export function buildGraphQLContext(app: AppServices, request: Request): GraphQLContext {
+export function buildGraphQLContext(app: Deps, request: Request): GraphQLContext {
   const scope = new RequestScope();
   let caller: Promise<Caller> | undefined;
   let shared: Promise<ServiceContext> | undefined;

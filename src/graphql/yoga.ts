@@ -3,7 +3,7 @@ import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import type { AppServices } from '../app/services.js';
+import type { Deps } from '../core/deps.js';
 import type { Logger } from '../lib/logger.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
@@ -80,7 +80,7 @@ function armorPlugins(log: Logger) {
  * HTTP guard (JSON bodies within `bodyLimit`). Root fields go through the request pipeline
  * (`root-fields.ts`); the operation's request scope is disposed of when its result or stream ends.
  */
-export function createGraphQLServer(app: AppServices) {
+export function createGraphQLServer(app: Deps) {
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',

@@ -1,11 +1,11 @@
-import type { AppServices } from '../app/services.js';
-import { createContext, type Caller, type ServiceContext } from '../context.js';
+import type { Deps } from '../core/deps.js';
+import { createContext, type Caller, type ServiceContext } from '../core/context.js';
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../modules/keys/access.js';
 import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
 import type { Operation } from './operation.js';
-import { RequestScope } from './request-scope.js';
+import { RequestScope } from '../core/request-scope.js';
 
 /**
  * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
@@ -23,7 +23,7 @@ import { RequestScope } from './request-scope.js';
 export type Credentials = Parameters<typeof secretFromHeaders>[0];
 
 /** Step 1: the caller behind the presented key. */
-export function authenticate(app: AppServices, credentials: Credentials): Promise<Caller> {
+export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
   return authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(credentials));
 }
 
@@ -38,7 +38,7 @@ export interface AdmitOptions {
  * Steps 2 and 3 for one operation of an authenticated caller. Returns the operation's service context,
  * whose `scope` the adapter disposes of once the operation (or its stream) has ended.
  */
-export async function admit(app: AppServices, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
+export async function admit(app: Deps, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
   await enforceRequestRates(app, caller, { route: op.name, rateLimit: op.needs.rateLimit });
   const ctx = createContext(app, caller, { log: opts.log, signal: opts.signal, scope: opts.scope ?? new RequestScope() });
   if (op.needs.scope !== undefined) {
@@ -53,6 +53,6 @@ export async function admit(app: AppServices, caller: Caller, op: Operation, opt
 }
 
 /** The whole pipeline for a request that is one operation (a REST route, the gateway, the fallback). */
-export async function openRequest(app: AppServices, credentials: Credentials, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
+export async function openRequest(app: Deps, credentials: Credentials, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
   return admit(app, await authenticate(app, credentials), op, opts);
 }

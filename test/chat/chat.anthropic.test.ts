@@ -2,7 +2,7 @@
  * The same turn on the Anthropic provider (the scripted server speaks the Messages API too):
  * streaming, tool rounds, masking and metering do not depend on the provider.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 import { createAgent, eventsOf, ledgerRows, persona, streamChat } from './support.js';
@@ -18,17 +18,15 @@ beforeAll(async () => {
   t = await startTestApp({
     env: { SVC_ANTHROPIC_API_KEY: 'test-key', SVC_ANTHROPIC_BASE_URL: model.anthropicBaseUrl, SVC_ANTHROPIC_MODEL: 'claude-scripted' },
   });
-  t.app.services.tools = {
-    toolsFor: async () => [
-      {
-        def: { name: 'lookup_invoice', description: 'Find an invoice', parameters: { type: 'object', properties: { email: { type: 'string' } } } },
-        run: async (args) => {
-          runs.push(args);
-          return { success: true, result: { total: 120, owner: 'ann@example.com' } };
-        },
+  vi.spyOn(t.app.services.tools, 'toolsFor').mockImplementation(async () => [
+    {
+      def: { name: 'lookup_invoice', description: 'Find an invoice', parameters: { type: 'object', properties: { email: { type: 'string' } } } },
+      run: async (args) => {
+        runs.push(args);
+        return { success: true, result: { total: 120, owner: 'ann@example.com' } };
       },
-    ],
-  };
+    },
+  ]);
   a = await t.tenant();
   ada = await createAgent(t, a.key, persona('Ada'));
 });

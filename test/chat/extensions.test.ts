@@ -1,9 +1,9 @@
 /**
  * The knowledge and tools seams of the turn, with small retriever and tool runner implementations
- * injected into AppServices: the real pipeline numbers passages, offers tools, runs them, reports them.
+ * put in place of the app's ports: the real pipeline numbers passages, offers tools, runs them, reports them.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceContext } from '../../src/context.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServiceContext } from '../../src/core/context.js';
 import type { KnowledgeUsedItem, RunnableTool } from '../../src/modules/chat/turn-extensions.js';
 import { MAX_TOOL_ROUNDS } from '../../src/modules/chat/generation.js';
 import { api } from '../support/app.js';
@@ -43,29 +43,25 @@ const tool = (name: string, run: (args: unknown) => Promise<{ success: boolean; 
 
 beforeAll(async () => {
   ({ t, model } = await startScriptedChatApp());
-  t.app.services.knowledge = {
-    async retrieve(ctx: ServiceContext, opts) {
-      retrievals.push({ ...opts, workspaceId: ctx.caller.workspace.id });
-      return [
-        passage(1, 'Refunds are issued within 14 days.'),
-        passage(2, 'Write to refunds@example.com for help.'),
-        passage(3, 'A third passage beyond topK.'),
-      ].slice(0, opts.topK);
-    },
-  };
-  t.app.services.tools = {
-    async toolsFor(_ctx, opts) {
-      toolRequests.push(opts);
-      const all = [
-        tool('get_weather', async (args) => ({ success: true, result: { city: (args as { city: string }).city, tempC: 21 } })),
-        tool('broken', async () => {
-          throw new Error('socket hang up at 10.0.0.3');
-        }),
-        tool('send_mail', async (args) => ({ success: true, result: { sentTo: (args as { to: string }).to } })),
-      ];
-      return opts.toolIds ? all.filter((x) => opts.toolIds!.includes(x.def.name)) : all;
-    },
-  };
+  vi.spyOn(t.app.services.knowledge, 'retrieve').mockImplementation(async (ctx: ServiceContext, opts) => {
+    retrievals.push({ ...opts, workspaceId: ctx.caller.workspace.id });
+    return [
+      passage(1, 'Refunds are issued within 14 days.'),
+      passage(2, 'Write to refunds@example.com for help.'),
+      passage(3, 'A third passage beyond topK.'),
+    ].slice(0, opts.topK);
+  });
+  vi.spyOn(t.app.services.tools, 'toolsFor').mockImplementation(async (_ctx, opts) => {
+    toolRequests.push(opts);
+    const all = [
+      tool('get_weather', async (args) => ({ success: true, result: { city: (args as { city: string }).city, tempC: 21 } })),
+      tool('broken', async () => {
+        throw new Error('socket hang up at 10.0.0.3');
+      }),
+      tool('send_mail', async (args) => ({ success: true, result: { sentTo: (args as { to: string }).to } })),
+    ];
+    return opts.toolIds ? all.filter((x) => opts.toolIds!.includes(x.def.name)) : all;
+  });
   a = await t.tenant();
   ada = await createAgent(t, a.key, persona('Ada'));
 });

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypt
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { expect } from 'vitest';
-import { createContext, type ServiceContext } from '../../src/context.js';
+import { createContext, type ServiceContext } from '../../src/core/context.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';
 import { usageOf } from '../../src/modules/models/provider.js';
 import { recordConsumption } from '../../src/modules/usage/metering.service.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type RunningApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/core/context.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';

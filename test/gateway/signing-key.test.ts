@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp, type RunningApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/core/context.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/context.js';
+import type { Caller } from '../../src/core/context.js';
 import { ApiKey } from '../../src/modules/keys/api-key.entity.js';
 import { assertWithinRights, type KeyRights } from '../../src/modules/keys/keys-admin.service.js';
 import { isRestricted } from '../../src/modules/keys/scopes.js';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument } from '../../src/modules/knowledge/analyse.js';
-import { documentAnalyserOf } from '../../src/modules/knowledge/document-analyser.js';
 import { claimIngestionJob, processIngestionJob, runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
 import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { upload } from './fixtures.js';
@@ -100,7 +99,7 @@ describe('parsing thread', () => {
   });
 
   it('transfers the bytes, and carries refusals back with their reason and class', async () => {
-    const analyser = documentAnalyserOf(t.app.services);
+    const analyser = t.app.services.ingestion.analyser;
     const bytes = Buffer.from(generatedText(64 * 1024, 'small'));
     const result = await analyser.analyse({ bytes, filename: 'small.md', mimeType: 'text/markdown' });
     expect(result.format).toBe('markdown');
@@ -118,7 +117,7 @@ describe('parsing thread', () => {
   });
 
   it('a crash of the parsing thread fails only the job in flight, which is retried; the next job succeeds', async () => {
-    const analyser = documentAnalyserOf(t.app.services);
+    const analyser = t.app.services.ingestion.analyser;
     const first = await upload(t, a.key, { bytes: generatedText(4 * 1024 * 1024, 'crashed'), filename: 'crashed.txt', type: 'text/plain' });
     const second = await upload(t, a.key, { bytes: generatedText(32 * 1024, 'next'), filename: 'next.txt', type: 'text/plain' });
     expect([first.status, second.status]).toEqual([202, 202]);
@@ -150,7 +149,7 @@ describe('parsing thread', () => {
 
   it('is stopped with the app: later documents are refused instead of starting a thread', async () => {
     const other = await startTestApp();
-    const analyser = documentAnalyserOf(other.app.services);
+    const analyser = other.app.services.ingestion.analyser;
     await analyser.analyse({ bytes: Buffer.from('Warm-up text.'), filename: 'w.txt', mimeType: 'text/plain' });
     const thread = analyser.thread!;
     const exited = new Promise<number>((r) => thread.once('exit', r));

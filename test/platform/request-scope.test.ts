@@ -3,7 +3,7 @@
  * once; over HTTP, a GraphQL chat refused after admission gives its hold back when the operation ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestScope } from '../../src/pipeline/request-scope.js';
+import { RequestScope } from '../../src/core/request-scope.js';
 import { api, startTestApp, type TestApp } from '../support/app.js';
 
 describe('RequestScope', () => {

@@ -23,8 +23,7 @@ const resolver: Resolver = async (hostname) => {
 };
 
 beforeAll(async () => {
-  [t, cloud] = await Promise.all([startTestApp(), startTestApp({ env: { SVC_DEPLOYMENT: 'cloud' } })]);
-  cloud.app.services.resolve = resolver;
+  [t, cloud] = await Promise.all([startTestApp(), startTestApp({ env: { SVC_DEPLOYMENT: 'cloud' }, resolve: resolver })]);
   a = await t.tenant();
   b = await t.tenant();
   cloudTenant = await cloud.tenant();

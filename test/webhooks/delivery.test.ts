@@ -283,8 +283,8 @@ describe('routing (SPEC, Events 5 and 6)', () => {
 
   it('refuses unknown event names and webhook.test from producers', async () => {
     const em = t.app.services.orm.em.fork();
-    await expect(publishEvent(em, { ...flowFinished(tenant.workspaceId), name: 'nope' as never })).rejects.toThrow(/Unknown webhook event/);
-    await expect(publishEvent(em, { ...flowFinished(tenant.workspaceId), name: 'webhook.test' })).rejects.toThrow(/test route/);
+    await expect(publishEvent({ em, clock: t.clock }, { ...flowFinished(tenant.workspaceId), name: 'nope' as never })).rejects.toThrow(/Unknown webhook event/);
+    await expect(publishEvent({ em, clock: t.clock }, { ...flowFinished(tenant.workspaceId), name: 'webhook.test' })).rejects.toThrow(/test route/);
   });
 });
 
@@ -292,14 +292,13 @@ describe('the outbox', () => {
   it('commits with the producer’s change, wakes the worker after the commit, and writes nothing on rollback', async () => {
     const ep = await createEndpoint(t, tenant, receiver);
     let wakes = 0;
-    const previous = t.app.services.webhooks;
-    t.app.services.webhooks = { notify: () => void (wakes += 1) };
+    const unsubscribe = t.app.services.webhooks.wake.subscribe(() => void (wakes += 1));
     try {
       const em = t.app.services.orm.em.fork();
       await em.transactional(async (tx) => {
         const change = await tx.findOneOrFail(WebhookEndpoint, { id: ep.id });
         change.description = 'changed with the event';
-        await publishEvent(tx, flowFinished(tenant.workspaceId, 'run_tx'));
+        await publishEvent({ em: tx, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_tx'));
         await tx.flush();
         // Flushed but not committed: the worker was not woken yet, and (on PostgreSQL, where another
         // session can look while this transaction is open; the embedded database has only one) the rows
@@ -312,7 +311,7 @@ describe('the outbox', () => {
 
       await expect(
         em.fork().transactional(async (tx) => {
-          await publishEvent(tx, flowFinished(tenant.workspaceId, 'run_rolled_back'));
+          await publishEvent({ em: tx, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_rolled_back'));
           await tx.flush();
           throw new Error('the producer failed');
         }),
@@ -324,13 +323,13 @@ describe('the outbox', () => {
       const plain = em.fork();
       const change = await plain.findOneOrFail(WebhookEndpoint, { id: ep.id });
       change.description = 'second change';
-      await publishEvent(plain, flowFinished(tenant.workspaceId, 'run_flush'));
+      await publishEvent({ em: plain, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_flush'));
       expect(await storedDeliveries(t, ep.id)).toHaveLength(1);
       await plain.flush();
       expect(wakes).toBe(2);
       expect(await storedDeliveries(t, ep.id)).toHaveLength(2);
     } finally {
-      t.app.services.webhooks = previous;
+      unsubscribe();
     }
     await due();
     const runs = receiver.requestsTo(ep.path).map((r) => JSON.parse(r.body).runId);

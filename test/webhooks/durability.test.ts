@@ -73,7 +73,7 @@ const flowEvent = (workspaceId: string, runId: string) => ({
 
 async function publishMany(p: Process, workspaceId: string, runIds: string[]): Promise<void> {
   await p.app.services.orm.em.fork().transactional(async (em) => {
-    for (const runId of runIds) await publishEvent(em, flowEvent(workspaceId, runId));
+    for (const runId of runIds) await publishEvent({ em, clock: p.app.services.clock }, flowEvent(workspaceId, runId));
   });
 }
 
@@ -200,7 +200,7 @@ describe('the in-process worker (real time)', { timeout: SLOW }, () => {
     const p = await start(db, systemClock);
     // Polling once a minute only: anything faster is the commit's wake-up or the retry timer.
     const worker = new WebhookWorker(p.app.services, { pollMs: 60_000, maxInFlight: 8 });
-    p.app.services.webhooks = worker;
+    const unsubscribe = p.app.services.webhooks.wake.subscribe(() => worker.notify());
     worker.start();
     try {
       const tenant = await tenantOf(p, systemClock);
@@ -212,6 +212,7 @@ describe('the in-process worker (real time)', { timeout: SLOW }, () => {
       expect(gap).toBeGreaterThanOrEqual(950);
       expect(retry!.headers['x-svc-delivery']).toBe(firstAttempt!.headers['x-svc-delivery']);
     } finally {
+      unsubscribe();
       await worker.stop();
     }
   });

@@ -41,9 +41,10 @@ let cloudRebind: TestTenant;
 beforeAll(async () => {
   // The real 10 s acknowledgement timeout: the attempts that reach the loopback receiver must succeed even
   // on a busy machine, and the refused ones fail before any connection.
-  [onprem, cloud] = await Promise.all([startTestApp(), startTestApp({ env: { SVC_DEPLOYMENT: 'cloud' } })]);
-  onprem.app.services.resolve = dns.onprem.resolve;
-  cloud.app.services.resolve = dns.cloud.resolve;
+  [onprem, cloud] = await Promise.all([
+    startTestApp({ resolve: dns.onprem.resolve }),
+    startTestApp({ env: { SVC_DEPLOYMENT: 'cloud' }, resolve: dns.cloud.resolve }),
+  ]);
   receiver = await startWebhookReceiver();
   onpremTenant = await onprem.tenant();
   cloudTenant = await cloud.tenant();

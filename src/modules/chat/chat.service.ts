@@ -3,7 +3,7 @@
  * subscription and the gateway's `agent:<slug>` models. Stages, in order: planning (auto-pick only),
  * prepare, retrieval, consultation, reflection, generation, extraction, save (docs/chat.md).
  */
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors, isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { isPoste, type Agent } from '../agents/agent.entity.js';
@@ -299,7 +299,7 @@ async function execute(p: PendingTurn): Promise<TurnOutcome> {
   const prompt = buildPrompt({ ...parts, history, message });
   const gen = await stages.run('generation', async () => {
     const tools =
-      input.tools.enabled && provider.supportsTools && ctx.app.tools
+      input.tools.enabled && provider.supportsTools
         ? await ctx.app.tools.toolsFor(ctx, { agentId: agent.id, toolIds: input.tools.toolIds })
         : [];
     return generate({

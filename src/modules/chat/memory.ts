@@ -2,7 +2,7 @@
  * Agent memory (docs/chat.md, "Memory"): what a turn recalls and what it saves. Both rules are
  * lexical and deterministic, so they cost no model call and behave the same on every model.
  */
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { newId } from '../../lib/ids.js';
 import { AgentMemory, type Agent } from '../agents/agent.entity.js';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { foldText } from '../models/text-match.js';
 import { CHAT_LIMITS, type KnowledgeUsed } from './chat.schemas.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';
@@ -32,9 +32,7 @@ export async function retrievePassages(
   ctx: ServiceContext,
   opts: { agentId: string; query: string; topK: number },
 ): Promise<KnowledgeUsedItem[]> {
-  const retriever = ctx.app.knowledge;
-  if (!retriever) return [];
-  const items = await retriever.retrieve(ctx, opts);
+  const items = await ctx.app.knowledge.retrieve(ctx, opts);
   return items.slice(0, opts.topK).map((item, i) => ({ ...item, ref: i + 1 }));
 }
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';

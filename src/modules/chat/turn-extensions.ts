@@ -1,9 +1,9 @@
 /**
- * Seams through which other modules plug into the chat turn. The knowledge module implements
- * KnowledgeRetriever, the tools module ToolRunner; both are optional on AppServices, and a turn
- * without them simply reads no documents and calls no tools.
+ * Ports of the chat turn, owned by chat (their consumer): the knowledge module implements
+ * KnowledgeRetriever, the tools module ToolRunner, and the composition root (src/app/create-app.ts)
+ * puts both on the app's dependencies.
  */
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { ToolDef } from '../models/provider.js';
 
 /** One retrieved passage, as reported in `knowledgeUsed` (SPEC, Chat turn result) plus its full text. */
@@ -36,4 +36,13 @@ export interface RunnableTool {
 export interface ToolRunner {
   /** Active tools linked to the agent, restricted to `toolIds` when given (inactive tools never offered). */
   toolsFor(ctx: ServiceContext, opts: { agentId: string; toolIds?: string[] }): Promise<RunnableTool[]>;
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    /** Knowledge retrieval for chat turns (implemented by the knowledge module). */
+    readonly knowledge: KnowledgeRetriever;
+    /** Workspace tools for chat turns (implemented by the tools module). */
+    readonly tools: ToolRunner;
+  }
 }

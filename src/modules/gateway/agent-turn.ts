@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { CHAT_LIMITS, ChatRequestSchema, type ChatRequestInput } from '../chat/chat.schemas.js';
 import { runTurn } from '../chat/chat.service.js';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors, isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';

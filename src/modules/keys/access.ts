@@ -1,5 +1,5 @@
 import { errors } from '../../errors/index.js';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { CapabilityScope } from './scopes.js';
 
 export interface Access {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller, ServiceContext } from '../../context.js';
+import type { Caller, ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { authorize } from './access.js';
 import { ApiKey } from './api-key.entity.js';

@@ -1,7 +1,7 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { constantTimeEqualHex, newSecret, previewOf, sha256Hex } from '../../lib/secrets.js';

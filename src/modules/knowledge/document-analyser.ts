@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { AppServices } from '../../app/services.js';
 import type { Logger } from '../../lib/logger.js';
 import { IngestionFailure, type IngestionResult } from './analyse.js';
 import type { AnalyseRequest, AnalyseResponse, FailureCause } from './parse.worker.js';
@@ -16,7 +15,7 @@ interface Pending {
 }
 
 /**
- * The parsing thread of one app: runs `analyseDocument` (parse, chunk, facts, Q&A) on a long-lived
+ * The parsing thread of one app (created by the composition root, see knowledge.runtime.ts): runs `analyseDocument` (parse, chunk, facts, Q&A) on a long-lived
  * `worker_threads` Worker so that a large document never blocks the event loop.
  *
  * - The thread starts on first use (loading its module graph takes about a second) and is kept.
@@ -149,28 +148,4 @@ function ownedArrayBuffer(bytes: Buffer): ArrayBuffer {
   const copy = new ArrayBuffer(bytes.byteLength);
   new Uint8Array(copy).set(bytes);
   return copy;
-}
-
-const analysers = new WeakMap<AppServices, DocumentAnalyser>();
-
-/**
- * The app's parsing thread holder, created on first call (the thread itself starts with the first
- * document). `startKnowledge` creates it with the app and stops it on close; one made here for an app
- * that did not go through `startKnowledge` registers its own `onClose`.
- */
-export function documentAnalyserOf(app: AppServices): DocumentAnalyser {
-  let analyser = analysers.get(app);
-  if (!analyser) {
-    analyser = attachDocumentAnalyser(app);
-    const created = analyser;
-    app.onClose(() => created.stop());
-  }
-  return analyser;
-}
-
-/** Creates the app's DocumentAnalyser without registering its stop (the caller does, in its own order). */
-export function attachDocumentAnalyser(app: AppServices): DocumentAnalyser {
-  const analyser = new DocumentAnalyser(app.log);
-  analysers.set(app, analyser);
-  return analyser;
 }

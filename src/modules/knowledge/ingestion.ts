@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/orm.js';
 import { newId } from '../../lib/ids.js';
 import { publishEvent } from '../webhooks/events.js';
@@ -29,7 +29,7 @@ export async function loadDocumentBytes(em: Em, source: KnowledgeSource): Promis
  * workspace's existing facts, marks the source ready and publishes `source.ingested` and
  * `knowledge.contradiction_detected`, all through `tx` (one transaction with the caller's job update).
  */
-export async function commitIngestion(app: AppServices, tx: Em, source: KnowledgeSource, result: IngestionResult): Promise<void> {
+export async function commitIngestion(app: Deps, tx: Em, source: KnowledgeSource, result: IngestionResult): Promise<void> {
   const now = app.clock.now();
   await insertChunks(tx, { workspaceId: source.workspaceId, sourceId: source.id, createdAt: now, chunks: result.chunks });
   // Multi-row inserts in batches, awaited one after another: a document with thousands of facts neither
@@ -70,7 +70,7 @@ export async function commitIngestion(app: AppServices, tx: Em, source: Knowledg
   source.qaCount = result.qaPairs.length;
   source.ingestedAt = now;
   source.updatedAt = now;
-  await publishEvent(tx, {
+  await publishEvent({ em: tx, clock: app.clock }, {
     name: 'source.ingested',
     workspaceId: source.workspaceId,
     actorUserId: source.userId,
@@ -93,7 +93,7 @@ export async function commitIngestion(app: AppServices, tx: Em, source: Knowledg
  * per document. Returns how many were recorded.
  */
 async function detectContradictions(
-  app: AppServices,
+  app: Deps,
   tx: Em,
   source: KnowledgeSource,
   facts: IngestionResult['facts'],
@@ -129,7 +129,7 @@ async function detectContradictions(
         createdAt: now,
       });
       recorded++;
-      await publishEvent(tx, {
+      await publishEvent({ em: tx, clock: app.clock }, {
         name: 'knowledge.contradiction_detected',
         workspaceId: source.workspaceId,
         actorUserId: source.userId,
@@ -148,12 +148,12 @@ async function detectContradictions(
 }
 
 /** Marks the source failed with a user-facing reason and publishes `source.failed`, through `tx`. */
-export async function commitFailure(app: AppServices, tx: Em, source: KnowledgeSource, reason: string): Promise<void> {
+export async function commitFailure(app: Deps, tx: Em, source: KnowledgeSource, reason: string): Promise<void> {
   const now = app.clock.now();
   source.status = 'failed';
   source.error = reason;
   source.updatedAt = now;
-  await publishEvent(tx, {
+  await publishEvent({ em: tx, clock: app.clock }, {
     name: 'source.failed',
     workspaceId: source.workspaceId,
     actorUserId: source.userId,

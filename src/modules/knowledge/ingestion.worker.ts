@@ -1,8 +1,5 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { untilAborted } from '../../lib/shutdown.js';
-import { documentAnalyserOf } from './document-analyser.js';
 import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 
@@ -25,15 +22,6 @@ const HEARTBEAT_MS = 5_000;
 const POLL_MS = 2_000;
 export const MAX_ATTEMPTS = 3;
 
-const workerIds = new WeakMap<AppServices, string>();
-const workers = new WeakMap<AppServices, IngestionWorker>();
-
-function workerIdOf(app: AppServices): string {
-  let id = workerIds.get(app);
-  if (!id) workerIds.set(app, (id = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`));
-  return id;
-}
-
 interface ClaimedJob {
   id: string;
   sourceId: string;
@@ -41,7 +29,7 @@ interface ClaimedJob {
 }
 
 /** Claims the oldest claimable job for this process, or null. */
-export async function claimIngestionJob(app: AppServices): Promise<ClaimedJob | null> {
+export async function claimIngestionJob(app: Deps): Promise<ClaimedJob | null> {
   const now = app.clock.now();
   const rows = await app.orm.em.fork().execute<{ id: string; source_id: string; attempts: number }[]>(
     `update knowledge_ingestion_job
@@ -52,19 +40,19 @@ export async function claimIngestionJob(app: AppServices): Promise<ClaimedJob | 
                    for update skip locked
                    limit 1)
       returning id, source_id, attempts`,
-    [workerIdOf(app), new Date(now.getTime() + LEASE_MS), now, now],
+    [app.ingestion.workerId, new Date(now.getTime() + LEASE_MS), now, now],
   );
   const row = rows[0];
   return row ? { id: row.id, sourceId: row.source_id, attempts: Number(row.attempts) } : null;
 }
 
 /** Gives back the leases this process holds: the jobs stay `running` and are claimable at once. */
-export async function releaseIngestionLeases(app: AppServices): Promise<number> {
+export async function releaseIngestionLeases(app: Deps): Promise<number> {
   const rows = await app.orm.em
     .fork()
     .execute<{ id: string }[]>(
       `update knowledge_ingestion_job set lease_expires_at = null where worker_id = ? and status = 'running' returning id`,
-      [workerIdOf(app)],
+      [app.ingestion.workerId],
     );
   return rows.length;
 }
@@ -73,8 +61,8 @@ export async function releaseIngestionLeases(app: AppServices): Promise<number> 
  * Runs one claimed job to its end. Returns without writing when the job was taken over or deleted
  * meanwhile, or when `signal` aborts before the final transaction (the lease is then released by close).
  */
-export async function processIngestionJob(app: AppServices, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
-  const me = workerIdOf(app);
+export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
+  const me = app.ingestion.workerId;
   const heartbeat = setInterval(() => {
     const until = new Date(app.clock.now().getTime() + LEASE_MS);
     app.orm.em
@@ -93,7 +81,7 @@ export async function processIngestionJob(app: AppServices, job: ClaimedJob, sig
       try {
         const bytes = await loadDocumentBytes(em, source);
         // On the app's parsing thread: the bytes are transferred there, the event loop stays free.
-        outcome = { ok: await documentAnalyserOf(app).analyse({ bytes, filename: uploadedName(source), mimeType: source.mimeType }) };
+        outcome = { ok: await app.ingestion.analyser.analyse({ bytes, filename: uploadedName(source), mimeType: source.mimeType }) };
       } catch (err) {
         if (!(err instanceof IngestionFailure)) throw err;
         outcome = { failure: err.message };
@@ -110,8 +98,8 @@ export async function processIngestionJob(app: AppServices, job: ClaimedJob, sig
   }
 }
 
-async function finish(app: AppServices, job: ClaimedJob, outcome: { ok: IngestionResult } | { failure: string }): Promise<void> {
-  const me = workerIdOf(app);
+async function finish(app: Deps, job: ClaimedJob, outcome: { ok: IngestionResult } | { failure: string }): Promise<void> {
+  const me = app.ingestion.workerId;
   await app.orm.em.fork().transactional(async (tx) => {
     const held = await tx.execute<{ id: string }[]>(
       `select id from knowledge_ingestion_job where id = ? and worker_id = ? and status = 'running' for update`,
@@ -132,13 +120,13 @@ async function finish(app: AppServices, job: ClaimedJob, outcome: { ok: Ingestio
 }
 
 /** An unexpected error (database, bug): queued again for another attempt, or failed after the last one. */
-async function retryOrFail(app: AppServices, job: ClaimedJob, err: unknown): Promise<void> {
+async function retryOrFail(app: Deps, job: ClaimedJob, err: unknown): Promise<void> {
   const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
   try {
     if (job.attempts < MAX_ATTEMPTS) {
       await app.orm.em
         .fork()
-        .nativeUpdate(IngestionJob, { id: job.id, workerId: workerIdOf(app), status: 'running' }, { status: 'queued', leaseExpiresAt: null, lastError: message, updatedAt: app.clock.now() });
+        .nativeUpdate(IngestionJob, { id: job.id, workerId: app.ingestion.workerId, status: 'running' }, { status: 'queued', leaseExpiresAt: null, lastError: message, updatedAt: app.clock.now() });
     } else {
       await finish(app, job, { failure: 'Ingestion failed because of an internal error' });
     }
@@ -151,7 +139,7 @@ async function retryOrFail(app: AppServices, job: ClaimedJob, err: unknown): Pro
  * Processes every claimable job now, in this process, and returns how many were run. For tests and
  * tools (the app runs with SVC_BACKGROUND_JOBS=off in tests); the background worker does the same.
  */
-export async function runPendingIngestion(app: AppServices): Promise<number> {
+export async function runPendingIngestion(app: Deps): Promise<number> {
   let n = 0;
   for (let job = await claimIngestionJob(app); job; job = await claimIngestionJob(app)) {
     await processIngestionJob(app, job);
@@ -162,13 +150,13 @@ export async function runPendingIngestion(app: AppServices): Promise<number> {
 
 /** The background worker of one process: woken after each upload, and polling every 2 s for the rest. */
 export class IngestionWorker {
-  readonly #app: AppServices;
+  readonly #app: Deps;
   readonly #stop = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #again = false;
 
-  constructor(app: AppServices) {
+  constructor(app: Deps) {
     this.#app = app;
   }
 
@@ -233,14 +221,16 @@ export class IngestionWorker {
   }
 }
 
-export function startIngestionWorker(app: AppServices): IngestionWorker {
+/** Starts this process's worker; an upload that commits wakes it at once (`wakeIngestion`). */
+export function startIngestionWorker(app: Deps): IngestionWorker {
   const worker = new IngestionWorker(app);
-  workers.set(app, worker);
+  const unsubscribe = app.ingestion.wake.subscribe(() => worker.wake());
+  app.onClose(unsubscribe);
   worker.start();
   return worker;
 }
 
 /** Called after an upload commits: the worker of this process (when running) starts at once. */
-export function wakeIngestion(app: AppServices): void {
-  workers.get(app)?.wake();
+export function wakeIngestion(app: Deps): void {
+  app.ingestion.wake.notify();
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { Agent } from '../agents/agent.entity.js';

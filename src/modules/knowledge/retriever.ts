@@ -8,7 +8,7 @@ import { searchItems } from './knowledge.service.js';
  * collection), best first. An agent with nothing linked reads nothing. The turn has already checked
  * the caller's access to the agent; reading its linked knowledge is part of chatting with it.
  */
-export const knowledgeRetriever: KnowledgeRetriever = {
+export const createKnowledgeRetriever = (): KnowledgeRetriever => ({
   async retrieve(ctx, { agentId, query, topK }) {
     const workspaceId = ctx.caller.workspace.id;
     const scope = await agentScope(ctx.em, workspaceId, agentId);
@@ -16,4 +16,4 @@ export const knowledgeRetriever: KnowledgeRetriever = {
     const k = Math.min(TOP_K.max, Math.max(TOP_K.min, Math.floor(topK)));
     return searchItems(ctx, { workspaceId, query, topK: k, scope });
   },
-};
+});

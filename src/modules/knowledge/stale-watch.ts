@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { publishEvent } from '../webhooks/events.js';
 
 /** SPEC: at most 20 facts per `knowledge.stale` payload. */
@@ -21,7 +21,7 @@ export interface StaleWatchReport {
  * are marked in the same transaction as the events are written, with SKIP LOCKED so that several
  * processes running the watch never report a fact twice.
  */
-export async function runStaleWatch(app: AppServices, now: Date = app.clock.now()): Promise<StaleWatchReport> {
+export async function runStaleWatch(app: Deps, now: Date = app.clock.now()): Promise<StaleWatchReport> {
   const today = now.toISOString().slice(0, 10);
   return app.orm.em.fork().transactional(async (tx) => {
     const rows = await tx.execute<{ id: string; valid_until: string; workspace_id: string; source_name: string; user_id: string }[]>(
@@ -46,7 +46,7 @@ export async function runStaleWatch(app: AppServices, now: Date = app.clock.now(
     }
     for (const group of groups.values()) {
       const first = group[0];
-      await publishEvent(tx, {
+      await publishEvent({ em: tx, clock: app.clock }, {
         name: 'knowledge.stale',
         workspaceId: first.workspace_id,
         actorUserId: first.user_id,
@@ -63,7 +63,7 @@ export async function runStaleWatch(app: AppServices, now: Date = app.clock.now(
 }
 
 /** The daily node-cron task; stopped when the app closes. */
-export function startStaleWatch(app: AppServices): void {
+export function startStaleWatch(app: Deps): void {
   const task = cron.schedule(
     STALE_WATCH_CRON,
     async () => {

@@ -151,3 +151,10 @@ function fromConfig(config: ModelsConfig): ModelProvider[] {
   providers.push(new LocalProvider());
   return providers;
 }
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    /** The configured models (OpenAI-compatible, Anthropic, built-in local). */
+    readonly models: ModelRegistry;
+  }
+}

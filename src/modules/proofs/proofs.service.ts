@@ -1,13 +1,13 @@
 import { createHash, sign, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { authorize } from '../keys/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
-import { loadGatewayKey, publicKeyById, publicKeyDto, type PublicKeyDto } from './signing-key.js';
+import { publicKeyDto, type PublicKeyDto } from './signing-key.js';
 
 const READ = { scope: 'engine' } as const;
 
@@ -60,7 +60,7 @@ export function hashRequest(request: unknown): string {
  * or another one on the same database, still form a single line. Internal: callers authorise first.
  */
 export async function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
-  const key = await loadGatewayKey(ctx.app);
+  const key = ctx.app.signing.key;
   const workspaceId = ctx.caller.workspace.id;
   const requestHash = input.requestHash ?? hashRequest(input.request);
   const answerHash = sha256(input.answer);
@@ -161,7 +161,7 @@ export async function verifyProof(ctx: ServiceContext, id: string): Promise<Veri
     reasons.hash = 'The stored hash does not match the hash of the certificate content';
   }
 
-  const publicKey = await publicKeyById(ctx.app, ctx.em, proof.keyId);
+  const publicKey = await ctx.app.signing.publicKeyById(ctx.em, proof.keyId);
   if (!publicKey) reasons.signature = `Unknown signing key: ${proof.keyId}`;
   else if (!safeVerify(payload, publicKey, proof.signature)) reasons.signature = 'The signature does not match the certificate content';
 
@@ -194,7 +194,7 @@ function safeVerify(payload: Buffer, publicKey: Parameters<typeof verify>[2], si
 /** The current signing key (PEM and JWK) and every key that signed certificates, for offline verification. */
 export async function gatewayPublicKey(ctx: ServiceContext): Promise<PublicKeyDto & { canonicalization: string; keys: PublicKeyDto[] }> {
   authorize(ctx, READ);
-  const current = await loadGatewayKey(ctx.app);
+  const current = ctx.app.signing.key;
   const rows = await ctx.em.find(GatewaySigningKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, fields: ['id', 'publicKeyPem', 'createdAt'] });
   const keys = rows.map(publicKeyDto);
   const main = keys.find((k) => k.keyId === current.keyId);

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
-import type { AppServices } from '../../app/services.js';
+import type { Kernel } from '../../core/deps.js';
 import type { Em } from '../../db/orm.js';
 import { GatewaySigningKey } from './proof.entity.js';
 
@@ -19,24 +19,41 @@ export interface PublicKeyDto {
   createdAt: string;
 }
 
-const loaded = new WeakMap<AppServices, Promise<GatewayKey>>();
-const publicKeys = new WeakMap<AppServices, Map<string, KeyObject | null>>();
-
 /** Config variable holding an Ed25519 private key in PKCS#8 PEM (literal `\n` accepted for one-line env files). */
 export const SIGNING_KEY_ENV = 'SVC_GATEWAY_SIGNING_KEY';
 
+/** The app's signing key and the public keys of earlier ones (verifying old certificates), cached. */
+export interface GatewaySigning {
+  readonly key: GatewayKey;
+  /** A public key by id, for verifying certificates signed by an earlier key; null when unknown. */
+  publicKeyById(em: Em, keyId: string): Promise<KeyObject | null>;
+}
+
 /**
- * The signing key of this app: the configured one, else the one persisted in the database, else a new
- * one generated and persisted (first start). Called once at start-up, then cached.
+ * Loads the signing key of this app once, at start-up: the configured one, else the one persisted in the
+ * database, else a new one generated and persisted (first start). A bad configured key throws.
  */
-export function loadGatewayKey(app: AppServices): Promise<GatewayKey> {
-  let key = loaded.get(app);
-  if (!key) {
-    key = resolveKey(app);
-    loaded.set(app, key);
-    key.catch(() => loaded.delete(app));
+export async function loadGatewaySigning(app: Kernel): Promise<GatewaySigning> {
+  const key = await resolveKey(app);
+  const publicKeys = new Map<string, KeyObject>();
+  return {
+    key,
+    async publicKeyById(em, keyId) {
+      const cached = publicKeys.get(keyId);
+      if (cached) return cached;
+      const row = await em.findOne(GatewaySigningKey, { id: keyId });
+      const found = row ? createPublicKey(row.publicKeyPem) : null;
+      if (found) publicKeys.set(keyId, found);
+      return found;
+    },
+  };
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    /** The gateway's proof-signing key (proofs module). */
+    readonly signing: GatewaySigning;
   }
-  return key;
 }
 
 export function thumbprint(publicKey: KeyObject): string {
@@ -57,18 +74,7 @@ export function publicKeyDto(row: Pick<GatewaySigningKey, 'id' | 'publicKeyPem' 
   };
 }
 
-/** A public key by id, for verifying certificates signed by an earlier key; null when unknown. */
-export async function publicKeyById(app: AppServices, em: Em, keyId: string): Promise<KeyObject | null> {
-  let cache = publicKeys.get(app);
-  if (!cache) publicKeys.set(app, (cache = new Map()));
-  if (cache.has(keyId)) return cache.get(keyId) ?? null;
-  const row = await em.findOne(GatewaySigningKey, { id: keyId });
-  const key = row ? createPublicKey(row.publicKeyPem) : null;
-  if (key) cache.set(keyId, key);
-  return key;
-}
-
-async function resolveKey(app: AppServices): Promise<GatewayKey> {
+async function resolveKey(app: Kernel): Promise<GatewayKey> {
   const configured = app.config.env[SIGNING_KEY_ENV]?.trim();
   const em = app.orm.em.fork();
   if (configured) {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { AppServices } from '../../app/services.js';
+import type { Kernel } from '../../core/deps.js';
 import { ServerSecret } from './tool.entity.js';
 
 /**
@@ -17,16 +17,17 @@ export interface SecretBox {
 }
 
 const KEY_ROW = 'tool-secrets-key';
-const boxes = new WeakMap<AppServices, Promise<SecretBox>>();
 
-export function secretBox(app: AppServices): Promise<SecretBox> {
-  let box = boxes.get(app);
-  if (!box) {
-    box = loadKey(app).then(boxFor);
-    boxes.set(app, box);
-    box.catch(() => boxes.delete(app));
+/** The app's secret box, opened once at start-up; a bad configured key throws. */
+export async function openSecretBox(app: Kernel): Promise<SecretBox> {
+  return boxFor(await loadKey(app));
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    /** Seals and opens secret tool-header values (tools module). */
+    readonly secretBox: SecretBox;
   }
-  return box;
 }
 
 /** Decodes a configured key; throws a configuration error naming the variable. */
@@ -37,7 +38,7 @@ export function parseSecretsKey(text: string): Buffer {
   return key;
 }
 
-async function loadKey(app: AppServices): Promise<Buffer> {
+async function loadKey(app: Kernel): Promise<Buffer> {
   if (app.config.secretsKey) return parseSecretsKey(app.config.secretsKey);
   // Several processes may start on an empty database at once: one generates, the others read it.
   return app.orm.em.fork().transactional(async (tx) => {

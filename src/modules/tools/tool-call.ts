@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
-import { secretBox } from './secret-box.js';
 import type { WorkspaceTool } from './tool.entity.js';
 import { TOOL_MAX_RESPONSE_BYTES } from './tools.schemas.js';
 import { fillTemplate, scalar } from './url-template.js';
@@ -39,7 +38,7 @@ const failure = (started: number, error: string, extra: Record<string, unknown> 
  * timeout, a connection error, a non-2xx status, an oversized answer, bad arguments — is returned as
  * `success: false` with an `error` the model can read. This function never throws.
  */
-export async function executeTool(app: AppServices, tool: WorkspaceTool, rawArgs: unknown, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function executeTool(app: Deps, tool: WorkspaceTool, rawArgs: unknown, signal?: AbortSignal): Promise<ToolOutcome> {
   const started = performance.now();
   try {
     let args: unknown = rawArgs;
@@ -71,7 +70,7 @@ export async function executeTool(app: AppServices, tool: WorkspaceTool, rawArgs
       body = JSON.stringify(Object.fromEntries(rest));
       headers['content-type'] = 'application/json';
     }
-    const box = tool.headers.some((h) => h.secret) ? await secretBox(app) : null;
+    const box = tool.headers.some((h) => h.secret) ? app.secretBox : null;
     for (const h of tool.headers) {
       if (!h.secret) headers[h.name.toLowerCase()] = h.value;
       else {

@@ -7,7 +7,7 @@ import { agentTools } from './tools.service.js';
  * request names a subset (ids not linked to the agent are ignored). Each is offered to the model as a
  * function tool named after the tool, with its input schema; running it never throws.
  */
-export const toolRunner: ToolRunner = {
+export const createToolRunner = (): ToolRunner => ({
   async toolsFor(ctx, { agentId, toolIds }) {
     const wanted = toolIds ? new Set(toolIds) : null;
     const tools = (await agentTools(ctx, agentId)).filter((t) => t.isActive && (!wanted || wanted.has(t.id)));
@@ -19,4 +19,4 @@ export const toolRunner: ToolRunner = {
       },
     }));
   },
-};
+});

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
 import { findAgent } from '../agents/agents.service.js';
 import { authorize } from '../keys/access.js';
-import { secretBox, type SecretBox } from './secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import { executeTool, type ToolOutcome } from './tool-call.js';
 import { AgentToolLink, WorkspaceTool, type StoredHeader } from './tool.entity.js';
 import {
@@ -123,7 +123,7 @@ export async function createTool(ctx: ServiceContext, input: CreateToolInput): P
   checkSchemaAndTemplate(schema, template);
   await checkTemplateAddress(ctx, template);
   await assertNameFree(ctx, data.name);
-  const box = await secretBox(ctx.app);
+  const box = ctx.app.secretBox;
   const id = newId('tool');
   const now = ctx.clock.now();
   const tool = ctx.em.create(WorkspaceTool, {
@@ -164,7 +164,7 @@ export async function updateTool(ctx: ServiceContext, id: string, input: UpdateT
   if (data.inputSchema || data.urlTemplate) checkSchemaAndTemplate(schema, template);
   if (data.urlTemplate) await checkTemplateAddress(ctx, template);
   if (data.name) await assertNameFree(ctx, data.name, tool.id);
-  if (data.headers) tool.headers = storeHeaders(await secretBox(ctx.app), tool.id, data.headers, tool.headers);
+  if (data.headers) tool.headers = storeHeaders(ctx.app.secretBox, tool.id, data.headers, tool.headers);
   if (data.name) tool.name = data.name;
   if (data.description) tool.description = data.description.trim();
   tool.inputSchema = schema;

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -7,7 +7,6 @@ import { CLASS_MULTIPLIER } from '../models/registry.js';
 import type { Workspace } from '../workspaces/workspace.entity.js';
 import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
 import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
-import { usageRuntime } from './runtime.js';
 import { keyQuestions, readLedgerBalance } from './usage.repository.js';
 import { UsageEntry } from './usage.entity.js';
 
@@ -95,7 +94,7 @@ export function assertSeatRoom(ws: { seats: number }, users: number): void {
 
 /** Questions consumed by a key this calendar month (UTC), from the ~15 s cache when fresh. */
 async function keyMonthTotal(ctx: ServiceContext, keyId: string, now: Date): Promise<number> {
-  const cache = usageRuntime(ctx.app).keyBudgets;
+  const cache = ctx.app.usage.keyBudgets;
   const month = monthOf(now);
   const cached = cache.get(keyId, month, now.getTime());
   if (cached !== undefined) return cached;
@@ -205,7 +204,7 @@ export async function recordConsumption(
     return limited ? keyQuestions(em, key.id, calendarMonth(now)) : undefined;
   });
   if (keyTotal === undefined) return { questions };
-  usageRuntime(ctx.app).keyBudgets.set(key.id, monthOf(now), keyTotal, now.getTime());
+  ctx.app.usage.keyBudgets.set(key.id, monthOf(now), keyTotal, now.getTime());
   if (limited && keyTotal >= limit * KEY_NOTICE_RATIO) {
     await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now });
   }

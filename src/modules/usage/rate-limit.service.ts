@@ -1,6 +1,6 @@
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../../core/context.js';
 import { DomainError, errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 
@@ -11,7 +11,7 @@ export type RouteRateName = keyof AppConfig['routeRates'];
  * `limit`. The count lives in PostgreSQL (one upsert), so every process on the database shares it;
  * a refused request does not increase it. Returns false when refused.
  */
-async function take(app: AppServices, bucket: string, minute: number, limit: number): Promise<boolean> {
+async function take(app: Deps, bucket: string, minute: number, limit: number): Promise<boolean> {
   const rows = await app.orm.em.getConnection().execute<{ count: number }[]>(
     `insert into rate_counter (bucket, minute, count) values (?, ?, 1)
      on conflict (bucket, minute) do update set count = rate_counter.count + 1
@@ -22,7 +22,7 @@ async function take(app: AppServices, bucket: string, minute: number, limit: num
   return rows.length > 0;
 }
 
-async function giveBack(app: AppServices, bucket: string, minute: number): Promise<void> {
+async function giveBack(app: Deps, bucket: string, minute: number): Promise<void> {
   await app.orm.em
     .getConnection()
     .execute('update rate_counter set count = count - 1 where bucket = ? and minute = ? and count > 0', [bucket, minute]);
@@ -46,7 +46,7 @@ export function routeBucket(caller: Caller, rateLimit: RouteRateName, route: str
  * the route ceiling gives its per-key count back, so a refused request consumes nothing.
  */
 export async function enforceRequestRates(
-  app: AppServices,
+  app: Deps,
   caller: Caller,
   opts: { route: string; rateLimit?: RouteRateName },
 ): Promise<void> {
@@ -64,14 +64,14 @@ export async function enforceRequestRates(
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */
-export async function sweepRateCounters(app: AppServices): Promise<number> {
+export async function sweepRateCounters(app: Deps): Promise<number> {
   const { minute } = calendarMinute(app.clock.now());
   const res = await app.orm.em.getConnection().execute<{ affectedRows?: number }>('delete from rate_counter where minute < ?', [minute - 1], 'run');
   return res.affectedRows ?? 0;
 }
 
 /** Sweeps old counters every minute while the app runs (only where background jobs are on). */
-export function startRateCounterSweep(app: AppServices): void {
+export function startRateCounterSweep(app: Deps): void {
   if (!app.config.backgroundJobs) return;
   const timer = setInterval(() => {
     sweepRateCounters(app).catch((err) => app.log.warn({ err }, 'rate counter sweep failed'));

@@ -1,12 +1,17 @@
-import type { AppServices } from '../../app/services.js';
 import { KeyBudgetCache } from './key-budget-cache.js';
 
-/** Process-wide state of the usage module (kept on AppServices, created on first use). */
+/** Process-wide state of the usage module, created once by the composition root. */
 export interface UsageRuntime {
-  keyBudgets: KeyBudgetCache;
+  readonly keyBudgets: KeyBudgetCache;
 }
 
-export function usageRuntime(app: AppServices): UsageRuntime {
-  app.usage ??= { keyBudgets: new KeyBudgetCache() };
-  return app.usage;
+export function createUsageRuntime(): UsageRuntime {
+  return { keyBudgets: new KeyBudgetCache() };
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    /** The usage module's process state (per-key budget cache). */
+    readonly usage: UsageRuntime;
+  }
 }

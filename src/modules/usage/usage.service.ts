@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { authorize } from '../keys/access.js';
 import type { Workspace } from '../workspaces/workspace.entity.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import {
   DELIVERY_LOG_LENGTH,
@@ -53,7 +53,7 @@ const toClaimed = (row: Row, leaseToken: string): ClaimedDelivery => ({
   leaseToken,
 });
 
-const execute = (app: AppServices, sql: string, params: unknown[]) => app.orm.em.fork().execute<Row[]>(sql, params);
+const execute = (app: Deps, sql: string, params: unknown[]) => app.orm.em.fork().execute<Row[]>(sql, params);
 
 /**
  * Reserves up to `limit` attempts of active endpoints due at `now` in one statement. `FOR UPDATE SKIP
@@ -62,7 +62,7 @@ const execute = (app: AppServices, sql: string, params: unknown[]) => app.orm.em
  * The lease runs from the moment of the claim, not from `now`: a sweep working through a long backlog keeps
  * the `now` it started with, and a lease counted from it could already have run out.
  */
-export async function claimDue(app: AppServices, now: Date, stage: Stage, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number): Promise<ClaimedDelivery[]> {
   const leaseToken = newLeaseToken();
   const leaseUntil = new Date(Math.max(now.getTime(), app.clock.now().getTime()) + LEASE_MS);
   const stageCondition = stage === 'immediate' ? 'd2.attempts < ?' : 'd2.attempts >= ?';
@@ -93,7 +93,7 @@ export async function claimDue(app: AppServices, now: Date, stage: Stage, limit:
  * Reserves one delivery for a replay, whatever its state, and cancels its pending automatic retry.
  * An automatic attempt already in flight loses its lease, so its outcome is not recorded over the replay's.
  */
-export async function claimForReplay(app: AppServices, endpointId: string, deliveryId: string, now: Date): Promise<ClaimedDelivery | null> {
+export async function claimForReplay(app: Deps, endpointId: string, deliveryId: string, now: Date): Promise<ClaimedDelivery | null> {
   const leaseToken = newLeaseToken();
   const rows = await execute(
     app,
@@ -118,7 +118,7 @@ const storable = (text: string) => text.replaceAll('\u0000', '');
  * (or the next start) makes it.
  */
 export async function attemptDelivery(
-  app: AppServices,
+  app: Deps,
   d: ClaimedDelivery,
   kind: AttemptKind,
   signal?: AbortSignal,
@@ -170,7 +170,7 @@ export async function attemptDelivery(
 }
 
 /** Gives a claimed attempt back untouched (shutdown): due again at once for whoever runs next. */
-async function release(app: AppServices, d: ClaimedDelivery): Promise<void> {
+async function release(app: Deps, d: ClaimedDelivery): Promise<void> {
   await execute(app, `update webhook_delivery set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [
     d.id,
     d.leaseToken,
@@ -181,7 +181,7 @@ async function release(app: AppServices, d: ClaimedDelivery): Promise<void> {
  * The heartbeat of attempts in flight: every `LEASE_RENEW_MS` their leases are pushed `LEASE_MS` ahead,
  * so a lease only runs out when this process is gone. Returns the stop function.
  */
-export function renewLeases(app: AppServices, inFlight: () => Iterable<ClaimedDelivery>): () => void {
+export function renewLeases(app: Deps, inFlight: () => Iterable<ClaimedDelivery>): () => void {
   const timer = setInterval(() => {
     // One token per claim statement: the rows still holding a token are exactly the attempts in flight.
     const tokens = [...new Set([...inFlight()].map((c) => c.leaseToken))];
@@ -200,7 +200,7 @@ export function renewLeases(app: AppServices, inFlight: () => Iterable<ClaimedDe
  * Keeps the latest 50 deliveries of the endpoint. Older ones are removed once finished; one still waiting
  * for a retry stays until its schedule ends, so the cap never loses a pending delivery.
  */
-export async function trimLog(app: AppServices, endpointId: string): Promise<void> {
+export async function trimLog(app: Deps, endpointId: string): Promise<void> {
   await execute(
     app,
     `delete from webhook_delivery
@@ -210,15 +210,15 @@ export async function trimLog(app: AppServices, endpointId: string): Promise<voi
   );
 }
 
+/** The trims running in this process: endpoint id → the run and whether another pass was asked for. */
+export type TrimRuns = Map<string, { again: boolean; done: Promise<void> }>;
+
 /**
  * One trim at a time per endpoint in this process: attempts finishing together share a run (a caller
  * arriving while one runs gets one more pass after it), instead of racing to delete the same rows.
  */
-const trimsByApp = new WeakMap<AppServices, Map<string, { again: boolean; done: Promise<void> }>>();
-
-export function trimSoon(app: AppServices, endpointId: string): Promise<void> {
-  let running = trimsByApp.get(app);
-  if (!running) trimsByApp.set(app, (running = new Map()));
+export function trimSoon(app: Deps, endpointId: string): Promise<void> {
+  const running = app.webhooks.trims;
   const current = running.get(endpointId);
   if (current) {
     current.again = true;
@@ -246,7 +246,7 @@ export interface RunSummary {
 
 const BATCH = 100;
 
-async function runStage(app: AppServices, now: Date, stage: Stage, signal?: AbortSignal): Promise<RunSummary> {
+async function runStage(app: Deps, now: Date, stage: Stage, signal?: AbortSignal): Promise<RunSummary> {
   const summary: RunSummary = { attempted: 0, succeeded: 0 };
   // Each pass moves every claimed delivery forward (or ends it), so the loop ends. A draining process
   // claims no new batch; the one in hand finishes (or is released when `signal` aborts).
@@ -263,11 +263,11 @@ async function runStage(app: AppServices, now: Date, stage: Stage, signal?: Abor
 }
 
 /** Makes every due attempt 1 to 3 (first attempt and the 1 s / 5 s retries) and waits for them. */
-export function runDueDeliveries(app: AppServices, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+export function runDueDeliveries(app: Deps, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
   return runStage(app, now, 'immediate', opts.signal);
 }
 
 /** The minute sweep: every due retry at 5 min, 30 min, 2 h and 12 h, for active endpoints only. */
-export function runRetrySweep(app: AppServices, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+export function runRetrySweep(app: Deps, now: Date, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
   return runStage(app, now, 'sweep', opts.signal);
 }

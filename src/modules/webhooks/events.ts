@@ -1,7 +1,6 @@
 import type { Em } from '../../db/orm.js';
-import { systemClock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { appOf } from './registry.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';
 
 /** Valid event names at registration (SPEC, Webhooks routes). */
@@ -35,12 +34,13 @@ export const isWorkspaceWide = (name: WebhookEventName): boolean => name.startsW
 
 /**
  * The event bus's one entry point for producers. Routes the event to the subscribed active endpoints and
- * writes one delivery row per endpoint (the outbox) through `em`, so the rows commit or roll back with the
+ * writes one delivery row per endpoint (the outbox) through `em`, stamped by `clock` (a ServiceContext
+ * fits; a worker passes its transaction and the app's clock), so the rows commit or roll back with the
  * producer's own change: call it inside `em.transactional(...)` or before your `flush()`. Once committed,
  * the worker is woken and makes the first attempt at once; nothing is sent if the transaction rolls back.
  * An event with no subscribed endpoint (or a private event without an actor) writes nothing.
  */
-export async function publishEvent(em: Em, event: WebhookEvent): Promise<void> {
+export async function publishEvent({ em, clock }: { em: Em; clock: Clock }, event: WebhookEvent): Promise<void> {
   if (!isWebhookEvent(event.name)) throw new Error(`Unknown webhook event: ${String(event.name)}`);
   if (event.name === 'webhook.test') throw new Error('webhook.test is only sent by the test route');
   const body = JSON.stringify(event.payload);
@@ -49,7 +49,7 @@ export async function publishEvent(em: Em, event: WebhookEvent): Promise<void> {
   const endpoints = await em.find(WebhookEndpoint, { workspaceId: event.workspaceId, isActive: true, ...owner });
   const subscribed = endpoints.filter((e) => e.events.includes(event.name));
   if (subscribed.length === 0) return;
-  const now = (appOf(em)?.clock ?? systemClock).now();
+  const now = clock.now();
   const eventId = newId('evt');
   for (const endpoint of subscribed) {
     newDelivery(em, {

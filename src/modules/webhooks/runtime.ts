@@ -1,20 +1,38 @@
 import { ChangeSetType, type EventSubscriber } from '@mikro-orm/core';
-import type { AppServices } from '../../app/services.js';
-import { bindApp } from './registry.js';
+import type { Deps } from '../../core/deps.js';
+import { Notifier } from '../../lib/notifier.js';
+import type { TrimRuns } from './dispatcher.js';
 import { startRetrySweep } from './sweep.js';
 import { WebhookDelivery } from './webhook.entity.js';
 import { WebhookWorker } from './worker.js';
 
+/** Process state of the webhooks module, created once by the composition root. */
+export interface WebhooksRuntime {
+  /** Notified after a commit that wrote deliveries; the in-process worker (when running) subscribes. */
+  readonly wake: Notifier;
+  /** Delivery-log trims running in this process, by endpoint (see `trimSoon`). */
+  readonly trims: TrimRuns;
+}
+
+export function createWebhooksRuntime(): WebhooksRuntime {
+  return { wake: new Notifier(), trims: new Map() };
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    readonly webhooks: WebhooksRuntime;
+  }
+}
+
 /**
- * Wires the webhooks module into a running app: producers' deliveries wake the worker once their
+ * Starts the webhooks module in a running app: producers' deliveries wake the worker once their
  * transaction has committed; with background jobs on, the worker and the minute retry sweep run here.
  */
-export function startWebhooks(app: AppServices): void {
-  bindApp(app);
+export function startWebhooks(app: Deps): void {
   app.orm.em.getEventManager().registerSubscriber(wakeAfterCommit(app));
   if (!app.config.backgroundJobs) return;
   const worker = new WebhookWorker(app, { pollMs: 1000, maxInFlight: 128 });
-  app.webhooks = worker;
+  const unsubscribe = app.webhooks.wake.subscribe(() => worker.notify());
   worker.start();
   const sweep = startRetrySweep(app);
   // Draining: no new claims; attempts in flight finish, or are released when the drain time is over.
@@ -22,6 +40,7 @@ export function startWebhooks(app: AppServices): void {
     await Promise.all([sweep.drain(), worker.drain()]);
   });
   app.onClose(async () => {
+    unsubscribe();
     await sweep.stop();
     await worker.stop();
   });
@@ -32,7 +51,7 @@ export function startWebhooks(app: AppServices): void {
  * own, or when the enclosing transaction commits. A rollback wakes nobody; a commit of a nested savepoint
  * wakes it early, in which case the polling safety net makes the first attempt.
  */
-function wakeAfterCommit(app: AppServices): EventSubscriber {
+function wakeAfterCommit(app: Deps): EventSubscriber {
   const waitingForCommit = new WeakSet<object>();
   return {
     afterFlush({ em, uow }) {
@@ -42,10 +61,10 @@ function wakeAfterCommit(app: AppServices): EventSubscriber {
       if (!wroteDeliveries) return;
       const transaction = em.isInTransaction() ? em.getTransactionContext() : undefined;
       if (transaction) waitingForCommit.add(transaction);
-      else app.webhooks?.notify();
+      else app.webhooks.wake.notify();
     },
     afterTransactionCommit({ transaction }) {
-      if (transaction && waitingForCommit.delete(transaction)) app.webhooks?.notify();
+      if (transaction && waitingForCommit.delete(transaction)) app.webhooks.wake.notify();
     },
   };
 }

@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { runRetrySweep } from './dispatcher.js';
 
 /**
@@ -8,7 +8,7 @@ import { runRetrySweep } from './dispatcher.js';
  * (which claims no new batch once the app drains); `stop` also aborts the attempts in flight, releasing
  * them for the next sweep, as does the end of the app's drain time.
  */
-export function startRetrySweep(app: AppServices): { drain(): Promise<void>; stop(): Promise<void> } {
+export function startRetrySweep(app: Deps): { drain(): Promise<void>; stop(): Promise<void> } {
   const shutdown = new AbortController();
   const signal = AbortSignal.any([shutdown.signal, app.shutdown.signal]);
   let running: Promise<unknown> = Promise.resolve();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
@@ -136,7 +136,7 @@ export async function updateWebhook(ctx: ServiceContext, id: string, input: Upda
   endpoint.updatedAt = ctx.clock.now();
   await ctx.em.flush();
   // Resuming restarts the deliveries that were waiting: their attempts are due again at once.
-  if (resumed) ctx.app.webhooks?.notify();
+  if (resumed) ctx.app.webhooks.wake.notify();
   return endpoint;
 }
 

@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app/services.js';
+import type { Deps } from '../../core/deps.js';
 import { attemptDelivery, claimDue, renewLeases, trimSoon, type ClaimedDelivery } from './dispatcher.js';
 
 export interface WorkerOptions {
@@ -14,7 +14,7 @@ export interface WorkerOptions {
  * processes can run one each: claims never hand the same attempt to two of them.
  */
 export class WebhookWorker {
-  readonly #app: AppServices;
+  readonly #app: Deps;
   readonly #opts: WorkerOptions;
   readonly #inFlight = new Map<Promise<void>, ClaimedDelivery>();
   /** Log trims run after the attempt has freed its slot. */
@@ -30,7 +30,7 @@ export class WebhookWorker {
   #running = false;
   #rerun = false;
 
-  constructor(app: AppServices, opts: WorkerOptions) {
+  constructor(app: Deps, opts: WorkerOptions) {
     this.#app = app;
     this.#opts = opts;
     this.#abort = AbortSignal.any([this.#shutdown.signal, app.shutdown.signal]);

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../../core/context.js';
 
 const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace').implement({
   fields: (t) => ({

@@ -1,0 +1,45 @@
+import type { Em } from '../db/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Deps } from './deps.js';
+import { RequestScope } from './request-scope.js';
+
+/**
+ * Who is calling: resolved once from the API key by the authentication step. The keys module declares
+ * the entities it is made of (`workspace`, `user`, `key`: src/modules/keys/caller.ts), core only the rest.
+ */
+export interface Caller {
+  scopes: readonly string[];
+  /** Holds at least one capability scope. */
+  restricted: boolean;
+  readonly: boolean;
+}
+
+/** Everything a service use case needs: request-scoped EntityManager, caller, clock, logger, the app's dependencies. */
+export interface ServiceContext {
+  em: Em;
+  caller: Caller;
+  clock: Clock;
+  log: Logger;
+  app: Deps;
+  /** Aborted when the client goes away (streams), or when a shutdown stops waiting for the request. */
+  signal?: AbortSignal;
+  /** What the request owns until it ends (the question hold); disposed of by the adapter that opened it. */
+  scope: RequestScope;
+}
+
+export function createContext(
+  app: Deps,
+  caller: Caller,
+  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope } = {},
+): ServiceContext {
+  return {
+    em: app.orm.em.fork(),
+    caller,
+    clock: app.clock,
+    log: extra.log ?? app.log,
+    app,
+    signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
+    scope: extra.scope ?? new RequestScope(),
+  };
+}
