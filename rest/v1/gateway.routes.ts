@@ -20,9 +20,8 @@ import {
   listGatewayModels,
   prepareGatewayCall,
   runGatewayCall,
-  type GatewayAnswer,
-  type PreparedCall,
 } from '../../src/modules/gateway/gateway.service.js';
+import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/gateway-call.js';
 import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
 import type { SseFrame } from '../../src/modules/gateway/wire.js';
 import { anthropicBody, openaiBody, sendError } from '../errors.js';

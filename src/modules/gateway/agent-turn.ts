@@ -2,16 +2,8 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { CHAT_LIMITS, ChatRequestSchema, type ChatRequestInput } from '../chat/chat.schemas.js';
 import { runTurn } from '../chat/chat.service.js';
-import type { HistoryMessage } from '../chat/prompt.js';
 import type { ChatMessage } from '../models/provider.js';
-import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway.service.js';
-
-export interface AgentTurnInput {
-  /** The chat request body the turn runs on. */
-  chat: ChatRequestInput;
-  /** The caller's earlier messages, for this call only. */
-  history: HistoryMessage[];
-}
+import type { AgentTurnInput, GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 

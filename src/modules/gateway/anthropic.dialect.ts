@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage, ToolDef } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
-import { countPromptTokens, type GatewayAnswer, type GatewayCall, type PreparedCall } from './gateway.service.js';
+import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
+import { countPromptTokens } from './gateway.service.js';
 import {
   AnthropicCountTokensRequestSchema,
   AnthropicMessagesRequestSchema,

@@ -5,73 +5,15 @@ import type { Agent } from '../agents/agent.entity.js';
 import { loadWorkspaceAgents } from '../agents/agents.service.js';
 import { assertCanConsume, recordConsumption } from '../usage/metering.service.js';
 import { authorize } from '../keys/access.js';
-import {
-  ProviderError,
-  usageOf,
-  type ChatMessage,
-  type ModelClass,
-  type ModelProvider,
-  type ToolCall,
-  type ToolChoice,
-  type ToolDef,
-  type TokenUsage,
-} from '../models/provider.js';
+import { ProviderError, usageOf, type ModelProvider, type ToolDef } from '../models/provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import type { CallOutcome } from '../proofs/proofs.schemas.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
-import { agentTurnInput, answerAsAgent, type AgentTurnInput } from './agent-turn.js';
+import { agentTurnInput, answerAsAgent } from './agent-turn.js';
 import { Conversation } from './conversation.entity.js';
+import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
-
-export type GatewayDialect = 'openai' | 'anthropic';
-
-/** A gateway call in neither dialect: what both translate their request into. */
-export interface GatewayCall {
-  dialect: GatewayDialect;
-  /** e.g. `POST /v1/chat/completions`: recorded in the certificate and the ledger. */
-  route: string;
-  /** The `model` field as sent. */
-  address: string;
-  /** System messages first, then the conversation in order. */
-  messages: ChatMessage[];
-  tools: ToolDef[];
-  /** `required` or a named tool (one of `tools`); absent is `auto`. Forwarded with the tools only. */
-  toolChoice?: Exclude<ToolChoice, 'auto'>;
-  temperature?: number;
-  maxTokens?: number;
-  /** `hashRequest` of the body as received, for the certificate; computed while parsing, so an unhashable body is a 400. */
-  requestHash: string;
-  /** `x-svc-conversation`, when sent. */
-  conversationId?: string;
-}
-
-export type Target =
-  | { kind: 'model'; provider: ModelProvider; toolsForwarded: boolean }
-  | { kind: 'agent'; agent: Agent; slug: string; sensitive: boolean };
-
-/** A call that passed every check that can refuse it (4xx): only the model run is left. */
-export interface PreparedCall {
-  call: GatewayCall;
-  target: Target;
-  conversationId: string | null;
-  /** Reserved before the answer so that a stream can name it in its headers. */
-  proofId: string;
-  /** Best knowledge of the answering model before it runs. */
-  model: string;
-  /** For an agent address: the turn, validated before any stream opens. */
-  agentInput?: AgentTurnInput;
-}
-
-export interface GatewayAnswer {
-  content: string;
-  toolCalls: ToolCall[];
-  usage: TokenUsage;
-  finishReason: 'stop' | 'length' | 'tool_calls';
-  model: string;
-  modelClass: ModelClass;
-  proofId: string;
-}
 
 const ENGINE_READ = { scope: 'engine' } as const;
 /** Answering is a write (SPEC: a read-only key cannot chat). */

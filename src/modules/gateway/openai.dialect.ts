@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
-import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway.service.js';
+import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
 import { applyToolChoice, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
 

@@ -1,0 +1,66 @@
+import type { Agent } from '../agents/agent.entity.js';
+import type { ChatRequestInput } from '../chat/chat.schemas.js';
+import type { HistoryMessage } from '../chat/prompt.js';
+import type { ChatMessage, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/provider.js';
+
+/*
+ * What a gateway call is, shared by the dialects, the service and the agent turn (kept apart from
+ * gateway.service.ts so that agent-turn.ts, which the service calls, does not import it back).
+ */
+
+export type GatewayDialect = 'openai' | 'anthropic';
+
+/** A gateway call in neither dialect: what both translate their request into. */
+export interface GatewayCall {
+  dialect: GatewayDialect;
+  /** e.g. `POST /v1/chat/completions`: recorded in the certificate and the ledger. */
+  route: string;
+  /** The `model` field as sent. */
+  address: string;
+  /** System messages first, then the conversation in order. */
+  messages: ChatMessage[];
+  tools: ToolDef[];
+  /** `required` or a named tool (one of `tools`); absent is `auto`. Forwarded with the tools only. */
+  toolChoice?: Exclude<ToolChoice, 'auto'>;
+  temperature?: number;
+  maxTokens?: number;
+  /** `hashRequest` of the body as received, for the certificate; computed while parsing, so an unhashable body is a 400. */
+  requestHash: string;
+  /** `x-svc-conversation`, when sent. */
+  conversationId?: string;
+}
+
+export type Target =
+  | { kind: 'model'; provider: ModelProvider; toolsForwarded: boolean }
+  | { kind: 'agent'; agent: Agent; slug: string; sensitive: boolean };
+
+/** A call that passed every check that can refuse it (4xx): only the model run is left. */
+export interface PreparedCall {
+  call: GatewayCall;
+  target: Target;
+  conversationId: string | null;
+  /** Reserved before the answer so that a stream can name it in its headers. */
+  proofId: string;
+  /** Best knowledge of the answering model before it runs. */
+  model: string;
+  /** For an agent address: the turn, validated before any stream opens. */
+  agentInput?: AgentTurnInput;
+}
+
+export interface GatewayAnswer {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  model: string;
+  modelClass: ModelClass;
+  proofId: string;
+}
+
+/** An agent address's turn, validated before any stream opens (agent-turn.ts). */
+export interface AgentTurnInput {
+  /** The chat request body the turn runs on. */
+  chat: ChatRequestInput;
+  /** The caller's earlier messages, for this call only. */
+  history: HistoryMessage[];
+}
