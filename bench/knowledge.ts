@@ -21,7 +21,7 @@ import { createContext } from '../src/core/context.js';
 import { createLogger } from '../src/lib/logger.js';
 import { analyseDocument } from '../src/modules/knowledge/ingestion.js';
 import { claimIngestionJob, processIngestionJob } from '../src/modules/knowledge/ingestion.worker.js';
-import { searchItems } from '../src/modules/knowledge/knowledge.service.js';
+import { searchItems } from '../src/modules/knowledge/query.service.js';
 import { authenticateSecret } from '../src/modules/keys/keys.service.js';
 import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
 import { createTestDatabase } from '../test/support/database.js';

@@ -16,22 +16,22 @@ import {
 import {
   createCollection,
   deleteCollection,
-  deleteSource,
-  getAgentKnowledge,
   getCollection,
+  listCollections,
+  updateCollection,
+  withSourceCounts,
+} from '../../src/modules/knowledge/collections.service.js';
+import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from '../../src/modules/knowledge/links.service.js';
+import { queryKnowledge } from '../../src/modules/knowledge/query.service.js';
+import {
+  deleteSource,
   getOriginalDocument,
   getSource,
-  linkKnowledge,
-  listCollections,
   listSources,
-  queryKnowledge,
   toSourceDto,
-  unlinkKnowledge,
-  updateCollection,
   updateSource,
   uploadSource,
-  withSourceCounts,
-} from '../../src/modules/knowledge/knowledge.service.js';
+} from '../../src/modules/knowledge/sources.service.js';
 import { uploadedName } from '../../src/modules/knowledge/knowledge.entity.js';
 import { readMultipartUpload, UploadFormSchema } from '../multipart-upload.js';
 import { mount, param } from '../route.js';

@@ -6,22 +6,15 @@ import type { AgentKnowledgeDto, CollectionDto, SourceDto } from './knowledge.sc
 import {
   createCollection,
   deleteCollection,
-  deleteSource,
-  getAgentKnowledge,
   getCollection,
-  getSource,
-  linkKnowledge,
   listCollections,
-  listSources,
   loadCollections,
-  loadSourcesByCollection,
-  queryKnowledge,
-  toSourceDto,
-  unlinkKnowledge,
   updateCollection,
-  updateSource,
   withSourceCounts,
-} from './knowledge.service.js';
+} from './collections.service.js';
+import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from './links.service.js';
+import { queryKnowledge } from './query.service.js';
+import { deleteSource, getSource, listSources, loadSourcesByCollection, toSourceDto, updateSource } from './sources.service.js';
 
 export const KnowledgeSourceRef = builder.objectRef<SourceDto>('KnowledgeSource');
 export const KnowledgeCollectionRef = builder.objectRef<CollectionDto>('KnowledgeCollection');

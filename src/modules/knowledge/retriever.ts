@@ -1,7 +1,7 @@
 import type { KnowledgeRetriever } from '../chat/turn-extensions.js';
 import { agentScope } from './knowledge.repository.js';
 import { TOP_K } from './knowledge.schemas.js';
-import { searchItems } from './knowledge.service.js';
+import { searchItems } from './query.service.js';
 
 /**
  * The chat turn's reader: passages of the ready sources linked to the agent (directly or through a

@@ -1,0 +1,182 @@
+/** Knowledge sources: the upload, its reads and edits, and its deletion. */
+import { createHash } from 'node:crypto';
+import type { ServiceContext } from '../../core/context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { authorize } from '../keys/access.js';
+import { documentLimitFor, subscriptionState } from '../usage/plans.js';
+import { wakeIngestion } from './ingestion.worker.js';
+import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
+import { findCollection, findSource, READ, sourceNotFound, unknownCollection, WRITE } from './knowledge.lookup.js';
+import { readDocument, storeDocument } from './knowledge.repository.js';
+import {
+  ListSourcesSchema,
+  MAX_UPLOAD_BYTES,
+  UpdateSourceSchema,
+  UploadNameSchema,
+  type ListSourcesInput,
+  type SourceDto,
+  type UpdateSourceInput,
+} from './knowledge.schemas.js';
+import { removeLinksTo } from './links.service.js';
+
+export function toSourceDto(s: KnowledgeSource): SourceDto {
+  return {
+    id: s.id,
+    name: s.name,
+    filename: uploadedName(s),
+    mimeType: s.mimeType,
+    sizeBytes: s.sizeBytes,
+    sha256: s.sha256,
+    format: s.format ?? null,
+    title: s.title ?? null,
+    status: s.status,
+    error: s.error ?? null,
+    collectionId: s.collectionId ?? null,
+    userId: s.userId,
+    chunkCount: s.chunkCount,
+    factCount: s.factCount,
+    contradictionCount: s.contradictionCount,
+    qaCount: s.qaCount,
+    ingestedAt: s.ingestedAt ? s.ingestedAt.toISOString() : null,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+/** What the multipart reader hands over once the whole upload has streamed in under the cap. */
+export interface UploadedFile {
+  filename: string;
+  mimeType: string;
+  bytes: Buffer;
+  collectionId?: string;
+  /** Optional display name (defaults to the file name). */
+  name?: string;
+}
+
+/** Reads the request body; throws 400 (no `file`, malformed multipart) or 413 (over `maxBytes`, found while streaming). */
+export type UploadReader = (maxBytes: number) => Promise<UploadedFile>;
+
+/**
+ * Stores the upload and queues its ingestion, answering at once with the source in `ingesting` state.
+ * Everything that can refuse without the body (scope, read-only, subscription, document volume) is
+ * checked before a byte is read. Ingestion runs in the background and consumes no questions.
+ */
+export async function uploadSource(ctx: ServiceContext, read: UploadReader): Promise<KnowledgeSource> {
+  authorize(ctx, WRITE);
+  const ws = ctx.caller.workspace;
+  if (!subscriptionState(ws, ctx.clock.now()).active) throw errors.subscriptionInactive();
+  const limit = documentLimitFor(ws);
+  const used = await ctx.em.count(KnowledgeSource, { workspaceId: ws.id });
+  if (used >= limit) throw errors.documentLimit(limit, used);
+
+  const file = await read(MAX_UPLOAD_BYTES);
+  const name = UploadNameSchema.safeParse(file.name);
+  if (!name.success) throw errors.badRequest(name.error.issues[0].message, { field: 'name' });
+  const collectionId = file.collectionId?.trim() || null;
+  if (collectionId && !(await findCollection(ctx, collectionId))) throw unknownCollection();
+
+  const now = ctx.clock.now();
+  const source = await ctx.em.transactional(async (tx) => {
+    const created = tx.create(KnowledgeSource, {
+      id: newId('ksrc'),
+      workspaceId: ws.id,
+      userId: ctx.caller.user.id,
+      collectionId,
+      name: name.data?.trim() || file.filename,
+      filename: file.filename,
+      mimeType: file.mimeType,
+      sizeBytes: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+      format: null,
+      title: null,
+      status: 'ingesting',
+      error: null,
+      chunkCount: 0,
+      factCount: 0,
+      contradictionCount: 0,
+      qaCount: 0,
+      ingestedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    tx.create(IngestionJob, {
+      id: newId('kjob'),
+      workspaceId: ws.id,
+      sourceId: created.id,
+      status: 'queued',
+      attempts: 0,
+      workerId: null,
+      leaseExpiresAt: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    });
+    await tx.flush();
+    await storeDocument(tx, { sourceId: created.id, workspaceId: ws.id, content: file.bytes });
+    return created;
+  });
+  wakeIngestion(ctx.app);
+  return source;
+}
+
+export async function listSources(ctx: ServiceContext, input: ListSourcesInput = {}): Promise<KnowledgeSource[]> {
+  authorize(ctx, READ);
+  const q = ListSourcesSchema.parse(input ?? {});
+  return ctx.em.find(
+    KnowledgeSource,
+    { workspaceId: ctx.caller.workspace.id, ...(q.collectionId ? { collectionId: q.collectionId } : {}), ...(q.status ? { status: q.status } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+}
+
+export async function getSource(ctx: ServiceContext, id: string): Promise<KnowledgeSource> {
+  authorize(ctx, READ);
+  return findSource(ctx, id);
+}
+
+export async function updateSource(ctx: ServiceContext, id: string, input: UpdateSourceInput): Promise<KnowledgeSource> {
+  authorize(ctx, WRITE);
+  const data = UpdateSourceSchema.parse(input ?? {});
+  const source = await findSource(ctx, id);
+  if (data.name !== undefined && data.name !== null) source.name = data.name.trim();
+  if (data.collectionId === null) source.collectionId = null;
+  else if (data.collectionId !== undefined) {
+    if (!(await findCollection(ctx, data.collectionId))) throw unknownCollection();
+    source.collectionId = data.collectionId;
+  }
+  source.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return source;
+}
+
+/** The uploaded bytes, as received. */
+export async function getOriginalDocument(ctx: ServiceContext, id: string): Promise<{ source: KnowledgeSource; content: Buffer }> {
+  authorize(ctx, READ);
+  const source = await findSource(ctx, id);
+  const content = await readDocument(ctx.em, { sourceId: source.id, workspaceId: source.workspaceId });
+  if (!content) throw sourceNotFound(id);
+  return { source, content };
+}
+
+/** Deletes the source with its bytes, passages, facts, Q&A pairs and job; agents linked to it lose the link. */
+export async function deleteSource(ctx: ServiceContext, id: string): Promise<void> {
+  authorize(ctx, WRITE);
+  const source = await findSource(ctx, id);
+  await ctx.em.transactional(async (tx) => {
+    await removeLinksTo(tx, source.workspaceId, [source.id], ctx.clock.now());
+    await tx.nativeDelete(KnowledgeSource, { id: source.id, workspaceId: source.workspaceId });
+  });
+}
+
+/** Sources of each collection, newest first, in the order of `collectionIds`. */
+export async function loadSourcesByCollection(ctx: ServiceContext, collectionIds: readonly string[]): Promise<KnowledgeSource[][]> {
+  authorize(ctx, READ);
+  const sources = await ctx.em.find(
+    KnowledgeSource,
+    { workspaceId: ctx.caller.workspace.id, collectionId: { $in: [...collectionIds] } },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+  return collectionIds.map((id) => sources.filter((s) => s.collectionId === id));
+}
