@@ -214,7 +214,8 @@ describe('GraphQL agrees with REST', () => {
     const denied = await api(t.baseUrl, restricted).graphql(`{ agents { id } }`);
     expect(denied.errors?.[0].extensions.code).toBe('scope_denied');
     const ro = await t.key(a, { readonly: true });
-    const refused = await api(t.baseUrl, ro).graphql(`mutation { createAgent(input: { name: "x" }) { id } }`);
+    // SPEC requires the six persona fields, so CreateAgentInput marks them non-null.
+    const refused = await api(t.baseUrl, ro).graphql(`mutation($i: CreateAgentInput!) { createAgent(input: $i) { id } }`, { i: persona('x') });
     expect(refused.errors?.[0].extensions.code).toBe('read_only_key');
     const viewer = await api(t.baseUrl, restricted).graphql(`{ viewer { userId restricted workspace { id } key { scopes readonly } } }`);
     expect(viewer.data.viewer).toEqual({ userId: a.userId, restricted: true, workspace: { id: a.workspaceId }, key: { scopes: ['webhooks'], readonly: false } });

@@ -1,56 +1,21 @@
 import { builder } from '../../graphql/builder.js';
-import type { AgentDto } from './agents.schemas.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from './agents.schemas.js';
 import { createAgent, deleteAgent, getAgent, listAgents, toAgentDto, updateAgent } from './agents.service.js';
 import { isPoste } from './agent.entity.js';
 
-export const AgentRef = builder.objectRef<AgentDto>('Agent').implement({
+export const AgentRef = objectFromZod('Agent', AgentDtoSchema, {
   description: 'A persona of the workspace (same fields as the REST Agent resource).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    userId: t.exposeString('userId'),
-    workspaceId: t.exposeString('workspaceId'),
-    name: t.exposeString('name'),
-    role: t.exposeString('role'),
-    personality: t.exposeString('personality'),
-    mission: t.exposeString('mission'),
-    decisionStyle: t.exposeString('decisionStyle'),
-    systemPrompt: t.exposeString('systemPrompt'),
-    isDevilsAdvocate: t.exposeBoolean('isDevilsAdvocate'),
-    expertise: t.exposeStringList('expertise'),
-    outOfScope: t.exposeStringList('outOfScope'),
-    collectionScope: t.exposeStringList('collectionScope'),
-    checklist: t.exposeStringList('checklist'),
-    isShared: t.exposeBoolean('isShared'),
-    createdAt: t.exposeString('createdAt'),
-    isPoste: t.boolean({ resolve: (a) => isPoste(a) }),
-  }),
 });
 
-// Inputs are nullable on purpose: the service's zod schema validates them, so GraphQL and REST
-// reject the same input with the same message.
-const CreateAgentInput = builder.inputType('CreateAgentInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    role: t.string({ required: false }),
-    personality: t.string({ required: false }),
-    mission: t.string({ required: false }),
-    decisionStyle: t.string({ required: false }),
-    systemPrompt: t.string({ required: false }),
-    isDevilsAdvocate: t.boolean({ required: false }),
-  }),
-});
+builder.objectFields(AgentRef, (t) => ({
+  isPoste: t.boolean({ resolve: (a) => isPoste(a) }),
+}));
 
-const UpdateAgentInput = builder.inputType('UpdateAgentInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    role: t.string({ required: false }),
-    personality: t.string({ required: false }),
-    mission: t.string({ required: false }),
-    decisionStyle: t.string({ required: false }),
-    systemPrompt: t.string({ required: false }),
-    isDevilsAdvocate: t.boolean({ required: false }),
-  }),
-});
+// Derived from the zod schemas the service parses with: a field SPEC requires is non-null, and the
+// service still refuses a bad value with the same message as REST.
+const CreateAgentInput = inputFromZod('CreateAgentInput', CreateAgentSchema);
+const UpdateAgentInput = inputFromZod('UpdateAgentInput', UpdateAgentSchema);
 
 /** GraphQL turns omitted input fields into absent keys and explicit nulls into null: same as JSON. */
 const plain = (input: object): Record<string, unknown> => ({ ...input });
