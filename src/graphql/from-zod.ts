@@ -215,22 +215,22 @@ function objectOf(name: string, schema: z.core.$ZodObject, options: DeriveOption
  * The GraphQL input type of a request schema. Nested objects become input types named after the field
  * (`ChatInput.extraction` → `ChatExtractionInput`) unless `names` says otherwise.
  */
-export function inputFromZod<Shape extends z.core.$ZodShape>(
+export function inputFromZod<S extends z.ZodObject>(
   name: string,
-  schema: z.core.$ZodObject<Shape>,
-  options: DeriveOptions<Shape, 'input'> = {},
-): InputObjectRef<Types, z.input<z.core.$ZodObject<Shape>>> {
-  return inputOf(name, schema, options) as InputObjectRef<Types, z.input<z.core.$ZodObject<Shape>>>;
+  schema: S,
+  options: DeriveOptions<S['shape'], 'input'> = {},
+): InputObjectRef<Types, z.input<S>> {
+  return inputOf(name, schema, options) as InputObjectRef<Types, z.input<S>>;
 }
 
 /**
  * The GraphQL object type of a DTO schema; every field resolves to the property of the same name.
  * Computed fields are added by hand with `builder.objectFields(ref, ...)`.
  */
-export function objectFromZod<Shape extends z.core.$ZodShape>(
+export function objectFromZod<S extends z.ZodObject>(
   name: string,
-  schema: z.core.$ZodObject<Shape>,
-  options: DeriveOptions<Shape, 'output'> = {},
-): ObjectRef<Types, z.output<z.core.$ZodObject<Shape>>> {
-  return objectOf(name, schema, options) as ObjectRef<Types, z.output<z.core.$ZodObject<Shape>>>;
+  schema: S,
+  options: DeriveOptions<S['shape'], 'output'> = {},
+): ObjectRef<Types, z.output<S>> {
+  return objectOf(name, schema, options) as ObjectRef<Types, z.output<S>>;
 }

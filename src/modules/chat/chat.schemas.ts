@@ -34,7 +34,7 @@ const name = (field: string) => text(field).max(L.nameChars, `${field} must be a
 /** The characters a block's data takes in the prompt (an object is given as JSON). */
 const dataChars = (data: string | Record<string, unknown>): number => (typeof data === 'string' ? data.length : JSON.stringify(data).length);
 
-const ContextBlockSchema = z.object({
+export const ContextBlockSchema = z.object({
   category: name('category').refine((s) => s.trim().length > 0, 'category is required'),
   label: opt(name('label')),
   data: maxJsonDepth(z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'data must be an object or a string' }), 'data').refine(
@@ -80,7 +80,7 @@ const OptionsSchema = z.object({
   ).transform((v) => v ?? maxTokens.default),
 });
 
-const ResponseFormatSchema = z.object({
+export const ResponseFormatSchema = z.object({
   type: z.enum(['json', 'text'], { error: 'responseFormat.type is required: json or text' }),
   fields: opt(
     z

@@ -1,8 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
-import { knowledgeUsedFields } from '../chat/chat.graphql.js';
-import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
-import type { AgentKnowledgeDto, CollectionDto, SourceDto } from './knowledge.schemas.js';
+import { objectFromZod } from '../../graphql/from-zod.js';
+import { KnowledgeItemSchema, type AgentKnowledgeDto, type CollectionDto, type SourceDto } from './knowledge.schemas.js';
 import {
   createCollection,
   deleteCollection,
@@ -70,12 +69,8 @@ KnowledgeCollectionRef.implement({
   }),
 });
 
-const KnowledgeItemRef = builder.objectRef<KnowledgeUsedItem>('KnowledgeItem').implement({
+const KnowledgeItemRef = objectFromZod('KnowledgeItem', KnowledgeItemSchema, {
   description: 'A ranked passage (the knowledgeUsed item shape, plus its text).',
-  fields: (t) => ({
-    ...knowledgeUsedFields(t),
-    text: t.exposeString('text'),
-  }),
 });
 
 const AgentKnowledgeRef = builder.objectRef<AgentKnowledgeDto>('AgentKnowledge').implement({

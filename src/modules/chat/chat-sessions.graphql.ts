@@ -1,0 +1,69 @@
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { AgentRef } from '../agents/agents.graphql.js';
+import { toAgentDto } from '../agents/agents.service.js';
+import type { ChatSession, SessionMessage } from './chat.entity.js';
+import { MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
+import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';
+
+const MessageRef = builder.objectRef<SessionMessage>('ChatMessage').implement({
+  description: 'One message of a chat session; only complete exchanges are stored.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    sessionId: t.exposeString('sessionId'),
+    position: t.exposeInt('position'),
+    role: t.exposeString('role'),
+    content: t.exposeString('content'),
+    agentId: t.exposeString('agentId', { nullable: true }),
+    agentName: t.exposeString('agentName', { nullable: true }),
+    model: t.exposeString('model', { nullable: true }),
+    tokenUsage: t.field({
+      type: TokenUsageRef,
+      nullable: true,
+      resolve: (m) =>
+        m.role === 'assistant' ? { promptTokens: m.promptTokens, completionTokens: m.completionTokens, totalTokens: m.totalTokens } : null,
+    }),
+    mood: t.field({ type: MoodStateRef, nullable: true, resolve: (m) => m.mood ?? null }),
+    createdAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),
+  }),
+});
+
+const SessionRef = builder.objectRef<ChatSession>('ChatSession').implement({
+  description: "A chat session of the calling user. It outlives the agents that answered in it.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    agentId: t.exposeString('agentId', { nullable: true, description: 'The agent that answered last' }),
+    messageCount: t.exposeInt('messageCount'),
+    createdAt: t.string({ resolve: (s) => s.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (s) => s.updatedAt.toISOString() }),
+    agent: t.loadable({
+      type: AgentRef,
+      nullable: true,
+      description: 'The agent that answered last; null once it is deleted.',
+      load: async (ids: string[], ctx: GraphQLContext) =>
+        (await agentsByIds(await ctx.service(), ids)).map((agent) => (agent ? toAgentDto(agent) : null)),
+      resolve: (s) => s.agentId,
+    }),
+    messages: t.loadableList({
+      type: MessageRef,
+      description: 'Every message of the session, in conversation order.',
+      load: async (ids: string[], ctx: GraphQLContext) => messagesOfSessions(await ctx.service(), ids),
+      resolve: (s) => s.id,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  chatSessions: t.field({
+    type: [SessionRef],
+    description: 'Chat sessions of the calling user, most recently active first.',
+    args: { limit: t.arg.int({ required: false, description: '1 to 100, default 50' }) },
+    resolve: async (_r, args, ctx) => listSessions(await ctx.service(), { limit: args.limit }),
+  }),
+  chatSession: t.field({
+    type: SessionRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => getSession(await ctx.service(), String(args.id)),
+  }),
+}));

@@ -1,0 +1,136 @@
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import type { ChatStreamEvent } from './chat-events.js';
+import { finishStreamedTurn } from './chat-stream.js';
+import { agentIdOf, ChatInput, chatNeeds, KnowledgeUsedRef, MoodRef, plain, TurnResultRef } from './chat-types.graphql.js';
+import { startTurn } from './chat.service.js';
+import { EventQueue } from './event-queue.js';
+
+const STREAM_ROUTE = 'graphql chatStream';
+
+type EventOf<K extends ChatStreamEvent['type']> = Extract<ChatStreamEvent, { type: K }>;
+
+const StageEventRef = builder.objectRef<EventOf<'stage'>>('ChatStageEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    name: t.string({ resolve: (e) => e.data.name }),
+    phase: t.string({ resolve: (e) => e.data.phase }),
+    ms: t.int({ nullable: true, resolve: (e) => ('ms' in e.data ? e.data.ms : null) }),
+  }),
+});
+
+const KnowledgeEventRef = builder.objectRef<EventOf<'knowledge'>>('ChatKnowledgeEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), items: t.field({ type: [KnowledgeUsedRef], resolve: (e) => e.data }) }),
+});
+
+const ToolCallEventRef = builder.objectRef<EventOf<'tool_call'>>('ChatToolCallEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    toolName: t.string({ resolve: (e) => e.data.toolName }),
+    arguments: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.data.arguments ?? null }),
+  }),
+});
+
+const ToolResultEventRef = builder.objectRef<EventOf<'tool_result'>>('ChatToolResultEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    toolName: t.string({ resolve: (e) => e.data.toolName }),
+    arguments: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.data.arguments ?? null }),
+    result: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.data.result ?? null }),
+    success: t.boolean({ resolve: (e) => e.data.success }),
+    durationMs: t.int({ resolve: (e) => e.data.durationMs }),
+  }),
+});
+
+const TokenEventRef = builder.objectRef<EventOf<'token'>>('ChatTokenEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), delta: t.string({ resolve: (e) => e.data.delta }) }),
+});
+
+const MoodEventRef = builder.objectRef<EventOf<'mood'>>('ChatMoodEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), mood: t.field({ type: MoodRef, resolve: (e) => e.data }) }),
+});
+
+const DoneEventRef = builder.objectRef<EventOf<'done'>>('ChatDoneEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), result: t.field({ type: TurnResultRef, resolve: (e) => e.data }) }),
+});
+
+const ErrorEventRef = builder.objectRef<EventOf<'error'>>('ChatErrorEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    status: t.int({ resolve: (e) => e.data.status }),
+    error: t.string({ resolve: (e) => e.data.error }),
+    code: t.string({ nullable: true, resolve: (e) => e.data.code ?? null }),
+    details: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (e) => {
+        const { status: _s, error: _e, code: _c, ...details } = e.data;
+        return Object.keys(details).length > 0 ? details : null;
+      },
+    }),
+  }),
+});
+
+const EVENT_TYPE_NAMES: Record<ChatStreamEvent['type'], string> = {
+  stage: 'ChatStageEvent',
+  knowledge: 'ChatKnowledgeEvent',
+  tool_call: 'ChatToolCallEvent',
+  tool_result: 'ChatToolResultEvent',
+  token: 'ChatTokenEvent',
+  mood: 'ChatMoodEvent',
+  done: 'ChatDoneEvent',
+  error: 'ChatErrorEvent',
+};
+
+const ChatStreamEventRef = builder.unionType('ChatStreamEvent', {
+  description: 'The events of the REST chat streams (SPEC, Chat stream events).',
+  types: [StageEventRef, KnowledgeEventRef, ToolCallEventRef, ToolResultEventRef, TokenEventRef, MoodEventRef, DoneEventRef, ErrorEventRef],
+  resolveType: (event) => EVENT_TYPE_NAMES[event.type],
+});
+
+/** A refusal before the stream, carried to `resolve` so it becomes the subscription's GraphQL error. */
+interface Refused {
+  refused: unknown;
+}
+type StreamItem = ChatStreamEvent | Refused;
+
+/**
+ * Same pre-stream rules as REST: what `startTurn` throws is a GraphQL error of the subscription; later
+ * failures are ChatErrorEvent items. The refusal travels as one stream item thrown by `resolve`
+ * (graphql-sse does not forward a subscribe-time error result that has no `data`). The turn is aborted
+ * when the subscriber leaves (its own signal: in single connection mode the request that registered
+ * the operation ends long before the stream).
+ */
+async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, input: unknown): Promise<AsyncIterableIterator<StreamItem>> {
+  const controller = new AbortController();
+  const queue = new EventQueue<StreamItem>(() => controller.abort());
+  try {
+    const service = await ctx.service();
+    // Its own signal, plus the shutdown's: a restart cancels the turn as it does a REST stream's.
+    const signal = AbortSignal.any([controller.signal, service.app.shutdown.signal]);
+    const pending = await startTurn({ ...service, signal }, input, {
+      agentId,
+      route: STREAM_ROUTE,
+      sink: (event) => queue.push(event),
+    });
+    void finishStreamedTurn(pending).finally(() => queue.end());
+  } catch (refused) {
+    queue.push({ refused });
+    queue.end();
+  }
+  return queue;
+}
+
+builder.subscriptionFields((t) => ({
+  chatStream: t.field({
+    type: ChatStreamEventRef,
+    description: 'One streamed chat turn: the events of the REST /chat/stream routes. Without agentId the planning step picks the agent.',
+    extensions: chatNeeds(true),
+    args: { agentId: t.arg.id({ required: false }), input: t.arg({ type: ChatInput, required: true }) },
+    subscribe: (_r, args, ctx) => subscribeChat(ctx, agentIdOf(args.agentId), plain(args.input)),
+    resolve: (item: StreamItem) => {
+      if ('refused' in item) throw item.refused;
+      return item;
+    },
+  }),
+}));
