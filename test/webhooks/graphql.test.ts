@@ -168,8 +168,12 @@ describe('GraphQL webhooks agree with REST', () => {
     const rest = await c.post('/v1/webhooks', { url: receiver.url(), events: ['nope'] });
     expect(unknown.errors![0].message).toBe(rest.body.error);
 
+    // SPEC requires url, so CreateWebhookInput marks it non-null: GraphQL refuses a missing one itself;
+    // an empty one reaches the service and gets the REST message.
     const noUrl = await c.graphql(CREATE, { i: { events: ['flow.run.finished'] } });
-    expect(noUrl.errors![0].message).toBe((await c.post('/v1/webhooks', { events: ['flow.run.finished'] })).body.error);
+    expect(noUrl.errors![0].message).toMatch(/"url" of required type "String!"/);
+    const emptyUrl = await c.graphql(CREATE, { i: { url: '', events: ['flow.run.finished'] } });
+    expect(emptyUrl.errors![0].message).toBe((await c.post('/v1/webhooks', { url: '', events: ['flow.run.finished'] })).body.error);
     const refused = await c.graphql(CREATE, { i: { url: 'http://169.254.169.254/', events: ['flow.run.finished'] } });
     expect(refused.errors![0].message).toMatch(/link-local/);
 

@@ -1,10 +1,12 @@
 import { builder } from '../../graphql/builder.js';
+import { inputFromZod } from '../../graphql/from-zod.js';
 import { calendarMonth } from '../usage/periods.js';
 import { questionsByKeyIds } from '../usage/usage.repository.js';
 import { KeyNotification } from '../usage/usage.entity.js';
 import { listKeyNotifications, toNotificationDto, type KeyNotificationDto } from '../usage/usage.service.js';
 import { ApiKey } from './api-key.entity.js';
 import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys-admin.service.js';
+import { KeyAttributesSchema } from './keys.schemas.js';
 
 export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNotification').implement({
   description: 'Recorded once per key and calendar month when the key passes 80% of its monthlyQuestionLimit.',
@@ -76,17 +78,9 @@ const CreatedApiKeyRef = builder.objectRef<{ key: ApiKey; secret: string }>('Cre
   }),
 });
 
-// Nullable inputs: the service's zod schema validates them, so GraphQL and REST answer alike.
-const ApiKeyInput = builder.inputType('ApiKeyInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    scopes: t.stringList({ required: false }),
-    readonly: t.boolean({ required: false }),
-    ratePerMinute: t.int({ required: false }),
-    monthlyQuestionLimit: t.int({ required: false }),
-    expiresAt: t.string({ required: false }),
-  }),
-});
+// Derived from the zod schema the service parses with (src/graphql/from-zod.ts); every attribute is
+// optional, on a new key as on an update.
+const ApiKeyInput = inputFromZod('ApiKeyInput', KeyAttributesSchema);
 
 const plain = (input: object): Record<string, unknown> => ({ ...input });
 

@@ -1,7 +1,16 @@
 import { builder } from '../../graphql/builder.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
-import { objectFromZod } from '../../graphql/from-zod.js';
-import { KnowledgeItemSchema, type AgentKnowledgeDto, type CollectionDto, type SourceDto } from './knowledge.schemas.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import {
+  AgentKnowledgeDtoSchema,
+  CollectionDtoSchema,
+  CreateCollectionSchema,
+  KnowledgeItemSchema,
+  KnowledgeQuerySchema,
+  SourceDtoSchema,
+  UpdateCollectionSchema,
+  UpdateSourceSchema,
+} from './knowledge.schemas.js';
 import {
   createCollection,
   deleteCollection,
@@ -15,97 +24,51 @@ import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from './links.servi
 import { queryKnowledge } from './query.service.js';
 import { deleteSource, getSource, listSources, loadSourcesByCollection, toSourceDto, updateSource } from './sources.service.js';
 
-export const KnowledgeSourceRef = builder.objectRef<SourceDto>('KnowledgeSource');
-export const KnowledgeCollectionRef = builder.objectRef<CollectionDto>('KnowledgeCollection');
-
-KnowledgeSourceRef.implement({
+export const KnowledgeSourceRef = objectFromZod('KnowledgeSource', SourceDtoSchema, {
   description: 'An uploaded document and its ingestion state (same fields as the REST source).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    filename: t.exposeString('filename', { description: 'The file name as uploaded; ingestion reads the format from it' }),
-    mimeType: t.exposeString('mimeType'),
-    sizeBytes: t.exposeInt('sizeBytes'),
-    sha256: t.exposeString('sha256'),
-    format: t.exposeString('format', { nullable: true }),
-    title: t.exposeString('title', { nullable: true }),
-    status: t.exposeString('status', { description: 'ingesting, ready or failed' }),
-    error: t.exposeString('error', { nullable: true }),
-    collectionId: t.exposeString('collectionId', { nullable: true }),
-    userId: t.exposeString('userId'),
-    chunkCount: t.exposeInt('chunkCount'),
-    factCount: t.exposeInt('factCount'),
-    contradictionCount: t.exposeInt('contradictionCount'),
-    qaCount: t.exposeInt('qaCount'),
-    ingestedAt: t.exposeString('ingestedAt', { nullable: true }),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
-    collection: t.loadable({
-      type: KnowledgeCollectionRef,
-      nullable: true,
-      description: 'The collection holding the source (batched across sources).',
-      load: async (ids: string[], ctx) => loadCollections(await ctx.service(), ids),
-      resolve: (s) => s.collectionId,
-    }),
-  }),
+  descriptions: { filename: 'The file name as uploaded; ingestion reads the format from it', status: 'ingesting, ready or failed' },
 });
 
-KnowledgeCollectionRef.implement({
+export const KnowledgeCollectionRef = objectFromZod('KnowledgeCollection', CollectionDtoSchema, {
   description: 'A named group of sources (a dossier).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    userId: t.exposeString('userId'),
-    sourceCount: t.exposeInt('sourceCount'),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
-    sources: t.loadableList({
-      type: KnowledgeSourceRef,
-      description: 'Sources of the collection, newest first (batched across collections).',
-      load: async (ids: string[], ctx) => (await loadSourcesByCollection(await ctx.service(), ids)).map((list) => list.map(toSourceDto)),
-      resolve: (c) => c.id,
-    }),
-  }),
 });
+
+builder.objectFields(KnowledgeSourceRef, (t) => ({
+  collection: t.loadable({
+    type: KnowledgeCollectionRef,
+    nullable: true,
+    description: 'The collection holding the source (batched across sources).',
+    load: async (ids: string[], ctx) => loadCollections(await ctx.service(), ids),
+    resolve: (s) => s.collectionId,
+  }),
+}));
+
+builder.objectFields(KnowledgeCollectionRef, (t) => ({
+  sources: t.loadableList({
+    type: KnowledgeSourceRef,
+    description: 'Sources of the collection, newest first (batched across collections).',
+    load: async (ids: string[], ctx) => (await loadSourcesByCollection(await ctx.service(), ids)).map((list) => list.map(toSourceDto)),
+    resolve: (c) => c.id,
+  }),
+}));
 
 const KnowledgeItemRef = objectFromZod('KnowledgeItem', KnowledgeItemSchema, {
   description: 'A ranked passage (the knowledgeUsed item shape, plus its text).',
 });
 
-const AgentKnowledgeRef = builder.objectRef<AgentKnowledgeDto>('AgentKnowledge').implement({
+const AgentKnowledgeRef = objectFromZod('AgentKnowledge', AgentKnowledgeDtoSchema, {
   description: "An agent's linked sources and collections; collectionScope lists them in link order.",
-  fields: (t) => ({
-    agentId: t.exposeString('agentId'),
-    sourceIds: t.exposeStringList('sourceIds'),
-    collectionIds: t.exposeStringList('collectionIds'),
-    collectionScope: t.exposeStringList('collectionScope'),
-  }),
 });
 
-// Nullable inputs: the service's zod schemas validate them, so GraphQL and REST refuse alike.
-const KnowledgeQueryInput = builder.inputType('KnowledgeQueryInput', {
-  fields: (t) => ({
-    query: t.string({ required: false }),
-    topK: t.int({ required: false }),
-    agentId: t.string({ required: false }),
-    collectionIds: t.stringList({ required: false }),
-    sourceIds: t.stringList({ required: false }),
-  }),
-});
+// Derived from the zod schemas the service parses with (src/graphql/from-zod.ts).
+const KnowledgeQueryInput = inputFromZod('KnowledgeQueryInput', KnowledgeQuerySchema);
 
-const CollectionInput = builder.inputType('KnowledgeCollectionInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    description: t.string({ required: false }),
-  }),
-});
+const CollectionInput = inputFromZod('KnowledgeCollectionInput', CreateCollectionSchema);
 
-const UpdateSourceInput = builder.inputType('UpdateKnowledgeSourceInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    collectionId: t.string({ required: false, description: 'null takes the source out of its collection' }),
-  }),
+const UpdateCollectionInput = inputFromZod('UpdateKnowledgeCollectionInput', UpdateCollectionSchema);
+
+const UpdateSourceInput = inputFromZod('UpdateKnowledgeSourceInput', UpdateSourceSchema, {
+  descriptions: { collectionId: 'null takes the source out of its collection' },
 });
 
 const plain = (input: object): Record<string, unknown> => ({ ...input });
@@ -164,7 +127,7 @@ builder.mutationFields((t) => ({
   }),
   updateKnowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: CollectionInput, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
       return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plain(args.input) as never)]))[0];

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { AgentRef } from '../agents/agents.graphql.js';
-import type { ToolOutcome } from './tool-call.js';
-import type { ToolDto } from './tools.schemas.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import { CreateToolSchema, HeaderInputSchema, ToolDtoSchema, ToolRunResultSchema, UpdateToolSchema } from './tools.schemas.js';
 import {
   createTool,
   deleteTool,
@@ -15,31 +15,13 @@ import {
   updateTool,
 } from './tools.service.js';
 
-const ToolHeaderRef = builder.objectRef<ToolDto['headers'][number]>('ToolHeader').implement({
+const ToolHeaderRef = objectFromZod('ToolHeader', ToolDtoSchema.shape.headers.element, {
   description: 'A request header of a tool; a secret header never shows its value.',
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    secret: t.exposeBoolean('secret'),
-    value: t.exposeString('value', { nullable: true }),
-  }),
 });
 
-export const ToolRef = builder.objectRef<ToolDto>('Tool').implement({
+export const ToolRef = objectFromZod('Tool', ToolDtoSchema, {
   description: 'A workspace HTTP tool offered to linked agents as a function (same fields as the REST resource).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    inputSchema: t.field({ type: 'JSON', resolve: (tool) => tool.inputSchema }),
-    method: t.exposeString('method'),
-    urlTemplate: t.exposeString('urlTemplate'),
-    headers: t.field({ type: [ToolHeaderRef], resolve: (tool) => tool.headers }),
-    timeoutMs: t.exposeInt('timeoutMs'),
-    isActive: t.exposeBoolean('isActive'),
-    userId: t.exposeString('userId'),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
-  }),
+  types: { headers: ToolHeaderRef },
 });
 
 builder.objectField(AgentRef, 'tools', (t) =>
@@ -51,35 +33,21 @@ builder.objectField(AgentRef, 'tools', (t) =>
   }),
 );
 
-const ToolOutcomeRef = builder.objectRef<ToolOutcome>('ToolRunResult').implement({
+const ToolOutcomeRef = objectFromZod('ToolRunResult', ToolRunResultSchema, {
   description: 'Outcome of one tool call: success is false for any failure, with result.error saying why.',
-  fields: (t) => ({
-    success: t.exposeBoolean('success'),
-    result: t.field({ type: 'JSON', nullable: true, resolve: (o) => o.result }),
-    durationMs: t.exposeInt('durationMs'),
-  }),
 });
 
-// Nullable inputs: the service's zod schemas validate them, so GraphQL and REST refuse alike.
-const ToolHeaderInput = builder.inputType('ToolHeaderInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    value: t.string({ required: false, description: 'Omit on a secret header to keep its stored value' }),
-    secret: t.boolean({ required: false }),
-  }),
+// Derived from the zod schemas the service parses with (src/graphql/from-zod.ts).
+const ToolHeaderInput = inputFromZod('ToolHeaderInput', HeaderInputSchema, {
+  descriptions: { value: 'Omit on a secret header to keep its stored value' },
 });
 
-const ToolInput = builder.inputType('ToolInput', {
-  fields: (t) => ({
-    name: t.string({ required: false }),
-    description: t.string({ required: false }),
-    inputSchema: t.field({ type: 'JSON', required: false }),
-    method: t.string({ required: false }),
-    urlTemplate: t.string({ required: false }),
-    headers: t.field({ type: [ToolHeaderInput], required: false }),
-    timeoutMs: t.int({ required: false }),
-    isActive: t.boolean({ required: false }),
-  }),
+const ToolInput = inputFromZod('ToolInput', CreateToolSchema, { names: { method: 'ToolMethod' }, types: { headers: ToolHeaderInput } });
+
+const UpdateToolInput = inputFromZod('UpdateToolInput', UpdateToolSchema, {
+  description: 'Partial update: omitted or null fields keep their value; headers replaces the whole list.',
+  names: { method: 'ToolMethod' },
+  types: { headers: ToolHeaderInput },
 });
 
 const plain = (input: object): Record<string, unknown> => {
@@ -109,7 +77,7 @@ builder.mutationFields((t) => ({
   }),
   updateTool: t.field({
     type: ToolRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ToolInput, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
     resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plain(args.input) as never)),
   }),
   deleteTool: t.boolean({

@@ -51,7 +51,7 @@ const inputSchema = maxJsonDepth(
 ).refine(jsonWithoutNul, 'inputSchema must not contain NUL characters');
 
 /** A header as sent by clients; a secret header's `value` may be omitted on update to keep the stored one. */
-const HeaderInputSchema = z.object({
+export const HeaderInputSchema = z.object({
   name: required('name')
     .regex(HEADER_NAME, 'header name is not a valid HTTP header name')
     .refine((n) => !FORBIDDEN_HEADERS.has(n.toLowerCase()), 'header name is set by the server and cannot be configured'),

@@ -1,5 +1,13 @@
 import { builder } from '../../graphql/builder.js';
-import type { AttemptOutcome, CreatedWebhookDto, DeliveryDto, WebhookDto } from './webhooks.schemas.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import {
+  AttemptOutcomeSchema,
+  CreateWebhookSchema,
+  DeliveryDtoSchema,
+  UpdateWebhookSchema,
+  WebhookDtoSchema,
+  type CreatedWebhookDto,
+} from './webhooks.schemas.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -14,41 +22,22 @@ import {
   updateWebhook,
 } from './webhooks.service.js';
 
-export const WebhookDeliveryRef = builder.objectRef<DeliveryDto>('WebhookDelivery').implement({
+export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSchema, {
   description: 'A delivery log entry (same fields as the REST delivery).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    event: t.exposeString('event'),
-    statusCode: t.exposeInt('statusCode', { nullable: true }),
-    responseBody: t.exposeString('responseBody'),
-    success: t.exposeBoolean('success'),
-    retryCount: t.exposeInt('retryCount'),
-    deliveredAt: t.exposeString('deliveredAt', { nullable: true }),
-    nextRetryAt: t.exposeString('nextRetryAt', { nullable: true }),
-    createdAt: t.exposeString('createdAt'),
-    failureReason: t.exposeString('failureReason', { nullable: true }),
-  }),
 });
 
-export const WebhookEndpointRef = builder.objectRef<WebhookDto>('WebhookEndpoint').implement({
+export const WebhookEndpointRef = objectFromZod('WebhookEndpoint', WebhookDtoSchema, {
   description: 'A webhook endpoint of the calling user (same fields as the REST resource; never the secret).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    url: t.exposeString('url'),
-    events: t.exposeStringList('events'),
-    description: t.exposeString('description'),
-    isActive: t.exposeBoolean('isActive'),
-    secretPreview: t.exposeString('secretPreview'),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
-    deliveries: t.loadableList({
-      type: WebhookDeliveryRef,
-      description: 'The latest 50 deliveries, newest first (batched across endpoints).',
-      load: async (ids: string[], ctx) => loadDeliveriesByEndpoint(await ctx.service(), ids),
-      resolve: (w) => w.id,
-    }),
-  }),
 });
+
+builder.objectFields(WebhookEndpointRef, (t) => ({
+  deliveries: t.loadableList({
+    type: WebhookDeliveryRef,
+    description: 'The latest 50 deliveries, newest first (batched across endpoints).',
+    load: async (ids: string[], ctx) => loadDeliveriesByEndpoint(await ctx.service(), ids),
+    resolve: (w) => w.id,
+  }),
+}));
 
 const CreatedWebhookRef = builder.objectRef<CreatedWebhookDto>('CreatedWebhook').implement({
   description: 'The new endpoint and its signing secret, shown this once.',
@@ -58,31 +47,13 @@ const CreatedWebhookRef = builder.objectRef<CreatedWebhookDto>('CreatedWebhook')
   }),
 });
 
-const AttemptOutcomeRef = builder.objectRef<AttemptOutcome>('WebhookAttemptOutcome').implement({
+const AttemptOutcomeRef = objectFromZod('WebhookAttemptOutcome', AttemptOutcomeSchema, {
   description: 'Outcome of a test or replay attempt; statusCode is null when the receiver could not be reached.',
-  fields: (t) => ({
-    success: t.exposeBoolean('success'),
-    statusCode: t.exposeInt('statusCode', { nullable: true }),
-  }),
 });
 
-// Nullable inputs: the service's zod schema validates them, so GraphQL and REST refuse alike.
-const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
-  fields: (t) => ({
-    url: t.string({ required: false }),
-    events: t.stringList({ required: false }),
-    description: t.string({ required: false }),
-  }),
-});
-
-const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
-  fields: (t) => ({
-    url: t.string({ required: false }),
-    events: t.stringList({ required: false }),
-    description: t.string({ required: false }),
-    isActive: t.boolean({ required: false }),
-  }),
-});
+// Derived from the zod schemas the service parses with (src/graphql/from-zod.ts).
+const CreateWebhookInput = inputFromZod('CreateWebhookInput', CreateWebhookSchema);
+const UpdateWebhookInput = inputFromZod('UpdateWebhookInput', UpdateWebhookSchema);
 
 const plain = (input: object): Record<string, unknown> => ({ ...input });
 
