@@ -96,7 +96,7 @@ describe('parsing thread', () => {
     );
     // Relative, so that a loaded machine (which slows both runs) does not make the test flaky.
     expect(job.maxGapMs).toBeLessThan(inThread.maxGapMs / 2);
-  });
+  }, 120_000); // about 20 s on the embedded database (analysis, upload, job), more on a loaded machine
 
   it('transfers the bytes, and carries refusals back with their reason and class', async () => {
     const analyser = t.app.services.ingestion.analyser;

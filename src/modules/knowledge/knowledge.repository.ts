@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Em } from '../../db/orm.js';
 import { AgentKnowledgeLink } from './knowledge.entity.js';
 import { advancedQueryText, indexSingulars, indexText, isAdvancedQuery, orQuery, queryTerms } from './search-text.js';
@@ -17,15 +18,35 @@ export interface ChunkRow {
  */
 const VECTOR_SQL = `setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', ?), 'D')`;
 
-const INSERT_BATCH = 200;
+/**
+ * The embedded database (PGlite, `@mikro-orm/pglite`) runs SQL in WASM on the main thread, and its queries
+ * resolve as promise jobs: statements awaited one after another never let timers or sockets run, so a long
+ * series of them stalls the event loop for its whole duration, and one big statement for its own.
+ * Writers and readers of large data therefore keep each statement small there and give the loop a turn
+ * (`yieldToLoop`) between statements. On PostgreSQL the socket round trip already yields.
+ */
+export function isEmbedded(em: Em): boolean {
+  return em.getPlatform().constructor.name === 'PglitePlatform';
+}
 
-/** Inserts chunks in multi-row statements (200 rows each), computing each row's search vector in SQL. */
+/** Lets timers and I/O run before the next statement (a macrotask turn, not a promise job). */
+export function yieldToLoop(): Promise<void> {
+  return nextTurn();
+}
+
+/** Rows per multi-row chunk insert: 200 on PostgreSQL; 50 on the embedded database (about 50 ms a statement there). */
+const INSERT_BATCH = 200;
+const EMBEDDED_INSERT_BATCH = 50;
+
+/** Inserts chunks in multi-row statements, computing each row's search vector in SQL. */
 export async function insertChunks(
   em: Em,
   opts: { workspaceId: string; sourceId: string; createdAt: Date; chunks: ChunkRow[] },
 ): Promise<void> {
-  for (let i = 0; i < opts.chunks.length; i += INSERT_BATCH) {
-    const batch = opts.chunks.slice(i, i + INSERT_BATCH);
+  const size = isEmbedded(em) ? EMBEDDED_INSERT_BATCH : INSERT_BATCH;
+  for (let i = 0; i < opts.chunks.length; i += size) {
+    if (i > 0) await yieldToLoop();
+    const batch = opts.chunks.slice(i, i + size);
     const values: unknown[] = [];
     const rows = batch.map((c) => {
       values.push(
@@ -59,13 +80,39 @@ export async function storeDocument(em: Em, opts: { sourceId: string; workspaceI
   ]);
 }
 
+/** Bytes per piece when the embedded database reads a document (a 16 MB document read in one statement stalls the loop for about 2 s, a 256 kB piece for some 50 ms). */
+const EMBEDDED_READ_PIECE = 256 * 1024;
+
 export async function readDocument(em: Em, opts: { sourceId: string; workspaceId: string }): Promise<Buffer | null> {
+  if (isEmbedded(em)) return readDocumentInPieces(em, opts);
   const rows = await em.execute<{ content: Uint8Array }[]>(
     'select content from knowledge_document where source_id = ? and workspace_id = ?',
     [opts.sourceId, opts.workspaceId],
   );
   const content = rows[0]?.content;
   return content ? Buffer.from(content.buffer, content.byteOffset, content.byteLength) : null;
+}
+
+/** The embedded database's read: the length first, then 256 kB pieces, each its own statement with a loop turn between. */
+async function readDocumentInPieces(em: Em, opts: { sourceId: string; workspaceId: string }): Promise<Buffer | null> {
+  const where = 'from knowledge_document where source_id = ? and workspace_id = ?';
+  const sized = await em.execute<{ size: number | string }[]>(`select octet_length(content) as size ${where}`, [opts.sourceId, opts.workspaceId]);
+  if (sized.length === 0) return null;
+  const size = Number(sized[0]!.size);
+  const pieces: Buffer[] = [];
+  for (let from = 0; from < size; from += EMBEDDED_READ_PIECE) {
+    await yieldToLoop();
+    const rows = await em.execute<{ piece: Uint8Array }[]>(`select substring(content from ? for ?) as piece ${where}`, [
+      from + 1,
+      EMBEDDED_READ_PIECE,
+      opts.sourceId,
+      opts.workspaceId,
+    ]);
+    const piece = rows[0]?.piece;
+    if (!piece) return null; // deleted meanwhile
+    pieces.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+  }
+  return Buffer.concat(pieces, size);
 }
 
 /** Which sources a search may read: the whole workspace, or a list of sources and collections. */
