@@ -111,12 +111,14 @@ function cleanName(name: string | undefined): string {
 }
 
 /**
- * Lets the client finish sending so it can read the refusal, discarding the bytes; the connection is
- * closed once the response is out, and cut after a grace period if the client keeps sending.
+ * Lets the client finish sending so it can read the refusal, discarding the bytes, and cuts the
+ * connection after a grace period if the client keeps sending. The server never closes first while the
+ * client is still writing: a socket closed with unread bytes arriving answers them with a reset, and the
+ * client then fails with EPIPE/ECONNRESET instead of reading the 413 (a client such as fetch stops sending
+ * and closes by itself once it has the whole answer).
  */
 function drain(req: IncomingMessage, res: ServerResponse): void {
   if (req.readableEnded) return;
-  res.setHeader('Connection', 'close');
   req.resume();
   const timer = setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS);
   timer.unref();
