@@ -285,6 +285,9 @@ describe('fuzzing every JSON route of /openapi.json', () => {
 
   it('kept /health answering throughout', () => {
     expect(health.failures).toBe(0);
-    expect(health.slowestMs).toBeLessThan(1_000);
+    // The server shares this process with the fuzzer (generation, 2 MB bodies): /health waits behind both.
+    // A stall the service causes is seconds long (the quadratic tokenizer held it 12 s); a loaded CI
+    // machine stretches ordinary answers to a few hundred milliseconds.
+    expect(health.slowestMs).toBeLessThan(3_000);
   });
 });
