@@ -105,7 +105,7 @@ function enumOf(name: string, schema: z.core.$ZodEnum): EnumRef<Types, string> {
 
 interface Field<S extends Side> {
   type: Leaf<S>;
-  /** Depth of lists around the type (0 or 1) and whether the list items may be null. */
+  /** Whether the field is a list of `type`, and whether the list's items may be null. */
   list: boolean;
   itemsNullable: boolean;
   nullable: boolean;
@@ -145,13 +145,15 @@ function leaf<S extends Side>(schema: z.core.$ZodType, side: S, naming: Naming<S
   }
 }
 
+/** Whether a value may be null or absent: wrapped in optional or nullable, or unknown / any. */
+const mayBeNull = (u: Unwrapped) => u.nullable || ['unknown', 'any'].includes(u.schema._zod.def.type);
+
 function fieldOf<S extends Side>(schema: z.core.$ZodType, side: S, naming: Naming<S>): Field<S> {
   const outer = unwrap(schema, side);
-  // unknown and any accept a missing value.
-  const nullable = outer.nullable || ['unknown', 'any'].includes(outer.schema._zod.def.type);
+  const nullable = mayBeNull(outer);
   if (outer.schema._zod.def.type !== 'array') return { type: leaf(outer.schema, side, naming), list: false, itemsNullable: false, nullable };
   const item = unwrap((outer.schema as z.core.$ZodArray)._zod.def.element, side);
-  return { type: leaf(item.schema, side, naming), list: true, itemsNullable: item.nullable, nullable };
+  return { type: leaf(item.schema, side, naming), list: true, itemsNullable: mayBeNull(item), nullable };
 }
 
 function fieldsOf<S extends Side>(
