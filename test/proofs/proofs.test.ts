@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestTenant } from '../support/app.js';
-import { anthropicClient, canonical, openaiClient, sha256, startGateway, verifyOffline, type GatewayHarness } from './harness.js';
+import { anthropicClient, canonical, openaiClient, sha256, startGateway, verifyOffline, type GatewayHarness } from '../gateway/harness.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, type Chunk } from '../../src/modules/knowledge/parsing/chunk.js';
-import { parseDocument } from '../../src/modules/knowledge/parsing/parse-document.js';
-import { extractQaPairs } from '../../src/modules/knowledge/parsing/qa.js';
+import { chunkDocument, type Chunk } from '../../../src/modules/knowledge/parsing/chunk.js';
+import { parseDocument } from '../../../src/modules/knowledge/parsing/parse-document.js';
+import { extractQaPairs } from '../../../src/modules/knowledge/parsing/qa.js';
 
 const chunk = (ordinal: number, text: string, section = 'FAQ', page = 1): Chunk => ({ ordinal, text, section, page, tokenEstimate: 0 });
 

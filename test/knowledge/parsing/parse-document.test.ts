@@ -1,13 +1,13 @@
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../src/modules/knowledge/parsing/chunk.js';
+import { chunkDocument } from '../../../src/modules/knowledge/parsing/chunk.js';
 import {
   DocumentParseError,
   parseDocument,
   UnsupportedDocumentError,
   type ParsedDocument,
-} from '../../src/modules/knowledge/parsing/parse-document.js';
+} from '../../../src/modules/knowledge/parsing/parse-document.js';
 
 async function twoPagePdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();

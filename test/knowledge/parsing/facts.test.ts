@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Chunk } from '../../src/modules/knowledge/parsing/chunk.js';
+import type { Chunk } from '../../../src/modules/knowledge/parsing/chunk.js';
 import {
   contradictionSeverity,
   extractFacts,
@@ -7,7 +7,7 @@ import {
   isExpired,
   normalizeSubject,
   type ExtractedFact,
-} from '../../src/modules/knowledge/parsing/facts.js';
+} from '../../../src/modules/knowledge/parsing/facts.js';
 
 const chunk = (text: string, ordinal = 0): Chunk => ({ ordinal, text, section: '', page: 1, tokenEstimate: 0 });
 const factsOf = (text: string) => extractFacts([chunk(text)]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseDate } from '../../src/modules/knowledge/parsing/dates.js';
-import { looksLikeHeading, unwrapLines } from '../../src/modules/knowledge/parsing/lines.js';
-import { splitSentences } from '../../src/modules/knowledge/parsing/sentences.js';
+import { parseDate } from '../../../src/modules/knowledge/parsing/dates.js';
+import { looksLikeHeading, unwrapLines } from '../../../src/modules/knowledge/parsing/lines.js';
+import { splitSentences } from '../../../src/modules/knowledge/parsing/sentences.js';
 
 describe('splitSentences', () => {
   it('splits on terminal punctuation before a capital or digit, and on line breaks', () => {

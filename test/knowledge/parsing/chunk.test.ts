@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, estimateTokens } from '../../src/modules/knowledge/parsing/chunk.js';
-import type { DocumentBlock, ParsedDocument } from '../../src/modules/knowledge/parsing/parse-document.js';
+import { chunkDocument, estimateTokens } from '../../../src/modules/knowledge/parsing/chunk.js';
+import type { DocumentBlock, ParsedDocument } from '../../../src/modules/knowledge/parsing/parse-document.js';
 
 const doc = (blocks: DocumentBlock[]): ParsedDocument => ({ format: 'text', blocks });
 const sentence = (i: number) => `Sentence number ${i} talks about topic ${i} in some detail.`;

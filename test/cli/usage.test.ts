@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands.js';
 import { api, startTestApp, type TestApp } from '../support/app.js';
-import { startMeteringRoutes, type MeteringRoutes } from './metering-routes.js';
+import { startMeteringRoutes, type MeteringRoutes } from '../usage/metering-routes.js';
 
 let t: TestApp;
 let routes: MeteringRoutes;
