@@ -6,6 +6,13 @@ const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
 
 const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data' } as const;
 
+/**
+ * The native error body (SPEC, Errors): `error` says what went wrong, `code` where the catalogue has one
+ * on the wire, and the entry's details beside them. A route's 4xx/5xx response without a schema of its
+ * own is documented with it, so route files only describe when each status happens.
+ */
+export const NativeErrorSchema = z.object({ error: z.string(), code: z.string().optional() }).loose();
+
 /** The OpenAPI description, generated from the mounted routes and the zod schemas that validate them. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -19,9 +26,10 @@ export function buildOpenApi(): Record<string, unknown> {
     }));
     const responses: Record<string, unknown> = {};
     for (const [status, resp] of Object.entries(r.responses)) {
+      const schema = resp.schema ?? (Number(status) >= 400 ? NativeErrorSchema : undefined);
       responses[status] = {
         description: resp.description,
-        ...(resp.schema ? { content: { 'application/json': { schema: toJsonSchema(resp.schema, 'output') } } } : {}),
+        ...(schema ? { content: { 'application/json': { schema: toJsonSchema(schema, 'output') } } } : {}),
       };
     }
     paths[path] ??= {};

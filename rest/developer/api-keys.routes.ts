@@ -12,7 +12,6 @@ import {
 } from '../../src/modules/keys/keys-admin.service.js';
 import { mount, param } from '../route.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 
 const ApiKeyDtoSchema = z.object({
   id: z.string(),
@@ -39,8 +38,8 @@ export function apiKeysRouter(app: Deps): Router {
     body: CreateApiKeySchema,
     responses: {
       201: { description: 'Created', schema: z.object({ key: ApiKeyDtoSchema.extend({ secret: z.string() }) }) },
-      400: { description: 'Invalid field, or a limit beyond the calling key own', schema: ErrorSchema },
-      403: { description: 'scope_denied (restricted key) or read_only_key', schema: ErrorSchema },
+      400: { description: 'Invalid field, or a limit beyond the calling key own' },
+      403: { description: 'scope_denied (restricted key) or read_only_key' },
     },
     handler: async (ctx, req) => {
       const { key, secret } = await createApiKey(ctx, req.body);
@@ -63,8 +62,8 @@ export function apiKeysRouter(app: Deps): Router {
     body: UpdateApiKeySchema,
     responses: {
       200: { description: 'Updated', schema: z.object({ key: ApiKeyDtoSchema }) },
-      400: { description: 'Invalid field, or a raise beyond the calling key own', schema: ErrorSchema },
-      404: { description: 'Unknown or revoked key', schema: ErrorSchema },
+      400: { description: 'Invalid field, or a raise beyond the calling key own' },
+      404: { description: 'Unknown or revoked key' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { key: toApiKeyDto(await updateApiKey(ctx, param(req, 'id'), req.body)) } }),
   });
@@ -78,7 +77,7 @@ export function apiKeysRouter(app: Deps): Router {
         description: 'Revoked: the key, and how many of its descendants this revoked',
         schema: z.object({ key: ApiKeyDtoSchema, revokedDescendants: z.number().int() }),
       },
-      404: { description: 'Unknown or revoked key', schema: ErrorSchema },
+      404: { description: 'Unknown or revoked key' },
     },
     handler: async (ctx, req) => {
       const { key, revokedDescendants } = await revokeApiKey(ctx, param(req, 'id'));

@@ -5,7 +5,6 @@ import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from '../../src/
 import { createAgent, deleteAgent, listAgents, toAgentDto, updateAgent } from '../../src/modules/agents/agents.service.js';
 import { mount, param } from '../route.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 
 export function agentsRouter(app: Deps): Router {
   const r = Router();
@@ -26,7 +25,7 @@ export function agentsRouter(app: Deps): Router {
     body: CreateAgentSchema,
     responses: {
       201: { description: 'Created', schema: z.object({ agent: AgentDtoSchema }) },
-      400: { description: 'Missing or empty field', schema: ErrorSchema },
+      400: { description: 'Missing or empty field' },
     },
     handler: async (ctx, req) => ({ status: 201, body: { agent: toAgentDto(await createAgent(ctx, req.body)) } }),
   });
@@ -38,7 +37,7 @@ export function agentsRouter(app: Deps): Router {
     body: UpdateAgentSchema,
     responses: {
       200: { description: 'Updated', schema: z.object({ agent: AgentDtoSchema }) },
-      404: { description: 'Unknown agent', schema: ErrorSchema },
+      404: { description: 'Unknown agent' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { agent: toAgentDto(await updateAgent(ctx, param(req, 'id'), req.body)) } }),
   });
@@ -47,7 +46,7 @@ export function agentsRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/agents/:id',
     summary: 'Delete an agent and its memories',
-    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown agent', schema: ErrorSchema } },
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown agent' } },
     handler: async (ctx, req) => {
       await deleteAgent(ctx, param(req, 'id'));
       return { status: 204 };

@@ -36,7 +36,6 @@ import { uploadedName } from '../../src/modules/knowledge/knowledge.entity.js';
 import { readMultipartUpload, UploadFormSchema } from '../multipart-upload.js';
 import { mount, param } from '../route.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 const SourceReply = z.object({ source: SourceDtoSchema });
 const CollectionReply = z.object({ collection: CollectionDtoSchema });
 const KnowledgeReply = z.object({ knowledge: AgentKnowledgeDtoSchema });
@@ -62,9 +61,9 @@ export function knowledgeRouter(app: Deps): Router {
     bodyType: 'multipart',
     responses: {
       202: { description: 'Accepted: the source, in ingesting state', schema: SourceReply },
-      400: { description: 'No file part, malformed multipart, or Collection not found', schema: ErrorSchema },
-      402: { description: 'Document volume reached (DOCUMENT_LIMIT) or subscription inactive', schema: ErrorSchema },
-      413: { description: 'File over 25 MB', schema: ErrorSchema },
+      400: { description: 'No file part, malformed multipart, or Collection not found' },
+      402: { description: 'Document volume reached (DOCUMENT_LIMIT) or subscription inactive' },
+      413: { description: 'File over 25 MB' },
     },
     handler: async (ctx, req, res) => ({
       status: 202,
@@ -88,7 +87,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/knowledge-sources/:id',
     summary: 'Read a source (its ingestion state and counts)',
-    responses: { 200: { description: 'Source', schema: SourceReply }, 404: { description: 'Unknown source', schema: ErrorSchema } },
+    responses: { 200: { description: 'Source', schema: SourceReply }, 404: { description: 'Unknown source' } },
     handler: async (ctx, req) => ({ status: 200, body: { source: toSourceDto(await getSource(ctx, param(req, 'id'))) } }),
   });
   mount(r, app, {
@@ -99,8 +98,8 @@ export function knowledgeRouter(app: Deps): Router {
     body: UpdateSourceSchema,
     responses: {
       200: { description: 'Updated', schema: SourceReply },
-      400: { description: 'Collection not found, or a wrong type', schema: ErrorSchema },
-      404: { description: 'Unknown source', schema: ErrorSchema },
+      400: { description: 'Collection not found, or a wrong type' },
+      404: { description: 'Unknown source' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { source: toSourceDto(await updateSource(ctx, param(req, 'id'), req.body)) } }),
   });
@@ -109,7 +108,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/knowledge-sources/:id',
     summary: 'Delete a source with its passages and facts',
-    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown source', schema: ErrorSchema } },
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown source' } },
     handler: async (ctx, req) => {
       await deleteSource(ctx, param(req, 'id'));
       return { status: 204 };
@@ -120,7 +119,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/knowledge-sources/:id/original',
     summary: 'Download the original document, byte for byte',
-    responses: { 200: { description: 'The uploaded bytes (attachment)' }, 404: { description: 'Unknown source', schema: ErrorSchema } },
+    responses: { 200: { description: 'The uploaded bytes (attachment)' }, 404: { description: 'Unknown source' } },
     handler: async (ctx, req, res) => {
       const { source, content } = await getOriginalDocument(ctx, param(req, 'id'));
       res.status(200);
@@ -139,7 +138,7 @@ export function knowledgeRouter(app: Deps): Router {
     path: '/v1/knowledge-collections',
     summary: 'Create a collection of sources',
     body: CreateCollectionSchema,
-    responses: { 201: { description: 'Created', schema: CollectionReply }, 400: { description: 'Missing name', schema: ErrorSchema } },
+    responses: { 201: { description: 'Created', schema: CollectionReply }, 400: { description: 'Missing name' } },
     handler: async (ctx, req) => {
       const [dto] = await withSourceCounts(ctx, [await createCollection(ctx, req.body)]);
       return { status: 201, body: { collection: dto } };
@@ -158,7 +157,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/knowledge-collections/:id',
     summary: 'Read a collection',
-    responses: { 200: { description: 'Collection', schema: CollectionReply }, 404: { description: 'Unknown collection', schema: ErrorSchema } },
+    responses: { 200: { description: 'Collection', schema: CollectionReply }, 404: { description: 'Unknown collection' } },
     handler: async (ctx, req) => {
       const [dto] = await withSourceCounts(ctx, [await getCollection(ctx, param(req, 'id'))]);
       return { status: 200, body: { collection: dto } };
@@ -170,7 +169,7 @@ export function knowledgeRouter(app: Deps): Router {
     path: '/v1/knowledge-collections/:id',
     summary: 'Rename a collection or change its description',
     body: UpdateCollectionSchema,
-    responses: { 200: { description: 'Updated', schema: CollectionReply }, 404: { description: 'Unknown collection', schema: ErrorSchema } },
+    responses: { 200: { description: 'Updated', schema: CollectionReply }, 404: { description: 'Unknown collection' } },
     handler: async (ctx, req) => {
       const [dto] = await withSourceCounts(ctx, [await updateCollection(ctx, param(req, 'id'), req.body)]);
       return { status: 200, body: { collection: dto } };
@@ -181,7 +180,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/knowledge-collections/:id',
     summary: 'Delete a collection (its sources are kept, outside any collection)',
-    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown collection', schema: ErrorSchema } },
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown collection' } },
     handler: async (ctx, req) => {
       await deleteCollection(ctx, param(req, 'id'));
       return { status: 204 };
@@ -193,7 +192,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/knowledge/agents/:agentId',
     summary: "An agent's linked sources and collections (its collectionScope)",
-    responses: { 200: { description: 'Links', schema: KnowledgeReply }, 404: { description: 'Unknown agent', schema: ErrorSchema } },
+    responses: { 200: { description: 'Links', schema: KnowledgeReply }, 404: { description: 'Unknown agent' } },
     handler: async (ctx, req) => ({ status: 200, body: { knowledge: await getAgentKnowledge(ctx, param(req, 'agentId')) } }),
   });
   mount(r, app, {
@@ -204,8 +203,8 @@ export function knowledgeRouter(app: Deps): Router {
     body: LinkKnowledgeSchema,
     responses: {
       200: { description: 'Links after the change', schema: KnowledgeReply },
-      400: { description: 'Neither or both ids, Collection not found, Knowledge source not found', schema: ErrorSchema },
-      404: { description: 'Unknown agent', schema: ErrorSchema },
+      400: { description: 'Neither or both ids, Collection not found, Knowledge source not found' },
+      404: { description: 'Unknown agent' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { knowledge: await linkKnowledge(ctx, param(req, 'agentId'), req.body) } }),
   });
@@ -214,7 +213,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/knowledge/agents/:agentId/links/:targetId',
     summary: 'Unlink a source or a collection from an agent',
-    responses: { 204: { description: 'Unlinked' }, 404: { description: 'Unknown agent or no such link', schema: ErrorSchema } },
+    responses: { 204: { description: 'Unlinked' }, 404: { description: 'Unknown agent or no such link' } },
     handler: async (ctx, req) => {
       await unlinkKnowledge(ctx, param(req, 'agentId'), param(req, 'targetId'));
       return { status: 204 };
@@ -230,8 +229,8 @@ export function knowledgeRouter(app: Deps): Router {
     body: KnowledgeQuerySchema,
     responses: {
       200: { description: 'Ranked passages, best first', schema: z.object({ results: z.array(KnowledgeItemSchema) }) },
-      400: { description: 'Missing query, topK out of 1..20, Collection not found', schema: ErrorSchema },
-      404: { description: 'Unknown agent', schema: ErrorSchema },
+      400: { description: 'Missing query, topK out of 1..20, Collection not found' },
+      404: { description: 'Unknown agent' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { results: await queryKnowledge(ctx, req.body) } }),
   });

@@ -23,7 +23,6 @@ import {
 } from '../../src/modules/tools/tools.service.js';
 import { mount, param } from '../route.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 const ToolReply = z.object({ tool: ToolDtoSchema });
 const ToolsReply = z.object({ tools: z.array(ToolDtoSchema) });
 
@@ -47,7 +46,7 @@ export function toolsRouter(app: Deps): Router {
     body: CreateToolSchema,
     responses: {
       201: { description: 'Created', schema: ToolReply },
-      400: { description: 'Missing or invalid field, URL refused, name taken', schema: ErrorSchema },
+      400: { description: 'Missing or invalid field, URL refused, name taken' },
     },
     handler: async (ctx, req) => ({ status: 201, body: { tool: toToolDto(await createTool(ctx, req.body)) } }),
   });
@@ -56,7 +55,7 @@ export function toolsRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/tools/:id',
     summary: 'Read a tool',
-    responses: { 200: { description: 'Tool', schema: ToolReply }, 404: { description: 'Unknown tool', schema: ErrorSchema } },
+    responses: { 200: { description: 'Tool', schema: ToolReply }, 404: { description: 'Unknown tool' } },
     handler: async (ctx, req) => ({ status: 200, body: { tool: toToolDto(await getTool(ctx, param(req, 'id'))) } }),
   });
   mount(r, app, {
@@ -67,8 +66,8 @@ export function toolsRouter(app: Deps): Router {
     body: UpdateToolSchema,
     responses: {
       200: { description: 'Updated', schema: ToolReply },
-      400: { description: 'Invalid field', schema: ErrorSchema },
-      404: { description: 'Unknown tool', schema: ErrorSchema },
+      400: { description: 'Invalid field' },
+      404: { description: 'Unknown tool' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { tool: toToolDto(await updateTool(ctx, param(req, 'id'), req.body)) } }),
   });
@@ -77,7 +76,7 @@ export function toolsRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/tools/:id',
     summary: 'Delete a tool (and its agent links)',
-    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown tool', schema: ErrorSchema } },
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown tool' } },
     handler: async (ctx, req) => {
       await deleteTool(ctx, param(req, 'id'));
       return { status: 204 };
@@ -89,7 +88,7 @@ export function toolsRouter(app: Deps): Router {
     path: '/v1/tools/:id/test',
     summary: 'Call the tool once with { arguments } and report the outcome as a turn would see it',
     body: TestToolSchema,
-    responses: { 200: { description: 'Outcome (success false for a failing API)', schema: ToolRunResultSchema }, 404: { description: 'Unknown tool', schema: ErrorSchema } },
+    responses: { 200: { description: 'Outcome (success false for a failing API)', schema: ToolRunResultSchema }, 404: { description: 'Unknown tool' } },
     handler: async (ctx, req) => ({ status: 200, body: await testTool(ctx, param(req, 'id'), req.body) }),
   });
 
@@ -98,7 +97,7 @@ export function toolsRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/agents/:id/tools',
     summary: "The agent's linked tools, in link order",
-    responses: { 200: { description: 'Tools', schema: ToolsReply }, 404: { description: 'Unknown agent', schema: ErrorSchema } },
+    responses: { 200: { description: 'Tools', schema: ToolsReply }, 404: { description: 'Unknown agent' } },
     handler: async (ctx, req) => ({ status: 200, body: { tools: (await listAgentTools(ctx, param(req, 'id'))).map(toToolDto) } }),
   });
   mount(r, app, {
@@ -109,8 +108,8 @@ export function toolsRouter(app: Deps): Router {
     body: LinkToolSchema,
     responses: {
       200: { description: 'Linked tools after the change', schema: ToolsReply },
-      400: { description: 'Tool not found', schema: ErrorSchema },
-      404: { description: 'Unknown agent', schema: ErrorSchema },
+      400: { description: 'Tool not found' },
+      404: { description: 'Unknown agent' },
     },
     handler: async (ctx, req) => ({ status: 200, body: { tools: (await linkTool(ctx, param(req, 'id'), req.body)).map(toToolDto) } }),
   });
@@ -119,7 +118,7 @@ export function toolsRouter(app: Deps): Router {
     method: 'delete',
     path: '/v1/agents/:id/tools/:toolId',
     summary: 'Unlink a tool from the agent',
-    responses: { 204: { description: 'Unlinked' }, 404: { description: 'Unknown agent or no such link', schema: ErrorSchema } },
+    responses: { 204: { description: 'Unlinked' }, 404: { description: 'Unknown agent or no such link' } },
     handler: async (ctx, req) => {
       await unlinkTool(ctx, param(req, 'id'), param(req, 'toolId'));
       return { status: 204 };

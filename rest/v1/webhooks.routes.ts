@@ -21,11 +21,11 @@ import {
   toWebhookDto,
   updateWebhook,
 } from '../../src/modules/webhooks/webhooks.service.js';
+import { NativeErrorSchema } from '../openapi.js';
 import { mount, param } from '../route.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
-const BadRequestSchema = ErrorSchema.extend({ field: z.string().optional(), validEvents: z.array(z.string()).optional() });
-const notFound = { description: 'Unknown webhook, or another user’s', schema: ErrorSchema };
+const BadRequestSchema = NativeErrorSchema.extend({ field: z.string().optional(), validEvents: z.array(z.string()).optional() });
+const notFound = { description: 'Unknown webhook, or another user’s' };
 
 export function webhooksRouter(app: Deps): Router {
   const r = Router();
@@ -111,7 +111,7 @@ export function webhooksRouter(app: Deps): Router {
     summary: 'A new attempt now, same body and delivery id; cancels the pending automatic retry',
     responses: {
       200: { description: 'Outcome of the new attempt', schema: AttemptOutcomeSchema },
-      404: { description: 'Webhook not found, or Delivery not found', schema: ErrorSchema },
+      404: { description: 'Webhook not found, or Delivery not found' },
     },
     handler: async (ctx, req) => ({
       status: 200,
