@@ -25,6 +25,11 @@ export class RequestScope {
     return this.owned.has(name);
   }
 
+  /** The resource owned under `name`, still owned by the scope. */
+  get<T>(name: string): T | undefined {
+    return this.owned.get(name)?.value as T | undefined;
+  }
+
   /** Hands the resource over to the caller, who ends it itself: the scope will not release it. */
   take<T>(name: string): T | undefined {
     const entry = this.owned.get(name);

@@ -1,6 +1,7 @@
 import type { Agent } from '../agents/agent.entity.js';
 import type { ChatRequestInput } from '../chat/chat.schemas.js';
 import type { HistoryMessage } from '../chat/prompt.js';
+import type { Admission } from '../usage/metering.service.js';
 import type { ChatMessage, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/provider.js';
 
 /*
@@ -45,6 +46,8 @@ export interface PreparedCall {
   model: string;
   /** For an agent address: the turn, validated before any stream opens. */
   agentInput?: AgentTurnInput;
+  /** The call's metering: its questions are held until the answer is recorded or the request ends. */
+  admission: Admission;
 }
 
 export interface GatewayAnswer {

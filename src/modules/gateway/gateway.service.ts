@@ -3,9 +3,10 @@ import { errors, isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { loadWorkspaceAgents } from '../agents/agents.service.js';
-import { assertCanConsume, recordConsumption } from '../usage/metering.service.js';
+import { assertCanConsume } from '../usage/metering.service.js';
 import { authorize } from '../keys/access.js';
-import { ProviderError, usageOf, type ModelProvider, type ToolDef } from '../models/provider.js';
+import { MeteredModel } from '../models/metered-call.js';
+import { ProviderError, usageOf, type ToolDef } from '../models/provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import type { CallOutcome } from '../proofs/proofs.schemas.js';
@@ -59,15 +60,16 @@ export async function prepareGatewayCall<P extends { call: GatewayCall }>(
   const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
   const conversationId = await findConversation(ctx, call.conversationId);
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
-  await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway', dialect: call.dialect });
+  const admission = await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway', dialect: call.dialect });
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
-  return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput } };
+  return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput, admission } };
 }
 
 /**
  * Runs a prepared call: the model (or the agent's turn) answers, text pieces go to `onDelta` as they
- * arrive, then the certificate is appended to the chain and the answer metered with the class of the
- * model that answered.
+ * arrive, then the certificate is appended to the chain and the answer metered through the call's
+ * admission with the class of the model that answered. A call the client abandoned is metered on
+ * what ran, like an interrupted chat turn (no certificate unless a stream already named one).
  */
 export async function runGatewayCall(
   ctx: ServiceContext,
@@ -75,6 +77,8 @@ export async function runGatewayCall(
   onDelta?: (text: string) => void,
 ): Promise<GatewayAnswer> {
   const { call, target } = prepared;
+  // A model call is metered here; an agent turn meters itself (whole turn, on this route, through the same admission).
+  let run: MeteredModel | undefined;
   let answer: Omit<GatewayAnswer, 'proofId'>;
   let streamed = '';
   const delta =
@@ -84,8 +88,13 @@ export async function runGatewayCall(
       onDelta(text);
     });
   try {
-    answer = target.kind === 'agent' ? await answerAsAgent(ctx, prepared, target, delta) : await answerWithModel(ctx, prepared, target, delta);
+    if (target.kind === 'agent') answer = await answerAsAgent(ctx, prepared, target, delta);
+    else {
+      run = new MeteredModel(target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
+      answer = await answerWithModel(run, call, target.toolsForwarded, delta);
+    }
   } catch (err) {
+    await run?.recordUnfinished(ctx.log);
     const failure = providerFailure(ctx, err);
     // A stream named its certificate in its headers before the answer existed: it is issued anyway.
     if (onDelta) await certifyUnfinished(ctx, prepared, ctx.signal?.aborted ? 'abandoned' : 'failed', streamed);
@@ -103,10 +112,7 @@ export async function runGatewayCall(
       usage: answer.usage,
       conversationId: prepared.conversationId,
     }),
-    // An agent turn meters itself (whole turn, on this route); a model call is metered here.
-    target.kind === 'model'
-      ? recordConsumption(ctx, { route: call.route, modelClass: answer.modelClass, usage: answer.usage, model: answer.model })
-      : undefined,
+    run?.record(answer.model),
   ]);
   return { ...answer, proofId: prepared.proofId };
 }
@@ -118,60 +124,29 @@ export function answerText(a: Pick<GatewayAnswer, 'content' | 'toolCalls'>): str
 }
 
 async function answerWithModel(
-  ctx: ServiceContext,
-  prepared: PreparedCall,
-  target: Extract<Target, { kind: 'model' }>,
+  run: MeteredModel,
+  call: GatewayCall,
+  toolsForwarded: boolean,
   onDelta?: (text: string) => void,
 ): Promise<Omit<GatewayAnswer, 'proofId'>> {
-  const { call } = prepared;
-  const { provider } = target;
-  const req = {
-    messages: call.messages,
-    tools: target.toolsForwarded ? call.tools : undefined,
-    toolChoice: target.toolsForwarded ? call.toolChoice : undefined,
-    temperature: call.temperature,
-    maxTokens: call.maxTokens,
-    signal: ctx.signal,
-  };
-  let result;
-  let received = '';
-  try {
-    if (onDelta) {
-      for await (const event of provider.stream(req)) {
-        if (event.type === 'delta') {
-          received += event.text;
-          onDelta(event.text);
-        } else result = event.result;
-      }
-      if (!result) throw new ProviderError(`${provider.name} stream ended without a result`, { provider: provider.name });
-    } else {
-      result = await provider.complete(req);
-    }
-  } catch (err) {
-    if (ctx.signal?.aborted) await meterAbandoned(ctx, prepared, provider, received);
-    throw err;
-  }
+  const result = await run.call(
+    {
+      messages: call.messages,
+      tools: toolsForwarded ? call.tools : undefined,
+      toolChoice: toolsForwarded ? call.toolChoice : undefined,
+      temperature: call.temperature,
+      maxTokens: call.maxTokens,
+    },
+    onDelta,
+  );
   return {
     content: result.content,
     toolCalls: result.toolCalls,
     usage: result.usage,
     finishReason: result.finishReason,
-    model: result.model || provider.model,
-    modelClass: provider.modelClass,
+    model: result.model || run.provider.model,
+    modelClass: run.provider.modelClass,
   };
-}
-
-/**
- * A call the client abandoned is metered on what ran, like an interrupted chat turn: the prompt it
- * sent and the text received so far (our count; the provider reports nothing). No certificate.
- */
-async function meterAbandoned(ctx: ServiceContext, prepared: PreparedCall, provider: ModelProvider, received: string): Promise<void> {
-  try {
-    const usage = await unfinishedUsage(prepared.call, received);
-    await recordConsumption(ctx, { route: prepared.call.route, modelClass: provider.modelClass, usage, model: provider.model });
-  } catch (err) {
-    ctx.log.error({ err }, 'could not meter an abandoned gateway call');
-  }
 }
 
 /** What a call that ended without an answer consumed, by our count: the prompt sent and the text received. */

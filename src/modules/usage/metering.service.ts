@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
+import type { UsageMeter } from '../models/metered-call.js';
 import type { ModelClass, TokenUsage } from '../models/provider.js';
 import { CLASS_MULTIPLIER } from '../models/registry.js';
 import type { Workspace } from '../workspaces/workspace.entity.js';
@@ -19,18 +20,50 @@ export const TOKENS_PER_QUESTION = 8000;
  */
 export const HOLD_TTL_MS = 5 * 60_000;
 
-/** Name of the question hold in the request scope: one per request (or GraphQL root field). */
-const QUESTION_HOLD = 'questionHold';
+/** Name of the admission in the request scope: one per request (or GraphQL root field). */
+const ADMISSION = 'admission';
+
+/** One answer's consumption, as the ledger records it. */
+export interface ConsumptionEntry {
+  /** e.g. `POST /v1/chat/completions`. */
+  route: string;
+  modelClass: ModelClass;
+  usage: TokenUsage;
+  model?: string;
+}
 
 /**
- * Gives back the hold of a request that ended without recording an answer (refused, failed, or the
- * client left). The request scope calls it when the request is disposed of.
+ * The metering of one admitted request, from the check to the ledger (check → record → release).
+ * `assertCanConsume` returns it once the plan, the key budget and the allowance admit the answer and
+ * its questions are held; `record` writes the answer to the ledger once (a second call returns the
+ * first one's result); the request scope owns it, and when the request ends without a recorded answer
+ * (refused, failed, the client left) its hold is given back.
  */
-async function releaseHold(app: ServiceContext['app'], holdId: string): Promise<void> {
-  try {
-    await app.orm.em.fork().execute('delete from question_hold where id = ?', [holdId]);
-  } catch (err) {
-    app.log.warn({ err, holdId }, 'could not release a question hold; it expires by itself');
+export class Admission implements UsageMeter {
+  private recording?: Promise<{ questions: number }>;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly holdId: string,
+  ) {}
+
+  record(entry: ConsumptionEntry): Promise<{ questions: number }> {
+    this.recording ??= writeConsumption(this.ctx, entry, this.holdId).catch((err: unknown) => {
+      this.recording = undefined;
+      throw err;
+    });
+    return this.recording;
+  }
+
+  /** Called by the request scope when the request ends. */
+  async release(): Promise<void> {
+    if (this.recording) return;
+    const { app } = this.ctx;
+    try {
+      await app.orm.em.fork().execute('delete from question_hold where id = ?', [this.holdId]);
+    } catch (err) {
+      app.log.warn({ err, holdId: this.holdId }, 'could not release a question hold; it expires by itself');
+    }
   }
 }
 
@@ -127,19 +160,23 @@ export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promis
  * active plan), the key's `monthlyQuestionLimit` is spent, or the workspace has fewer questions left
  * than `required`. The allowance refusal takes the caller's dialect: native 402 QUESTION_LIMIT,
  * OpenAI 402 insufficient_quota, Anthropic 429 rate_limit_error without retry-after.
+ *
+ * Admitted, the questions are held and the request's Admission is returned (the one it already has
+ * when it was admitted before: the gateway's agent models enter the chat pipeline).
  */
 export async function assertCanConsume(
   ctx: ServiceContext,
   opts: { feature: 'chat' | 'gateway'; dialect: 'native' | 'openai' | 'anthropic'; required?: number },
-): Promise<void> {
+): Promise<Admission> {
   const required = Math.max(1, Math.ceil(opts.required ?? 1));
   const ws = ctx.caller.workspace;
   const now = ctx.clock.now();
   if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
   else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
   await assertKeyBudget(ctx, required);
-  // A request admitted once (the gateway's agent models enter the chat pipeline) holds once.
-  if (ctx.scope.has(QUESTION_HOLD)) return;
+  // A request admitted once holds once.
+  const admitted = ctx.scope.get<Admission>(ADMISSION);
+  if (admitted) return admitted;
   const holdId = newId('hold');
   await ctx.em.transactional(async (em) => {
     await em.execute('select id from workspace where id = ? for update', [ws.id]);
@@ -155,19 +192,25 @@ export async function assertCanConsume(
       new Date(now.getTime() + HOLD_TTL_MS),
     ]);
   });
-  ctx.scope.own(QUESTION_HOLD, holdId, (id) => releaseHold(ctx.app, id));
+  const admission = new Admission(ctx, holdId);
+  ctx.scope.own(ADMISSION, admission, (a) => a.release());
+  return admission;
+}
+
+/** Records a consumption through the request's admission, or without a hold when it has none. */
+export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionEntry): Promise<{ questions: number }> {
+  const admission = ctx.scope.get<Admission>(ADMISSION);
+  return admission ? admission.record(entry) : writeConsumption(ctx, entry, undefined);
 }
 
 /**
- * Appends one consumption to the ledger: the monthly allowance is used before packs. Recording is
- * serialised per workspace (row lock) so the split is exact across processes. Questions already
- * answered are always recorded, even past the allowance when an answer cost more than its hold. When the key
- * passes 80% of its monthly ceiling, a notification is stored once per key and month, and logged.
+ * Appends one consumption to the ledger, giving back the admission's hold in the same transaction: the
+ * monthly allowance is used before packs. Recording is serialised per workspace (row lock) so the
+ * split is exact across processes. Questions already answered are always recorded, even past the
+ * allowance when an answer cost more than its hold. When the key passes 80% of its monthly ceiling, a
+ * notification is stored once per key and month, and logged.
  */
-export async function recordConsumption(
-  ctx: ServiceContext,
-  opts: { route: string; modelClass: ModelClass; usage: TokenUsage; model?: string },
-): Promise<{ questions: number }> {
+async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdId: string | undefined): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
   const { workspace: ws, key, user } = ctx.caller;
   const now = ctx.clock.now();
@@ -175,10 +218,7 @@ export async function recordConsumption(
   const limited = limit !== null && limit !== undefined;
   const keyTotal = await ctx.em.transactional(async (em) => {
     await em.execute('select id from workspace where id = ? for update', [ws.id]);
-    const holdId = ctx.scope.take<string>(QUESTION_HOLD);
-    if (holdId) {
-      await em.execute('delete from question_hold where id = ?', [holdId]);
-    }
+    if (holdId) await em.execute('delete from question_hold where id = ?', [holdId]);
     const balance = await readBalance(em, ws, now);
     const fromAllowance = Math.min(questions, balance.allowanceLeft);
     const fromPacks = Math.min(questions - fromAllowance, balance.packsLeft);

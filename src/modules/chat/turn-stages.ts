@@ -1,0 +1,353 @@
+/**
+ * The stages of a chat turn, in order (docs/chat.md): planning (auto-pick only), prepare, retrieval,
+ * masking, consultation, reflection, generation, extraction, then save, metering and the certificate
+ * side by side, and the result. Each is a function of the turn's state so far (turn-state.ts) that
+ * returns what it adds; a stage that runs reports itself as `stage` events.
+ */
+import type { ServiceContext } from '../../core/context.js';
+import { errors, isDomainError } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { isPoste, type Agent } from '../agents/agent.entity.js';
+import { agentNotFound, loadWorkspaceAgents } from '../agents/agents.service.js';
+import { MeteredModel } from '../models/metered-call.js';
+import { foldText } from '../models/text-match.js';
+import { issueProof } from '../proofs/proofs.service.js';
+import { assertCanConsume, type Admission } from '../usage/metering.service.js';
+import { planAgent } from './auto-pick.js';
+import type { ChatTurnDone, Consultation, Mood } from './chat.schemas.js';
+import { askColleague, consultable, consultToolDef, MAX_CONSULTATIONS, namedColleagues } from './consultation.js';
+import { contextUsedBlocks, renderContextBlocks } from './context-blocks.js';
+import { extractFacts } from './extraction.js';
+import { generate, type ConsultHandler } from './generation.js';
+import { memoriesFromFacts, memoriesFromMessage, recallMemories, storeMemories } from './memory.js';
+import { deriveMood } from './mood.js';
+import { buildPrompt } from './prompt.js';
+import { isSmallTalk, reflect } from './reflection.js';
+import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
+import { appendExchange, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
+import type {
+  Admitted,
+  AutoPick,
+  Consulted,
+  Extracted,
+  Generated,
+  Masked,
+  PendingTurn,
+  Prepared,
+  Reflected,
+  Retrieved,
+  Settled,
+  TurnInputs,
+} from './turn-state.js';
+import { CHAT_FAILED, TurnModel } from './turn-model.js';
+
+export const NO_AGENTS = 'No agents available in this workspace';
+
+/** The turn's model on its admission: every call of the turn is metered as one answer through it. */
+function admitted(turn: TurnInputs, admission: Admission): Admitted {
+  const { ctx, provider, opts } = turn;
+  const run = new MeteredModel(provider, { meter: admission, route: opts.route, signal: ctx.signal });
+  return { admission, model: new TurnModel(run, ctx.signal, ctx.log) };
+}
+
+/**
+ * Runs `fn`; when it fails after a model ran, the turn is metered on what ran (an interrupted call
+ * counts the prompt it sent and the text it had received). Nothing ran: nothing is recorded, so
+ * refusals before the model consume nothing.
+ */
+export async function meteredUntilDone<T>(model: TurnModel | undefined, log: ServiceContext['log'], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    await model?.run.recordUnfinished(log);
+    throw err;
+  }
+}
+
+/**
+ * Auto-pick, before any stream: lists the agents (404 when none), admits the turn (a refusal is kept
+ * for the stream to report) and plans the agent (500 `Agent planning failed`).
+ */
+export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
+  const { ctx, input, masker, stages } = turn;
+  const agents = await loadWorkspaceAgents(ctx);
+  if (agents.length === 0) throw errors.notFound(NO_AGENTS);
+  let admission: Admission;
+  try {
+    admission = await assertCanConsume(ctx, { feature: 'chat', dialect: turn.opts.dialect ?? 'native' });
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    return { agents, refusal: err };
+  }
+  const admit = admitted(turn, admission);
+  const plan = await meteredUntilDone(admit.model, ctx.log, () =>
+    stages.run('planning', () => planAgent(admit.model, agents, input.message, masker)),
+  );
+  return { agents, admitted: admit, plan };
+}
+
+type Settle<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settle<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/**
+ * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads run
+ * concurrently (each on its own fork of the EntityManager); the refusals are then raised in the
+ * documented order: unknown agent, poste, unknown session, allowance.
+ */
+export async function prepare(turn: PendingTurn): Promise<Prepared> {
+  const { ctx, input, opts, pick } = turn;
+  const read = (): ServiceContext => ({ ...ctx, em: ctx.em.fork() });
+  const planned = pick && 'plan' in pick ? pick : undefined;
+  const agentId = planned?.plan.agent.id ?? opts.agentId ?? '';
+  const [agents, session, admission, stored, recalled] = await Promise.all([
+    pick?.agents ?? loadWorkspaceAgents(read()),
+    input.sessionId ? settle(findOwnSession(read(), input.sessionId)) : undefined,
+    planned
+      ? { ok: true as const, value: planned.admitted }
+      : settle(assertCanConsume(read(), { feature: 'chat', dialect: opts.dialect ?? 'native' }).then((a) => admitted(turn, a))),
+    input.sessionId ? loadHistory(read(), input.sessionId) : [],
+    recallMemories(read(), { id: agentId, isShared: false }, input.message),
+  ]);
+  const agent = planned?.plan.agent ?? agents.find((a) => a.id === opts.agentId);
+  if (!agent) throw agentNotFound(opts.agentId ?? '');
+  if (isPoste(agent)) {
+    // SPEC: a poste cannot be chatted with; the refusal is the generic 500 of a failed chat.
+    ctx.log.warn({ agentId: agent.id }, 'chat refused: the agent is a poste');
+    throw errors.internal(CHAT_FAILED);
+  }
+  if (session && !session.ok) throw session.error;
+  if (!admission.ok) throw admission.error;
+  return {
+    ...admission.value,
+    agent,
+    colleagues: agents.filter((a) => a.id !== agent.id),
+    sessionId: session?.value.id ?? newId('ses'),
+    existing: session !== undefined,
+    stored,
+    history: opts.history ?? historyOf(stored),
+    // Shared memories (a console setting) are read across users: only then is a second read needed.
+    memories: agent.isShared ? await recallMemories(ctx, agent, input.message) : recalled,
+    blocks: renderContextBlocks(input.context),
+  };
+}
+
+/** Passages of the agent's linked knowledge, reported in a `knowledge` event when there are any. */
+export async function retrieval(s: TurnInputs & Prepared): Promise<Retrieved> {
+  const { ctx, input, stages, agent } = s;
+  if (!input.knowledge.enabled) return { passages: [] };
+  const topK = topKFor(input.message, input.knowledge.topK);
+  const passages = await stages.run('retrieval', () => retrievePassages(ctx, { agentId: agent.id, query: input.message, topK }));
+  if (passages.length > 0) s.opts.sink?.({ type: 'knowledge', data: knowledgeUsedOf(passages) });
+  return { passages };
+}
+
+/** Everything the model reads from the caller or the workspace is masked when it leaves the service. */
+export function masking(s: TurnInputs & Prepared & Retrieved): Masked {
+  const { input, masker } = s;
+  return {
+    message: masker.mask(input.message),
+    maskedHistory: s.history.map((h) => ({ role: h.role, content: masker.mask(h.content) })),
+    parts: {
+      agent: s.agent,
+      colleagues: s.colleagues,
+      memories: s.memories.map((m) => ({ key: m.key, value: masker.mask(m.value) })),
+      blocks: s.blocks.map((b) => ({ ...b, heading: masker.mask(b.heading), text: masker.mask(b.text) })),
+      passages: s.passages.map((x) => ({ ...x, text: masker.mask(x.text) })),
+      json: input.responseFormat?.type === 'json' ? { fields: input.responseFormat.fields, schema: input.responseFormat.schema } : undefined,
+    },
+    sampling: { temperature: input.options.temperature, maxTokens: input.options.maxTokens },
+  };
+}
+
+/**
+ * Colleagues named in the message are consulted before answering; a tool-capable model is also
+ * offered `consult_colleague` (at most MAX_CONSULTATIONS consultations in the turn).
+ */
+export async function consultation(s: TurnInputs & Prepared & Masked): Promise<Consulted> {
+  const { input, masker, model, agent, colleagues, sampling } = s;
+  const consultations: Consultation[] = [];
+  const consulted: Consulted['consulted'] = [];
+  const canConsult = input.consult.enabled && consultable(colleagues).length > 0;
+  const ask = async (colleague: Agent, question: string, trigger: Consultation['trigger']) => {
+    const started = performance.now();
+    const answer = await askColleague(model, agent, colleague, masker.mask(question), sampling);
+    consultations.push({
+      agentId: colleague.id,
+      agentName: colleague.name,
+      question,
+      answer: masker.restore(answer),
+      trigger,
+      durationMs: Math.round(performance.now() - started),
+    });
+    return answer;
+  };
+  const named = canConsult ? namedColleagues(colleagues, input.message) : [];
+  if (named.length > 0) {
+    await s.stages.run('consultation', async () => {
+      for (const colleague of named) consulted.push({ name: colleague.name, answer: await ask(colleague, input.message, 'named') });
+    });
+  }
+  const consultTool: ConsultHandler | undefined =
+    canConsult && s.provider.supportsTools
+      ? {
+          def: consultToolDef(colleagues),
+          ask: async (args) => {
+            const { colleague, question } = (args ?? {}) as { colleague?: unknown; question?: unknown };
+            if (typeof colleague !== 'string' || typeof question !== 'string' || !question.trim()) {
+              return JSON.stringify({ error: 'colleague and question are required' });
+            }
+            if (consultations.length >= MAX_CONSULTATIONS) return JSON.stringify({ error: 'No more consultations in this turn' });
+            const target = consultable(colleagues).find((c) => foldText(c.name) === foldText(colleague.trim()));
+            if (!target) return JSON.stringify({ error: `Unknown colleague: ${colleague}` });
+            return JSON.stringify({ colleague: target.name, answer: await ask(target, question, 'tool') });
+          },
+        }
+      : undefined;
+  return { consultations, consulted, consultTool };
+}
+
+/** The reasoning pass before the answer, unless turned off or the message is small talk. */
+export async function reflection(s: TurnInputs & Prepared & Masked & Consulted): Promise<Reflected> {
+  const { input, masker } = s;
+  if (!input.options.reflection || isSmallTalk(input.message)) return {};
+  const prompt = buildPrompt({ ...s.parts, json: undefined, consulted: s.consulted, history: s.maskedHistory, message: s.message });
+  const masked = await s.stages.run('reflection', () => reflect(s.model, prompt, s.sampling));
+  return { thoughts: { masked, text: masker.restore(masked) } };
+}
+
+/** The answer, with the workspace's tools (and `consult_colleague`) on a tool-capable model. */
+export async function generation(s: TurnInputs & Prepared & Masked & Consulted & Reflected): Promise<Generated> {
+  const { ctx, input, masker, model, agent } = s;
+  const { json } = s.parts;
+  const prompt = buildPrompt({
+    ...s.parts,
+    consulted: s.consulted,
+    thoughts: s.thoughts?.masked,
+    history: s.maskedHistory,
+    message: s.message,
+  });
+  const gen = await s.stages.run('generation', async () => {
+    const tools =
+      input.tools.enabled && s.provider.supportsTools
+        ? await ctx.app.tools.toolsFor(ctx, { agentId: agent.id, toolIds: input.tools.toolIds })
+        : [];
+    return generate({
+      model,
+      request: { messages: prompt.messages, material: prompt.material, json: json !== undefined, ...s.sampling },
+      tools,
+      consult: s.consultTool,
+      masker,
+      sink: s.opts.sink,
+      signal: ctx.signal,
+      log: ctx.log,
+    });
+  });
+  const content = masker.restore(gen.result.content);
+  const contentParsed = json ? parseObject(content) : undefined;
+  return { generation: gen, content, ...(contentParsed ? { contentParsed } : {}) };
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Facts of the requested categories, from the masked message, restored. */
+export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Extracted> {
+  const request = s.input.extraction;
+  if (!request) return {};
+  const facts = await s.stages.run('extraction', () => extractFacts(s.model, s.message, request.categories));
+  return { extracted: facts.map((f) => ({ category: f.category, value: s.masker.restore(f.value) })) };
+}
+
+/**
+ * Saving (the exchange and memories, unless the caller keeps its own conversations), metering (the
+ * whole turn, through the admission) and the certificate touch different rows: they run side by side,
+ * each in its own transaction.
+ */
+export async function settlement(s: TurnInputs & Prepared & Generated & Extracted): Promise<Settled> {
+  const { ctx, input, opts, agent, model } = s;
+  const persist = opts.persist ?? true;
+  const answeredBy = s.generation.result.model;
+  const memoriesSaved = persist ? memoriesFromMessage(input.message) : [];
+  const factMemories = persist && input.extraction?.persist && s.extracted ? memoriesFromFacts(s.extracted) : [];
+  const stored = deriveMood(input.message, s.content, previousMood(s.stored, agent.id));
+  const mood: Mood = { agentId: agent.id, name: agent.name, ...stored };
+  const usage = model.usage;
+  const save = async () => {
+    if (!persist) return;
+    await s.stages.run('save', () =>
+      ctx.em.transactional(async (em) => {
+        await appendExchange(em, ctx, {
+          sessionId: s.sessionId,
+          existing: s.existing,
+          agent,
+          model: answeredBy,
+          userMessage: input.message,
+          answer: s.content,
+          usage,
+          mood: stored,
+        });
+        await storeMemories(em, ctx, { agentId: agent.id, sessionId: s.sessionId }, [...memoriesSaved, ...factMemories]);
+      }),
+    );
+  };
+  const prove = async () =>
+    (opts.proof ?? opts.sink !== undefined)
+      ? (
+          await issueProof(ctx, {
+            route: opts.route,
+            modelAddress: `agent:${agent.id}`,
+            model: answeredBy,
+            request: s.raw ?? null,
+            requestHash: s.requestHash,
+            answer: s.content,
+            usage,
+          })
+        ).id
+      : undefined;
+  const [, , proofId] = await Promise.all([save(), model.run.record(answeredBy), prove()]);
+  return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
+}
+
+/** The result, as the `done` event carries it (after the `mood` event). */
+export function result(s: TurnInputs & Prepared & Retrieved & Consulted & Reflected & Generated & Extracted & Settled): ChatTurnDone {
+  const { agent } = s;
+  const done: ChatTurnDone = {
+    agentId: agent.id,
+    agentName: agent.name,
+    agentRole: agent.role,
+    content: s.content,
+    sessionId: s.sessionId,
+    ...(s.contentParsed ? { contentParsed: s.contentParsed } : {}),
+    ...(s.thoughts !== undefined ? { thoughts: s.thoughts.text } : {}),
+    memoriesSaved: s.memoriesSaved,
+    ...(s.extracted ? { extracted: s.extracted } : {}),
+    tokenUsage: s.model.usage,
+    knowledgeUsed: knowledgeUsedOf(s.passages),
+    toolCalls: s.generation.toolCalls,
+    ...(s.proofId ? { proofId: s.proofId } : {}),
+    consultations: s.consultations,
+    mood: s.mood,
+    masked: s.masker.masked,
+    contextUsed: {
+      blocks: contextUsedBlocks(s.blocks),
+      historyMessages: s.history.length,
+      memoriesRecalled: s.memories.length,
+      passages: s.passages.length,
+    },
+  };
+  s.opts.sink?.({ type: 'mood', data: s.mood });
+  s.opts.sink?.({ type: 'done', data: done });
+  return done;
+}

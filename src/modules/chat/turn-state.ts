@@ -1,0 +1,144 @@
+/**
+ * The state of a chat turn, stage by stage. The inputs are fixed once the request is validated; each
+ * stage is a function of the state so far that returns only what it adds, and the turn is the
+ * composition of the stages (chat.service.ts), so each stage's type says what it reads and what it
+ * produces.
+ */
+import type { ServiceContext } from '../../core/context.js';
+import type { Access } from '../keys/access.js';
+import type { ModelProvider } from '../models/provider.js';
+import type { Admission } from '../usage/metering.service.js';
+import type { Agent } from '../agents/agent.entity.js';
+import type { Plan } from './auto-pick.js';
+import type { EventSink } from './chat-events.js';
+import type { ChatRequest, Consultation, ExtractedFact, MemorySaved, Mood } from './chat.schemas.js';
+import type { SessionMessage } from './chat.entity.js';
+import type { RenderedBlock } from './context-blocks.js';
+import type { ConsultHandler, Generation } from './generation.js';
+import type { RecalledMemory } from './memory.js';
+import type { PiiMasker } from './pii.js';
+import type { HistoryMessage, PromptParts } from './prompt.js';
+import type { Stages } from './stages.js';
+import type { KnowledgeUsedItem } from './turn-extensions.js';
+import type { TurnModel } from './turn-model.js';
+
+export interface TurnOptions {
+  /** The agent to answer; undefined: auto-pick plans one from the message. */
+  agentId?: string;
+  /** Metering and proof route label, e.g. `POST /v1/agents/:id/chat`. */
+  route: string;
+  /** Receives the stream events; given, the answer is streamed token by token. */
+  sink?: EventSink;
+  /** The model to run on; default the registry's default model. */
+  provider?: ModelProvider;
+  /** Dialect of the allowance refusal (see assertCanConsume); default native. */
+  dialect?: 'native' | 'openai' | 'anthropic';
+  /** Issue a proof certificate for the answer (its id goes in `done`); default: when streaming. */
+  proof?: boolean;
+  /** Prior messages given by the caller (gateway); replaces the session's history in the prompt. */
+  history?: HistoryMessage[];
+  /** False: save neither the exchange nor memories (the gateway keeps its own conversations). Default true. */
+  persist?: boolean;
+  /** The route family the caller came through; default the agents family (a write). */
+  access?: Access;
+}
+
+/** A validated turn: what every stage reads, never changed. */
+export interface TurnInputs {
+  readonly ctx: ServiceContext;
+  /** The request body as received (the certificate quotes it). */
+  readonly raw: unknown;
+  readonly input: ChatRequest;
+  readonly opts: Readonly<TurnOptions>;
+  readonly provider: ModelProvider;
+  readonly masker: PiiMasker;
+  readonly stages: Stages;
+  /** Hash of the request for the proof certificate, computed before any model runs. */
+  readonly requestHash?: string;
+}
+
+/** Admission: the turn's metering (check → record → release) and the model every call goes through. */
+export interface Admitted {
+  readonly admission: Admission;
+  readonly model: TurnModel;
+}
+
+/**
+ * Auto-pick, before any stream opens: the workspace's agents, then either the admission and the
+ * planned agent, or the allowance refusal, which the turn reports when it continues (in-stream).
+ */
+export type AutoPick =
+  | { readonly agents: Agent[]; readonly refusal: unknown }
+  | { readonly agents: Agent[]; readonly admitted: Admitted; readonly plan: Plan };
+
+/** A turn past validation (and, for auto-pick, past planning): what may still fail arrives in-stream. */
+export interface PendingTurn extends TurnInputs {
+  readonly pick?: AutoPick;
+}
+
+/** prepare: the answering agent, the session and what the prompt reads besides knowledge. */
+export interface Prepared extends Admitted {
+  readonly agent: Agent;
+  readonly colleagues: Agent[];
+  readonly sessionId: string;
+  /** The session exists already (a new one is created when the exchange is saved). */
+  readonly existing: boolean;
+  readonly stored: SessionMessage[];
+  readonly history: HistoryMessage[];
+  readonly memories: RecalledMemory[];
+  readonly blocks: RenderedBlock[];
+}
+
+/** retrieval: passages of the agent's linked knowledge (none when knowledge is off). */
+export interface Retrieved {
+  readonly passages: KnowledgeUsedItem[];
+}
+
+/** What the model reads from the caller and the workspace, masked when it leaves the service. */
+export interface Masked {
+  readonly message: string;
+  readonly maskedHistory: HistoryMessage[];
+  readonly parts: Omit<PromptParts, 'history' | 'message' | 'consulted' | 'thoughts'>;
+  readonly sampling: { temperature: number; maxTokens: number };
+}
+
+/** consultation: colleagues' answers, the named ones before answering. */
+export interface Consulted {
+  /** Every consultation of the turn, in order; the `consult_colleague` tool adds to it while answering. */
+  readonly consultations: Consultation[];
+  /** The named colleagues' answers, as the prompt quotes them (masked). */
+  readonly consulted: { name: string; answer: string }[];
+  /** The `consult_colleague` tool, offered to a tool-capable model when colleagues can be consulted. */
+  readonly consultTool?: ConsultHandler;
+}
+
+/** reflection: the reasoning pass, as the model wrote it (masked) and as the caller reads it. */
+export interface Reflected {
+  readonly thoughts?: { readonly masked: string; readonly text: string };
+}
+
+/** generation: the answer. */
+export interface Generated {
+  readonly generation: Generation;
+  /** The answer with placeholders restored. */
+  readonly content: string;
+  /** The answer parsed, when JSON was requested and it is an object. */
+  readonly contentParsed?: Record<string, unknown>;
+}
+
+/** extraction: the facts of the requested categories. */
+export interface Extracted {
+  readonly extracted?: ExtractedFact[];
+}
+
+/** save, metering and the certificate. */
+export interface Settled {
+  readonly memoriesSaved: MemorySaved[];
+  readonly mood: Mood;
+  readonly proofId?: string;
+}
+
+/** Runs one stage on the state and returns the state with what the stage added. */
+export async function extend<S extends object, A extends object>(state: S, stage: (state: S) => Promise<A> | A): Promise<S & A> {
+  return { ...state, ...(await stage(state)) };
+}

@@ -1,0 +1,108 @@
+import type { Logger } from '../../lib/logger.js';
+import {
+  ProviderError,
+  usageOf,
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelClass,
+  type ModelProvider,
+  type TokenUsage,
+} from './provider.js';
+import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
+
+/**
+ * Where an answer's consumption is recorded: the request's admission (usage/metering.service.ts).
+ * `record` records once; a second call returns the first one's result.
+ */
+export interface UsageMeter {
+  record(entry: { route: string; modelClass: ModelClass; usage: TokenUsage; model?: string }): Promise<unknown>;
+}
+
+export interface MeteredModelOptions {
+  /** The request's admission. */
+  meter: UsageMeter;
+  /** The ledger's route label, e.g. `POST /v1/chat/completions`. */
+  route: string;
+  /** The caller's signal: aborting it stops the call in flight. */
+  signal?: AbortSignal;
+  /** Prompt tokens of an interrupted call, by our count; default: the request's messages. */
+  countPrompt?: (req: CompletionRequest) => Promise<number>;
+}
+
+/**
+ * The model calls of one answer, metered as one answer: a chat turn's planner, consultations,
+ * reflection, tool rounds and extraction, the gateway's single call, a debate's rounds. Every way in
+ * that runs a model goes through `call`, then records once with `record` (or `recordUnfinished` when
+ * the answer failed or was abandoned).
+ *
+ * `call` streams when given `onDelta` (which receives the text as it arrives) and rethrows any
+ * failure as it came: the caller words it. A call the signal interrupted is counted all the same, by
+ * the tokenizer: the prompt it sent and the text received so far (the provider reports nothing).
+ */
+export class MeteredModel {
+  private completed: TokenUsage = usageOf(0, 0);
+  private interrupted: TokenUsage = usageOf(0, 0);
+
+  constructor(
+    readonly provider: ModelProvider,
+    private readonly opts: MeteredModelOptions,
+  ) {}
+
+  /** Usage of every call so far, the estimate of interrupted ones included. */
+  get usage(): TokenUsage {
+    return addUsage(this.completed, this.interrupted);
+  }
+
+  async call(req: CompletionRequest, onDelta?: (text: string) => void): Promise<CompletionResult> {
+    const { provider } = this;
+    const sent = { ...req, signal: this.opts.signal };
+    let received = '';
+    try {
+      let result: CompletionResult | undefined;
+      if (!onDelta) result = await provider.complete(sent);
+      else {
+        for await (const event of provider.stream(sent)) {
+          if (event.type === 'done') {
+            result = event.result;
+            break;
+          }
+          received += event.text;
+          onDelta(event.text);
+        }
+      }
+      if (!result) throw new ProviderError(`${provider.name} stream ended without a result`, { provider: provider.name });
+      this.completed = addUsage(this.completed, result.usage);
+      return result;
+    } catch (err) {
+      if (this.opts.signal?.aborted || (err instanceof ProviderError && err.aborted)) {
+        const prompt = await (this.opts.countPrompt ?? countRequestPrompt)(req);
+        this.interrupted = addUsage(this.interrupted, usageOf(prompt, await countTextTokensAsync(received)));
+      }
+      throw err;
+    }
+  }
+
+  /** Records the whole usage through the admission, under the answering model's name (default the provider's). */
+  async record(model?: string): Promise<void> {
+    await this.opts.meter.record({ route: this.opts.route, modelClass: this.provider.modelClass, usage: this.usage, model: model ?? this.provider.model });
+  }
+
+  /**
+   * An answer that failed or was abandoned after a model ran is metered on what ran; nothing ran,
+   * nothing is recorded (refusals consume nothing). Never throws: the caller is already failing.
+   */
+  async recordUnfinished(log: Logger): Promise<void> {
+    if (this.usage.totalTokens === 0) return;
+    try {
+      await this.record();
+    } catch (err) {
+      log.error({ err, route: this.opts.route }, 'could not meter an unfinished answer');
+    }
+  }
+}
+
+const countRequestPrompt = (req: CompletionRequest): Promise<number> => countMessageTokensAsync(req.messages);
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return usageOf(a.promptTokens + b.promptTokens, a.completionTokens + b.completionTokens);
+}
