@@ -3,6 +3,7 @@ import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from './agents.schemas.js';
 import { createAgent, deleteAgent, getAgent, listAgents, toAgentDto, updateAgent } from './agents.service.js';
 import { isPoste } from './agent.entity.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 export const AgentRef = objectFromZod('Agent', AgentDtoSchema, {
   description: 'A persona of the workspace (same fields as the REST Agent resource).',
@@ -18,8 +19,6 @@ const CreateAgentInput = inputFromZod('CreateAgentInput', CreateAgentSchema);
 const UpdateAgentInput = inputFromZod('UpdateAgentInput', UpdateAgentSchema);
 
 /** GraphQL turns omitted input fields into absent keys and explicit nulls into null: same as JSON. */
-const plain = (input: object): Record<string, unknown> => ({ ...input });
-
 builder.queryFields((t) => ({
   agents: t.field({
     type: [AgentRef],
@@ -37,13 +36,13 @@ builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-    resolve: async (_r, args, ctx) => toAgentDto(await createAgent(await ctx.service(), plain(args.input) as never)),
+    resolve: async (_r, args, ctx) => toAgentDto(await createAgent(await ctx.service(), plainInput(args.input) as never)),
   }),
   updateAgent: t.field({
     type: AgentRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentInput, required: true }) },
     resolve: async (_r, args, ctx) =>
-      toAgentDto(await updateAgent(await ctx.service(), String(args.id), plain(args.input) as never)),
+      toAgentDto(await updateAgent(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   deleteAgent: t.boolean({
     args: { id: t.arg.id({ required: true }) },

@@ -2,9 +2,10 @@ import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import type { ChatStreamEvent } from './chat-events.js';
 import { finishStreamedTurn } from './chat-stream.js';
-import { agentIdOf, ChatInput, chatNeeds, KnowledgeUsedRef, MoodRef, plain, TurnResultRef } from './chat-types.graphql.js';
+import { agentIdOf, ChatInput, chatNeeds, KnowledgeUsedRef, MoodRef, TurnResultRef } from './chat-types.graphql.js';
 import { startTurn } from './chat.service.js';
 import { EventQueue } from './event-queue.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 const STREAM_ROUTE = 'graphql chatStream';
 
@@ -127,7 +128,7 @@ builder.subscriptionFields((t) => ({
     description: 'One streamed chat turn: the events of the REST /chat/stream routes. Without agentId the planning step picks the agent.',
     extensions: chatNeeds(true),
     args: { agentId: t.arg.id({ required: false }), input: t.arg({ type: ChatInput, required: true }) },
-    subscribe: (_r, args, ctx) => subscribeChat(ctx, agentIdOf(args.agentId), plain(args.input)),
+    subscribe: (_r, args, ctx) => subscribeChat(ctx, agentIdOf(args.agentId), plainInput(args.input)),
     resolve: (item: StreamItem) => {
       if ('refused' in item) throw item.refused;
       return item;

@@ -75,9 +75,6 @@ export const ChatInput = inputFromZod('ChatInput', ChatRequestSchema, {
   types: { context: ContextBlockInput, responseFormat: ResponseFormatInput },
 });
 
-/** GraphQL input objects may lack Object.prototype: copy them into plain JSON-like values. */
-export const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
-
 /** An optional `agentId` argument: absent or null means the planning step picks the agent. */
 export const agentIdOf = (agentId: string | number | null | undefined): string | undefined =>
   agentId === null || agentId === undefined ? undefined : String(agentId);

@@ -7,6 +7,7 @@ import { listKeyNotifications, toNotificationDto, type KeyNotificationDto } from
 import { ApiKey } from './api-key.entity.js';
 import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys-admin.service.js';
 import { KeyAttributesSchema } from './keys.schemas.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNotification').implement({
   description: 'Recorded once per key and calendar month when the key passes 80% of its monthlyQuestionLimit.',
@@ -82,8 +83,6 @@ const CreatedApiKeyRef = builder.objectRef<{ key: ApiKey; secret: string }>('Cre
 // optional, on a new key as on an update.
 const ApiKeyInput = inputFromZod('ApiKeyInput', KeyAttributesSchema);
 
-const plain = (input: object): Record<string, unknown> => ({ ...input });
-
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyRef],
@@ -102,12 +101,12 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
     args: { input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plain(args.input) as never),
+    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plainInput(args.input) as never),
   }),
   updateApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => updateApiKey(await ctx.service(), String(args.id), plain(args.input) as never),
+    resolve: async (_r, args, ctx) => updateApiKey(await ctx.service(), String(args.id), plainInput(args.input) as never),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,

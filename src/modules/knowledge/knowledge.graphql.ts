@@ -23,6 +23,7 @@ import {
 import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from './links.service.js';
 import { queryKnowledge } from './query.service.js';
 import { deleteSource, getSource, listSources, loadSourcesByCollection, toSourceDto, updateSource } from './sources.service.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 export const KnowledgeSourceRef = objectFromZod('KnowledgeSource', SourceDtoSchema, {
   description: 'An uploaded document and its ingestion state (same fields as the REST source).',
@@ -71,8 +72,6 @@ const UpdateSourceInput = inputFromZod('UpdateKnowledgeSourceInput', UpdateSourc
   descriptions: { collectionId: 'null takes the source out of its collection' },
 });
 
-const plain = (input: object): Record<string, unknown> => ({ ...input });
-
 builder.queryFields((t) => ({
   knowledgeSources: t.field({
     type: [KnowledgeSourceRef],
@@ -107,7 +106,7 @@ builder.queryFields((t) => ({
     description: 'Ranked passages (POST /v1/knowledge/query).',
     extensions: operationNeeds({ scope: 'knowledge', rateLimit: 'knowledgeQuery', twin: 'POST /v1/knowledge/query' }),
     args: { input: t.arg({ type: KnowledgeQueryInput, required: true }) },
-    resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plain(args.input) as never),
+    resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plainInput(args.input) as never),
   }),
   agentKnowledge: t.field({
     type: AgentKnowledgeRef,
@@ -122,7 +121,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CollectionInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return (await withSourceCounts(service, [await createCollection(service, plain(args.input) as never)]))[0];
+      return (await withSourceCounts(service, [await createCollection(service, plainInput(args.input) as never)]))[0];
     },
   }),
   updateKnowledgeCollection: t.field({
@@ -130,7 +129,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plain(args.input) as never)]))[0];
+      return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plainInput(args.input) as never)]))[0];
     },
   }),
   deleteKnowledgeCollection: t.boolean({
@@ -143,7 +142,7 @@ builder.mutationFields((t) => ({
   updateKnowledgeSource: t.field({
     type: KnowledgeSourceRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSourceInput, required: true }) },
-    resolve: async (_r, args, ctx) => toSourceDto(await updateSource(await ctx.service(), String(args.id), plain(args.input) as never)),
+    resolve: async (_r, args, ctx) => toSourceDto(await updateSource(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   deleteKnowledgeSource: t.boolean({
     args: { id: t.arg.id({ required: true }) },

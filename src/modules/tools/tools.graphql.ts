@@ -14,6 +14,7 @@ import {
   unlinkTool,
   updateTool,
 } from './tools.service.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 const ToolHeaderRef = objectFromZod('ToolHeader', ToolDtoSchema.shape.headers.element, {
   description: 'A request header of a tool; a secret header never shows its value.',
@@ -50,12 +51,6 @@ const UpdateToolInput = inputFromZod('UpdateToolInput', UpdateToolSchema, {
   types: { headers: ToolHeaderInput },
 });
 
-const plain = (input: object): Record<string, unknown> => {
-  const out: Record<string, unknown> = { ...input };
-  if (Array.isArray(out.headers)) out.headers = out.headers.map((h: object) => ({ ...h }));
-  return out;
-};
-
 builder.queryFields((t) => ({
   tools: t.field({
     type: [ToolRef],
@@ -73,12 +68,12 @@ builder.mutationFields((t) => ({
   createTool: t.field({
     type: ToolRef,
     args: { input: t.arg({ type: ToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await createTool(await ctx.service(), plain(args.input) as never)),
+    resolve: async (_r, args, ctx) => toToolDto(await createTool(await ctx.service(), plainInput(args.input) as never)),
   }),
   updateTool: t.field({
     type: ToolRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plain(args.input) as never)),
+    resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   deleteTool: t.boolean({
     args: { id: t.arg.id({ required: true }) },

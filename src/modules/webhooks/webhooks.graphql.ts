@@ -21,6 +21,7 @@ import {
   toWebhookDto,
   updateWebhook,
 } from './webhooks.service.js';
+import { plainInput } from '../../graphql/plain-input.js';
 
 export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSchema, {
   description: 'A delivery log entry (same fields as the REST delivery).',
@@ -55,8 +56,6 @@ const AttemptOutcomeRef = objectFromZod('WebhookAttemptOutcome', AttemptOutcomeS
 const CreateWebhookInput = inputFromZod('CreateWebhookInput', CreateWebhookSchema);
 const UpdateWebhookInput = inputFromZod('UpdateWebhookInput', UpdateWebhookSchema);
 
-const plain = (input: object): Record<string, unknown> => ({ ...input });
-
 builder.queryFields((t) => ({
   webhooks: t.field({
     type: [WebhookEndpointRef],
@@ -80,13 +79,13 @@ builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: CreatedWebhookRef,
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: async (_r, args, ctx) => createWebhook(await ctx.service(), plain(args.input) as never),
+    resolve: async (_r, args, ctx) => createWebhook(await ctx.service(), plainInput(args.input) as never),
   }),
   updateWebhook: t.field({
     type: WebhookEndpointRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_r, args, ctx) =>
-      toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plain(args.input) as never)),
+      toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   deleteWebhook: t.boolean({
     args: { id: t.arg.id({ required: true }) },
