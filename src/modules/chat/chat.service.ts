@@ -27,7 +27,7 @@ import {
   retrieval,
   settlement,
 } from './turn-stages.js';
-import { extend, type PendingTurn, type Prepared, type TurnInputs, type TurnOptions } from './turn-state.js';
+import { certified, extend, type PendingTurn, type Prepared, type TurnInputs, type TurnOptions } from './turn-state.js';
 
 export type { PendingTurn } from './turn-state.js';
 
@@ -57,7 +57,7 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
   // A body JSON can carry but the certificate cannot hash (a number beyond the double range) is bad
   // input: refused now, not after the model answered.
   let requestHash: string | undefined;
-  if (opts.proof ?? opts.sink !== undefined) {
+  if (certified(opts)) {
     try {
       requestHash = hashRequest(raw ?? null);
     } catch (err) {

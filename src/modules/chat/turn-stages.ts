@@ -25,19 +25,20 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { appendExchange, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
-import type {
-  Admitted,
-  AutoPick,
-  Consulted,
-  Extracted,
-  Generated,
-  Masked,
-  PendingTurn,
-  Prepared,
-  Reflected,
-  Retrieved,
-  Settled,
-  TurnInputs,
+import {
+  certified,
+  type Admitted,
+  type AutoPick,
+  type Consulted,
+  type Extracted,
+  type Generated,
+  type Masked,
+  type PendingTurn,
+  type Prepared,
+  type Reflected,
+  type Retrieved,
+  type Settled,
+  type TurnInputs,
 } from './turn-state.js';
 import { CHAT_FAILED, TurnModel } from './turn-model.js';
 
@@ -86,9 +87,9 @@ export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
   return { agents, admitted: admit, plan };
 }
 
-type Settle<T> = { ok: true; value: T } | { ok: false; error: unknown };
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-function settle<T>(promise: Promise<T>): Promise<Settle<T>> {
+function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   return promise.then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -130,7 +131,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
     sessionId: session?.value.id ?? newId('ses'),
     existing: session !== undefined,
     stored,
-    history: opts.history ?? historyOf(stored),
+    history: opts.conversation ?? historyOf(stored),
     // Shared memories (a console setting) are read across users: only then is a second read needed.
     memories: agent.isShared ? await recallMemories(ctx, agent, input.message) : recalled,
     blocks: renderContextBlocks(input.context),
@@ -277,7 +278,7 @@ export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Ext
  */
 export async function settlement(s: TurnInputs & Prepared & Generated & Extracted): Promise<Settled> {
   const { ctx, input, opts, agent, model } = s;
-  const persist = opts.persist ?? true;
+  const persist = opts.conversation === undefined;
   const answeredBy = s.generation.result.model;
   const memoriesSaved = persist ? memoriesFromMessage(input.message) : [];
   const factMemories = persist && input.extraction?.persist && s.extracted ? memoriesFromFacts(s.extracted) : [];
@@ -303,7 +304,7 @@ export async function settlement(s: TurnInputs & Prepared & Generated & Extracte
     );
   };
   const prove = async () =>
-    (opts.proof ?? opts.sink !== undefined)
+    certified(opts)
       ? (
           await issueProof(ctx, {
             route: opts.route,

@@ -33,15 +33,18 @@ export interface TurnOptions {
   provider?: ModelProvider;
   /** Dialect of the allowance refusal (see assertCanConsume); default native. */
   dialect?: 'native' | 'openai' | 'anthropic';
-  /** Issue a proof certificate for the answer (its id goes in `done`); default: when streaming. */
-  proof?: boolean;
-  /** Prior messages given by the caller (gateway); replaces the session's history in the prompt. */
-  history?: HistoryMessage[];
-  /** False: save neither the exchange nor memories (the gateway keeps its own conversations). Default true. */
-  persist?: boolean;
+  /**
+   * The caller keeps the conversation (the gateway): these prior messages replace the session's
+   * history, nothing is saved (neither the exchange nor memories), and no certificate is issued (the
+   * caller certifies the answer itself). Absent, a streamed turn is certified (its id goes in `done`).
+   */
+  conversation?: HistoryMessage[];
   /** The route family the caller came through; default the agents family (a write). */
   access?: Access;
 }
+
+/** The turn is certified: streamed, unless the caller keeps the conversation. */
+export const certified = (opts: TurnOptions): boolean => opts.sink !== undefined && opts.conversation === undefined;
 
 /** A validated turn: what every stage reads, never changed. */
 export interface TurnInputs {

@@ -64,9 +64,7 @@ export async function answerAsAgent(
     sink: onDelta ? (event) => (event.type === 'token' ? onDelta(event.data.delta) : undefined) : undefined,
     provider: target.sensitive ? ctx.app.models.local() : undefined,
     dialect: prepared.call.dialect,
-    proof: false,
-    history: input.history,
-    persist: false,
+    conversation: input.history,
   });
   return {
     content: outcome.result.content,
