@@ -7,7 +7,8 @@
  *
  * Loopback only; bounded (a few hundred turns per cell, well under two minutes).
  */
-import { api, startTestApp } from '../test/support/app.js';
+import { api } from '../test/support/api.js';
+import { startTestApp } from '../test/support/app.js';
 import { startScriptedModelServer } from '../test/support/scripted-model-server.js';
 
 const MODEL_DELAY_MS = 50;

@@ -3,9 +3,12 @@
  * streaming, tool rounds, masking and metering do not depend on the provider.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
-import { createAgent, eventsOf, ledgerRows, persona, streamChat } from './support.js';
+import { createAgent, persona } from '../support/agents.js';
+import { eventsOf, streamChat } from '../support/sse.js';
+import { ledgerRows } from '../support/metering.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;

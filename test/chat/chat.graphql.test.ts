@@ -4,9 +4,12 @@
  */
 import { createClient, type Client } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
-import { createAgent, eventsOf, persona, startScriptedChatApp, streamChat, type TestApp, type TestTenant } from './support.js';
+import { createAgent, persona } from '../support/agents.js';
+import { eventsOf, streamChat } from '../support/sse.js';
+import { startScriptedChatApp } from '../support/chat.js';
+import { type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;

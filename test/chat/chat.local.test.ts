@@ -3,8 +3,11 @@
  * Auto-pick decides lexically; the route-level request ceiling applies per key and route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { createAgent, eventsOf, ledgerRows, makePoste, persona, streamChat } from './support.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { createAgent, makePoste, persona } from '../support/agents.js';
+import { eventsOf, streamChat } from '../support/sse.js';
+import { ledgerRows } from '../support/metering.js';
 
 let t: TestApp;
 let a: TestTenant;

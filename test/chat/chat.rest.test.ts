@@ -2,20 +2,12 @@
  * Plain chat routes over the real OpenAI-compatible provider, talking to the scripted model server.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
-import {
-  createAgent,
-  exhaustQuestions,
-  ledgerRows,
-  makePoste,
-  persona,
-  sentMessages,
-  startScriptedChatApp,
-  systemOf,
-  type TestApp,
-  type TestTenant,
-} from './support.js';
+import { createAgent, makePoste, persona } from '../support/agents.js';
+import { exhaustQuestions, ledgerRows } from '../support/metering.js';
+import { sentMessages, startScriptedChatApp, systemOf } from '../support/chat.js';
+import { type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;

@@ -3,21 +3,13 @@
  * scripted model server: event order, pre-stream rules, in-band errors, keep-alive, disconnect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
-import {
-  createAgent,
-  eventsOf,
-  exhaustQuestions,
-  ledgerRows,
-  makePoste,
-  parseSse,
-  persona,
-  startScriptedChatApp,
-  streamChat,
-  type TestApp,
-  type TestTenant,
-} from './support.js';
+import { createAgent, makePoste, persona } from '../support/agents.js';
+import { eventsOf, parseSse, streamChat } from '../support/sse.js';
+import { exhaustQuestions, ledgerRows } from '../support/metering.js';
+import { startScriptedChatApp } from '../support/chat.js';
+import { type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;

@@ -6,9 +6,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { ServiceContext } from '../../src/core/context.js';
 import type { KnowledgeUsedItem, RunnableTool } from '../../src/modules/chat/turn-extensions.js';
 import { MAX_TOOL_ROUNDS } from '../../src/modules/chat/generation.js';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
-import { createAgent, eventsOf, persona, sentMessages, startScriptedChatApp, streamChat, systemOf, type TestApp, type TestTenant } from './support.js';
+import { createAgent, persona } from '../support/agents.js';
+import { eventsOf, streamChat } from '../support/sse.js';
+import { sentMessages, startScriptedChatApp, systemOf } from '../support/chat.js';
+import { type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let model: ScriptedModelServer;

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { postgresAvailable } from '../support/database.js';
 
 const run = promisify(execFile);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands.js';
-import { api, startTestApp, type TestApp } from '../support/app.js';
-import { startMeteringRoutes, type MeteringRoutes } from '../usage/metering-routes.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { startMeteringRoutes, type MeteringRoutes } from '../support/metering.js';
 
 let t: TestApp;
 let routes: MeteringRoutes;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { UsageEntry } from '../../src/modules/usage/usage.entity.js';
-import { api, type TestTenant } from '../support/app.js';
-import { STANDARD_MODEL, anthropicClient, openaiClient, startGateway, verifyOffline, type GatewayHarness } from './harness.js';
+import { api } from '../support/api.js';
+import { type TestTenant } from '../support/app.js';
+import { STANDARD_MODEL, anthropicClient, openaiClient, startGateway, verifyOffline, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

@@ -2,8 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
-import { api, type TestTenant } from '../support/app.js';
-import { PREMIUM_MODEL, STANDARD_MODEL, anthropicClient, anthropicError, exhaustAllowance, startGatewayWithTenant, type GatewayHarness } from './harness.js';
+import { api } from '../support/api.js';
+import { type TestTenant } from '../support/app.js';
+import { PREMIUM_MODEL, STANDARD_MODEL, anthropicClient, anthropicError, exhaustAllowance, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignSlugs, slugify } from '../../src/modules/gateway/slugs.js';
 import { classOfModelName, parseAddress } from '../../src/modules/gateway/address.js';
 import type { Agent } from '../../src/modules/agents/agent.entity.js';
-import { api, type TestTenant } from '../support/app.js';
-import { anthropicClient, openaiClient, startGateway, type GatewayHarness } from './harness.js';
+import { api } from '../support/api.js';
+import { type TestTenant } from '../support/app.js';
+import { anthropicClient, openaiClient, startGateway, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

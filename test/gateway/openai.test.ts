@@ -6,8 +6,9 @@ import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { sha256 } from '../../src/modules/proofs/proofs.service.js';
 import { UsageEntry } from '../../src/modules/usage/usage.entity.js';
 import { setSuspended } from '../../src/modules/workspaces/workspaces.service.js';
-import { api, type TestTenant } from '../support/app.js';
-import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, openaiError, startGatewayWithTenant, type GatewayHarness } from './harness.js';
+import { api } from '../support/api.js';
+import { type TestTenant } from '../support/app.js';
+import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, openaiError, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

@@ -3,7 +3,8 @@ import type { Caller } from '../../src/core/context.js';
 import { ApiKey } from '../../src/modules/keys/api-key.entity.js';
 import { assertWithinRights, type KeyRights } from '../../src/modules/keys/keys-admin.service.js';
 import { isRestricted } from '../../src/modules/keys/scopes.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let a: TestTenant;

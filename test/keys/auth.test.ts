@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let owner: TestTenant;
@@ -9,8 +11,6 @@ beforeAll(async () => {
   owner = await t.tenant();
 });
 afterAll(() => t.close());
-
-const agentBody = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'analyse', decisionStyle: 'data', systemPrompt: 'be brief' };
 
 describe('authentication', () => {
   it('401 for a missing key, in the native shape', async () => {
@@ -81,16 +81,16 @@ describe('scopes', () => {
   it('a legacy key (no capability scope, or only legacy module scopes) reaches every route', async () => {
     const key = await t.key(owner, { scopes: ['chat', 'documents'] });
     expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200);
-    expect((await api(t.baseUrl, key).post('/v1/agents', agentBody)).status).toBe(201);
+    expect((await api(t.baseUrl, key).post('/v1/agents', persona('Ada'))).status).toBe(201);
   });
 
   it('a read-only key reads but every write is 403 read_only_key', async () => {
     const key = await t.key(owner, { readonly: true });
     const ro = api(t.baseUrl, key);
     expect((await ro.get('/v1/agents')).status).toBe(200);
-    const created = await api(t.baseUrl, owner.key).post('/v1/agents', agentBody);
+    const created = await api(t.baseUrl, owner.key).post('/v1/agents', persona('Ada'));
     for (const res of [
-      await ro.post('/v1/agents', agentBody),
+      await ro.post('/v1/agents', persona('Ada')),
       await ro.put(`/v1/agents/${created.body.agent.id}`, { name: 'x' }),
       await ro.delete(`/v1/agents/${created.body.agent.id}`),
     ]) {
@@ -101,14 +101,14 @@ describe('scopes', () => {
 
   it('the readonly scope name makes a key read-only too', async () => {
     const key = await t.key(owner, { scopes: ['readonly', 'agents'] });
-    const res = await api(t.baseUrl, key).post('/v1/agents', agentBody);
+    const res = await api(t.baseUrl, key).post('/v1/agents', persona('Ada'));
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('read_only_key');
   });
 
   it('scope is checked before read-only', async () => {
     const key = await t.key(owner, { scopes: ['proof'], readonly: true });
-    const res = await api(t.baseUrl, key).post('/v1/agents', agentBody);
+    const res = await api(t.baseUrl, key).post('/v1/agents', persona('Ada'));
     expect(res.body.code).toBe('scope_denied');
   });
 });

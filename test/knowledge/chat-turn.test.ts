@@ -4,11 +4,14 @@
  * HTTP tool on a loopback API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
-import { eventsOf, sentMessages, streamChat } from '../chat/support.js';
-import { startApiServer } from '../tools/api-server.js';
-import { fixtures, ingest, persona } from './fixtures.js';
+import { eventsOf, streamChat } from '../support/sse.js';
+import { sentMessages } from '../support/chat.js';
+import { startApiServer } from '../support/tool-api-server.js';
+import { fixtures, ingest } from '../support/knowledge.js';
+import { persona } from '../support/agents.js';
 
 let local: TestApp;
 let scripted: TestApp;

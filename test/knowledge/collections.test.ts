@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { fixtures, ingest, persona } from './fixtures.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { fixtures, ingest } from '../support/knowledge.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let a: TestTenant;

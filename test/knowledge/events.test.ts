@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
 import { runStaleWatch } from '../../src/modules/knowledge/stale-watch.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { fixtures, ingest } from './fixtures.js';
+import { fixtures, ingest } from '../support/knowledge.js';
 
 const KNOWLEDGE_EVENTS = ['source.ingested', 'source.failed', 'knowledge.contradiction_detected', 'knowledge.stale'];
 

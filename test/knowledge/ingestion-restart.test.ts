@@ -10,9 +10,10 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { claimIngestionJob, LEASE_MS, MAX_ATTEMPTS, processIngestionJob, runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
 import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
-import { api, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { fixtures, upload } from './fixtures.js';
+import { fixtures, upload } from '../support/knowledge.js';
 
 /** Two apps on one database, one after the other, as two server processes would be. */
 let db: TestDatabase;

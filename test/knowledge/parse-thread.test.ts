@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseDocument } from '../../src/modules/knowledge/analyse.js';
 import { claimIngestionJob, processIngestionJob, runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { upload } from './fixtures.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { upload } from '../support/knowledge.js';
 
 /**
  * Ingestion parses on the app's parsing thread (document-analyser.ts): the event loop stays free while a

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { fixtures, MIME } from './fixtures.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { fixtures, MIME } from '../support/knowledge.js';
 
 let t: TestApp;
 let a: TestTenant;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
 import { MAX_UPLOAD_BYTES } from '../../src/modules/knowledge/knowledge.schemas.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { fixtures, ingest, MIME, persona, upload } from './fixtures.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { fixtures, ingest, MIME, upload } from '../support/knowledge.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let a: TestTenant;

@@ -3,7 +3,7 @@ import { AnthropicProvider } from '../../src/modules/models/anthropic.provider.j
 import { JSON_INSTRUCTION } from '../../src/modules/models/json-output.js';
 import { ProviderError, type ChatMessage, type ToolDef } from '../../src/modules/models/provider.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
-import { collect } from './stream-helpers.js';
+import { collect } from '../support/model-streams.js';
 
 const weatherTool: ToolDef = {
   name: 'get_weather',

@@ -3,7 +3,7 @@ import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { LocalProvider } from '../../src/modules/models/local.provider.js';
 import type { ChatMessage, CompletionRequest, TurnMaterial } from '../../src/modules/models/provider.js';
-import { collect } from './stream-helpers.js';
+import { collect } from '../support/model-streams.js';
 
 const persona = {
   name: 'Ada',

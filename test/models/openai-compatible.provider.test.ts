@@ -3,7 +3,7 @@ import { OpenAICompatibleProvider } from '../../src/modules/models/openai-compat
 import { ProviderError, type ChatMessage, type ToolDef } from '../../src/modules/models/provider.js';
 import { countMessageTokens, countTextTokens } from '../../src/modules/models/tokenizer.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
-import { collect } from './stream-helpers.js';
+import { collect } from '../support/model-streams.js';
 
 const weatherTool: ToolDef = {
   name: 'get_weather',

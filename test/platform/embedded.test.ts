@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/orm.js';
 import { bootstrapFirstWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
 import { systemClock } from '../../src/lib/clock.js';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-embedded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

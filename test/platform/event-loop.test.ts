@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_LIMITS } from '../../src/modules/chat/chat.schemas.js';
 import { GATEWAY_LIMITS } from '../../src/modules/gateway/gateway.schemas.js';
 import { countTextTokens, countTextTokensAsync, encodeText } from '../../src/modules/models/tokenizer.js';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
  * Issue 20, high: one request must not hold the event loop. Token counting was quadratic in the length

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 /**
  * Issue 20: property-based fuzzing of every JSON route that /openapi.json describes. Bodies are
@@ -188,8 +190,7 @@ beforeAll(async () => {
   t = await startTestApp({ resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
   ({ key } = await t.tenant());
   const client = api(t.baseUrl, key);
-  const persona = { name: 'Ada', role: 'Analyst', personality: 'Calm', mission: 'Answer', decisionStyle: 'Data', systemPrompt: 'Cite.' };
-  known.agent = (await client.post('/v1/agents', persona)).body.agent.id;
+  known.agent = (await client.post('/v1/agents', persona('Ada'))).body.agent.id;
   known.tool = (
     await client.post('/v1/tools', { name: 'get_order', description: 'Order', inputSchema: { type: 'object' }, urlTemplate: 'https://api.example.com/o' })
   ).body.tool.id;

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/graphql/yoga.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let a: TestTenant;
@@ -14,8 +16,7 @@ let agentId: string;
 beforeAll(async () => {
   t = await startTestApp();
   a = await t.tenant();
-  const persona = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'budgets', decisionStyle: 'data', systemPrompt: 'brief' };
-  agentId = (await api(t.baseUrl, a.key).post('/v1/agents', persona)).body.agent.id;
+  agentId = (await api(t.baseUrl, a.key).post('/v1/agents', persona('Ada'))).body.agent.id;
 });
 afterAll(() => t.close());
 

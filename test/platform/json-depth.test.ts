@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../../src/lib/json-depth.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 
 let t: TestApp;
 let a: TestTenant;

@@ -7,12 +7,12 @@
 import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeRegistry } from '../../rest/route.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let minute = 0;
-
-const persona = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'budgets', decisionStyle: 'data', systemPrompt: 'brief' };
 
 beforeAll(async () => {
   t = await startTestApp(); // default ceilings: agent chat 30 per client, knowledge query 60 per workspace
@@ -111,7 +111,7 @@ const REST_ONLY = ['POST /v1/chat/completions', 'POST /v1/messages', 'POST /v1/k
 
 async function freshTenant(): Promise<{ tenant: TestTenant; agentId: string }> {
   const tenant = await t.tenant();
-  const agentId = (await api(t.baseUrl, tenant.key).post('/v1/agents', persona)).body.agent.id as string;
+  const agentId = (await api(t.baseUrl, tenant.key).post('/v1/agents', persona('Ada'))).body.agent.id as string;
   return { tenant, agentId };
 }
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printSdl } from '../../src/graphql/schema.js';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 beforeAll(async () => {

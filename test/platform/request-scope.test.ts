@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestScope } from '../../src/core/request-scope.js';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 describe('RequestScope', () => {
   it('releases what it owns once, children first; a resource taken back is not released', async () => {
@@ -45,8 +47,7 @@ describe('question holds through GraphQL', () => {
 
   it('a chat refused after admission (unknown session) leaves no hold once the operation ends', async () => {
     const a = await t.tenant({ plan: 'trial', seats: 1 });
-    const persona = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'budgets', decisionStyle: 'data', systemPrompt: 'brief' };
-    const agentId = (await api(t.baseUrl, a.key).post('/v1/agents', persona)).body.agent.id;
+    const agentId = (await api(t.baseUrl, a.key).post('/v1/agents', persona('Ada'))).body.agent.id;
     const res = await api(t.baseUrl, a.key).graphql('mutation($id: ID) { chat(agentId: $id, input: { message: "hi", sessionId: "ses_missing" }) { content } }', {
       id: agentId,
     });

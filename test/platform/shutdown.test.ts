@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
 import { LEASE_MS, LEASE_RENEW_MS } from '../../src/modules/webhooks/schedule.js';
-import { api } from '../support/app.js';
+import { api } from '../support/api.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type TestTenant } from '../support/app.js';
-import { anthropicClient, canonical, openaiClient, sha256, startGateway, verifyOffline, type GatewayHarness } from '../gateway/harness.js';
+import { api } from '../support/api.js';
+import { type TestTenant } from '../support/app.js';
+import { anthropicClient, canonical, openaiClient, sha256, startGateway, verifyOffline, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
 let a: TestTenant;

@@ -2,9 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxFor } from '../../src/modules/tools/secret-box.js';
 import type { ResolvedAddress, Resolver } from '../../src/net/index.js';
-import { persona } from '../knowledge/fixtures.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { startApiServer } from './api-server.js';
+import { persona } from '../support/agents.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { startApiServer } from '../support/tool-api-server.js';
 
 let t: TestApp;
 let cloud: TestApp;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 
@@ -7,8 +9,6 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
-
-const persona = { name: 'Ada', role: 'Analyst', personality: 'calm', mission: 'budgets', decisionStyle: 'data', systemPrompt: 'brief' };
 
 /** A trial workspace (30 questions) with `used` of them already consumed, and one agent. */
 async function nearlySpent(used: number): Promise<{ tenant: TestTenant; agentId: string }> {
@@ -18,7 +18,7 @@ async function nearlySpent(used: number): Promise<{ tenant: TestTenant; agentId:
      values (?, ?, null, null, 'question', 'seed', 'light', ?, ?, ?)`,
     [`use_seed_${tenant.workspaceId}`, tenant.workspaceId, used, used, t.clock.now()],
   );
-  const agent = await api(t.baseUrl, tenant.key).post('/v1/agents', persona);
+  const agent = await api(t.baseUrl, tenant.key).post('/v1/agents', persona('Ada'));
   return { tenant, agentId: agent.body.agent.id };
 }
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addPack, setPlan } from '../../src/modules/usage/plans.service.js';
 import { Workspace } from '../../src/modules/workspaces/workspace.entity.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { ledgerOf, startMeteringRoutes, type MeteringRoutes } from './metering-routes.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { ledgerOf, startMeteringRoutes, type MeteringRoutes } from '../support/metering.js';
 
 let t: TestApp;
 let routes: MeteringRoutes;

@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { api, startTestApp, type TestApp } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { postgresAvailable } from '../support/database.js';
 
 const NOW = '2026-11-02T10:00:30.000Z';

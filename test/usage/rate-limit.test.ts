@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepRateCounters } from '../../src/modules/usage/rate-limit.service.js';
-import { api, startTestApp, type ApiResponse, type TestApp, type TestTenant } from '../support/app.js';
-import { startMeteringRoutes, type MeteringRoutes } from './metering-routes.js';
+import { api, type ApiResponse } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { startMeteringRoutes, type MeteringRoutes } from '../support/metering.js';
 
 let t: TestApp;
 let routes: MeteringRoutes;

@@ -4,17 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished }
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook.entity.js';
 import { runDueDeliveries, runRetrySweep } from '../../src/modules/webhooks/dispatcher.js';
 import { publishEvent } from '../../src/modules/webhooks/events.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  createEndpoint,
-  deliveries,
-  flowFinished,
-  publish,
-  sourceIngested,
-  storedDeliveries,
-  type CreatedEndpoint,
-} from './helpers.js';
+import { createEndpoint, deliveries, flowFinished, publish, sourceIngested, storedDeliveries, type CreatedEndpoint } from '../support/webhooks.js';
 
 let t: TestApp;
 let receiver: WebhookReceiver;

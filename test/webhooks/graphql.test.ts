@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
 import { WEBHOOK_EVENTS, newDelivery } from '../../src/modules/webhooks/events.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { deliveries, flowFinished, publish } from './helpers.js';
+import { deliveries, flowFinished, publish } from '../support/webhooks.js';
 
 let t: TestApp;
 let receiver: WebhookReceiver;

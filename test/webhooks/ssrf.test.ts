@@ -2,9 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueDeliveries, runRetrySweep } from '../../src/modules/webhooks/dispatcher.js';
 import type { ResolvedAddress, Resolver } from '../../src/net/index.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { deliveries, flowFinished, publish } from './helpers.js';
+import { deliveries, flowFinished, publish } from '../support/webhooks.js';
 
 /**
  * A DNS under the test's control: names in `answers` resolve to what the test says at that moment (a

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { runDueDeliveries, runRetrySweep } from '../../src/modules/webhooks/dispatcher.js';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/events.js';
-import { api, startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { closedPort, createEndpoint, deliveries, flowFinished, publish, storedDeliveries } from './helpers.js';
+import { closedPort, createEndpoint, deliveries, flowFinished, publish, storedDeliveries } from '../support/webhooks.js';
 
 let t: TestApp;
 let receiver: WebhookReceiver;

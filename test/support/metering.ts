@@ -5,7 +5,8 @@ import { listen } from '../../src/app/create-app.js';
 import type { ModelClass } from '../../src/modules/models/provider.js';
 import { assertCanConsume, assertDocumentRoom, recordConsumption, recordControl } from '../../src/modules/usage/metering.service.js';
 import { mount, type RouteDef } from '../../rest/route.js';
-import type { TestApp } from '../support/app.js';
+import { newId } from '../../src/lib/ids.js';
+import type { TestApp } from './app.js';
 
 /**
  * Test-only routes over the real `mount()` and the real services of a running test app: they consume
@@ -82,4 +83,24 @@ export async function ledgerOf(t: TestApp, workspaceId: string): Promise<{ rows:
       [workspaceId],
     );
   return { rows: Number(row?.rows), questions: Number(row?.questions), fromPacks: Number(row?.from_packs) };
+}
+
+/** Spends the whole allowance of a workspace, as if earlier answers had used it. */
+export async function exhaustQuestions(t: TestApp, workspaceId: string, questions: number): Promise<void> {
+  await t.app.services.orm.em.fork().execute(
+    `insert into usage_ledger (id, workspace_id, key_id, user_id, kind, route, model_class, model, prompt_tokens, completion_tokens, total_tokens, questions, from_allowance, from_packs, created_at)
+     values (?, ?, null, null, 'question', 'test', 'light', 'test', 0, 0, 0, ?, ?, 0, ?)`,
+    [newId('use'), workspaceId, questions, questions, t.clock.now()],
+  );
+}
+
+/** Rows of a workspace's questions ledger (a refusal must add none). */
+export async function ledgerRows(t: TestApp, workspaceId: string): Promise<{ rows: number; totalTokens: number; questions: number }> {
+  const [row] = await t.app.services.orm.em
+    .fork()
+    .execute<{ rows: unknown; tokens: unknown; questions: unknown }[]>(
+      `select count(*) as rows, coalesce(sum(total_tokens), 0) as tokens, coalesce(sum(questions), 0) as questions from usage_ledger where workspace_id = ? and route <> 'test'`,
+      [workspaceId],
+    );
+  return { rows: Number(row?.rows), totalTokens: Number(row?.tokens), questions: Number(row?.questions) };
 }

@@ -6,8 +6,8 @@ import { createContext, type ServiceContext } from '../../src/core/context.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';
 import { usageOf } from '../../src/modules/models/provider.js';
 import { recordConsumption } from '../../src/modules/usage/metering.service.js';
-import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { startTestApp, type TestApp, type TestTenant } from './app.js';
+import { startScriptedModelServer, type ScriptedModelServer } from './scripted-model-server.js';
 
 /** Model names the scripted server answers as; the registry classes them as below. */
 export const STANDARD_MODEL = 'scripted-standard';

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { publishEvent, type WebhookEvent } from '../../src/modules/webhooks/events.js';
-import { api, type TestApp, type TestTenant } from '../support/app.js';
-import type { WebhookReceiver } from '../support/webhook-receiver.js';
+import { api } from './api.js';
+import { type TestApp, type TestTenant } from './app.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
 
 export interface CreatedEndpoint {
   id: string;

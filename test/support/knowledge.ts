@@ -1,7 +1,8 @@
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
-import { api, type ApiResponse, type TestApp, type TestTenant } from '../support/app.js';
+import { api, type ApiResponse } from './api.js';
+import { type TestApp, type TestTenant } from './app.js';
 
 /** Small documents of each supported format, generated here; each states facts that tests look for. */
 export const fixtures = {
@@ -118,12 +119,3 @@ export async function ingest(t: TestApp, tenant: TestTenant, bytes: Buffer, file
     collectionId: string | null;
   };
 }
-
-export const persona = (name: string) => ({
-  name,
-  role: 'Analyst',
-  personality: 'calm and precise',
-  mission: 'Answer questions from the documents',
-  decisionStyle: 'facts first',
-  systemPrompt: 'Cite your sources.',
-});
