@@ -298,8 +298,7 @@ for (const singleConnection of [false, true]) {
       await iterator.return!();
       c.dispose();
       // The hanging model call was aborted: the turn ended server-side and metered its interrupted call.
-      const until = performance.now() + 15_000;
-      while ((await streamLedgerRows()) === rowsBefore && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => streamLedgerRows(), { timeout: 15_000, interval: 20 }).not.toBe(rowsBefore);
       expect(await streamLedgerRows()).toBe(rowsBefore + 1);
       const after = await api(t.baseUrl, a.key).graphql(`{ chatSessions(limit: 100) { id title } }`);
       expect(after.data.chatSessions.length).toBe(before.data.chatSessions.length);

@@ -282,7 +282,7 @@ describe('client disconnect', () => {
     controller.abort();
 
     // The aborted turn ends on the server: it meters the interrupted call (prompt sent, text received).
-    await waitFor(async () => (await ledgerRows(t, w.workspaceId)).rows > ledgerBefore.rows);
+    await expect.poll(async () => (await ledgerRows(t, w.workspaceId)).rows, { timeout: 15_000, interval: 20 }).toBeGreaterThan(ledgerBefore.rows);
     const after = await ledgerRows(t, w.workspaceId);
     expect(after.rows - ledgerBefore.rows).toBe(1);
     expect(after.totalTokens).toBeGreaterThan(ledgerBefore.totalTokens);
@@ -295,11 +295,3 @@ describe('client disconnect', () => {
     expect(JSON.stringify(session.data)).not.toContain('Second question');
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

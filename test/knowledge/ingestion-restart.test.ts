@@ -58,13 +58,9 @@ async function jobOf(b: Booted, sourceId: string) {
 }
 
 async function waitForStatus(b: Booted, key: string, sourceId: string, status: string, timeoutMs = 8000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(b.baseUrl, key).get(`/v1/knowledge-sources/${sourceId}`);
-    if (res.body.source.status === status) return res.body.source;
-    if (Date.now() > deadline) throw new Error(`source still ${res.body.source.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const read = async () => (await api(b.baseUrl, key).get(`/v1/knowledge-sources/${sourceId}`)).body.source as Record<string, unknown>;
+  await expect.poll(async () => (await read()).status, { timeout: timeoutMs, interval: 50 }).toBe(status);
+  return read();
 }
 
 beforeAll(async () => {

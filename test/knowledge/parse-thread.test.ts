@@ -127,8 +127,7 @@ describe('parsing thread', () => {
     const job = await claimIngestionJob(t.app.services);
     expect(job?.sourceId).toBe(first.body.source.id);
     const running = processIngestionJob(t.app.services, job!);
-    const deadline = Date.now() + 10_000;
-    while (analyser.inFlight === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    await expect.poll(() => analyser.inFlight, { timeout: 10_000, interval: 2 }).not.toBe(0);
     expect(analyser.inFlight).toBe(1);
     // What a crash looks like from the app: the thread ends while a document is in flight.
     await analyser.thread!.terminate();

@@ -24,4 +24,3 @@ export async function makePoste(t: TestApp, key: string, id: string): Promise<vo
   const res = await api(t.baseUrl, key).put(`/v1/agents/${id}`, { personality: '', decisionStyle: '' });
   if (res.status !== 200) throw new Error(`poste update failed: ${res.status}`);
 }
-

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, listen, type RunningApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
@@ -22,6 +22,8 @@ export interface TestApp {
   app: RunningApp;
   clock: ManualClock;
   db: TestDatabase;
+  /** Requests the server is still answering (a request counts until its response closes: sent, or the client left). */
+  readonly openRequests: number;
   /** A workspace with its first user and an unrestricted key. */
   tenant(opts?: { plan?: PlanName; seats?: number; name?: string }): Promise<TestTenant>;
   /** Another user of a workspace, with an unrestricted key. */
@@ -47,12 +49,20 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
   const app = await createApp({ config, clock, log: createLogger(config.logLevel), ...(opts.resolve ? { resolve: opts.resolve } : {}) });
   const server: Server = await listen(app.http, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
+  let openRequests = 0;
+  server.on('request', (_req, res: ServerResponse) => {
+    openRequests++;
+    res.once('close', () => openRequests--);
+  });
   const actx = () => ({ em: app.services.orm.em.fork(), clock });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     app,
     clock,
     db,
+    get openRequests() {
+      return openRequests;
+    },
     async tenant(t = {}) {
       const created = await createWorkspace(actx(), { name: t.name ?? 'Test workspace', plan: t.plan ?? 'cabinet', seats: t.seats ?? 5 });
       return { workspaceId: created.workspace.id, userId: created.user.id, key: created.issued.secret };

@@ -23,4 +23,3 @@ export function sentMessages(request: Record<string, unknown>): { role: string; 
 }
 
 export const systemOf = (request: Record<string, unknown>): string => sentMessages(request)[0]?.content ?? '';
-

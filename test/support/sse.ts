@@ -38,4 +38,3 @@ export function parseSse(text: string): { events: ChatStreamEvent[]; comments: s
 
 export const eventsOf = <K extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: K) =>
   events.filter((e): e is Extract<ChatStreamEvent, { type: K }> => e.type === type);
-

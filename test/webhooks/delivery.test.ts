@@ -418,7 +418,7 @@ describe('replay', () => {
     await receiver.waitFor(3, { path: ep.path }); // the first attempt, then the replay and the test, both held
     hangUp.abort();
     await Promise.all(calls);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // room for the server to see the callers leave
+    await expect.poll(() => t.openRequests, { timeout: 5_000 }).toBe(0); // the server has seen both callers leave
     answer();
 
     // The replay's outcome is recorded (its cancelled retry is not silently lost), and so is the test's.
