@@ -5,6 +5,7 @@ import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { api } from '../support/api.js';
 import { type TestTenant } from '../support/app.js';
 import { PREMIUM_MODEL, STANDARD_MODEL, anthropicClient, anthropicError, exhaustAllowance, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
+import { sseEvents } from '../support/sse.js';
 
 let h: GatewayHarness;
 let a: TestTenant;
@@ -13,18 +14,6 @@ beforeAll(async () => {
   ({ h, a } = await startGatewayWithTenant({ SVC_RATE_GATEWAY: '1000' }));
 });
 afterAll(() => h.close());
-
-/** Named SSE events of a raw response body. */
-function sseEvents(text: string): { event: string; data: any }[] {
-  return text
-    .split('\n\n')
-    .filter(Boolean)
-    .map((block) => {
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      return { event, data: data ? JSON.parse(data) : undefined };
-    });
-}
 
 const rawMessages = (body: unknown, key = a.key) =>
   fetch(`${h.t.baseUrl}/v1/messages`, {

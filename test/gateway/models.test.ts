@@ -5,19 +5,11 @@ import type { Agent } from '../../src/modules/agents/agent.entity.js';
 import { api } from '../support/api.js';
 import { type TestTenant } from '../support/app.js';
 import { anthropicClient, openaiClient, startGateway, type GatewayHarness } from '../support/gateway.js';
+import { persona } from '../support/agents.js';
 
 let h: GatewayHarness;
 let a: TestTenant;
 let b: TestTenant;
-
-const persona = (name: string) => ({
-  name,
-  role: 'Analyst',
-  personality: 'calm',
-  mission: 'Answer questions',
-  decisionStyle: 'data first',
-  systemPrompt: 'Be precise.',
-});
 
 beforeAll(async () => {
   h = await startGateway();

@@ -9,6 +9,7 @@ import { setSuspended } from '../../src/modules/workspaces/workspaces.service.js
 import { api } from '../support/api.js';
 import { type TestTenant } from '../support/app.js';
 import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, openaiError, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
+import { sseEvents } from '../support/sse.js';
 
 let h: GatewayHarness;
 let a: TestTenant;
@@ -70,9 +71,9 @@ describe('POST /v1/chat/completions (official openai client)', () => {
       body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], stream: true }),
     });
     const body = await res.text();
-    const events = body.split('\n\n').filter(Boolean);
-    expect(events.at(-1)).toBe('data: [DONE]');
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)));
+    const events = sseEvents(body);
+    expect(events.at(-1)).toEqual({ event: '', data: '[DONE]' });
+    const chunks = events.slice(0, -1).map((e) => e.data);
     expect(chunks[0].choices[0].delta.role).toBe('assistant');
     expect(chunks.every((c) => c.usage === undefined)).toBe(true);
     expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
@@ -411,9 +412,9 @@ describe('POST /v1/chat/completions errors (OpenAI envelope)', () => {
       body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }], stream: true }),
     });
     expect(res.status).toBe(200);
-    const events = (await res.text()).split('\n\n').filter(Boolean);
-    expect(events.at(-1)).toBe('data: [DONE]');
-    const error = JSON.parse(events.at(-2)!.slice('data: '.length));
+    const events = sseEvents(await res.text());
+    expect(events.at(-1)).toEqual({ event: '', data: '[DONE]' });
+    const error = events.at(-2)!.data;
     expect(error).toEqual({ error: { message: expect.any(String), type: 'server_error', code: 'server_error', param: null } });
     // The id the header named is a certificate of the failure, in the chain and verifiable.
     const proofId = res.headers.get('x-svc-proof')!;

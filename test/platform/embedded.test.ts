@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/db/orm.js';
 import { bootstrapFirstWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { api } from '../support/api.js';
+import { persona } from '../support/agents.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-embedded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +24,7 @@ describe('embedded database (PGlite)', () => {
     const server = await listen(first.http, 0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const key = created!.issued.secret;
-    const res = await api(base, key).post('/v1/agents', { name: 'Keep', role: 'r', personality: 'p', mission: 'm', decisionStyle: 'd', systemPrompt: 's' });
+    const res = await api(base, key).post('/v1/agents', persona('Keep'));
     expect(res.status).toBe(201);
     server.closeAllConnections();
     server.close();

@@ -6,6 +6,7 @@ import { GATEWAY_LIMITS } from '../../src/modules/gateway/gateway.schemas.js';
 import { countTextTokens, countTextTokensAsync, encodeText } from '../../src/modules/models/tokenizer.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { persona } from '../support/agents.js';
 
 /**
  * Issue 20, high: one request must not hold the event loop. Token counting was quadratic in the length
@@ -32,14 +33,7 @@ let agentId: string;
 beforeAll(async () => {
   t = await startTestApp();
   ({ key } = await t.tenant());
-  const created = await api(t.baseUrl, key).post('/v1/agents', {
-    name: 'Ada',
-    role: 'Analyst',
-    personality: 'Calm',
-    mission: 'Answer',
-    decisionStyle: 'Data',
-    systemPrompt: 'Cite numbers.',
-  });
+  const created = await api(t.baseUrl, key).post('/v1/agents', persona('Ada'));
   agentId = created.body.agent?.id ?? created.body.id;
 });
 afterAll(() => t.close());

@@ -13,6 +13,8 @@ import { createTestDatabase, postgresAvailable, type TestDatabase } from '../sup
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { dataOf, readSse } from '../support/sse.js';
+import { persona } from '../support/agents.js';
 
 /**
  * SIGTERM during each kind of work, on the real entry point in a child process (docs/operations.md,
@@ -59,14 +61,7 @@ async function startServer(env: Record<string, string> = {}) {
   started.push({ proc, db });
   await expect.poll(() => proc.firstKey).not.toBe('');
   const client = api(proc.baseUrl, proc.firstKey);
-  const agent = await client.post('/v1/agents', {
-    name: 'Ada',
-    role: 'Analyst',
-    personality: 'Calm',
-    mission: 'Answer',
-    decisionStyle: 'Data first',
-    systemPrompt: 'Be brief.',
-  });
+  const agent = await client.post('/v1/agents', persona('Ada'));
   expect(agent.status).toBe(201);
   return { proc, db, client, agentId: agent.body.agent.id as string };
 }
@@ -88,27 +83,6 @@ async function begunRequest(baseUrl: string, requestLine: string): Promise<{ fin
     },
   };
 }
-
-/** Reads an SSE response incrementally: `frames` grows as they arrive; `done` resolves at the end of the body. */
-function readSse(res: Response) {
-  const frames: string[] = [];
-  const done = (async () => {
-    let buffer = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      const parts = buffer.split('\n\n');
-      buffer = parts.pop() ?? '';
-      frames.push(...parts.filter((p) => p.trim() && !p.startsWith(':')));
-    }
-  })();
-  return { frames, done };
-}
-
-const dataOf = (frame: string) => {
-  const line = frame.split('\n').find((l) => l.startsWith('data: '))!.slice('data: '.length);
-  return line === '[DONE]' ? line : JSON.parse(line);
-};
 
 async function dbRows<T>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });

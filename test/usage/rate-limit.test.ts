@@ -3,6 +3,7 @@ import { sweepRateCounters } from '../../src/modules/usage/rate-limit.service.js
 import { api, type ApiResponse } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startMeteringRoutes, type MeteringRoutes } from '../support/metering.js';
+import { persona } from '../support/agents.js';
 
 let t: TestApp;
 let routes: MeteringRoutes;
@@ -60,10 +61,9 @@ describe('per-key ratePerMinute (calendar minute, counted in PostgreSQL)', () =>
   it('a refused request runs nothing', async () => {
     const key = await t.key(a, { ratePerMinute: 1 });
     const c = api(t.baseUrl, key);
-    const persona = { name: 'R', role: 'r', personality: 'p', mission: 'm', decisionStyle: 'd', systemPrompt: 's' };
-    expect((await c.post('/v1/agents', persona)).status).toBe(201);
+    expect((await c.post('/v1/agents', persona('R'))).status).toBe(201);
     const before = (await api(t.baseUrl, a.key).get('/v1/agents')).body.agents.length;
-    expect((await c.post('/v1/agents', persona)).status).toBe(429);
+    expect((await c.post('/v1/agents', persona('R'))).status).toBe(429);
     expect((await api(t.baseUrl, a.key).get('/v1/agents')).body.agents.length).toBe(before);
   });
 
