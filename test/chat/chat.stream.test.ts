@@ -114,8 +114,21 @@ describe('a streamed turn', () => {
   });
 
   it('sends a `: ping` comment at the configured interval while the model is slow', async () => {
-    model.enqueue({ content: 'Slow answer', delayMs: 250 });
-    const res = await streamChat(t, a.key, fixed(ada), { message: 'Take your time' });
+    // The model answers once the client has seen two pings (the server's ping timer is real: 40 ms here).
+    let answer!: () => void;
+    model.enqueue({ content: 'Slow answer', until: new Promise<void>((r) => (answer = r)) });
+    const body = await fetch(t.baseUrl + fixed(ada), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Take your time' }),
+    });
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of body.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.split('\n').filter((line) => line === ': ping').length >= 2) answer(); // complete lines only: the chunk may end mid-frame
+    }
+    const res = parseSse(text);
     expect(res.comments.filter((c) => c === ': ping').length).toBeGreaterThanOrEqual(2);
     expect(eventsOf(res.events, 'done')).toHaveLength(1);
   });

@@ -101,7 +101,8 @@ describe.skipIf(!available)('SIGTERM drains the process', () => {
     expect(hook.status).toBe(201);
     let releaseReceiver!: () => void;
     receiver.behave('/slow', { kind: 'status', status: 200, body: 'ok', until: new Promise<void>((r) => (releaseReceiver = r)) });
-    models.setDefault({ content: 'A slow answer.', delayMs: 1500 });
+    let releaseModel!: () => void;
+    models.setDefault({ content: 'A slow answer.', until: new Promise<void>((r) => (releaseModel = r)) });
     const before = models.requests.length;
 
     const chats = Array.from({ length: 50 }, (_, i) => client.post(`/v1/agents/${agentId}/chat`, { message: `question ${i}` }));
@@ -120,6 +121,7 @@ describe.skipIf(!available)('SIGTERM drains the process', () => {
       code: 'server_restarting',
     });
     releaseReceiver();
+    releaseModel();
 
     const answers = await Promise.all(chats);
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));

@@ -15,8 +15,8 @@ export interface ScriptedStep {
   usage?: { prompt: number; completion: number } | null;
   /** Answer with this HTTP error status instead. */
   status?: number;
-  /** Wait before answering. */
-  delayMs?: number;
+  /** Answer only once this settles: the test decides when the model is done thinking (no timer). */
+  until?: Promise<unknown>;
   /** Stream pieces (their concatenation is the content). */
   chunks?: string[];
   /** Never finish: no response at all, or for a stream the pieces and then silence. */
@@ -48,6 +48,7 @@ interface Answer {
   hang: boolean;
 }
 
+/** `delayMs`: a fixed latency for every answer, for benchmarks (tests hold an answer with a step's `until`). */
 export async function startScriptedModelServer(options: { delayMs?: number } = {}): Promise<ScriptedModelServer> {
   const queue: ScriptedStep[] = [];
   const requests: Body[] = [];
@@ -68,7 +69,8 @@ export async function startScriptedModelServer(options: { delayMs?: number } = {
     const body = await readJson(req);
     requests.push(body);
     const step = queue.shift() ?? defaultStep ?? {};
-    const delay = step.delayMs ?? options.delayMs ?? 0;
+    if (step.until) await step.until;
+    const delay = options.delayMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (step.status) return sendError(res, dialect, step.status);
     if (step.hang && body.stream !== true) return;
