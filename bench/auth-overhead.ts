@@ -57,7 +57,7 @@ mount(router, services, {
   ...base,
   path: '/bench/metered',
   handler: async (ctx) => {
-    await assertCanConsume(ctx, { feature: 'gateway', dialect: 'native' });
+    await assertCanConsume(ctx, { feature: 'gateway' });
     return { status: 200, body: { ok: true } };
   },
 });

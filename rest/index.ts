@@ -1,12 +1,13 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
-import { errors } from '../src/errors/index.js';
+import { bodyParseError, errors, notAnObjectBody, type Dialect } from '../src/errors/index.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
+import type { Logger } from '../src/lib/logger.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
-import { gatewayBodyGuards, gatewayRouter } from './v1/gateway.routes.js';
+import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
 import { proofsRouter } from './v1/proofs.routes.js';
 import { webhooksRouter } from './v1/webhooks.routes.js';
 import { knowledgeRouter } from './v1/knowledge.routes.js';
@@ -15,40 +16,36 @@ import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
 import { credentialsOf } from './route.js';
 
-/** Body parser failures in the native shape: malformed JSON is a 400, oversized bodies a 413. */
+/** Gateway paths answer body errors in their dialect; every other route in the native shape. */
+const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
+
+/**
+ * Body errors (src/errors/translate.ts `bodyParseError`: malformed JSON 400, oversized 413...), rendered
+ * in the route's shape; anything else that reaches here is a logged native 500.
+ */
 const bodyErrors =
-  (app: Deps): ErrorRequestHandler =>
-  (err, _req, res, next) => {
+  (log: Logger): ErrorRequestHandler =>
+  (err, req, res, next) => {
     if (!err) return next();
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') return sendError(res, errors.payloadTooLarge('Request body too large'), 'native', app.log);
-    if (type === 'entity.parse.failed') return sendError(res, errors.badRequest('Malformed JSON body'), 'native', app.log);
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      return sendError(res, errors.badRequest('Unsupported body encoding'), 'native', app.log);
-    }
-    // Errors raised by express itself (a path with broken percent-encoding...) carry a 4xx status.
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const message = err instanceof URIError || /decode/i.test(String((err as Error).message)) ? 'Malformed URL encoding in path' : 'Bad request';
-      return sendError(res, status === 413 ? errors.payloadTooLarge('Request body too large') : errors.badRequest(message), 'native', app.log);
-    }
-    return sendError(res, err, 'native', app.log);
+    const error = bodyParseError(err);
+    if (!error) return sendError(res, err, 'native', log);
+    sendError(res, error, bodyDialectOf(req), log);
   };
 
 /** Body must be a JSON object on write routes; arrays or scalars are rejected like wrong types. */
-const objectBody: express.RequestHandler = (req, res, next) => {
-  if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
-    res.status(400).json({ error: 'Request body must be a JSON object' });
-    return;
-  }
-  next();
-};
+const objectBody =
+  (log: Logger): RequestHandler =>
+  (req, res, next) => {
+    if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+      return sendError(res, notAnObjectBody(), bodyDialectOf(req), log);
+    }
+    next();
+  };
 
 export function mountRest(server: Express, app: Deps): void {
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
-  server.use(gatewayBodyGuards(app)); // dialect-shaped body errors on the gateway routes
-  server.use(bodyErrors(app));
-  server.use(objectBody);
+  server.use(bodyErrors(app.log));
+  server.use(objectBody(app.log));
   server.use(healthRouter(app));
   server.use(agentsRouter(app));
   server.use(chatRouter(app));
@@ -75,7 +72,7 @@ export function mountFallbacks(server: Express, app: Deps): void {
         return sendError(res, err, 'native', app.log);
       }
     }
-    res.status(404).json({ error: `Route not found: ${req.method} ${req.path}` });
+    sendError(res, errors.notFound('route', null, `Route not found: ${req.method} ${req.path}`), 'native', app.log);
   });
-  server.use(bodyErrors(app));
+  server.use(bodyErrors(app.log));
 }

@@ -31,7 +31,7 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
   return new Promise((resolve, reject) => {
     const type = req.headers['content-type'] ?? '';
     if (!/^multipart\/form-data/i.test(type)) {
-      reject(errors.badRequest('file is required (send multipart/form-data with a file field named "file")', { field: 'file' }));
+      reject(errors.validation('file', 'file is required (send multipart/form-data with a file field named "file")'));
       drain(req, res);
       return;
     }
@@ -40,7 +40,7 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
       // busboy reports `limit` when the file reaches fileSize; one byte of headroom lets exactly maxBytes through.
       parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, fieldSize: MAX_FIELD_BYTES, ...FORM_LIMITS } });
     } catch {
-      reject(errors.badRequest('Malformed multipart body', { field: 'file' }));
+      reject(errors.invalidBody('Malformed multipart body', 'file'));
       drain(req, res);
       return;
     }
@@ -73,22 +73,22 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
         });
         stream.on('limit', () => fail(errors.payloadTooLarge(`File too large: the limit is ${maxBytes} bytes (25 MB)`)));
         stream.on('end', () => done());
-        stream.on('error', (err) => fail(errors.badRequest(`Malformed multipart body: ${(err as Error).message}`, { field: 'file' })));
+        stream.on('error', (err) => fail(errors.invalidBody(`Malformed multipart body: ${(err as Error).message}`, 'file')));
       });
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(errors.badRequest(`${name} is too long`, { field: name }));
+      if (info.valueTruncated) fail(errors.validation(name, `${name} is too long`));
       else fields[name] = value;
     });
-    parser.on('filesLimit', () => fail(errors.badRequest(`Too many files: send at most ${FORM_LIMITS.files} file part`, { field: 'file' })));
-    parser.on('fieldsLimit', () => fail(errors.badRequest(`Too many form fields: send at most ${FORM_LIMITS.fields}`)));
-    parser.on('partsLimit', () => fail(errors.badRequest(`Too many form parts: send at most ${FORM_LIMITS.parts}`)));
-    parser.on('error', (err) => fail(errors.badRequest(`Malformed multipart body: ${(err as Error).message}`, { field: 'file' })));
+    parser.on('filesLimit', () => fail(errors.invalidBody(`Too many files: send at most ${FORM_LIMITS.files} file part`, 'file')));
+    parser.on('fieldsLimit', () => fail(errors.invalidBody(`Too many form fields: send at most ${FORM_LIMITS.fields}`)));
+    parser.on('partsLimit', () => fail(errors.invalidBody(`Too many form parts: send at most ${FORM_LIMITS.parts}`)));
+    parser.on('error', (err) => fail(errors.invalidBody(`Malformed multipart body: ${(err as Error).message}`, 'file')));
     parser.on('close', () => {
       void fileDone.then(() => {
         if (settled) return;
         const got = file as { filename: string; mimeType: string; chunks: Buffer[]; size: number } | null;
-        if (!got) return fail(errors.badRequest('file is required', { field: 'file' }));
+        if (!got) return fail(errors.validation('file', 'file is required'));
         settled = true;
         resolve({
           filename: got.filename,
@@ -99,7 +99,7 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
         });
       });
     });
-    req.on('aborted', () => fail(errors.badRequest('Upload aborted', { field: 'file' })));
+    req.on('aborted', () => fail(errors.invalidBody('Upload aborted', 'file')));
     req.pipe(parser);
   });
 }

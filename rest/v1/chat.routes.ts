@@ -1,12 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { isAborted } from '../../src/errors/index.js';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
 import type { ChatStreamEvent } from '../../src/modules/chat/chat-events.js';
 import { ChatRequestSchema, ChatTurnResultSchema, plainResult } from '../../src/modules/chat/chat.schemas.js';
 import { runTurn, startTurn } from '../../src/modules/chat/chat.service.js';
 import { finishStreamedTurn } from '../../src/modules/chat/chat-stream.js';
-import { TurnAbortedError } from '../../src/modules/chat/turn-model.js';
 import { mount, param, type Reply } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
 
@@ -40,7 +40,7 @@ async function plainTurn(ctx: ServiceContext, req: Request, res: Response, agent
     return { status: 200, body: plainResult(outcome.result) };
   } catch (err) {
     // The client left: there is nobody to answer.
-    if (err instanceof TurnAbortedError) return void res.end();
+    if (isAborted(err)) return void res.end();
     throw err;
   }
 }
@@ -60,7 +60,7 @@ async function streamedTurn(app: Deps, ctx: ServiceContext, req: Request, res: R
     pending = await startTurn(ctx, req.body, { agentId, route: label(path), sink });
   } catch (err) {
     // The client left while the planner ran: there is nobody to answer.
-    if (err instanceof TurnAbortedError) return void res.end();
+    if (isAborted(err)) return void res.end();
     throw err;
   }
   sse = openSse(res, { pingMs: app.config.streamPingMs });

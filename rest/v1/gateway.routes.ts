@@ -1,8 +1,8 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
-import { errors, toDomainError } from '../../src/errors/index.js';
+import { dialectStreamError, errors, toDomainError } from '../../src/errors/index.js';
 import { untilAborted } from '../../src/lib/shutdown.js';
 import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
 import {
@@ -24,7 +24,6 @@ import {
 import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/gateway-call.js';
 import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
 import type { SseFrame } from '../../src/modules/gateway/wire.js';
-import { anthropicBody, openaiBody, sendError } from '../errors.js';
 import { mount } from '../route.js';
 
 export const PROOF_HEADER = 'x-svc-proof';
@@ -43,7 +42,6 @@ interface DialectStream {
   start(): SseFrame[] | Promise<SseFrame[]>;
   delta(text: string): SseFrame[];
   finish(answer: GatewayAnswer): SseFrame[];
-  error(body: Record<string, unknown>): SseFrame[];
 }
 
 const frameText = (f: SseFrame): string =>
@@ -86,7 +84,7 @@ async function streamAnswer(
     if (ctx.signal?.aborted && !restarting) return;
     const { error, unexpected } = toDomainError(restarting ? errors.serverRestarting() : err);
     if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
-    write(out.error(dialect === 'openai' ? openaiBody(error) : anthropicBody(error)));
+    write(dialectStreamError(error, dialect));
   } finally {
     clearInterval(ping);
     res.end();
@@ -99,37 +97,9 @@ const DIALECT_PATHS: Record<string, 'openai' | 'anthropic'> = {
   '/v1/messages/count_tokens': 'anthropic',
 };
 
-/**
- * Body problems found before routing (malformed JSON, oversized or non-object bodies), answered in
- * the dialect's shape on the gateway routes; every other route falls through to the native handlers.
- * Mounted right after the JSON parser.
- */
-export function gatewayBodyGuards(app: Deps): [ErrorRequestHandler, RequestHandler] {
-  const dialectOf = (req: Request) => (req.method === 'POST' ? DIALECT_PATHS[req.path] : undefined);
-  const parseErrors: ErrorRequestHandler = (err, req, res, next) => {
-    const dialect = dialectOf(req);
-    const type = (err as { type?: string } | undefined)?.type;
-    const error =
-      type === 'entity.too.large'
-        ? errors.payloadTooLarge('Request body too large')
-        : type === 'entity.parse.failed'
-          ? errors.invalidRequest('Malformed JSON body')
-          : type === 'encoding.unsupported' || type === 'charset.unsupported'
-            ? errors.invalidRequest('Unsupported body encoding')
-            : undefined;
-    if (!dialect || !error) return next(err);
-    sendError(res, error, dialect, app.log);
-  };
-  const objectBody: RequestHandler = (req, res, next) => {
-    const dialect = dialectOf(req);
-    const body: unknown = req.body;
-    if (dialect && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      return sendError(res, errors.invalidRequest('Request body must be a JSON object'), dialect, app.log);
-    }
-    next();
-  };
-  return [parseErrors, objectBody];
-}
+/** The dialect a request's body errors are answered in (rest/index.ts maps them): the gateway's POST paths. */
+export const gatewayDialectOf = (req: Request): 'openai' | 'anthropic' | undefined =>
+  req.method === 'POST' ? DIALECT_PATHS[req.path] : undefined;
 
 export function gatewayRouter(app: Deps): Router {
   const r = Router();

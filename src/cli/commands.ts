@@ -17,7 +17,7 @@ const str = (flags: Flags, name: string): string | undefined => {
 
 const required = (flags: Flags, name: string): string => {
   const v = str(flags, name);
-  if (!v) throw errors.badRequest(`--${name} is required`);
+  if (!v) throw errors.validation(`--${name}`, `--${name} is required`);
   return v;
 };
 
@@ -25,9 +25,9 @@ const required = (flags: Flags, name: string): string => {
 export const intFlag = (flags: Flags, name: string): number | undefined => {
   const v = str(flags, name);
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw errors.badRequest(`--${name} must be a positive whole number`);
+  if (!/^\d+$/.test(v)) throw errors.validation(`--${name}`, `--${name} must be a positive whole number`);
   const n = Number(v);
-  if (n > PG_INT_MAX) throw errors.badRequest(`--${name} must be at most ${PG_INT_MAX}`);
+  if (n > PG_INT_MAX) throw errors.validation(`--${name}`, `--${name} must be at most ${PG_INT_MAX}`);
   return n;
 };
 
@@ -72,7 +72,7 @@ export const commands: Record<string, Handler> = {
     const user = userId
       ? await actx.em.findOne(User, { id: userId, workspaceId: workspace.id })
       : await actx.em.findOne(User, { workspaceId: workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    if (!user) throw errors.notFound(userId ? `User not found in workspace: ${userId}` : 'The workspace has no user');
+    if (!user) throw errors.notFound('user', userId, userId ? `User not found in workspace: ${userId}` : 'The workspace has no user');
     const scopes = str(flags, 'scopes');
     const { key, secret } = await issueKey(
       actx,
@@ -122,7 +122,7 @@ export const commands: Record<string, Handler> = {
 };
 
 const need = (v: string | undefined, what: string): string => {
-  if (!v) throw errors.badRequest(`missing ${what}`);
+  if (!v) throw errors.validation(null, `missing ${what}`);
   return v;
 };
 
@@ -133,6 +133,6 @@ export async function runCommand(actx: AdminContext, positionals: string[], flag
   const handler = commands[`${noun} ${verb}`];
   // One-word commands (`usage W`) take the second word as their first argument.
   if (!handler && commands[noun ?? '']) return commands[noun ?? ''](actx, [verb ?? '', ...rest].filter(Boolean), flags);
-  if (!handler) throw errors.badRequest(`unknown command: ${positionals.join(' ')} (run with --help)`);
+  if (!handler) throw errors.validation(null, `unknown command: ${positionals.join(' ')} (run with --help)`);
   return handler(actx, rest, flags);
 }

@@ -1,61 +1,115 @@
 /**
- * The error catalogue: every status and code of SPEC's Errors section.
- * Services throw DomainError; adapters render it in their wire shape (see rest/errors.ts
- * and src/graphql/errors.ts). Clients branch on status then code, so these are a contract.
+ * The error catalogue: every error a client can see, one code each. The code is an internal identity:
+ * services throw DomainError and never know which wire will carry it; the renderers of
+ * src/errors/render.ts decide what a body shows (native, OpenAI, Anthropic, GraphQL, the SSE events).
+ * Where SPEC gives an error no code ("none": validation 400s, 401, 404s, 413s, the route-level 429, 500s),
+ * the native body still shows none. Clients branch on status then wire code, so the renderings are a contract.
  */
 export const ErrorCode = {
-  // dialect codes (gateway)
-  invalidRequest: 'invalid_request_error',
-  modelNotFound: 'model_not_found',
-  notFoundError: 'not_found_error',
-  conversationNotFound: 'conversation_not_found',
-  proofNotFound: 'proof_not_found',
-  insufficientQuota: 'insufficient_quota',
-  rateLimitError: 'rate_limit_error',
-  serverError: 'server_error',
-  apiError: 'api_error',
-  addressNotSupported: 'address_not_supported',
-  // verifier
+  // 400
+  /** A field of the input is missing or wrong (`details.field` names it when there is one). */
+  validationFailed: 'validation_failed',
+  /** The body cannot be read at all: malformed JSON or multipart, unsupported encoding, not an object. */
+  invalidBody: 'invalid_body',
+  /** A value that must be unique is already taken (a database unique constraint). */
+  alreadyExists: 'already_exists',
+  /** An outbound URL (webhook, tool template) the deployment may not call; `details.field` names it. */
+  urlRefused: 'url_refused',
+  /** An action reserved to paid plans (question packs). */
+  paidPlanRequired: 'paid_plan_required',
   textRequired: 'text_required',
   invalidPassages: 'invalid_passages',
   ambiguousScope: 'ambiguous_scope',
-  textTooLarge: 'text_too_large',
-  // auth
+  /** Refusals of Node's HTTP parser (src/app/create-app.ts, `clientError`), before any route runs. */
+  malformedRequest: 'malformed_request',
+  // 401, 403
+  unauthorized: 'unauthorized',
   scopeDenied: 'scope_denied',
   readOnlyKey: 'read_only_key',
   clientSuspended: 'client_suspended',
   providerUnpaid: 'provider_unpaid',
-  // quota
+  // 402
   questionLimit: 'QUESTION_LIMIT',
   subscriptionInactive: 'SUBSCRIPTION_INACTIVE',
   planUpgradeRequired: 'PLAN_UPGRADE_REQUIRED',
   documentLimit: 'DOCUMENT_LIMIT',
   seatLimit: 'SEAT_LIMIT',
   apiKeyBudgetExceeded: 'API_KEY_BUDGET_EXCEEDED',
-  // misc
-  versionConflict: 'version_conflict',
-  rateLimited: 'rate_limited',
-  // transport
-  serverRestarting: 'server_restarting',
-  malformedRequest: 'malformed_request',
-  headersTooLarge: 'headers_too_large',
+  // 404, 408, 409
+  /** An object absent from the workspace; the kind is in `DomainError.resource`. */
+  notFound: 'not_found',
+  modelNotFound: 'model_not_found',
+  conversationNotFound: 'conversation_not_found',
+  proofNotFound: 'proof_not_found',
   requestTimeout: 'request_timeout',
+  versionConflict: 'version_conflict',
+  // 413, 415, 422, 431
+  payloadTooLarge: 'payload_too_large',
+  textTooLarge: 'text_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  unsupportedDocument: 'unsupported_document',
+  documentUnreadable: 'document_unreadable',
+  headersTooLarge: 'headers_too_large',
+  // 429
+  rateLimited: 'rate_limited',
+  /** Route-level ceiling: SPEC gives it a body of its own. */
+  routeRateLimited: 'route_rate_limited',
+  // 499, 5xx
+  /** The client went away (or the caller aborted): nobody is left to read an answer. */
+  turnAborted: 'turn_aborted',
+  internal: 'internal_error',
+  addressNotSupported: 'address_not_supported',
+  /** The process is shutting down: ends the streams still open (and answers `/health`); retry elsewhere. */
+  serverRestarting: 'server_restarting',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export type ErrorDetails = Record<string, unknown>;
 
+/** Kinds of object a 404 `not_found` is about, with the label its message uses. */
+export const RESOURCES = {
+  agent: 'Agent',
+  session: 'Session',
+  tool: 'Tool',
+  toolLink: 'Tool link',
+  knowledgeSource: 'Knowledge source',
+  collection: 'Collection',
+  knowledgeLink: 'Knowledge link',
+  webhook: 'Webhook',
+  delivery: 'Delivery',
+  apiKey: 'API key',
+  workspace: 'Workspace',
+  user: 'User',
+  route: 'Route',
+  record: 'Record',
+} as const;
+export type Resource = keyof typeof RESOURCES;
+
+export interface DomainErrorOptions {
+  /** Shown on the wire beside the message, where the shape has room for it (native body, GraphQL extensions). */
+  details?: ErrorDetails;
+  /** Extra response headers (retry-after). */
+  headers?: Record<string, string>;
+  /** The kind of object of a `not_found` (never in a REST body; GraphQL shows it). */
+  resource?: Resource;
+}
+
 export class DomainError extends Error {
+  readonly details: ErrorDetails;
+  readonly headers: Record<string, string>;
+  readonly resource: Resource | undefined;
+
   constructor(
     readonly status: number,
     message: string,
-    readonly code?: ErrorCode,
-    readonly details: ErrorDetails = {},
-    /** Extra response headers (retry-after). */
-    readonly headers: Record<string, string> = {},
+    readonly code: ErrorCode,
+    options: DomainErrorOptions = {},
   ) {
     super(message);
     this.name = 'DomainError';
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+    this.resource = options.resource;
   }
 }
 
@@ -63,61 +117,88 @@ export class DomainError extends Error {
 export const isDomainError = (e: unknown): e is DomainError =>
   e instanceof DomainError || (e instanceof Error && e.name === 'DomainError' && typeof (e as DomainError).status === 'number');
 
-/** Factories, one per catalogue entry. */
-export const errors = {
-  badRequest: (message: string, details?: ErrorDetails) => new DomainError(400, message, undefined, details),
-  invalidRequest: (message: string, param: string | null = null) =>
-    new DomainError(400, message, ErrorCode.invalidRequest, { param }),
-  payloadTooLarge: (message: string) => new DomainError(413, message),
+const make = (status: number, code: ErrorCode, message: string, details?: ErrorDetails, headers?: Record<string, string>) =>
+  new DomainError(status, message, code, { details, headers });
 
-  unauthorized: (message: string) => new DomainError(401, message),
+/** Factories, one per catalogue entry (test/errors/catalogue.test.ts renders every one in every shape). */
+export const errors = {
+  /**
+   * A field of the input is missing or wrong; `field` (null when the problem is not one field's) goes
+   * beside the message, and becomes `param` on the OpenAI dialect.
+   */
+  validation: (field: string | null, message: string, details?: ErrorDetails) =>
+    make(400, ErrorCode.validationFailed, message, field ? { field, ...details } : details),
+  invalidBody: (message: string, field?: string) => make(400, ErrorCode.invalidBody, message, field ? { field } : undefined),
+  alreadyExists: (message = 'A record with the same unique value already exists') => make(400, ErrorCode.alreadyExists, message),
+  /** `message` words the refusal for the field; `details` may add the reason. */
+  urlRefused: (field: string, message: string, details?: ErrorDetails) => make(400, ErrorCode.urlRefused, message, { field, ...details }),
+  paidPlanRequired: (message: string) => make(400, ErrorCode.paidPlanRequired, message),
+  textRequired: () => make(400, ErrorCode.textRequired, 'text is required'),
+  invalidPassages: (message = 'Each passage needs a source and a content') => make(400, ErrorCode.invalidPassages, message),
+  ambiguousScope: () => make(400, ErrorCode.ambiguousScope, 'Send either passages or collectionIds, not both'),
+  malformedRequest: (message = 'Malformed HTTP request') => make(400, ErrorCode.malformedRequest, message),
+
+  unauthorized: (message: string) => make(401, ErrorCode.unauthorized, message),
   scopeDenied: (scope: string | null) =>
-    new DomainError(
+    make(
       403,
-      scope ? `API key lacks the required scope: ${scope}` : 'API key scopes do not grant access to this route',
       ErrorCode.scopeDenied,
+      scope ? `API key lacks the required scope: ${scope}` : 'API key scopes do not grant access to this route',
       scope ? { scope } : {},
     ),
-  readOnlyKey: () => new DomainError(403, 'This API key is read-only', ErrorCode.readOnlyKey),
-  clientSuspended: () => new DomainError(403, 'Workspace suspended', ErrorCode.clientSuspended),
-  providerUnpaid: () => new DomainError(403, 'Integrator invoice overdue', ErrorCode.providerUnpaid),
+  readOnlyKey: () => make(403, ErrorCode.readOnlyKey, 'This API key is read-only'),
+  clientSuspended: () => make(403, ErrorCode.clientSuspended, 'Workspace suspended'),
+  providerUnpaid: () => make(403, ErrorCode.providerUnpaid, 'Integrator invoice overdue'),
 
+  /** Fewer questions left than needed; the dialect renderers turn it into their quota error. */
   questionLimit: (required: number, available: number) =>
-    new DomainError(402, 'Insufficient tokens', ErrorCode.questionLimit, { required, available }),
-  insufficientQuota: () =>
-    new DomainError(402, 'You exceeded your current quota: no questions left', ErrorCode.insufficientQuota),
+    make(402, ErrorCode.questionLimit, 'Insufficient tokens', { required, available }),
   subscriptionInactive: () =>
-    new DomainError(402, 'Subscription inactive: the trial is over or the subscription is not active', ErrorCode.subscriptionInactive),
+    make(402, ErrorCode.subscriptionInactive, 'Subscription inactive: the trial is over or the subscription is not active'),
   planUpgradeRequired: (feature: string, requiredPlan: string) =>
-    new DomainError(402, `Your plan does not include ${feature}`, ErrorCode.planUpgradeRequired, { feature, requiredPlan }),
-  documentLimit: (limit: number, used: number) =>
-    new DomainError(402, 'Document limit reached', ErrorCode.documentLimit, { limit, used }),
-  seatLimit: (seats: number) => new DomainError(402, 'Subscription covers fewer users', ErrorCode.seatLimit, { seats }),
-  apiKeyBudgetExceeded: () =>
-    new DomainError(402, 'API key monthly question budget exceeded', ErrorCode.apiKeyBudgetExceeded),
+    make(402, ErrorCode.planUpgradeRequired, `Your plan does not include ${feature}`, { feature, requiredPlan }),
+  documentLimit: (limit: number, used: number) => make(402, ErrorCode.documentLimit, 'Document limit reached', { limit, used }),
+  seatLimit: (seats: number) => make(402, ErrorCode.seatLimit, 'Subscription covers fewer users', { seats }),
+  apiKeyBudgetExceeded: () => make(402, ErrorCode.apiKeyBudgetExceeded, 'API key monthly question budget exceeded'),
 
-  notFound: (message: string, code?: ErrorCode) => new DomainError(404, message, code),
-  modelNotFound: (model: string) => new DomainError(404, `The model '${model}' does not exist`, ErrorCode.modelNotFound, { param: 'model' }),
-  conversationNotFound: (id: string) => new DomainError(404, `Conversation not found: ${id}`, ErrorCode.conversationNotFound),
-  proofNotFound: (id: string) => new DomainError(404, `Proof not found: ${id}`, ErrorCode.proofNotFound),
-  versionConflict: (currentVersion: number) =>
-    new DomainError(409, 'Version conflict', ErrorCode.versionConflict, { currentVersion }),
+  /** `<Label> not found: <id>` (or `<Label> not found`), unless `message` words it otherwise. */
+  notFound: (resource: Resource, id?: string | null, message?: string) =>
+    new DomainError(404, message ?? (id ? `${RESOURCES[resource]} not found: ${id}` : `${RESOURCES[resource]} not found`), ErrorCode.notFound, {
+      resource,
+    }),
+  modelNotFound: (model: string) => make(404, ErrorCode.modelNotFound, `The model '${model}' does not exist`, { param: 'model' }),
+  conversationNotFound: (id: string) => make(404, ErrorCode.conversationNotFound, `Conversation not found: ${id}`),
+  proofNotFound: (id: string) => make(404, ErrorCode.proofNotFound, `Proof not found: ${id}`),
+  requestTimeout: () => make(408, ErrorCode.requestTimeout, 'Request not received in time'),
+  versionConflict: (currentVersion: number) => make(409, ErrorCode.versionConflict, 'Version conflict', { currentVersion }),
+
+  payloadTooLarge: (message = 'Request body too large') => make(413, ErrorCode.payloadTooLarge, message),
+  textTooLarge: (max: number) => make(413, ErrorCode.textTooLarge, `text is too large: at most ${max} characters`, { max }),
+  unsupportedMediaType: (message: string) => make(415, ErrorCode.unsupportedMediaType, message),
+  /** A kind of file ingestion does not read (image, archive, spreadsheet, unknown binary). */
+  unsupportedDocument: (message: string) => make(415, ErrorCode.unsupportedDocument, message),
+  /** The file claims a supported format but cannot be read as one (empty, corrupt, encrypted, no text). */
+  documentUnreadable: (message: string) => make(422, ErrorCode.documentUnreadable, message),
+  headersTooLarge: () => make(431, ErrorCode.headersTooLarge, 'Request line or headers too large'),
 
   rateLimited: (retryAfterSeconds: number) =>
-    new DomainError(429, 'Rate limit exceeded', ErrorCode.rateLimited, {}, { 'retry-after': String(retryAfterSeconds) }),
-  /** Spent question allowance on the Anthropic dialect: 429 `rate_limit_error`, deliberately without retry-after. */
-  rateLimitError: (message = 'No questions left in the workspace allowance') => new DomainError(429, message, ErrorCode.rateLimitError),
-  /** Route-level ceiling: SPEC says its body is none of the catalogue shapes. */
-  routeRateLimited: (route: string, limit: number) =>
-    new DomainError(429, 'Too many requests', undefined, { route, limitPerMinute: limit }),
+    make(429, ErrorCode.rateLimited, 'Rate limit exceeded', {}, { 'retry-after': String(retryAfterSeconds) }),
+  /** Route-level ceiling: SPEC says its body is none of the catalogue shapes; retry-after is a courtesy. */
+  routeRateLimited: (route: string, limit: number, retryAfterSeconds?: number) =>
+    make(
+      429,
+      ErrorCode.routeRateLimited,
+      'Too many requests',
+      { route, limitPerMinute: limit },
+      retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+    ),
 
-  internal: (message = 'Internal server error') => new DomainError(500, message),
-  /** The process is shutting down: ends the streams still open (and answers `/health`); retry on another instance. */
-  serverRestarting: () => new DomainError(503, 'The server is restarting; retry the request', ErrorCode.serverRestarting),
-  /** Refusals of Node's HTTP parser (src/app/create-app.ts, `clientError`), before any route runs. */
-  malformedRequest: (message = 'Malformed HTTP request') => new DomainError(400, message, ErrorCode.malformedRequest),
-  headersTooLarge: () => new DomainError(431, 'Request line or headers too large', ErrorCode.headersTooLarge),
-  requestTimeout: () => new DomainError(408, 'Request not received in time', ErrorCode.requestTimeout),
+  turnAborted: () => make(499, ErrorCode.turnAborted, 'Chat turn aborted'),
+  /** A failure inside the service or at the model provider; `message` never carries internals. */
+  internal: (message = 'Internal server error') => make(500, ErrorCode.internal, message),
   addressNotSupported: (model: string) =>
-    new DomainError(501, `Model address not supported: ${model}`, ErrorCode.addressNotSupported, { param: 'model' }),
+    make(501, ErrorCode.addressNotSupported, `Model address not supported: ${model}`, { param: 'model' }),
+  serverRestarting: () => make(503, ErrorCode.serverRestarting, 'The server is restarting; retry the request'),
 };
+
+export type ErrorFactory = keyof typeof errors;

@@ -1,2 +1,3 @@
 export * from './catalogue.js';
 export * from './translate.js';
+export * from './render.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import { DomainError, errors } from '../errors/index.js';
+import { bodyParseError, errors, type DomainError } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { toGraphQLError } from './errors.js';
 
@@ -27,7 +27,7 @@ export function graphqlHttpGuard(bodyLimit: string, log: Logger) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     if (req.method !== 'POST') return next();
     if (!JSON_BODY.test(mediaTypeOf(req))) {
-      return refuse(res, new DomainError(415, 'Unsupported media type: send the GraphQL request as application/json'), log);
+      return refuse(res, errors.unsupportedMediaType('Unsupported media type: send the GraphQL request as application/json'), log);
     }
     readBody(req as express.Request, res as express.Response, (err?: unknown) => {
       if (!err) {
@@ -36,12 +36,7 @@ export function graphqlHttpGuard(bodyLimit: string, log: Logger) {
         delete req.headers['content-length'];
         return next();
       }
-      const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') return refuse(res, errors.payloadTooLarge('Request body too large'), log);
-      if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-        return refuse(res, errors.badRequest('Unsupported body encoding'), log);
-      }
-      refuse(res, errors.badRequest('Unreadable request body'), log);
+      refuse(res, bodyParseError(err, 'Unreadable request body'), log);
     });
   };
 }

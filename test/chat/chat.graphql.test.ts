@@ -78,7 +78,7 @@ describe('chat mutation', () => {
 
   it('rejects like REST: same message, code carrying the status', async () => {
     const empty = await api(t.baseUrl, a.key).graphql(CHAT, { agentId: ada, input: { message: '' } });
-    expect(empty.errors![0]).toMatchObject({ message: 'message is required', extensions: { code: 'HTTP_400', status: 400 } });
+    expect(empty.errors![0]).toMatchObject({ message: 'message is required', extensions: { code: 'validation_failed', status: 400 } });
     const big = await api(t.baseUrl, a.key).graphql(CHAT, { agentId: ada, input: { message: 'x', options: { maxTokens: 4001 } } });
     expect(big.errors![0]!.message).toContain('options.maxTokens');
     const unknown = await api(t.baseUrl, a.key).graphql(CHAT, { agentId: 'agt_x', input: { message: 'x' } });
@@ -272,7 +272,7 @@ for (const singleConnection of [false, true]) {
       const empty = await collect(c, { agentId: ada, input: { message: '' } });
       c.dispose();
       expect(empty).toHaveLength(1);
-      expect(empty[0]!.errors![0]).toMatchObject({ message: 'message is required', extensions: { code: 'HTTP_400', status: 400 } });
+      expect(empty[0]!.errors![0]).toMatchObject({ message: 'message is required', extensions: { code: 'validation_failed', status: 400 } });
       expect(empty[0]!.data).toBeNull();
     });
 

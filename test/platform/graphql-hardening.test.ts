@@ -37,7 +37,7 @@ describe('the HTTP layer of /graphql', () => {
       const res = await post(path, JSON.stringify({ query }), json);
       expect(res.status).toBe(413);
       expect(res.type).toContain('application/json');
-      expect(res.body.errors[0]).toMatchObject({ message: 'Request body too large', extensions: { code: 'HTTP_413', status: 413 } });
+      expect(res.body.errors[0]).toMatchObject({ message: 'Request body too large', extensions: { code: 'payload_too_large', status: 413 } });
     }
   });
 
@@ -47,7 +47,7 @@ describe('the HTTP layer of /graphql', () => {
       const res = await post('/graphql', body, headers);
       expect(res.status).toBe(415);
       expect(res.type).toContain('application/json');
-      expect(res.body.errors[0].extensions).toMatchObject({ code: 'HTTP_415', status: 415 });
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
     }
   });
 

@@ -180,7 +180,7 @@ describe('GraphQL counts per root field', () => {
     const answered = outcomes.filter((r) => !r.errors && typeof r.data?.chat?.content === 'string');
     const refused = outcomes.filter((r) => r.errors?.[0]?.extensions.status === 429);
     expect([answered.length, refused.length]).toEqual([30, 5]);
-    expect(refused[0]!.errors![0]!.extensions).toMatchObject({ code: 'HTTP_429', route: 'POST /v1/agents/:id/chat', limitPerMinute: 30, retryAfter: RETRY_AFTER });
+    expect(refused[0]!.errors![0]!.extensions).toMatchObject({ code: 'route_rate_limited', route: 'POST /v1/agents/:id/chat', limitPerMinute: 30, retryAfter: RETRY_AFTER });
   });
 
   it('40 aliased chat turns in one request are refused whole, before any turn runs', async () => {

@@ -154,7 +154,7 @@ describe('GraphQL webhooks agree with REST', () => {
     expect(reqs.every((r) => r.signatureValid)).toBe(true);
 
     const missing = await c.graphql(`mutation($w: ID!) { replayWebhookDelivery(webhookId: $w, deliveryId: "whd_nope") { success } }`, { w: id });
-    expect(missing.errors![0]).toMatchObject({ message: 'Delivery not found', extensions: { code: 'HTTP_404', status: 404 } });
+    expect(missing.errors![0]).toMatchObject({ message: 'Delivery not found', extensions: { code: 'not_found', status: 404, resource: 'delivery' } });
 
     const deleted = await c.graphql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id });
     expect(deleted.data.deleteWebhook).toBe(true);
@@ -165,7 +165,7 @@ describe('GraphQL webhooks agree with REST', () => {
     const c = api(t.baseUrl, a.key);
     const unknown = await c.graphql(CREATE, { i: { url: receiver.url(), events: ['nope'] } });
     expect(unknown.errors![0].message).toContain('nope');
-    expect(unknown.errors![0].extensions).toMatchObject({ code: 'HTTP_400', status: 400, validEvents: [...WEBHOOK_EVENTS] });
+    expect(unknown.errors![0].extensions).toMatchObject({ code: 'validation_failed', status: 400, validEvents: [...WEBHOOK_EVENTS] });
     const rest = await c.post('/v1/webhooks', { url: receiver.url(), events: ['nope'] });
     expect(unknown.errors![0].message).toBe(rest.body.error);
 
@@ -195,7 +195,7 @@ describe('GraphQL webhooks agree with REST', () => {
 
     const colleague = await t.user(a.workspaceId);
     const foreign = await api(t.baseUrl, colleague.key).graphql(`query($id: ID!) { webhook(id: $id) { id } }`, { id: created.webhook.id });
-    expect(foreign.errors![0]).toMatchObject({ message: 'Webhook not found', extensions: { code: 'HTTP_404' } });
+    expect(foreign.errors![0]).toMatchObject({ message: 'Webhook not found', extensions: { code: 'not_found', resource: 'webhook' } });
     const theirs = await api(t.baseUrl, colleague.key).graphql(`{ webhooks { id } }`);
     expect(theirs.data.webhooks).toEqual([]);
   });

@@ -36,7 +36,7 @@ export function toAgentDto(a: Agent): AgentDto {
   };
 }
 
-export const agentNotFound = (id: string) => errors.notFound(`Agent not found: ${id}`);
+export const agentNotFound = (id: string) => errors.notFound('agent', id);
 
 /** Workspace-scoped lookup; another workspace's agent is indistinguishable from a missing one. */
 export async function findAgent(ctx: ServiceContext, id: string): Promise<Agent> {

@@ -1,18 +1,14 @@
-import { errors, toDomainError } from '../../errors/index.js';
+import { chatStreamError, errors, isAborted, toDomainError } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
 import { untilAborted } from '../../lib/shutdown.js';
 import type { ChatStreamEvent } from './chat-events.js';
 import { continueTurn, type PendingTurn } from './chat.service.js';
-import { TurnAbortedError } from './turn-model.js';
 
-/** A failure after the stream opened: the native error body plus its status (internals never leak). */
+/** A failure after the stream opened, as the renderer words it for the chat stream (internals never leak). */
 export function errorEventOf(err: unknown, log: Logger): Extract<ChatStreamEvent, { type: 'error' }> {
   const { error, unexpected } = toDomainError(err);
   if (unexpected) log.error({ err }, 'chat stream failed');
-  return {
-    type: 'error',
-    data: { status: error.status, error: error.message, ...(error.code ? { code: error.code } : {}), ...error.details },
-  };
+  return chatStreamError(error);
 }
 
 /**
@@ -27,7 +23,7 @@ export async function finishStreamedTurn(p: PendingTurn): Promise<void> {
     const outcome = await untilAborted(continueTurn(p), shutdown);
     if (outcome === 'aborted') p.opts.sink?.(errorEventOf(errors.serverRestarting(), p.ctx.log));
   } catch (err) {
-    if (err instanceof TurnAbortedError && !shutdown.aborted) return;
+    if (isAborted(err) && !shutdown.aborted) return;
     p.opts.sink?.(errorEventOf(shutdown.aborted ? errors.serverRestarting() : err, p.ctx.log));
   }
 }

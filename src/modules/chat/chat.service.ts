@@ -5,7 +5,6 @@
  * consultation, reflection, generation, extraction, save (docs/chat.md).
  */
 import type { ServiceContext } from '../../core/context.js';
-import { errors, isDomainError } from '../../errors/index.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { authorize } from '../keys/access.js';
 import type { ModelClass, TokenUsage } from '../models/provider.js';
@@ -58,11 +57,7 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
   // input: refused now, not after the model answered.
   let requestHash: string | undefined;
   if (certified(opts)) {
-    try {
-      requestHash = hashRequest(raw ?? null);
-    } catch (err) {
-      throw isDomainError(err) ? errors.badRequest(err.message) : err;
-    }
+    requestHash = hashRequest(raw ?? null);
   }
   const provider = opts.provider ?? ctx.app.models.default();
   const turn: TurnInputs = {

@@ -3,13 +3,14 @@
  * Streams text deltas as `token` events with placeholders restored; reports tool calls as
  * `tool_call` / `tool_result` events and in `toolCalls`.
  */
+import { errors } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ChatMessage, CompletionRequest, CompletionResult, ToolCall, ToolDef } from '../models/provider.js';
 import type { EventSink } from './chat-events.js';
 import type { ToolCallReport } from './chat.schemas.js';
 import type { PiiMasker } from './pii.js';
 import type { RunnableTool } from './turn-extensions.js';
-import { TurnAbortedError, type TurnModel } from './turn-model.js';
+import type { TurnModel } from './turn-model.js';
 
 /** Rounds in which tools are offered; the round after the last one must answer in text. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -96,12 +97,12 @@ async function runTool(input: GenerationInput, call: ToolCall, reports: ToolCall
     try {
       outcome = await tool.run(args, signal);
     } catch (err) {
-      if (signal?.aborted) throw new TurnAbortedError();
+      if (signal?.aborted) throw errors.turnAborted();
       log.warn({ err, tool: call.name }, 'tool failed');
       outcome = { success: false, result: { error: 'Tool failed' } };
     }
   }
-  if (signal?.aborted) throw new TurnAbortedError();
+  if (signal?.aborted) throw errors.turnAborted();
   const durationMs = Math.round(performance.now() - started);
   sink?.({ type: 'tool_result', data: { toolName: call.name, arguments: args, result: outcome.result, success: outcome.success, durationMs } });
   reports.push({ toolName: call.name, success: outcome.success, durationMs });

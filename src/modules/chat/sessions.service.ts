@@ -12,7 +12,7 @@ import type { HistoryMessage } from './prompt.js';
 const READ = { scope: 'agents' } as const;
 const TITLE_CHARS = 80;
 
-export const sessionNotFound = (id: string) => errors.notFound(`Session not found: ${id}`);
+export const sessionNotFound = (id: string) => errors.notFound('session', id);
 
 /** A session of the calling user; another user's session (or another workspace's) is a missing one. */
 export async function findOwnSession(ctx: ServiceContext, id: string): Promise<ChatSession> {
@@ -121,7 +121,7 @@ export async function listSessions(ctx: ServiceContext, opts: { limit?: number |
   authorize(ctx, READ);
   const limit = opts.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSIONS_PAGE) {
-    throw errors.badRequest(`limit must be a whole number between 1 and ${MAX_SESSIONS_PAGE}`, { field: 'limit' });
+    throw errors.validation('limit', `limit must be a whole number between 1 and ${MAX_SESSIONS_PAGE}`);
   }
   return ctx.em.find(
     ChatSession,

@@ -1,17 +1,7 @@
-import { DomainError, errors } from '../../errors/index.js';
+import { ErrorCode, errors, isAborted, toDomainError } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { MeteredModel } from '../models/metered-call.js';
-import { ProviderError, type CompletionRequest, type CompletionResult, type ModelProvider, type TokenUsage } from '../models/provider.js';
-
-/**
- * The client went away (or the caller aborted): the turn stops and saves nothing. A catalogue error
- * (499, nobody left to read it) so that no adapter logs it as an unexpected failure.
- */
-export class TurnAbortedError extends DomainError {
-  constructor() {
-    super(499, 'Chat turn aborted');
-  }
-}
+import type { CompletionRequest, CompletionResult, ModelProvider, TokenUsage } from '../models/provider.js';
 
 export const CHAT_FAILED = 'Agent chat failed';
 export const PLANNING_FAILED = 'Agent planning failed';
@@ -19,7 +9,8 @@ export const PLANNING_FAILED = 'Agent planning failed';
 /**
  * Every model call of one turn goes through here, onto the turn's metered model (usage summed over
  * the whole turn: planner, consultations, reflection, tool rounds, extraction); a provider failure becomes a catalogue 500
- * with the cause logged and never leaked, and an abort becomes TurnAbortedError.
+ * with the cause logged and never leaked, and an abort becomes the catalogue's `turn_aborted` (499,
+ * nobody left to read it: the turn stops and saves nothing, and no adapter logs it as a failure).
  */
 export class TurnModel {
   constructor(
@@ -57,13 +48,13 @@ export class TurnModel {
   }
 
   checkAborted(): void {
-    if (this.signal?.aborted) throw new TurnAbortedError();
+    if (this.signal?.aborted) throw errors.turnAborted();
   }
 
   private failure(err: unknown, message: string): Error {
-    if (err instanceof TurnAbortedError) return err;
-    if (this.signal?.aborted || (err instanceof ProviderError && err.aborted)) {
-      return new TurnAbortedError();
+    if (isAborted(err)) return err as Error;
+    if (this.signal?.aborted || toDomainError(err).error.code === ErrorCode.turnAborted) {
+      return errors.turnAborted();
     }
     this.log.error({ err, provider: this.provider.name, model: this.provider.model }, message);
     return errors.internal(message);

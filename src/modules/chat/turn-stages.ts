@@ -72,10 +72,10 @@ export async function meteredUntilDone<T>(model: TurnModel | undefined, log: Ser
 export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
   const { ctx, input, masker, stages } = turn;
   const agents = await loadWorkspaceAgents(ctx);
-  if (agents.length === 0) throw errors.notFound(NO_AGENTS);
+  if (agents.length === 0) throw errors.notFound('agent', null, NO_AGENTS);
   let admission: Admission;
   try {
-    admission = await assertCanConsume(ctx, { feature: 'chat', dialect: turn.opts.dialect ?? 'native' });
+    admission = await assertCanConsume(ctx, { feature: 'chat' });
   } catch (err) {
     if (!isDomainError(err)) throw err;
     return { agents, refusal: err };
@@ -111,7 +111,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
     input.sessionId ? settle(findOwnSession(read(), input.sessionId)) : undefined,
     planned
       ? { ok: true as const, value: planned.admitted }
-      : settle(assertCanConsume(read(), { feature: 'chat', dialect: opts.dialect ?? 'native' }).then((a) => admitted(turn, a))),
+      : settle(assertCanConsume(read(), { feature: 'chat' }).then((a) => admitted(turn, a))),
     input.sessionId ? loadHistory(read(), input.sessionId) : [],
     recallMemories(read(), { id: agentId, isShared: false }, input.message),
   ]);

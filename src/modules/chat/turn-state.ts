@@ -31,8 +31,6 @@ export interface TurnOptions {
   sink?: EventSink;
   /** The model to run on; default the registry's default model. */
   provider?: ModelProvider;
-  /** Dialect of the allowance refusal (see assertCanConsume); default native. */
-  dialect?: 'native' | 'openai' | 'anthropic';
   /**
    * The caller keeps the conversation (the gateway): these prior messages replace the session's
    * history, nothing is saved (neither the exchange nor memories), and no certificate is issued (the

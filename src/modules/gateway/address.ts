@@ -29,7 +29,7 @@ export function parseAddress(model: string): Address {
     if (!slug) throw errors.modelNotFound(raw);
     return { kind: 'agent', slug, sensitive };
   }
-  if (!base) throw errors.invalidRequest('model is required', 'model');
+  if (!base) throw errors.validation('model', 'model is required');
   return { kind: 'named', name: base, sensitive };
 }
 

@@ -21,7 +21,7 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
  */
 export function agentTurnInput(call: GatewayCall): AgentTurnInput {
   const lastUser = call.messages.findLastIndex((m) => m.role === 'user' && m.content.trim() !== '');
-  if (lastUser < 0) throw errors.invalidRequest('An agent address needs a user message with text', 'messages');
+  if (lastUser < 0) throw errors.validation('messages', 'An agent address needs a user message with text');
   const instructions = call.messages.filter((m) => m.role === 'system' && m.content.trim() !== '').map((m) => m.content);
   const history = call.messages
     .slice(0, lastUser)
@@ -40,7 +40,7 @@ export function agentTurnInput(call: GatewayCall): AgentTurnInput {
     },
   };
   const parsed = ChatRequestSchema.safeParse(chat);
-  if (!parsed.success) throw errors.invalidRequest(parsed.error.issues[0]?.message ?? 'Invalid message', 'messages');
+  if (!parsed.success) throw errors.validation('messages', parsed.error.issues[0]?.message ?? 'Invalid message');
   return { chat, history };
 }
 
@@ -63,7 +63,6 @@ export async function answerAsAgent(
     route: prepared.call.route,
     sink: onDelta ? (event) => (event.type === 'token' ? onDelta(event.data.delta) : undefined) : undefined,
     provider: target.sensitive ? ctx.app.models.local() : undefined,
-    dialect: prepared.call.dialect,
     conversation: input.history,
   });
   return {

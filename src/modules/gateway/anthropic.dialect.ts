@@ -182,9 +182,4 @@ export class AnthropicStream {
     );
     return frames;
   }
-
-  /** SPEC: `event: error` with `{ type: "error", error: {...} }`. */
-  error(body: Record<string, unknown>): SseFrame[] {
-    return [{ event: 'error', data: body }];
-  }
 }

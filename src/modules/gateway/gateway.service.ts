@@ -1,12 +1,12 @@
 import type { ServiceContext } from '../../core/context.js';
-import { errors, isDomainError } from '../../errors/index.js';
+import { errors, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { loadWorkspaceAgents } from '../agents/agents.service.js';
 import { assertCanConsume } from '../usage/metering.service.js';
 import { authorize } from '../keys/access.js';
 import { MeteredModel } from '../models/metered-call.js';
-import { ProviderError, usageOf, type ToolDef } from '../models/provider.js';
+import { usageOf, type ToolDef } from '../models/provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import type { CallOutcome } from '../proofs/proofs.schemas.js';
@@ -60,7 +60,7 @@ export async function prepareGatewayCall<P extends { call: GatewayCall }>(
   const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
   const conversationId = await findConversation(ctx, call.conversationId);
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
-  const admission = await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway', dialect: call.dialect });
+  const admission = await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway' });
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
   return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput, admission } };
 }
@@ -178,10 +178,11 @@ async function certifyUnfinished(ctx: ServiceContext, prepared: PreparedCall, ou
   }
 }
 
-/** Catalogue errors pass; a model failure becomes the dialect's 500 without its internals. */
+/** Known errors become their catalogue error (an aborted call, `turn_aborted`); any other failure a 500 without its internals. */
 function providerFailure(ctx: ServiceContext, err: unknown): unknown {
-  if (isDomainError(err)) return err;
-  if (ctx.signal?.aborted || (err instanceof ProviderError && err.aborted)) return err;
+  if (ctx.signal?.aborted) return err;
+  const { error, unexpected } = toDomainError(err);
+  if (!unexpected) return error;
   ctx.log.warn({ err }, 'gateway model call failed');
   return errors.internal('The model failed to answer');
 }

@@ -156,9 +156,4 @@ export class OpenAIStream {
     frames.push({ data: '[DONE]' });
     return frames;
   }
-
-  /** SPEC: `data: { error: {...} }` then `[DONE]`. */
-  error(body: Record<string, unknown>): SseFrame[] {
-    return [{ data: body }, { data: '[DONE]' }];
-  }
 }

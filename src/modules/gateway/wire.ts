@@ -14,13 +14,13 @@ export function parseWire<S extends z.ZodType>(schema: S, body: unknown): z.infe
   const issue = parsed.error.issues[0];
   const param = issue ? pathText(issue.path) : '';
   const message = issue?.message ?? 'Invalid request body';
-  throw errors.invalidRequest(param && !message.startsWith(param) ? `${param}: ${message}` : message, param || null);
+  throw errors.validation(param || null, param && !message.startsWith(param) ? `${param}: ${message}` : message);
 }
 
 /** SPEC: a call without any `user` message is a 400 in both dialects. */
 export function requireUserMessage(messages: readonly { role: string }[]): void {
   if (!messages.some((m) => m.role === 'user')) {
-    throw errors.invalidRequest('messages must contain at least one user message', 'messages');
+    throw errors.validation('messages', 'messages must contain at least one user message');
   }
 }
 
@@ -36,11 +36,11 @@ export function applyToolChoice(
   if (choice === undefined || choice === 'auto') return { tools };
   if (choice === 'none') return { tools: [] };
   if (choice === 'required') {
-    if (tools.length === 0) throw errors.invalidRequest('tool_choice requires tools', 'tool_choice');
+    if (tools.length === 0) throw errors.validation('tool_choice', 'tool_choice requires tools');
     return { tools, toolChoice: 'required' };
   }
   if (!tools.some((t) => t.name === choice.name)) {
-    throw errors.invalidRequest(`tool_choice names the tool ${JSON.stringify(choice.name)}, which is not among tools`, 'tool_choice');
+    throw errors.validation('tool_choice', `tool_choice names the tool ${JSON.stringify(choice.name)}, which is not among tools`);
   }
   return { tools, toolChoice: { name: choice.name } };
 }

@@ -110,19 +110,17 @@ export function assertWithinRights(caller: Caller, next: KeyRights, current?: Ke
   if (caller.readonly && !next.readonly && (!current || current.readonly)) throw errors.readOnlyKey();
   for (const field of ['ratePerMinute', 'monthlyQuestionLimit'] as const) {
     if (raised(limitExceeds, (r) => r[field])) {
-      throw errors.badRequest(`${field} cannot exceed the calling key's own ${field} (${own[field]})`, { field });
+      throw errors.validation(field, `${field} cannot exceed the calling key's own ${field} (${own[field]})`);
     }
   }
   if (raised(expiryExceeds, (r) => r.expiresAt)) {
-    throw errors.badRequest(`expiresAt cannot be later than the calling key's own expiry (${own.expiresAt?.toISOString()})`, {
-      field: 'expiresAt',
-    });
+    throw errors.validation('expiresAt', `expiresAt cannot be later than the calling key's own expiry (${own.expiresAt?.toISOString()})`);
   }
 }
 
 function assertFutureExpiry(ctx: ServiceContext, expiresAt: string | null | undefined): void {
   if (expiresAt && new Date(expiresAt).getTime() <= ctx.clock.now().getTime()) {
-    throw errors.badRequest('expiresAt must be in the future', { field: 'expiresAt' });
+    throw errors.validation('expiresAt', 'expiresAt must be in the future');
   }
 }
 
@@ -131,7 +129,7 @@ const splitReadonly = (scopes: readonly string[]) => ({
   readonlyScope: scopes.includes(READONLY_SCOPE),
 });
 
-export const apiKeyNotFound = (id: string) => errors.notFound(`API key not found: ${id}`);
+export const apiKeyNotFound = (id: string) => errors.notFound('apiKey', id);
 
 /** An active key of the caller's user; revoked keys, other users' and other workspaces' look missing. */
 async function findManagedKey(ctx: ServiceContext, id: string): Promise<ApiKey> {

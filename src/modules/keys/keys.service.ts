@@ -87,7 +87,7 @@ export async function revokeKeyAndDescendants(em: Em, key: ApiKey, now: Date): P
 /** CLI `key revoke`: any key of any workspace (or of the given one), with its descendants. */
 export async function revokeKeyById(actx: AdminContext, keyId: string, workspaceId?: string): Promise<RevokedKey> {
   const key = await actx.em.findOne(ApiKey, workspaceId ? { id: keyId, workspaceId } : { id: keyId });
-  if (!key) throw errors.notFound(`API key not found: ${keyId}`);
+  if (!key) throw errors.notFound('apiKey', keyId);
   return revokeKeyAndDescendants(actx.em, key, actx.clock.now());
 }
 

@@ -6,10 +6,10 @@ import { KnowledgeCollection, KnowledgeSource } from './knowledge.entity.js';
 export const READ = { scope: 'knowledge' } as const;
 export const WRITE = { scope: 'knowledge', write: true } as const;
 
-export const sourceNotFound = (id: string) => errors.notFound(`Knowledge source not found: ${id}`);
-export const collectionNotFound = (id: string) => errors.notFound(`Collection not found: ${id}`);
+export const sourceNotFound = (id: string) => errors.notFound('knowledgeSource', id);
+export const collectionNotFound = (id: string) => errors.notFound('collection', id);
 /** SPEC: a `collectionId` naming no collection of the workspace is a 400 with this text. */
-export const unknownCollection = () => errors.badRequest('Collection not found', { field: 'collectionId' });
+export const unknownCollection = () => errors.validation('collectionId', 'Collection not found');
 
 /**
  * An id from a path, a form field or a body that no row can have (ids are at most 64 characters, and

@@ -53,7 +53,7 @@ export async function linkKnowledge(ctx: ServiceContext, agentId: string, input:
   } else {
     const id = data.sourceId as string;
     if (!(await ctx.em.findOne(KnowledgeSource, { id, workspaceId: ws }))) {
-      throw errors.badRequest('Knowledge source not found', { field: 'sourceId' });
+      throw errors.validation('sourceId', 'Knowledge source not found');
     }
     target = { kind: 'source', id };
   }
@@ -73,12 +73,12 @@ export async function unlinkKnowledge(ctx: ServiceContext, agentId: string, targ
   authorize(ctx, WRITE);
   const agent = await findAgent(ctx, agentId);
   const ws = ctx.caller.workspace.id;
-  if (impossibleId(targetId)) throw errors.notFound(`Knowledge link not found: ${targetId}`);
+  if (impossibleId(targetId)) throw errors.notFound('knowledgeLink', targetId);
   const removed = await ctx.em.transactional(async (tx) => {
     const n = await tx.nativeDelete(AgentKnowledgeLink, { workspaceId: ws, agentId: agent.id, targetId });
     if (n > 0) await syncCollectionScope(tx, ws, [agent.id], ctx.clock.now());
     return n;
   });
-  if (removed === 0) throw errors.notFound(`Knowledge link not found: ${targetId}`);
+  if (removed === 0) throw errors.notFound('knowledgeLink', targetId);
   return agentKnowledge(ctx, agent);
 }

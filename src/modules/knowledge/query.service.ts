@@ -41,7 +41,7 @@ export async function queryKnowledge(ctx: ServiceContext, input: KnowledgeQueryI
   const workspaceId = ctx.caller.workspace.id;
   const ids = { sourceIds: [...new Set(q.sourceIds ?? [])], collectionIds: [...new Set(q.collectionIds ?? [])] };
   const explicit = ids.sourceIds.length > 0 || ids.collectionIds.length > 0;
-  if (q.agentId && explicit) throw errors.badRequest('agentId cannot be combined with sourceIds or collectionIds', { field: 'agentId' });
+  if (q.agentId && explicit) throw errors.validation('agentId', 'agentId cannot be combined with sourceIds or collectionIds');
   let scope: SearchScope = { kind: 'workspace' };
   if (q.agentId) scope = await agentScope(ctx.em, workspaceId, (await findAgent(ctx, q.agentId)).id);
   else if (explicit) {

@@ -72,7 +72,7 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
 
   const file = await read(MAX_UPLOAD_BYTES);
   const name = UploadNameSchema.safeParse(file.name);
-  if (!name.success) throw errors.badRequest(name.error.issues[0].message, { field: 'name' });
+  if (!name.success) throw errors.validation('name', name.error.issues[0].message);
   const collectionId = file.collectionId?.trim() || null;
   if (collectionId && !(await findCollection(ctx, collectionId))) throw unknownCollection();
 

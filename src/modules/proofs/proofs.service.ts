@@ -42,14 +42,14 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 
 /**
  * SHA-256 (hex) of the RFC 8785 canonical JSON of a request. A body JSON can carry but RFC 8785 cannot
- * (a number beyond the double range, a lone surrogate in a string) is a 400 `invalid_request_error`.
+ * (a number beyond the double range, a lone surrogate in a string) is a 400 `validation_failed`.
  */
 export function hashRequest(request: unknown): string {
   let text: string;
   try {
     text = canonicalJson(request);
   } catch (err) {
-    throw errors.invalidRequest(`The request body has no canonical JSON form (RFC 8785): ${(err as Error).message}`);
+    throw errors.validation(null, `The request body has no canonical JSON form (RFC 8785): ${(err as Error).message}`);
   }
   return sha256(text);
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
-import { errors } from '../../errors/index.js';
+import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
+import { validateOutboundUrl } from '../../net/index.js';
 import { findAgent } from '../agents/agents.service.js';
 import { authorize } from '../keys/access.js';
 import type { SecretBox } from './secret-box.js';
@@ -26,7 +26,7 @@ import { placeholdersOf, templateProblem } from './url-template.js';
 const READ = { scope: 'agents' } as const;
 const WRITE = { scope: 'agents', write: true } as const;
 
-export const toolNotFound = (id: string) => errors.notFound(`Tool not found: ${id}`);
+export const toolNotFound = (id: string) => errors.notFound('tool', id);
 
 export function toToolDto(t: WorkspaceTool): ToolDto {
   return {
@@ -60,21 +60,21 @@ export async function findTool(ctx: ServiceContext, id: string): Promise<Workspa
 
 /** The input schema must be a JSON Schema of an object that zod can enforce; placeholders must be its properties. */
 function checkSchemaAndTemplate(schema: Record<string, unknown>, template: string): void {
-  if (schema.type !== 'object') throw errors.badRequest('inputSchema must be a JSON Schema with "type": "object"', { field: 'inputSchema' });
+  if (schema.type !== 'object') throw errors.validation('inputSchema', 'inputSchema must be a JSON Schema with "type": "object"');
   const props = schema.properties;
   if (props !== undefined && (typeof props !== 'object' || props === null || Array.isArray(props))) {
-    throw errors.badRequest('inputSchema.properties must be an object', { field: 'inputSchema' });
+    throw errors.validation('inputSchema', 'inputSchema.properties must be an object');
   }
   try {
     z.fromJSONSchema(schema as never);
   } catch (err) {
-    throw errors.badRequest(`inputSchema is not a usable JSON Schema: ${(err as Error).message}`, { field: 'inputSchema' });
+    throw errors.validation('inputSchema', `inputSchema is not a usable JSON Schema: ${(err as Error).message}`);
   }
   const problem = templateProblem(template);
-  if (problem) throw errors.badRequest(problem, { field: 'urlTemplate' });
+  if (problem) throw errors.validation('urlTemplate', problem);
   const declared = Object.keys((props as Record<string, unknown> | undefined) ?? {});
   const undeclared = placeholdersOf(template).find((p) => !declared.includes(p));
-  if (undeclared) throw errors.badRequest(`urlTemplate placeholder {${undeclared}} is not a property of inputSchema`, { field: 'urlTemplate' });
+  if (undeclared) throw errors.validation('urlTemplate', `urlTemplate placeholder {${undeclared}} is not a property of inputSchema`);
 }
 
 /** The host of the template must be callable under the deployment's rules (checked again at every call). */
@@ -83,8 +83,7 @@ async function checkTemplateAddress(ctx: ServiceContext, template: string): Prom
   try {
     await validateOutboundUrl(origin, { deployment: ctx.app.config.deployment, resolve: ctx.app.resolve });
   } catch (err) {
-    if (err instanceof OutboundUrlError) throw errors.badRequest(`urlTemplate refused: ${err.reason}`, { field: 'urlTemplate' });
-    throw err;
+    throw translated(err, 'tool.urlTemplate');
   }
 }
 
@@ -93,24 +92,24 @@ function storeHeaders(box: SecretBox, toolId: string, input: HeaderInput[], prev
   const seen = new Set<string>();
   return input.map((h, i) => {
     const key = h.name.toLowerCase();
-    if (seen.has(key)) throw errors.badRequest(`headers.${i}.name: header ${h.name} is given twice`, { field: `headers.${i}.name` });
+    if (seen.has(key)) throw errors.validation(`headers.${i}.name`, `headers.${i}.name: header ${h.name} is given twice`);
     seen.add(key);
     if (h.secret) {
       if (h.value === undefined || h.value === null) {
         const kept = previous.find((p): p is StoredHeader & { secret: true } => p.secret && p.name.toLowerCase() === key);
-        if (!kept) throw errors.badRequest(`headers.${i}.value is required`, { field: `headers.${i}.value` });
+        if (!kept) throw errors.validation(`headers.${i}.value`, `headers.${i}.value is required`);
         return { name: h.name, secret: true, sealed: box.seal(box.open(kept.sealed, `${toolId}:${kept.name.toLowerCase()}`), `${toolId}:${key}`) };
       }
       return { name: h.name, secret: true, sealed: box.seal(h.value, `${toolId}:${key}`) };
     }
-    if (h.value === undefined || h.value === null) throw errors.badRequest(`headers.${i}.value is required`, { field: `headers.${i}.value` });
+    if (h.value === undefined || h.value === null) throw errors.validation(`headers.${i}.value`, `headers.${i}.value is required`);
     return { name: h.name, secret: false, value: h.value };
   });
 }
 
 async function assertNameFree(ctx: ServiceContext, name: string, exceptId?: string): Promise<void> {
   const clash = await ctx.em.findOne(WorkspaceTool, { workspaceId: ctx.caller.workspace.id, name });
-  if (clash && clash.id !== exceptId) throw errors.badRequest(`A tool named ${name} already exists`, { field: 'name' });
+  if (clash && clash.id !== exceptId) throw errors.validation('name', `A tool named ${name} already exists`);
 }
 
 const DEFAULT_SCHEMA = { type: 'object', properties: {} };
@@ -219,7 +218,7 @@ export async function linkTool(ctx: ServiceContext, agentId: string, input: Link
   const agent = await findAgent(ctx, agentId);
   const workspaceId = ctx.caller.workspace.id;
   const tool = await toolOfWorkspace(ctx, data.toolId);
-  if (!tool) throw errors.badRequest('Tool not found', { field: 'toolId' });
+  if (!tool) throw errors.validation('toolId', 'Tool not found');
   const existing = await ctx.em.findOne(AgentToolLink, { workspaceId, agentId: agent.id, toolId: tool.id });
   if (!existing) {
     ctx.em.create(AgentToolLink, { id: newId('tlnk'), workspaceId, agentId: agent.id, toolId: tool.id, createdAt: ctx.clock.now() });
@@ -232,7 +231,7 @@ export async function unlinkTool(ctx: ServiceContext, agentId: string, toolId: s
   authorize(ctx, WRITE);
   const agent = await findAgent(ctx, agentId);
   const n = impossibleId(toolId) ? 0 : await ctx.em.nativeDelete(AgentToolLink, { workspaceId: ctx.caller.workspace.id, agentId: agent.id, toolId });
-  if (n === 0) throw errors.notFound(`Tool link not found: ${toolId}`);
+  if (n === 0) throw errors.notFound('toolLink', toolId);
 }
 
 /** Linked tools of each agent, in link order, in the order of `agentIds` (GraphQL batch read). */

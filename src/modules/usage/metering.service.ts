@@ -136,12 +136,6 @@ async function keyMonthTotal(ctx: ServiceContext, keyId: string, now: Date): Pro
   return total;
 }
 
-function quotaError(dialect: 'native' | 'openai' | 'anthropic', required: number, available: number) {
-  if (dialect === 'openai') return errors.insufficientQuota();
-  if (dialect === 'anthropic') return errors.rateLimitError();
-  return errors.questionLimit(required, available);
-}
-
 /**
  * 402 API_KEY_BUDGET_EXCEEDED when the key's `monthlyQuestionLimit` (calendar month, UTC) is spent. A key
  * check (SPEC Authentication 6): callers that open a stream run it before the stream opens. Reads the
@@ -158,15 +152,15 @@ export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promis
  * Runs before any model: refuses (consuming nothing) when the subscription is inactive, the plan lacks
  * the feature (`chat` needs Pro or Cabinet, the trial has Pro's features; `gateway` is open to every
  * active plan), the key's `monthlyQuestionLimit` is spent, or the workspace has fewer questions left
- * than `required`. The allowance refusal takes the caller's dialect: native 402 QUESTION_LIMIT,
- * OpenAI 402 insufficient_quota, Anthropic 429 rate_limit_error without retry-after.
+ * than `required`. The allowance refusal is one catalogue error, QUESTION_LIMIT; the renderers word it
+ * per wire (native 402 QUESTION_LIMIT, OpenAI 402 insufficient_quota, Anthropic 429 rate_limit_error).
  *
  * Admitted, the questions are held and the request's Admission is returned (the one it already has
  * when it was admitted before: the gateway's agent models enter the chat pipeline).
  */
 export async function assertCanConsume(
   ctx: ServiceContext,
-  opts: { feature: 'chat' | 'gateway'; dialect: 'native' | 'openai' | 'anthropic'; required?: number },
+  opts: { feature: 'chat' | 'gateway'; required?: number },
 ): Promise<Admission> {
   const required = Math.max(1, Math.ceil(opts.required ?? 1));
   const ws = ctx.caller.workspace;
@@ -184,7 +178,7 @@ export async function assertCanConsume(
     const balance = await readBalance(em, ws, now);
     const [held] = await em.execute<{ n: unknown }[]>('select coalesce(sum(questions), 0) as n from question_hold where workspace_id = ?', [ws.id]);
     const available = Math.max(0, balance.available - Number(held?.n ?? 0));
-    if (available < required) throw quotaError(opts.dialect, required, available);
+    if (available < required) throw errors.questionLimit(required, available);
     await em.execute('insert into question_hold (id, workspace_id, questions, expires_at) values (?, ?, ?, ?)', [
       holdId,
       ws.id,

@@ -32,7 +32,7 @@ export async function setPlan(actx: AdminContext, workspaceId: string, input: Se
 export async function addPack(actx: AdminContext, workspaceId: string, input: AddPackInput): Promise<QuestionPack> {
   const data = AddPackSchema.parse(input);
   const ws = await findWorkspaceOrFail(actx, workspaceId);
-  if (!isPaidPlan(ws.plan)) throw errors.badRequest('Question packs need a paid plan (essentiel, pro or cabinet)');
+  if (!isPaidPlan(ws.plan)) throw errors.paidPlanRequired('Question packs need a paid plan (essentiel, pro or cabinet)');
   if (!subscriptionState(ws, actx.clock.now()).active) throw errors.subscriptionInactive();
   const pack = actx.em.create(QuestionPack, { id: newId('pack'), workspaceId: ws.id, questions: data.questions, createdAt: actx.clock.now() });
   await actx.em.flush();

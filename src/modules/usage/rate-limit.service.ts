@@ -1,7 +1,7 @@
 import type { Deps } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../core/context.js';
-import { DomainError, errors } from '../../errors/index.js';
+import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
@@ -59,8 +59,7 @@ export async function enforceRequestRates(
   if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;
   if (keyLimited) await giveBack(app, keyBucket(caller), at.minute);
   // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
-  const refused = errors.routeRateLimited(opts.route, ceiling);
-  throw new DomainError(refused.status, refused.message, refused.code, refused.details, { 'retry-after': String(at.secondsLeft) });
+  throw errors.routeRateLimited(opts.route, ceiling, at.secondsLeft);
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
-import { errors } from '../../errors/index.js';
+import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { OutboundUrlError, validateOutboundUrl } from '../../net/index.js';
+import { validateOutboundUrl } from '../../net/index.js';
 import { authorize } from '../keys/access.js';
 import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, newDelivery } from './events.js';
@@ -23,8 +23,8 @@ import {
 const READ = { scope: 'webhooks' } as const;
 const WRITE = { scope: 'webhooks', write: true } as const;
 
-export const webhookNotFound = () => errors.notFound('Webhook not found');
-export const deliveryNotFound = () => errors.notFound('Delivery not found');
+export const webhookNotFound = () => errors.notFound('webhook');
+export const deliveryNotFound = () => errors.notFound('delivery');
 
 export function toWebhookDto(e: WebhookEndpoint): WebhookDto {
   return {
@@ -69,7 +69,7 @@ async function findOwnEndpoint(ctx: ServiceContext, id: string): Promise<Webhook
 function checkEvents(names: string[]): string[] {
   const unknown = names.filter((n) => !isWebhookEvent(n));
   if (unknown.length) {
-    throw errors.badRequest(`Unknown event name: ${unknown.join(', ')}`, { field: 'events', validEvents: [...WEBHOOK_EVENTS] });
+    throw errors.validation('events', `Unknown event name: ${unknown.join(', ')}`, { validEvents: [...WEBHOOK_EVENTS] });
   }
   return [...new Set(names)];
 }
@@ -80,8 +80,7 @@ async function checkUrl(ctx: ServiceContext, raw: string): Promise<string> {
   try {
     await validateOutboundUrl(url, { deployment: ctx.app.config.deployment, resolve: ctx.app.resolve });
   } catch (err) {
-    if (err instanceof OutboundUrlError) throw errors.badRequest(`Invalid webhook url: ${err.reason}`, { field: 'url', reason: err.reason });
-    throw err;
+    throw translated(err, 'webhook.url');
   }
   return url;
 }

@@ -44,7 +44,7 @@ export async function createWorkspace(
 
 export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promise<Workspace> {
   const ws = await actx.em.findOne(Workspace, { id });
-  if (!ws) throw errors.notFound(`Workspace not found: ${id}`);
+  if (!ws) throw errors.notFound('workspace', id);
   return ws;
 }
 

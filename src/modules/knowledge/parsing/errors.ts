@@ -1,4 +1,4 @@
-import { DomainError } from '../../../errors/catalogue.js';
+import { DomainError, ErrorCode } from '../../../errors/catalogue.js';
 
 export const SUPPORTED_EXTENSIONS = ['.txt', '.md', '.html', '.pdf', '.docx'] as const;
 
@@ -8,7 +8,7 @@ export const SUPPORTED_EXTENSIONS = ['.txt', '.md', '.html', '.pdf', '.docx'] as
  */
 export class UnsupportedDocumentError extends DomainError {
   constructor(message: string) {
-    super(415, message);
+    super(415, message, ErrorCode.unsupportedDocument);
     this.name = 'UnsupportedDocumentError';
   }
 
@@ -20,7 +20,7 @@ export class UnsupportedDocumentError extends DomainError {
 /** The file claims a supported format but cannot be read as one (empty, corrupt, encrypted, no text). */
 export class DocumentParseError extends DomainError {
   constructor(message: string) {
-    super(422, message);
+    super(422, message, ErrorCode.documentUnreadable);
     this.name = 'DocumentParseError';
   }
 }
