@@ -10,8 +10,12 @@ export const realRepeat: Repeat = (fn, everyMs) => {
 };
 
 export interface SseOptions {
-  /** Interval of the `: ping` keep-alive comment (SPEC: 15 s). */
+  /** Interval of the keep-alive (SPEC: 15 s; `SVC_STREAM_PING_MS`). */
   pingMs: number;
+  /** The keep-alive as written on the wire; default the comment `: ping` (the Anthropic dialect sends an event). */
+  ping?: string;
+  /** Response headers sent with the stream's (a certificate id...). */
+  headers?: Record<string, string>;
   repeat?: Repeat;
 }
 
@@ -20,6 +24,8 @@ export interface SseStream {
   send(data: unknown): void;
   /** Writes a comment line (`: ping`). */
   comment(text: string): void;
+  /** Writes text already in SSE form (named events of the gateway dialects). */
+  write(chunk: string): void;
   /** Ends the response (idempotent). */
   end(): void;
   /** The client is gone or the stream was ended. */
@@ -36,9 +42,11 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
+  for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
   res.flushHeaders();
   let closed = false;
-  const stopPing = (opts.repeat ?? realRepeat)(() => write(': ping\n\n'), opts.pingMs);
+  const ping = opts.ping ?? ': ping\n\n';
+  const stopPing = (opts.repeat ?? realRepeat)(() => write(ping), opts.pingMs);
   const finish = () => {
     if (closed) return;
     closed = true;
@@ -51,6 +59,7 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
   return {
     send: (data) => write(`data: ${JSON.stringify(data)}\n\n`),
     comment: (text) => write(`: ${text}\n\n`),
+    write,
     end: () => {
       const wasOpen = !closed;
       finish();

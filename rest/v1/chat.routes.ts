@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { isAborted } from '../../src/errors/index.js';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
@@ -10,19 +9,18 @@ import { finishStreamedTurn } from '../../src/modules/chat/chat-stream.js';
 import { mount, param, type Reply } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
 
-const ErrorSchema = z.object({ error: z.string(), code: z.string().optional() });
 
 const PLAIN_RESPONSES = {
   200: { description: 'Chat turn result', schema: ChatTurnResultSchema },
-  400: { description: 'message missing or empty, or a block violating its schema', schema: ErrorSchema },
-  402: { description: 'No questions left (nothing consumed)', schema: ErrorSchema },
-  404: { description: 'Unknown agent or session; no agent for auto-pick', schema: ErrorSchema },
-  500: { description: 'Agent chat failed (model failure), or the agent is a poste', schema: ErrorSchema },
+  400: { description: 'message missing or empty, or a block violating its schema' },
+  402: { description: 'No questions left (nothing consumed)' },
+  404: { description: 'Unknown agent or session; no agent for auto-pick' },
+  500: { description: 'Agent chat failed (model failure), or the agent is a poste' },
 };
 
 const STREAM_RESPONSES = {
   200: { description: 'text/event-stream of `data: {"type","data"}` events (stage, knowledge, tool_call, tool_result, token, mood, done, error)' },
-  400: { description: 'message missing or empty, or a malformed body (before the stream)', schema: ErrorSchema },
+  400: { description: 'message missing or empty, or a malformed body (before the stream)' },
 };
 
 const ROUTES = {
@@ -86,7 +84,7 @@ export function chatRouter(app: Deps): Router {
     ...base,
     path: ROUTES.autoStream,
     summary: 'Streamed chat with the agent picked before the stream opens',
-    responses: { ...STREAM_RESPONSES, 404: { description: 'No agent in the workspace (before the stream)', schema: ErrorSchema }, 500: { description: 'Planning failure (before the stream)', schema: ErrorSchema } },
+    responses: { ...STREAM_RESPONSES, 404: { description: 'No agent in the workspace (before the stream)' }, 500: { description: 'Planning failure (before the stream)' } },
     handler: (ctx, req, res) => streamedTurn(app, ctx, req, res, undefined, ROUTES.autoStream),
   });
   mount(r, app, {

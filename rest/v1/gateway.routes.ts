@@ -25,10 +25,10 @@ import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/gate
 import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
 import type { SseFrame } from '../../src/modules/gateway/wire.js';
 import { mount } from '../route.js';
+import { openSse } from '../sse.js';
 
 export const PROOF_HEADER = 'x-svc-proof';
 const CONVERSATION_HEADER = 'x-svc-conversation';
-const KEEP_ALIVE_MS = 15_000;
 
 const conversationOf = (req: Request): string | undefined => {
   const value = req.headers[CONVERSATION_HEADER];
@@ -59,20 +59,12 @@ async function streamAnswer(
   out: DialectStream,
   dialect: 'openai' | 'anthropic',
 ): Promise<void> {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache, no-transform');
-  res.setHeader('Connection', 'keep-alive');
-  res.setHeader('X-Accel-Buffering', 'no');
-  res.setHeader(PROOF_HEADER, prepared.proofId);
-  res.flushHeaders();
-  const write = (frames: SseFrame[]) => {
-    if (!res.writableEnded) res.write(frames.map(frameText).join(''));
-  };
-  const ping = setInterval(() => {
-    if (!res.writableEnded) res.write(dialect === 'openai' ? ': ping\n\n' : 'event: ping\ndata: {"type":"ping"}\n\n');
-  }, KEEP_ALIVE_MS);
-  ping.unref();
+  const sse = openSse(res, {
+    pingMs: ctx.app.config.streamPingMs,
+    ping: dialect === 'openai' ? ': ping\n\n' : 'event: ping\ndata: {"type":"ping"}\n\n',
+    headers: { [PROOF_HEADER]: prepared.proofId },
+  });
+  const write = (frames: SseFrame[]) => sse.write(frames.map(frameText).join(''));
   try {
     write(await out.start());
     // A shutdown that stops waiting ends the stream at once with `server_restarting`.
@@ -86,8 +78,7 @@ async function streamAnswer(
     if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
     write(dialectStreamError(error, dialect));
   } finally {
-    clearInterval(ping);
-    res.end();
+    sse.end();
   }
 }
 
