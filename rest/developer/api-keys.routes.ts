@@ -10,21 +10,10 @@ import {
   updateApiKey,
   UpdateApiKeySchema,
 } from '../../src/modules/keys/keys-admin.service.js';
+import { ApiKeyDtoSchema } from '../../src/modules/keys/keys.schemas.js';
 import { mount, param } from '../route.js';
 
 
-const ApiKeyDtoSchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  preview: z.string(),
-  scopes: z.array(z.string()),
-  readonly: z.boolean(),
-  ratePerMinute: z.number().int().nullable(),
-  monthlyQuestionLimit: z.number().int().nullable(),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  createdAt: z.string(),
-});
 
 /** `/developer/api-keys`: keys of the caller's user, managed by unrestricted keys (see keys-admin.service). */
 export function apiKeysRouter(app: Deps): Router {

@@ -1,6 +1,7 @@
 import { errors } from '../errors/index.js';
 import { PG_INT_MAX } from '../lib/pg-int.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
+import { toApiKeyDto } from '../modules/keys/keys-admin.service.js';
 import { issueKey, revokeKeyById, type AdminContext } from '../modules/keys/keys.service.js';
 import { User } from '../modules/workspaces/workspace.entity.js';
 import { addPack, setPlan } from '../modules/usage/plans.service.js';
@@ -31,18 +32,8 @@ export const intFlag = (flags: Flags, name: string): number | undefined => {
   return n;
 };
 
-const keyJson = (key: ApiKey, secret?: string) => ({
-  id: key.id,
-  ...(secret ? { secret } : {}),
-  workspaceId: key.workspaceId,
-  userId: key.userId,
-  scopes: key.scopes,
-  readonly: key.readonly,
-  ratePerMinute: key.ratePerMinute,
-  monthlyQuestionLimit: key.monthlyQuestionLimit,
-  expiresAt: key.expiresAt?.toISOString() ?? null,
-  revokedAt: key.revokedAt?.toISOString() ?? null,
-});
+/** The key as the API shows it, plus whose it is (the operator's view). */
+const keyJson = (key: ApiKey, secret?: string) => ({ ...toApiKeyDto(key, secret), workspaceId: key.workspaceId, userId: key.userId });
 
 type Handler = (actx: AdminContext, args: string[], flags: Flags) => Promise<unknown>;
 

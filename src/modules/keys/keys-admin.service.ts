@@ -3,7 +3,7 @@ import type { Caller, ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { authorize } from './access.js';
 import { ApiKey } from './api-key.entity.js';
-import { KeyAttributesSchema, ScopesSchema } from './keys.schemas.js';
+import { KeyAttributesSchema, ScopesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { issueKey, revokeKeyAndDescendants, type IssuedKey, type RevokedKey } from './keys.service.js';
 import { isCapabilityScope, READONLY_SCOPE } from './scopes.js';
 
@@ -15,21 +15,6 @@ import { isCapabilityScope, READONLY_SCOPE } from './scopes.js';
  */
 const MANAGE_READ = { scope: null } as const;
 const MANAGE_WRITE = { scope: null, write: true } as const;
-
-export interface ApiKeyDto {
-  id: string;
-  name: string | null;
-  preview: string;
-  scopes: string[];
-  readonly: boolean;
-  ratePerMinute: number | null;
-  monthlyQuestionLimit: number | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-  /** Only in the creation response. */
-  secret?: string;
-}
 
 export function toApiKeyDto(key: ApiKey, secret?: string): ApiKeyDto {
   return {
@@ -136,6 +121,13 @@ async function findManagedKey(ctx: ServiceContext, id: string): Promise<ApiKey> 
   const key = await ctx.em.findOne(ApiKey, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id, revokedAt: null });
   if (!key) throw apiKeyNotFound(id);
   return key;
+}
+
+/** Keys of the workspace by id, whoever's they are (the usage report names every key), in one query. */
+export async function apiKeysByIds(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, ApiKeyDto>> {
+  authorize(ctx, MANAGE_READ);
+  const keys = await ctx.em.find(ApiKey, { id: { $in: [...ids] }, workspaceId: ctx.caller.workspace.id });
+  return new Map(keys.map((k) => [k.id, toApiKeyDto(k)]));
 }
 
 /** Keys of the caller's user, oldest first, revoked ones included (with `revokedAt`); never secrets. */

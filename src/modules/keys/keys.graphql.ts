@@ -1,12 +1,15 @@
 import { builder } from '../../graphql/builder.js';
-import { inputFromZod } from '../../graphql/from-zod.js';
-import { calendarMonth } from '../usage/periods.js';
-import { questionsByKeyIds } from '../usage/usage.repository.js';
-import { KeyNotification } from '../usage/usage.entity.js';
-import { listKeyNotifications, toNotificationDto, type KeyNotificationDto } from '../usage/usage.service.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import {
+  keyNotificationsOf,
+  listKeyNotifications,
+  questionsThisMonthByKey,
+  toNotificationDto,
+  type KeyNotificationDto,
+} from '../usage/usage.service.js';
 import { ApiKey } from './api-key.entity.js';
-import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys-admin.service.js';
-import { KeyAttributesSchema } from './keys.schemas.js';
+import { createApiKey, listApiKeys, revokeApiKey, toApiKeyDto, updateApiKey } from './keys-admin.service.js';
+import { ApiKeyDtoSchema, KeyAttributesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
 export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNotification').implement({
@@ -23,33 +26,23 @@ export const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNoti
   }),
 });
 
-/** A key as GraphQL shows it; the revokeApiKey answer also carries how many descendants it revoked. */
-type ApiKeyView = ApiKey & { revokedDescendants?: number };
+/** The revokeApiKey answer also carries how many descendants the revocation revoked. */
+type RevokedApiKey = ApiKeyDto & { revokedDescendants?: number };
 
-export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
-  description: 'An API key of the workspace (never its secret).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.string({ nullable: true, resolve: (k) => k.name ?? null }),
-    preview: t.exposeString('preview'),
-    scopes: t.exposeStringList('scopes'),
-    readonly: t.exposeBoolean('readonly'),
-    ratePerMinute: t.int({ nullable: true, resolve: (k) => k.ratePerMinute ?? null }),
-    monthlyQuestionLimit: t.int({ nullable: true, resolve: (k) => k.monthlyQuestionLimit ?? null }),
-    expiresAt: t.string({ nullable: true, resolve: (k) => k.expiresAt?.toISOString() ?? null }),
-    revokedAt: t.string({ nullable: true, resolve: (k) => k.revokedAt?.toISOString() ?? null }),
-    createdAt: t.string({ resolve: (k) => k.createdAt.toISOString() }),
+/** The same shape as REST (`ApiKeyDtoSchema`), plus what only GraphQL computes. */
+export const ApiKeyRef = objectFromZod('ApiKey', ApiKeyDtoSchema, { description: 'An API key of the workspace (never its secret).' });
+
+builder.objectFields(ApiKeyRef, (t) => ({
     revokedDescendants: t.int({
       nullable: true,
       description: 'In the revokeApiKey answer only: keys created by this key, directly or not, that the revocation revoked. Null elsewhere.',
-      resolve: (k) => k.revokedDescendants ?? null,
+      resolve: (k) => (k as RevokedApiKey).revokedDescendants ?? null,
     }),
     questionsThisMonth: t.loadable({
       type: 'Int',
       description: 'Questions consumed through this key in the current calendar month (UTC), batched across keys.',
       load: async (ids: string[], ctx) => {
-        const s = await ctx.service();
-        const totals = await questionsByKeyIds(s.em, s.caller.workspace.id, ids, calendarMonth(s.clock.now()));
+        const totals = await questionsThisMonthByKey(await ctx.service(), ids);
         return ids.map((id) => totals.get(id) ?? 0);
       },
       resolve: (k) => k.id,
@@ -57,24 +50,15 @@ export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
     notifications: t.loadableGroup({
       type: KeyNotificationRef,
       description: 'Budget notifications of this key, newest first.',
-      load: async (ids: string[], ctx) => {
-        const s = await ctx.service();
-        const rows = await s.em.find(
-          KeyNotification,
-          { workspaceId: s.caller.workspace.id, keyId: { $in: ids } },
-          { orderBy: { createdAt: 'desc', id: 'desc' } },
-        );
-        return rows.map(toNotificationDto);
-      },
+      load: async (ids: string[], ctx) => (await keyNotificationsOf(await ctx.service(), ids)).map(toNotificationDto),
       group: (n) => n.keyId,
       resolve: (k) => k.id,
     }),
-  }),
-});
+}));
 
 const CreatedApiKeyRef = builder.objectRef<{ key: ApiKey; secret: string }>('CreatedApiKey').implement({
   fields: (t) => ({
-    key: t.field({ type: ApiKeyRef, resolve: (c) => c.key }),
+    key: t.field({ type: ApiKeyRef, resolve: (c) => toApiKeyDto(c.key) }),
     secret: t.exposeString('secret', { description: 'Shown once, never readable again.' }),
   }),
 });
@@ -87,7 +71,7 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyRef],
     description: "The caller's API keys, oldest first (same rules as GET /developer/api-keys).",
-    resolve: async (_r, _a, ctx) => listApiKeys(await ctx.service()),
+    resolve: async (_r, _a, ctx) => (await listApiKeys(await ctx.service())).map((k) => toApiKeyDto(k)),
   }),
   keyNotifications: t.field({
     type: [KeyNotificationRef],
@@ -106,7 +90,7 @@ builder.mutationFields((t) => ({
   updateApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => updateApiKey(await ctx.service(), String(args.id), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => toApiKeyDto(await updateApiKey(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,
@@ -114,7 +98,7 @@ builder.mutationFields((t) => ({
     description: 'Revokes a key and every key it created, transitively (same rules as DELETE /developer/api-keys/:id).',
     resolve: async (_r, args, ctx) => {
       const { key, revokedDescendants } = await revokeApiKey(await ctx.service(), String(args.id));
-      return Object.assign(key, { revokedDescendants });
+      return { ...toApiKeyDto(key), revokedDescendants };
     },
   }),
 }));

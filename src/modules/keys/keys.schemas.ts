@@ -19,3 +19,21 @@ export const KeyAttributesSchema = z.object({
   expiresAt: z.iso.datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date-time' }).nullish(),
 });
 export type KeyAttributes = z.infer<typeof KeyAttributesSchema>;
+
+/** An API key as every API shows it (REST, GraphQL, the CLI): never its secret, but at creation. */
+export const ApiKeyDtoSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  preview: z.string().describe('The first characters of the secret, to recognise the key'),
+  scopes: z.array(z.string()),
+  readonly: z.boolean(),
+  ratePerMinute: z.number().int().nullable(),
+  monthlyQuestionLimit: z.number().int().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ApiKeyDto = z.infer<typeof ApiKeyDtoSchema> & {
+  /** Only in the creation response. */
+  secret?: string;
+};

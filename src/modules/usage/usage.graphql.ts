@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { ApiKey } from '../keys/api-key.entity.js';
+import { apiKeysByIds } from '../keys/keys-admin.service.js';
 import { ApiKeyRef } from '../keys/keys.graphql.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
 import { getUsageReport, type UsageReport } from './usage.service.js';
@@ -29,9 +29,7 @@ const UsageByKeyRef = builder.objectRef<KeyUsageRow>('UsageByKey').implement({
       nullable: true,
       description: 'The key, loaded in one batch for every row.',
       load: async (ids: string[], ctx) => {
-        const s = await ctx.service();
-        const keys = await s.em.find(ApiKey, { id: { $in: ids }, workspaceId: s.caller.workspace.id });
-        const byId = new Map(keys.map((k) => [k.id, k]));
+        const byId = await apiKeysByIds(await ctx.service(), ids);
         return ids.map((id) => byId.get(id) ?? null);
       },
       resolve: (r) => r.keyId,

@@ -5,7 +5,7 @@ import type { Workspace } from '../workspaces/workspace.entity.js';
 import { readBalance } from './metering.service.js';
 import { allowanceWindow, allowanceWindowOfMonth, calendarMonth, monthOf } from './periods.js';
 import { planTerms, subscriptionState } from './plans.js';
-import { countControls, usageByDay, usageByKey, windowTotals, type DayUsageRow, type KeyUsageRow } from './usage.repository.js';
+import { countControls, questionsByKeyIds, usageByDay, usageByKey, windowTotals, type DayUsageRow, type KeyUsageRow } from './usage.repository.js';
 import { KeyNotification, QuestionPack } from './usage.entity.js';
 import { UsageQuerySchema, type UsageQuery } from './usage.schemas.js';
 
@@ -122,6 +122,22 @@ export const toNotificationDto = (n: KeyNotification): KeyNotificationDto => ({
 /** Key notifications of a workspace, newest first, optionally for one month. */
 export async function findKeyNotifications(em: Em, workspaceId: string, month?: string | null): Promise<KeyNotification[]> {
   return em.find(KeyNotification, { workspaceId, ...(month ? { month } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+}
+
+/** Questions consumed through each of these keys of the workspace in the current calendar month (UTC), in one query. */
+export async function questionsThisMonthByKey(ctx: ServiceContext, keyIds: readonly string[]): Promise<Map<string, number>> {
+  authorize(ctx, CONSOLE_READ);
+  return questionsByKeyIds(ctx.em, ctx.caller.workspace.id, [...keyIds], calendarMonth(ctx.clock.now()));
+}
+
+/** Budget notifications of these keys of the workspace, newest first, in one query. */
+export async function keyNotificationsOf(ctx: ServiceContext, keyIds: readonly string[]): Promise<KeyNotification[]> {
+  authorize(ctx, CONSOLE_READ);
+  return ctx.em.find(
+    KeyNotification,
+    { workspaceId: ctx.caller.workspace.id, keyId: { $in: [...keyIds] } },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
 }
 
 export async function listKeyNotifications(ctx: ServiceContext, input: UsageQuery = {}): Promise<KeyNotification[]> {
