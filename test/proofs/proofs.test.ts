@@ -95,6 +95,14 @@ describe('x-svc-proof certificates', () => {
     }
   });
 
+  it('400 invalid_request_error naming the id for an id with a NUL character, before any query (both databases)', async () => {
+    for (const path of ['/v1/proofs/prf_a%00b', '/v1/proofs/prf_a%00b/verify']) {
+      const res = await api(h.t.baseUrl, a.key).get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', param: 'id' });
+    }
+  });
+
   it('proof routes need the engine scope (native 403) and are readable by a read-only key', async () => {
     const { response } = await openaiClient(h.t, a.key).chat.completions.create({ model: 'svc-auto', messages: [{ role: 'user', content: 'x' }] }).withResponse();
     const id = response.headers.get('x-svc-proof')!;
