@@ -5,7 +5,6 @@ import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
 import { openRequest, type Credentials } from '../src/pipeline/pipeline.js';
-import { errors } from '../src/errors/index.js';
 import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = CeilingName;
@@ -98,7 +97,6 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
       return sendError(res, err, 'native', log);
     }
     try {
-      checkPathParams(req);
       send(res, await def.handler(ctx, req, res));
     } catch (err) {
       sendError(res, err, dialect, log);
@@ -106,16 +104,6 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
       await ctx.scope.dispose();
     }
   });
-}
-
-/**
- * An id in the path with a NUL character names nothing: refused before any query (PostgreSQL refuses
- * NUL in text, and the embedded database's wire protocol breaks on it), in the route's own shape.
- */
-function checkPathParams(req: Request): void {
-  for (const [name, value] of Object.entries(req.params)) {
-    if (typeof value === 'string' && value.includes('\u0000')) throw errors.validation(name, `${name} must not contain NUL characters`);
-  }
 }
 
 /** Mounts a route that needs no key (health, openapi). */

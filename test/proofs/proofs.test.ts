@@ -88,18 +88,13 @@ describe('x-svc-proof certificates', () => {
       [a.key, '/v1/proofs/prf_unknown/verify'],
       [b.key, `/v1/proofs/${id}`],
       [b.key, `/v1/proofs/${id}/verify`],
+      // An id with a NUL character names nothing, on both databases (the embedded one broke on it: a 500).
+      [a.key, '/v1/proofs/prf_a%00b'],
+      [a.key, '/v1/proofs/prf_a%00b/verify'],
     ]) {
       const res = await api(h.t.baseUrl, key).get(path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', code: 'proof_not_found', param: null } });
-    }
-  });
-
-  it('400 invalid_request_error naming the id for an id with a NUL character, before any query (both databases)', async () => {
-    for (const path of ['/v1/proofs/prf_a%00b', '/v1/proofs/prf_a%00b/verify']) {
-      const res = await api(h.t.baseUrl, a.key).get(path);
-      expect(res.status, path).toBe(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', param: 'id' });
     }
   });
 

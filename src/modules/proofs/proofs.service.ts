@@ -140,7 +140,8 @@ export function certificateBody(c: ProofCertificate): CertificateBody {
 export const toCertificateDto = (c: ProofCertificate): Certificate => ({ ...certificateBody(c), hash: c.hash, signature: c.signature });
 
 async function findProof(ctx: ServiceContext, id: string): Promise<ProofCertificate> {
-  const proof = await ctx.em.findOne(ProofCertificate, { id, workspaceId: ctx.caller.workspace.id });
+  // An id with a NUL names nothing (and PostgreSQL text cannot hold one: no query), as for the other resources.
+  const proof = id.includes('\u0000') ? null : await ctx.em.findOne(ProofCertificate, { id, workspaceId: ctx.caller.workspace.id });
   if (!proof) throw errors.proofNotFound(id);
   return proof;
 }
