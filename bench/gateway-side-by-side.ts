@@ -1,0 +1,295 @@
+/**
+ * The gateway side by side (issue 11, "Done means" 1): in one run, each in a process of its own,
+ *   - a canned OpenAI-compatible model (bench/support/canned-model.ts),
+ *   - a bare pass-through in front of it (bench/support/pass-through.ts: node:http + undici keep-alive Pool),
+ *   - the service itself (src/main.ts) on a fresh PostgreSQL database, its model pointed at the canned one,
+ * and the load generator (autocannon, bench/support/load.ts) in a process of its own for every run.
+ *
+ *   npx tsx bench/gateway-side-by-side.ts       (DURATION_S=10, WARMUP_S=2 per run; about 2 minutes)
+ *
+ * For each target: `POST /v1/chat/completions` plain at 1 and 100 connections, streamed at 100
+ * connections; the targets are interleaved per scenario so that machine load hits them alike. Prints a
+ * markdown table and the ratios of issue 11: service / pass-through throughput at 100 connections
+ * (target ≥ 15%), added p50 at 1 connection (target ≤ 1 ms), p99 ratio at 100 connections (target ≤ 3×).
+ *
+ * The service keeps every feature of the hot path on: key check (the workspace's unrestricted key, made
+ * by the admin CLI), route ceiling (SVC_RATE_GATEWAY set to 1e9 so that it never refuses, but it is still
+ * counted), allowance (cabinet plan, 100 000 seats: 10^8 questions, never spent here), ledger, proof chain.
+ * SVC_BACKGROUND_JOBS=off: it stops only the webhook and ingestion workers and the minutely rate-counter
+ * sweep, none of which is on the gateway's path. Needs PostgreSQL on 127.0.0.1:5432 (TEST_DATABASE_URL).
+ * Every child is stopped and the database dropped at the end, also on failure.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
+
+const DURATION_S = Number(process.env.DURATION_S ?? 10);
+const WARMUP_S = Number(process.env.WARMUP_S ?? 2);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  responses: number;
+  ok: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+}
+type TargetName = 'canned model' | 'pass-through' | 'service';
+interface Target {
+  name: TargetName;
+  url: string;
+  child: ChildProcess;
+  headers: Record<string, string>;
+  model: string;
+}
+
+const children: ChildProcess[] = [];
+let db: TestDatabase | undefined;
+
+/** A node process running a TypeScript file through tsx (no wrapper process: the pid is the server's). */
+function startTs(file: string, env: Record<string, string>, name: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+  child.on('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`[${name}] exited early (code ${code}, signal ${signal})\n`);
+  });
+  return child;
+}
+
+/** The first JSON line `{"port":N}` a support server prints. */
+function portOf(child: ChildProcess, name: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s`)), 30_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      buf += d;
+      const m = /\{"port":(\d+)\}/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', () => reject(new Error(`${name} exited before listening`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Runs a command to its end; resolves stdout, rejects with stderr on a non-zero exit. */
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d));
+    child.stderr?.on('data', (d: Buffer) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function load(t: Target, connections: number, stream: boolean): Promise<Load & { cpuMsPerCall: number }> {
+  const body = JSON.stringify({
+    model: t.model,
+    messages: [{ role: 'user', content: 'What is the answer to everything?' }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+  const spec = (durationS: number) => JSON.stringify({ url: t.url, connections, durationS, warmupS: 0, body, headers: t.headers, stream });
+  const loader = here('./support/load.ts');
+  if (WARMUP_S > 0) await run(process.execPath, ['--import', 'tsx', loader, spec(WARMUP_S)]);
+  const cpuBefore = cpuSeconds(t.child.pid);
+  const out = await run(process.execPath, ['--import', 'tsx', loader, spec(DURATION_S)]);
+  const cpu = cpuSeconds(t.child.pid) - cpuBefore;
+  const r = JSON.parse(out.trim().split('\n').pop()!) as Load;
+  return { ...r, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN };
+}
+
+let stopping = false;
+let cleaning: Promise<void> | undefined;
+/** Stops every child (SIGTERM, SIGKILL after 5 s) and drops the database; once, whoever calls it first. */
+function cleanUp(): Promise<void> {
+  cleaning ??= stopAll();
+  return cleaning;
+}
+async function stopAll(): Promise<void> {
+  stopping = true;
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            const kill = setTimeout(() => c.kill('SIGKILL'), 5_000);
+            c.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+  );
+  if (db) await db.drop().catch((err) => process.stderr.write(`dropping the database failed: ${err}\n`));
+  db = undefined;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<void> {
+  db = await createTestDatabase();
+  if (!db.url) throw new Error('PostgreSQL does not answer at TEST_DATABASE_URL (default 127.0.0.1:5432): the targets apply on PostgreSQL');
+  const dbUrl = db.url;
+  process.stderr.write(`database ${new URL(dbUrl).pathname.slice(1)} (dropped at the end)\n`);
+
+  // 1. The canned model.
+  const model = startTs(here('./support/canned-model.ts'), { PORT: '0' }, 'canned model');
+  const modelOrigin = `http://127.0.0.1:${await portOf(model, 'canned model')}`;
+
+  // 2. The bare pass-through.
+  const pass = startTs(here('./support/pass-through.ts'), { PORT: '0', UPSTREAM: modelOrigin }, 'pass-through');
+  const passOrigin = `http://127.0.0.1:${await portOf(pass, 'pass-through')}`;
+
+  // 3. The service: workspace and key through the admin CLI (it also migrates the new database), then src/main.ts.
+  const created = JSON.parse(
+    await run('npm', ['run', '--silent', 'svc', '--', 'workspace', 'create', '--name', 'bench', '--plan', 'cabinet', '--seats', '100000'], { DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' }),
+  ) as { workspace: { id: string }; key: { secret: string; ratePerMinute?: number | null } };
+  if (created.key.ratePerMinute) throw new Error('the bench key must have no ratePerMinute');
+  const svcPort = await freePort();
+  const svc = startTs(
+    here('../src/main.ts'),
+    {
+      DATABASE_URL: dbUrl,
+      PORT: String(svcPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SVC_BACKGROUND_JOBS: 'off',
+      SVC_RATE_GATEWAY: '1000000000',
+      SVC_MODEL_BASE_URL: `${modelOrigin}/v1`,
+      SVC_MODEL_API_KEY: 'bench',
+      SVC_MODEL: 'canned-model',
+      SVC_MODEL_CLASS: 'standard',
+      SVC_SHUTDOWN_GRACE_MS: '3000',
+    },
+    'service',
+  );
+  svc.stdout?.on('data', (d: Buffer) => process.stderr.write(`[service] ${d}`));
+  const svcOrigin = `http://127.0.0.1:${svcPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`${svcOrigin}/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline || svc.exitCode !== null) throw new Error('the service did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  // One call of each kind, checked, before measuring anything.
+  const auth = { authorization: `Bearer ${created.key.secret}` };
+  for (const stream of [false, true]) {
+    const res = await fetch(`${svcOrigin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'Hello?' }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`service check (${stream ? 'stream' : 'plain'}): ${res.status} ${text}`);
+  }
+
+  const targets: Target[] = [
+    { name: 'canned model', url: `${modelOrigin}/v1/chat/completions`, child: model, headers: {}, model: 'canned-model' },
+    { name: 'pass-through', url: `${passOrigin}/v1/chat/completions`, child: pass, headers: {}, model: 'canned-model' },
+    { name: 'service', url: `${svcOrigin}/v1/chat/completions`, child: svc, headers: auth, model: 'svc-auto' },
+  ];
+  const scenarios = [
+    { mode: 'plain', connections: 1, stream: false },
+    { mode: 'plain', connections: 100, stream: false },
+    { mode: 'stream', connections: 100, stream: true },
+  ] as const;
+
+  const started = new Date();
+  const loadBefore = loadavg()[0]!;
+  process.stderr.write(`node ${process.version}, ${cpus().length} cores, load average ${loadBefore.toFixed(2)}, ${DURATION_S} s per run after ${WARMUP_S} s of warm-up\n`);
+  const results = new Map<string, Load & { cpuMsPerCall: number }>();
+  for (const s of scenarios) {
+    for (const t of targets) {
+      const r = await load(t, s.connections, s.stream);
+      results.set(`${t.name}|${s.mode}|${s.connections}`, r);
+      process.stderr.write(`${t.name} ${s.mode} ${s.connections}: ${r.rps.toFixed(0)}/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} errors ${r.errors + r.timeouts + r.non2xx + r.mismatches}\n`);
+    }
+  }
+  const loadAfter = loadavg()[0]!;
+
+  const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+  const lines: string[] = [];
+  lines.push(`${started.toISOString()}, node ${process.version}, ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; ${DURATION_S} s per run after ${WARMUP_S} s of warm-up`);
+  lines.push('');
+  lines.push('| target | mode | connections | requests/s | p50 ms | p99 ms | errors / non-2xx | target CPU ms per call |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const s of scenarios) {
+    for (const t of targets) {
+      const r = results.get(`${t.name}|${s.mode}|${s.connections}`)!;
+      const errs = r.errors + r.timeouts + r.mismatches;
+      lines.push(`| ${t.name} | ${s.mode} | ${s.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${errs} / ${r.non2xx} | ${f(r.cpuMsPerCall, 3)} |`);
+    }
+  }
+  const get = (t: TargetName, mode: string, c: number) => results.get(`${t}|${mode}|${c}`)!;
+  const ratio = (mode: 'plain' | 'stream') => get('service', mode, 100).rps / get('pass-through', mode, 100).rps;
+  const p99x = (mode: 'plain' | 'stream') => get('service', mode, 100).p99 / get('pass-through', mode, 100).p99;
+  const added = get('service', 'plain', 1).p50 - get('pass-through', 'plain', 1).p50;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
+  const totalErrors = [...results.entries()]
+    .filter(([k]) => k.startsWith('service|'))
+    .reduce((n, [, r]) => n + r.errors + r.timeouts + r.non2xx + r.mismatches, 0);
+  lines.push('');
+  lines.push('| ratio (issue 11) | measured | target | |');
+  lines.push('| --- | ---: | ---: | --- |');
+  lines.push(`| service / pass-through throughput, plain, 100 connections | ${f(ratio('plain') * 100, 1)}% | ≥ 15% | ${verdict(ratio('plain') >= 0.15)} |`);
+  lines.push(`| service / pass-through throughput, streamed, 100 connections | ${f(ratio('stream') * 100, 1)}% | ≥ 15% | ${verdict(ratio('stream') >= 0.15)} |`);
+  lines.push(`| added p50, plain, 1 connection (service − pass-through) | ${f(added)} ms | ≤ 1 ms | ${verdict(added <= 1)} |`);
+  lines.push(`| p99 service / pass-through, plain, 100 connections | ${f(p99x('plain'), 1)}× | ≤ 3× | ${verdict(p99x('plain') <= 3)} |`);
+  lines.push(`| p99 service / pass-through, streamed, 100 connections | ${f(p99x('stream'), 1)}× | ≤ 3× | ${verdict(p99x('stream') <= 3)} |`);
+  lines.push(`| service errors / non-2xx, all runs | ${totalErrors} | 0 | ${verdict(totalErrors === 0)} |`);
+  console.log(lines.join('\n'));
+}
+
+let failed = false;
+try {
+  await main();
+} catch (err) {
+  failed = true;
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+} finally {
+  await cleanUp();
+}
+process.exit(failed ? 1 : 0);
