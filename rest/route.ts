@@ -5,6 +5,7 @@ import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
 import { openRequest, type Credentials } from '../src/pipeline/pipeline.js';
+import { errors, isAborted, toDomainError } from '../src/errors/index.js';
 import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = CeilingName;
@@ -99,7 +100,11 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     try {
       send(res, await def.handler(ctx, req, res));
     } catch (err) {
-      sendError(res, err, dialect, log);
+      // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
+      // client still waits (told to retry elsewhere).
+      const aborted = isAborted(toDomainError(err).error);
+      if (aborted && abort.signal.aborted) return void res.end();
+      sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : err, dialect, log);
     } finally {
       await ctx.scope.dispose();
     }

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import { isAborted } from '../../src/errors/index.js';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
 import type { ChatStreamEvent } from '../../src/modules/chat/chat-events.js';
@@ -32,15 +31,9 @@ const ROUTES = {
 
 const label = (path: string) => `POST ${path}`;
 
-async function plainTurn(ctx: ServiceContext, req: Request, res: Response, agentId: string | undefined, path: string): Promise<Reply | void> {
-  try {
-    const outcome = await runTurn(ctx, req.body, { agentId, route: label(path) });
-    return { status: 200, body: plainResult(outcome.result) };
-  } catch (err) {
-    // The client left: there is nobody to answer.
-    if (isAborted(err)) return void res.end();
-    throw err;
-  }
+async function plainTurn(ctx: ServiceContext, req: Request, agentId: string | undefined, path: string): Promise<Reply> {
+  const outcome = await runTurn(ctx, req.body, { agentId, route: label(path) });
+  return { status: 200, body: plainResult(outcome.result) };
 }
 
 /**
@@ -53,14 +46,8 @@ async function streamedTurn(app: Deps, ctx: ServiceContext, req: Request, res: R
   const early: ChatStreamEvent[] = [];
   let sse: SseStream | undefined;
   const sink = (event: ChatStreamEvent) => (sse ? sse.send(event) : early.push(event));
-  let pending;
-  try {
-    pending = await startTurn(ctx, req.body, { agentId, route: label(path), sink });
-  } catch (err) {
-    // The client left while the planner ran: there is nobody to answer.
-    if (isAborted(err)) return void res.end();
-    throw err;
-  }
+  // What this throws (the client left while the planner ran included) is answered by the route's pipeline.
+  const pending = await startTurn(ctx, req.body, { agentId, route: label(path), sink });
   sse = openSse(res, { pingMs: app.config.streamPingMs });
   for (const event of early) sse.send(event);
   try {
@@ -78,7 +65,7 @@ export function chatRouter(app: Deps): Router {
     path: ROUTES.autoPlain,
     summary: 'Chat with the agent a planning step picks for the message',
     responses: PLAIN_RESPONSES,
-    handler: (ctx, req, res) => plainTurn(ctx, req, res, undefined, ROUTES.autoPlain),
+    handler: (ctx, req) => plainTurn(ctx, req, undefined, ROUTES.autoPlain),
   });
   mount(r, app, {
     ...base,
@@ -92,7 +79,7 @@ export function chatRouter(app: Deps): Router {
     path: ROUTES.fixedPlain,
     summary: 'Chat with an agent',
     responses: PLAIN_RESPONSES,
-    handler: (ctx, req, res) => plainTurn(ctx, req, res, param(req, 'id'), ROUTES.fixedPlain),
+    handler: (ctx, req) => plainTurn(ctx, req, param(req, 'id'), ROUTES.fixedPlain),
   });
   mount(r, app, {
     ...base,
