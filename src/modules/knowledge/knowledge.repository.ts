@@ -151,7 +151,8 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
   if (!queryText) return [];
   if (opts.scope.kind === 'some' && opts.scope.sourceIds.length === 0 && opts.scope.collectionIds.length === 0) return [];
 
-  const params: unknown[] = [queryText, opts.workspaceId];
+  // The workspace twice: for the passages and for their sources (see the comment on the query).
+  const params: unknown[] = [queryText, opts.workspaceId, opts.workspaceId];
   let scopeSql = '';
   if (opts.scope.kind === 'some') {
     const parts: string[] = [];
@@ -166,6 +167,10 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
     scopeSql = `and (${parts.join(' or ')})`;
   }
   params.push(opts.topK);
+  // `s.workspace_id = ?` changes no result (a passage's source is in its workspace) but bounds the plan:
+  // while the database holds few ready sources, PostgreSQL drives this join from them and scans the GIN
+  // index once per source, so without it a query paid one index scan per ready source of every
+  // workspace. See docs/performance.md (Knowledge, 2026-11-23).
   const rows = await em.execute<
     { id: string; source_id: string; source_name: string; section: string; page: number; text: string; collection_id: string | null; collection_name: string | null; rank: number | string }[]
   >(
@@ -175,7 +180,7 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
        join knowledge_chunk c on c.search_vector @@ q.query
        join knowledge_source s on s.id = c.source_id
        left join knowledge_collection col on col.id = s.collection_id
-      where c.workspace_id = ? and s.status = 'ready' ${scopeSql}
+      where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' ${scopeSql}
       order by rank desc, c.source_id, c.ordinal
       limit ?`,
     params,
