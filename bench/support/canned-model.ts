@@ -6,6 +6,7 @@
  *   PORT=0 npx tsx bench/support/canned-model.ts       (prints {"port":N} on stdout once listening)
  */
 import { createServer } from 'node:http';
+import { serveForBench } from './serve.js';
 
 const MODEL = 'canned-model';
 const usage = { prompt_tokens: 24, completion_tokens: 6, total_tokens: 30 };
@@ -50,12 +51,4 @@ const server = createServer((req, res) => {
     }
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }) + '\n');
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveForBench(server);

@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
+import { serveForBench } from './serve.js';
 
 const upstream = process.env.UPSTREAM;
 if (!upstream) throw new Error('UPSTREAM is required');
@@ -42,12 +43,4 @@ const server = createServer((req, res) => {
     })();
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }) + '\n');
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.close().then(() => process.exit(0)));
-});
+serveForBench(server, () => pool.close());
