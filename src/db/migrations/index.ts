@@ -10,4 +10,15 @@ import { Migration20261123000100 } from './Migration20261123000100.js';
 import { Migration20261123000300 } from './Migration20261123000300.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
-export const migrationsList = [{ name: 'Migration20261122000100', class: Migration20261122000100 }, { name: 'Migration20261122000200', class: Migration20261122000200 }, { name: 'Migration20261122000300', class: Migration20261122000300 }, { name: 'Migration20261122000400', class: Migration20261122000400 }, { name: 'Migration20261122000500', class: Migration20261122000500 }, { name: 'Migration20261122000510', class: Migration20261122000510 }, { name: 'Migration20261122000600', class: Migration20261122000600 }, { name: 'Migration20261122000700', class: Migration20261122000700 }, { name: 'Migration20261123000100', class: Migration20261123000100 }, { name: 'Migration20261123000300', class: Migration20261123000300 }];
+export const migrationsList = [
+  { name: 'Migration20261122000100', class: Migration20261122000100 },
+  { name: 'Migration20261122000200', class: Migration20261122000200 },
+  { name: 'Migration20261122000300', class: Migration20261122000300 },
+  { name: 'Migration20261122000400', class: Migration20261122000400 },
+  { name: 'Migration20261122000500', class: Migration20261122000500 },
+  { name: 'Migration20261122000510', class: Migration20261122000510 },
+  { name: 'Migration20261122000600', class: Migration20261122000600 },
+  { name: 'Migration20261122000700', class: Migration20261122000700 },
+  { name: 'Migration20261123000100', class: Migration20261123000100 },
+  { name: 'Migration20261123000300', class: Migration20261123000300 },
+];
