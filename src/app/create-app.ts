@@ -14,6 +14,7 @@ import { Shutdown } from '../lib/shutdown.js';
 import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
 import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
+import { createProofChain } from '../modules/proofs/chain.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
 import { createToolRunner } from '../modules/tools/tool-runner.js';
@@ -88,8 +89,9 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   const services: Deps = Object.freeze({
     ...kernel,
     models: new ModelRegistry(loadModelsConfig(config.env)),
-    usage: createUsageRuntime(),
+    usage: createUsageRuntime(kernel),
     signing,
+    proofChain: createProofChain(kernel, signing),
     secretBox,
     webhooks: createWebhooksRuntime(),
     ingestion: createIngestionRuntime(log),

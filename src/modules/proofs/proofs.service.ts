@@ -1,5 +1,5 @@
-import { createHash, sign, verify } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { createHash, verify } from 'node:crypto';
+import { canonicalJson, sha256 } from './canonical.js';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -31,14 +31,7 @@ export interface IssueProofInput {
   outcome?: CallOutcome;
 }
 
-/** RFC 8785 (JCS) canonical JSON. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value === undefined ? null : value);
-  if (text === undefined) throw new Error('Value has no JSON representation');
-  return text;
-}
-
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export { canonicalJson, sha256 } from './canonical.js';
 
 /**
  * SHA-256 (hex) of the RFC 8785 canonical JSON of a request. A body JSON can carry but RFC 8785 cannot
@@ -55,63 +48,23 @@ export function hashRequest(request: unknown): string {
 }
 
 /**
- * Appends a signed certificate to the caller's workspace chain and returns its id. The append is
- * serialised per workspace by a transaction-scoped advisory lock, so concurrent calls, in this process
- * or another one on the same database, still form a single line. Internal: callers authorise first.
+ * Appends a signed certificate to the caller's workspace chain and returns its id, once committed. The
+ * append is serialised per workspace by a transaction-scoped advisory lock, so concurrent calls, in this
+ * process or another one on the same database, still form a single line; certificates issued together
+ * share one append (`ProofChain`, chain.ts). Internal: callers authorise first.
  */
-export async function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
-  const key = ctx.app.signing.key;
-  const workspaceId = ctx.caller.workspace.id;
+export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
   const requestHash = input.requestHash ?? hashRequest(input.request);
-  const answerHash = sha256(input.answer);
-  return ctx.em.fork().transactional(async (tx) => {
-    // Two-key form: the first key namespaces this lock away from other per-workspace locks.
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('svc.proof-chain'), hashtext(?))`, [workspaceId]);
-    const last = await tx.findOne(ProofCertificate, { workspaceId }, { orderBy: { seq: 'desc' }, fields: ['seq', 'hash'] });
-    const body: CertificateBody = {
-      version: 1,
-      id: input.id ?? newId('prf'),
-      workspaceId,
-      seq: (last?.seq ?? 0) + 1,
-      createdAt: ctx.clock.now().toISOString(),
-      route: input.route,
-      modelAddress: input.modelAddress,
-      model: input.model,
-      conversationId: input.conversationId ?? null,
-      requestHash,
-      answerHash,
-      usage: {
-        promptTokens: input.usage.promptTokens,
-        completionTokens: input.usage.completionTokens,
-        totalTokens: input.usage.totalTokens,
-      },
-      prevHash: last?.hash ?? null,
-      keyId: key.keyId,
-      algorithm: 'Ed25519',
-      ...(input.outcome ? { outcome: input.outcome } : {}),
-    };
-    const payload = Buffer.from(canonicalJson(body), 'utf8');
-    await tx.insert(ProofCertificate, {
-      id: body.id,
-      workspaceId,
-      seq: body.seq,
-      route: body.route,
-      modelAddress: body.modelAddress,
-      model: body.model,
-      conversationId: body.conversationId,
-      requestHash,
-      answerHash,
-      promptTokens: body.usage.promptTokens,
-      completionTokens: body.usage.completionTokens,
-      totalTokens: body.usage.totalTokens,
-      prevHash: body.prevHash,
-      hash: createHash('sha256').update(payload).digest('hex'),
-      signature: sign(null, payload, key.privateKey).toString('base64url'),
-      keyId: key.keyId,
-      outcome: input.outcome ?? null,
-      createdAt: new Date(body.createdAt),
-    });
-    return { id: body.id };
+  return ctx.app.proofChain.submit(ctx.caller.workspace.id, {
+    id: input.id ?? newId('prf'),
+    route: input.route,
+    modelAddress: input.modelAddress,
+    model: input.model,
+    conversationId: input.conversationId ?? null,
+    requestHash,
+    answerHash: sha256(input.answer),
+    usage: input.usage,
+    outcome: input.outcome,
   });
 }
 

@@ -1,4 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
+import type { Kernel } from '../../core/deps.js';
+import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -8,7 +10,7 @@ import { CLASS_MULTIPLIER } from '../models/registry.js';
 import type { Workspace } from '../workspaces/workspace.entity.js';
 import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
 import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
-import { keyQuestions, readLedgerBalance } from './usage.repository.js';
+import { keyQuestions, questionsByKeyIds, readLedgerBalance } from './usage.repository.js';
 import { UsageEntry } from './usage.entity.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
@@ -171,21 +173,8 @@ export async function assertCanConsume(
   // A request admitted once holds once.
   const admitted = ctx.scope.get<Admission>(ADMISSION);
   if (admitted) return admitted;
-  const holdId = newId('hold');
-  await ctx.em.transactional(async (em) => {
-    await em.execute('select id from workspace where id = ? for update', [ws.id]);
-    await em.execute('delete from question_hold where workspace_id = ? and expires_at <= ?', [ws.id, now]);
-    const balance = await readBalance(em, ws, now);
-    const [held] = await em.execute<{ n: unknown }[]>('select coalesce(sum(questions), 0) as n from question_hold where workspace_id = ?', [ws.id]);
-    const available = Math.max(0, balance.available - Number(held?.n ?? 0));
-    if (available < required) throw errors.questionLimit(required, available);
-    await em.execute('insert into question_hold (id, workspace_id, questions, expires_at) values (?, ?, ?, ?)', [
-      holdId,
-      ws.id,
-      required,
-      new Date(now.getTime() + HOLD_TTL_MS),
-    ]);
-  });
+  // Admissions to one workspace that arrive together are decided in one transaction (group commit).
+  const holdId = await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
   const admission = new Admission(ctx, holdId);
   ctx.scope.own(ADMISSION, admission, (a) => a.release());
   return admission;
@@ -198,51 +187,139 @@ export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionE
 }
 
 /**
- * Appends one consumption to the ledger, giving back the admission's hold in the same transaction: the
- * monthly allowance is used before packs. Recording is serialised per workspace (row lock) so the
- * split is exact across processes. Questions already answered are always recorded, even past the
- * allowance when an answer cost more than its hold. When the key passes 80% of its monthly ceiling, a
- * notification is stored once per key and month, and logged.
+ * Appends one consumption to the ledger with the admission's hold given back in the same transaction
+ * (`recordBatch`, shared with the workspace's other answers recorded at that moment). When the key passes
+ * 80% of its monthly ceiling, a notification is stored once per key and month, and logged.
  */
 async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdId: string | undefined): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
   const { workspace: ws, key, user } = ctx.caller;
-  const now = ctx.clock.now();
   const limit = key.monthlyQuestionLimit;
   const limited = limit !== null && limit !== undefined;
-  const keyTotal = await ctx.em.transactional(async (em) => {
-    await em.execute('select id from workspace where id = ? for update', [ws.id]);
-    if (holdId) await em.execute('delete from question_hold where id = ?', [holdId]);
-    const balance = await readBalance(em, ws, now);
-    const fromAllowance = Math.min(questions, balance.allowanceLeft);
-    const fromPacks = Math.min(questions - fromAllowance, balance.packsLeft);
-    await em.insert(UsageEntry, {
-      id: newId('use'),
-      workspaceId: ws.id,
-      keyId: key.id,
-      userId: user.id,
-      kind: 'question',
-      route: opts.route,
-      modelClass: opts.modelClass,
-      model: opts.model ?? null,
-      promptTokens: Math.max(0, Math.round(opts.usage.promptTokens || 0)),
-      completionTokens: Math.max(0, Math.round(opts.usage.completionTokens || 0)),
-      totalTokens: Math.max(0, Math.round(opts.usage.totalTokens || 0)),
-      questions,
-      // Past zero (turns admitted together), the overrun is charged to the allowance.
-      fromAllowance: questions - fromPacks,
-      fromPacks,
-      createdAt: now,
-    });
-    // The key's month total only serves its ceiling: a key without one skips the sum.
-    return limited ? keyQuestions(em, key.id, calendarMonth(now)) : undefined;
+  // Answers of one workspace recorded together share one transaction (group commit).
+  const { keyTotal, at } = await ctx.app.usage.ledger.submit(ws.id, {
+    workspace: ws,
+    keyId: key.id,
+    userId: user.id,
+    limited,
+    holdId,
+    entry: opts,
+    questions,
   });
-  if (keyTotal === undefined) return { questions };
-  ctx.app.usage.keyBudgets.set(key.id, monthOf(now), keyTotal, now.getTime());
-  if (limited && keyTotal >= limit * KEY_NOTICE_RATIO) {
-    await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now });
+  if (keyTotal === undefined || !limited) return { questions };
+  ctx.app.usage.keyBudgets.set(key.id, monthOf(at), keyTotal, at.getTime());
+  if (keyTotal >= limit * KEY_NOTICE_RATIO) {
+    await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now: at });
   }
   return { questions };
+}
+
+/** One admission waiting for its workspace's next admission transaction. */
+export interface PendingAdmission {
+  workspace: Workspace;
+  required: number;
+}
+
+/**
+ * Decides the admissions of one workspace that arrived together, in arrival order, in one transaction
+ * serialised per workspace by the workspace row lock (so across processes too): expired holds are
+ * dropped, the balance and the live holds read once, and each admission takes its questions while
+ * enough are left (a hold each, inserted together), or gets its own 402 QUESTION_LIMIT.
+ */
+export async function admitBatch(kernel: Kernel, workspaceId: string, items: PendingAdmission[]): Promise<Outcome<string>[]> {
+  const now = kernel.clock.now();
+  const ws = items[0].workspace;
+  return kernel.orm.em.fork().transactional(async (em) => {
+    await em.execute('select id from workspace where id = ? for update', [workspaceId]);
+    const balance = await readBalance(em, ws, now);
+    const [held] = await em.execute<{ n: unknown }[]>(
+      `with expired as (delete from question_hold where workspace_id = ? and expires_at <= ?)
+       select coalesce(sum(questions), 0) as n from question_hold where workspace_id = ? and expires_at > ?`,
+      [workspaceId, now, workspaceId, now],
+    );
+    let available = Math.max(0, balance.available - Number(held?.n ?? 0));
+    const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
+    const holds: { id: string; questions: number }[] = [];
+    const outcomes = items.map((item): Outcome<string> => {
+      if (available < item.required) return errors.questionLimit(item.required, available);
+      available -= item.required;
+      const id = newId('hold');
+      holds.push({ id, questions: item.required });
+      return id;
+    });
+    if (holds.length > 0) {
+      await em.execute(
+        `insert into question_hold (id, workspace_id, questions, expires_at) values ${holds.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        holds.flatMap((h) => [h.id, workspaceId, h.questions, expiresAt]),
+      );
+    }
+    return outcomes;
+  });
+}
+
+/** One answer waiting for its workspace's next ledger transaction. */
+export interface PendingConsumption {
+  workspace: Workspace;
+  keyId: string;
+  userId: string;
+  /** The key has a monthly ceiling: its month total is read back. */
+  limited: boolean;
+  holdId: string | undefined;
+  entry: ConsumptionEntry;
+  questions: number;
+}
+
+/**
+ * Appends the answers of one workspace that arrived together to the ledger in one transaction,
+ * giving back their holds in it: the monthly allowance is used before packs, answer after answer in
+ * arrival order. Serialised per workspace (row lock) so the split is exact across processes. Questions
+ * already answered are always recorded, even past the allowance when an answer cost more than its hold.
+ * Returns, for answers through a key with a ceiling, the key's month total after the batch.
+ */
+export async function recordBatch(
+  kernel: Kernel,
+  workspaceId: string,
+  items: PendingConsumption[],
+): Promise<Outcome<{ keyTotal?: number; at: Date }>[]> {
+  const now = kernel.clock.now();
+  const ws = items[0].workspace;
+  return kernel.orm.em.fork().transactional(async (em) => {
+    await em.execute('select id from workspace where id = ? for update', [workspaceId]);
+    const holdIds = items.flatMap((i) => (i.holdId ? [i.holdId] : []));
+    if (holdIds.length > 0) await em.execute(`delete from question_hold where id in (${holdIds.map(() => '?').join(', ')})`, holdIds);
+    const balance = await readBalance(em, ws, now);
+    let { allowanceLeft, packsLeft } = balance;
+    const rows = items.map((item) => {
+      const { usage } = item.entry;
+      const fromAllowance = Math.min(item.questions, allowanceLeft);
+      const fromPacks = Math.min(item.questions - fromAllowance, packsLeft);
+      allowanceLeft -= fromAllowance;
+      packsLeft -= fromPacks;
+      return {
+        id: newId('use'),
+        workspaceId,
+        keyId: item.keyId,
+        userId: item.userId,
+        kind: 'question' as const,
+        route: item.entry.route,
+        modelClass: item.entry.modelClass,
+        model: item.entry.model ?? null,
+        promptTokens: Math.max(0, Math.round(usage.promptTokens || 0)),
+        completionTokens: Math.max(0, Math.round(usage.completionTokens || 0)),
+        totalTokens: Math.max(0, Math.round(usage.totalTokens || 0)),
+        questions: item.questions,
+        // Past zero (turns admitted together), the overrun is charged to the allowance.
+        fromAllowance: item.questions - fromPacks,
+        fromPacks,
+        createdAt: now,
+      };
+    });
+    await em.insertMany(UsageEntry, rows);
+    // The key's month total only serves its ceiling: keys without one skip the sum.
+    const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
+    const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
+    return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
+  });
 }
 
 /** Stores the 80% notification unless this key already has one this month; logs it when new. */

@@ -1,4 +1,4 @@
-import type { Deps } from '../../core/deps.js';
+import type { Deps, Kernel } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
@@ -6,20 +6,38 @@ import { calendarMinute } from './periods.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
 
+/** One request to count in a bucket for a calendar minute, against `limit`. */
+export interface RateTake {
+  bucket: string;
+  minute: number;
+  limit: number;
+}
+
 /**
- * Counts one request in a bucket for the current calendar minute unless the bucket already reached
- * `limit`. The count lives in PostgreSQL (one upsert), so every process on the database shares it;
- * a refused request does not increase it. Returns false when refused.
+ * Counts a batch of requests to one bucket and minute in one upsert, unless the bucket already reached
+ * `limit`: `count` grows by as many as fit (`least(count + n, limit)`, never down when the limit was
+ * lowered), and `granted`, computed from the old count in the same SET, says how many fit. The count
+ * lives in PostgreSQL, so every process on the database shares it exactly; a refused request does not
+ * increase it. The first `granted` requests of the batch, in arrival order, pass.
  */
-async function take(app: Deps, bucket: string, minute: number, limit: number): Promise<boolean> {
-  const rows = await app.orm.em.getConnection().execute<{ count: number }[]>(
-    `insert into rate_counter (bucket, minute, count) values (?, ?, 1)
-     on conflict (bucket, minute) do update set count = rate_counter.count + 1
-     where rate_counter.count < ?
-     returning count`,
-    [bucket, minute, limit],
+export async function takeBatch(kernel: Kernel, takes: RateTake[]): Promise<boolean[]> {
+  const { bucket, minute, limit } = takes[0];
+  const n = takes.length;
+  const rows = await kernel.orm.em.getConnection().execute<{ granted: number }[]>(
+    `insert into rate_counter as r (bucket, minute, count, granted) values (?, ?, least(?::int, ?::int), least(?::int, ?::int))
+     on conflict (bucket, minute) do update
+        set count = greatest(r.count, least(r.count + ?::int, ?::int)),
+            granted = greatest(r.count, least(r.count + ?::int, ?::int)) - r.count
+     returning granted`,
+    [bucket, minute, n, limit, n, limit, n, limit, n, limit],
   );
-  return rows.length > 0;
+  const granted = Math.max(0, Number(rows[0]?.granted ?? 0));
+  return takes.map((_, i) => i < granted);
+}
+
+/** Counts one request (see `takeBatch`): requests to the same bucket that arrive together share one statement. */
+function take(app: Deps, bucket: string, minute: number, limit: number): Promise<boolean> {
+  return app.usage.rates.submit(`${bucket}\u0000${minute}\u0000${limit}`, { bucket, minute, limit });
 }
 
 async function giveBack(app: Deps, bucket: string, minute: number): Promise<void> {

@@ -1,17 +1,37 @@
+import type { Kernel } from '../../core/deps.js';
+import { GroupCommit } from '../../lib/group-commit.js';
 import { KeyBudgetCache } from './key-budget-cache.js';
+import { admitBatch, recordBatch, type PendingAdmission, type PendingConsumption } from './metering.service.js';
+import { takeBatch, type RateTake } from './rate-limit.service.js';
 
-/** Process-wide state of the usage module, created once by the composition root. */
+/**
+ * Process-wide state of the usage module, created once by the composition root: the per-key budget
+ * cache, and the group commits of the hot path (docs/decisions.md, "One write for many requests"):
+ * requests that arrive together share one statement per rate bucket, one admission transaction and one
+ * ledger transaction per workspace.
+ */
 export interface UsageRuntime {
   readonly keyBudgets: KeyBudgetCache;
+  /** Rate counting, keyed by bucket, minute and limit: one upsert per batch. */
+  readonly rates: GroupCommit<RateTake, boolean>;
+  /** Admissions (question holds), keyed by workspace: the hold id, or the item's 402. */
+  readonly admissions: GroupCommit<PendingAdmission, string>;
+  /** Ledger entries, keyed by workspace. */
+  readonly ledger: GroupCommit<PendingConsumption, { keyTotal?: number; at: Date }>;
 }
 
-export function createUsageRuntime(): UsageRuntime {
-  return { keyBudgets: new KeyBudgetCache() };
+export function createUsageRuntime(kernel: Kernel): UsageRuntime {
+  return {
+    keyBudgets: new KeyBudgetCache(),
+    rates: new GroupCommit({ flush: (_bucket, takes) => takeBatch(kernel, takes) }),
+    admissions: new GroupCommit({ flush: (workspaceId, items) => admitBatch(kernel, workspaceId, items) }),
+    ledger: new GroupCommit({ flush: (workspaceId, items) => recordBatch(kernel, workspaceId, items) }),
+  };
 }
 
 declare module '../../core/deps.js' {
   interface Deps {
-    /** The usage module's process state (per-key budget cache). */
+    /** The usage module's process state (per-key budget cache, the hot path's group commits). */
     readonly usage: UsageRuntime;
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * Group commit: requests for the same key (a workspace, a counter bucket) that arrive while a write for
+ * that key is in flight wait together and are written by the next write, in arrival order, in one round
+ * trip or one transaction. Nothing waits on a timer: a request that finds its key idle is written at once
+ * (no latency added at one client); under load, each write carries everything that queued behind the
+ * previous one, so the writes per second stay bounded while the requests per second grow.
+ *
+ * `flush` receives the items in arrival order and returns one outcome per item, in the same order: a value
+ * or an `Error` for that item alone. If `flush` throws, every item of the batch fails with that error.
+ */
+export type Outcome<R> = R | Error;
+
+export interface GroupCommitOptions<T, R> {
+  flush: (key: string, items: T[]) => Promise<Outcome<R>[]>;
+  /** Largest batch written at once; the rest waits for the next write. */
+  maxBatch?: number;
+}
+
+interface Waiter<T, R> {
+  item: T;
+  resolve: (value: R) => void;
+  reject: (err: unknown) => void;
+}
+
+export class GroupCommit<T, R> {
+  private readonly queues = new Map<string, Waiter<T, R>[]>();
+  private readonly busy = new Set<string>();
+  private readonly maxBatch: number;
+
+  constructor(private readonly opts: GroupCommitOptions<T, R>) {
+    this.maxBatch = opts.maxBatch ?? 256;
+  }
+
+  /** Queues `item` under `key`; settles when the write that carries it has committed. */
+  submit(key: string, item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let queue = this.queues.get(key);
+      if (!queue) this.queues.set(key, (queue = []));
+      queue.push({ item, resolve, reject });
+      if (!this.busy.has(key)) void this.drain(key);
+    });
+  }
+
+  /** Items waiting, over every key (for tests and metrics). */
+  get pending(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  private async drain(key: string): Promise<void> {
+    this.busy.add(key);
+    try {
+      for (;;) {
+        const queue = this.queues.get(key);
+        if (!queue || queue.length === 0) {
+          this.queues.delete(key);
+          return;
+        }
+        const batch = queue.splice(0, this.maxBatch);
+        let outcomes: Outcome<R>[];
+        try {
+          outcomes = await this.opts.flush(
+            key,
+            batch.map((w) => w.item),
+          );
+          if (outcomes.length !== batch.length) throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} items`);
+        } catch (err) {
+          for (const w of batch) w.reject(err);
+          continue;
+        }
+        batch.forEach((w, i) => {
+          const outcome = outcomes[i];
+          if (outcome instanceof Error) w.reject(outcome);
+          else w.resolve(outcome as R);
+        });
+      }
+    } finally {
+      this.busy.delete(key);
+    }
+  }
+}
