@@ -65,11 +65,15 @@ async function streamAnswer(
     headers: { [PROOF_HEADER]: prepared.proofId },
   });
   const write = (frames: SseFrame[]) => sse.write(frames.map(frameText).join(''));
+  // Structured output is streamed once validated (or cast into JSON): never prose the client cannot parse.
+  const structured = prepared.call.generation?.responseFormat !== undefined;
   try {
     write(await out.start());
+    const onDelta = structured ? () => undefined : (text: string) => write(out.delta(text));
     // A shutdown that stops waiting ends the stream at once with `server_restarting`.
-    const outcome = await untilAborted(runGatewayCall(ctx, prepared, (text) => write(out.delta(text))), ctx.app.shutdown.signal);
+    const outcome = await untilAborted(runGatewayCall(ctx, prepared, onDelta), ctx.app.shutdown.signal);
     if (outcome === 'aborted') throw errors.serverRestarting();
+    if (structured && outcome.done.content) write(out.delta(outcome.done.content));
     write(out.finish(outcome.done));
   } catch (err) {
     const restarting = ctx.app.shutdown.signal.aborted;

@@ -3,6 +3,7 @@ import { errors } from '../../errors/index.js';
 import { CHAT_LIMITS, ChatRequestSchema, type ChatRequestInput } from '../chat/chat.schemas.js';
 import { runTurn } from '../chat/chat.service.js';
 import type { ChatMessage } from '../models/provider.js';
+import { jsonFromAnswer } from '../models/structured-output.js';
 import type { AgentTurnInput, GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
@@ -16,7 +17,8 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
  *   (the agent's persona stays in charge);
  * - tool messages, tool calls and anything after that last user message are left out: an agent runs
  *   the workspace's tools, never the caller's;
- * - `temperature` passes through; `max_tokens` is held within the chat range (100 to 4000).
+ * - `temperature` passes through; `max_tokens` is held within the chat range (100 to 4000);
+ * - a structured-output format is applied to the turn's text answer (`jsonFromAnswer`).
  * Validated here, before any stream opens: a bad turn is a 400 `invalid_request_error`.
  */
 export function agentTurnInput(call: GatewayCall): AgentTurnInput {
@@ -65,8 +67,10 @@ export async function answerAsAgent(
     provider: target.sensitive ? ctx.app.models.local() : undefined,
     conversation: input.history,
   });
+  // A turn answers in text: a requested format is filled in from it (structured-output.ts).
+  const format = prepared.call.generation?.responseFormat;
   return {
-    content: outcome.result.content,
+    content: format ? jsonFromAnswer(outcome.result.content, format, prepared.call.formatField) : outcome.result.content,
     toolCalls: [],
     usage: outcome.usage,
     finishReason: 'stop',

@@ -9,7 +9,7 @@ import {
   type AnthropicCountTokensRequest,
   type AnthropicMessage,
 } from './gateway.schemas.js';
-import { applyToolChoice, argumentsObject, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, argumentsObject, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
 
 export const MESSAGES_ROUTE = 'POST /v1/messages';
 export const COUNT_TOKENS_ROUTE = 'POST /v1/messages/count_tokens';
@@ -33,6 +33,16 @@ export function fromAnthropic(body: unknown, conversationId?: string): Anthropic
     choice === undefined ? undefined : choice.type === 'tool' ? { name: choice.name } : choice.type === 'any' ? 'required' : choice.type,
     call.tools,
   );
+  const format = req.output_config?.format;
+  const thinking = req.thinking;
+  const generation = generationOf({
+    responseFormat: format ? responseFormatOf({ type: 'json_schema', name: 'output', schema: format.schema }, 'output_config.format') : undefined,
+    stop: req.stop_sequences?.length ? req.stop_sequences : undefined,
+    topP: req.top_p,
+    topK: req.top_k,
+    user: req.metadata?.user_id,
+    thinking: thinking && (thinking.type === 'enabled' ? { type: 'enabled', budgetTokens: thinking.budget_tokens } : { type: thinking.type }),
+  });
   return {
     call: {
       ...call,
@@ -41,6 +51,7 @@ export function fromAnthropic(body: unknown, conversationId?: string): Anthropic
       route: MESSAGES_ROUTE,
       temperature: req.temperature,
       maxTokens: req.max_tokens,
+      ...(generation ? { generation, formatField: 'output_config.format' } : {}),
     },
     stream: req.stream === true,
   };

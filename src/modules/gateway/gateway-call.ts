@@ -2,14 +2,14 @@ import type { Agent } from '../agents/agent.entity.js';
 import type { ChatRequestInput } from '../chat/chat.schemas.js';
 import type { HistoryMessage } from '../chat/prompt.js';
 import type { Admission } from '../usage/metering.service.js';
-import type { ChatMessage, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/provider.js';
+import type { ChatMessage, GenerationOptions, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/provider.js';
 
 /*
  * What a gateway call is, shared by the dialects, the service and the agent turn (kept apart from
  * gateway.service.ts so that agent-turn.ts, which the service calls, does not import it back).
  */
 
-export type GatewayDialect = 'openai' | 'anthropic';
+export type GatewayDialect = 'openai' | 'anthropic' | 'responses';
 
 /** A gateway call in neither dialect: what both translate their request into. */
 export interface GatewayCall {
@@ -25,6 +25,10 @@ export interface GatewayCall {
   toolChoice?: Exclude<ToolChoice, 'auto'>;
   temperature?: number;
   maxTokens?: number;
+  /** The other generation settings (structured output, stop, seed...): each provider forwards what it takes. */
+  generation?: GenerationOptions;
+  /** The wire name of the structured-output field, for refusals: `response_format`, `text.format`, `output_config.format`. */
+  formatField?: string;
   /** `hashRequest` of the body as received, for the certificate; computed while parsing, so an unhashable body is a 400. */
   requestHash: string;
   /** `x-svc-conversation`, when sent. */

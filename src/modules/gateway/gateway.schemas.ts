@@ -79,6 +79,38 @@ const OpenAIToolChoice = z.union(
   { error: 'tool_choice must be "none", "auto", "required" or { "type": "function", "function": { "name" } }' },
 );
 
+/** A structured-output JSON Schema (bounded in depth like tool schemas). */
+const formatSchema = (field: string) => maxJsonDepth(z.record(z.string(), z.unknown()), field);
+const formatName = z.string().min(1).max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, _ and -');
+const stopList = z.union([z.string(), z.array(z.string()).max(4, 'at most 4 stop sequences')]);
+const userId = z.string().max(256, 'must be at most 256 characters');
+const metadata = z.record(z.string().max(64), z.string().max(512));
+export const ReasoningEffort = z.enum(['minimal', 'low', 'medium', 'high']);
+
+/** OpenAI `response_format`. */
+export const OpenAIResponseFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }).loose(),
+    z.object({ type: z.literal('json_object') }).loose(),
+    z
+      .object({
+        type: z.literal('json_schema'),
+        json_schema: z
+          .object({
+            name: formatName,
+            description: z.string().max(16_000).optional(),
+            schema: formatSchema('schema').optional(),
+            strict: z.boolean().nullish(),
+          })
+          .loose(),
+      })
+      .loose(),
+  ],
+  { error: 'response_format type must be text, json_object or json_schema' },
+);
+export type OpenAIResponseFormat = z.infer<typeof OpenAIResponseFormat>;
+
 export const OpenAIChatRequestSchema = z
   .object({
     model: z.string({ error: 'model is required' }).min(1, 'model is required'),
@@ -93,7 +125,15 @@ export const OpenAIChatRequestSchema = z
     temperature: z.number().min(0).max(2).nullish(),
     max_tokens: z.number().int().positive().nullish(),
     max_completion_tokens: z.number().int().positive().nullish(),
-    n: z.literal(1, { error: 'only n = 1 is supported' }).nullish(),
+    n: z.literal(1, { error: 'n > 1 is not supported: the gateway answers one choice per call (omit n or send 1)' }).nullish(),
+    response_format: OpenAIResponseFormat.nullish(),
+    stop: stopList.nullish(),
+    seed: z.number().int().nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
+    user: userId.nullish(),
+    metadata: metadata.nullish(),
+    reasoning_effort: ReasoningEffort.nullish(),
   })
   .loose();
 export type OpenAIChatRequest = z.infer<typeof OpenAIChatRequestSchema>;
@@ -156,12 +196,32 @@ const AnthropicBase = {
   tool_choice: AnthropicToolChoice.optional(),
 };
 
+const AnthropicThinking = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024, 'budget_tokens must be at least 1024') }).loose(),
+    z.object({ type: z.enum(['disabled', 'adaptive']) }).loose(),
+  ],
+  { error: 'thinking type must be enabled, disabled or adaptive' },
+);
+
 export const AnthropicMessagesRequestSchema = z
   .object({
     ...AnthropicBase,
     max_tokens: z.number().int().positive().optional(),
     stream: z.boolean().optional(),
     temperature: z.number().min(0).max(1).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().positive().optional(),
+    stop_sequences: z.array(z.string()).max(16, 'at most 16 stop sequences').optional(),
+    metadata: z.object({ user_id: userId.nullish() }).loose().optional(),
+    thinking: AnthropicThinking.optional(),
+    output_config: z
+      .object({
+        format: z.object({ type: z.literal('json_schema', { error: 'format type must be json_schema' }), schema: formatSchema('schema') }).loose().nullish(),
+      })
+      .loose()
+      .optional(),
   })
   .loose();
 export type AnthropicMessagesRequest = z.infer<typeof AnthropicMessagesRequestSchema>;

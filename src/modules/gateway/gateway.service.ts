@@ -12,6 +12,7 @@ import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import type { CallOutcome } from '../proofs/proofs.schemas.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent } from './agent-turn.js';
+import { assertHonoured } from './capabilities.js';
 import { Conversation } from './conversation.entity.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
@@ -57,6 +58,7 @@ export async function prepareGatewayCall<P extends { call: GatewayCall }>(
   const { call } = parsed;
   const address = parseAddress(call.address);
   const target = await resolveTarget(ctx, address, call.tools.length > 0);
+  assertHonoured(call, target);
   const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
   const conversationId = await findConversation(ctx, call.conversationId);
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
@@ -136,6 +138,7 @@ async function answerWithModel(
       toolChoice: toolsForwarded ? call.toolChoice : undefined,
       temperature: call.temperature,
       maxTokens: call.maxTokens,
+      ...call.generation,
     },
     onDelta,
   );

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
-import { applyToolChoice, parseWire, requireUserMessage, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, stopList, textOf, type SseFrame } from './wire.js';
 
 export const OPENAI_ROUTE = 'POST /v1/chat/completions';
 
@@ -14,7 +14,9 @@ export interface OpenAIParsed {
 }
 
 /**
- * OpenAI Chat Completions request → gateway call. `developer` counts as `system`. `tool_choice: "none"`
+ * OpenAI Chat Completions request → gateway call. `developer` counts as `system`. `response_format`,
+ * `stop`, `seed`, `top_p`, `parallel_tool_calls`, `user` and `reasoning_effort` ride along as the
+ * generation settings; `metadata` is accepted and not forwarded (docs/gateway.md). `tool_choice: "none"`
  * withholds the tools from the model (it then cannot call one); `"required"` and
  * `{ type: "function", function: { name } }` are forwarded (see `applyToolChoice`).
  */
@@ -32,6 +34,16 @@ export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed
       parameters: t.function.parameters ?? { type: 'object', properties: {} },
     })),
   );
+  const rf = req.response_format;
+  const generation = generationOf({
+    responseFormat: responseFormatOf(rf?.type === 'json_schema' ? { type: rf.type, ...rf.json_schema } : rf, 'response_format'),
+    stop: stopList(req.stop),
+    seed: req.seed,
+    topP: req.top_p,
+    parallelToolCalls: req.parallel_tool_calls,
+    user: req.user,
+    reasoningEffort: req.reasoning_effort,
+  });
   return {
     call: {
       dialect: 'openai',
@@ -42,6 +54,7 @@ export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed
       ...(toolChoice ? { toolChoice } : {}),
       temperature: req.temperature ?? undefined,
       maxTokens: req.max_completion_tokens ?? req.max_tokens ?? undefined,
+      ...(generation ? { generation, formatField: 'response_format' } : {}),
       requestHash: hashRequest(body),
       conversationId,
     },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { errors } from '../../errors/index.js';
-import type { ToolChoice, ToolDef } from '../models/provider.js';
+import type { GenerationOptions, ResponseFormat, ToolChoice, ToolDef } from '../models/provider.js';
+import { checkResponseFormat } from '../models/structured-output.js';
 
 /** `messages[2].content` from a zod path. */
 function pathText(path: readonly PropertyKey[]): string {
@@ -66,3 +67,31 @@ export interface SseFrame {
   event?: string;
   data: unknown;
 }
+
+/** An OpenAI-style format (`response_format`, the Responses API's flattened `text.format`) as the provider-neutral one. */
+export function responseFormatOf(
+  wire: { type: string; name?: string; schema?: Record<string, unknown>; strict?: boolean | null; description?: string } | null | undefined,
+  field: string,
+): ResponseFormat | undefined {
+  if (!wire || wire.type === 'text') return undefined;
+  if (wire.type === 'json_object') return { type: 'json_object' };
+  const format: ResponseFormat = {
+    type: 'json_schema',
+    name: wire.name ?? 'response',
+    schema: wire.schema ?? {},
+    ...(wire.strict != null ? { strict: wire.strict } : {}),
+    ...(wire.description !== undefined ? { description: wire.description } : {}),
+  };
+  checkResponseFormat(format, field);
+  return format;
+}
+
+/** The settings actually given (undefined and null left out), or undefined when none is. */
+export function generationOf(options: { [K in keyof GenerationOptions]: GenerationOptions[K] | null | undefined }): GenerationOptions | undefined {
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined && v !== null));
+  return Object.keys(given).length > 0 ? (given as GenerationOptions) : undefined;
+}
+
+/** `stop` as a list: OpenAI sends a string or a list. */
+export const stopList = (stop: string | string[] | null | undefined): string[] | undefined =>
+  stop == null ? undefined : typeof stop === 'string' ? [stop] : stop.length ? stop : undefined;

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { finishOf, toAnthropicPrompt, toAnthropicTools, toolCallOf } from './anthropic-messages.js';
 import { extractJsonObject, withJsonInstruction } from './json-output.js';
+import { conformingJson } from './structured-output.js';
 import {
   usageOf,
   ProviderError,
@@ -63,6 +64,7 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
+    let answer: CompletionResult;
     try {
       const res = await this.client.messages.create(this.params(req), { signal: req.signal });
       let text = '';
@@ -71,8 +73,8 @@ export class AnthropicProvider implements ModelProvider {
         if (block.type === 'text') text += block.text;
         else if (block.type === 'tool_use') toolCalls.push(toolCallOf(block.id, block.name, block.input));
       }
-      return {
-        content: req.json ? extractJsonObject(text) : text,
+      answer = {
+        content: text,
         toolCalls,
         usage: usageOf(res.usage.input_tokens, res.usage.output_tokens),
         finishReason: finishOf(res.stop_reason, toolCalls),
@@ -81,6 +83,7 @@ export class AnthropicProvider implements ModelProvider {
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
     }
+    return { ...answer, content: finalContent(req, answer.content, answer.toolCalls) };
   }
 
   async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
@@ -141,7 +144,7 @@ export class AnthropicProvider implements ModelProvider {
     yield {
       type: 'done',
       result: {
-        content: req.json ? extractJsonObject(text) : text,
+        content: finalContent(req, text, toolCalls),
         toolCalls,
         usage: usageOf(inputTokens, outputTokens),
         finishReason: finishOf(stop, toolCalls),
@@ -151,15 +154,35 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private params(req: CompletionRequest): CreateParams {
-    const { system, messages } = toAnthropicPrompt(req.json ? withJsonInstruction(req.messages, true) : req.messages);
+    const format = req.responseFormat;
+    // JSON mode has no native form here: an instruction, then the object cut out of the answer.
+    const jsonMode = req.json || format?.type === 'json_object';
+    const { system, messages } = toAnthropicPrompt(jsonMode ? withJsonInstruction(req.messages, true) : req.messages);
     const params: CreateParams = { model: this.model, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
     if (system) params.system = system;
+    // A schema is Anthropic's structured output: the answer is JSON valid against it.
+    if (format?.type === 'json_schema') params.output_config = { format: { type: 'json_schema', schema: format.schema } };
+    if (req.stop?.length) params.stop_sequences = req.stop;
+    if (req.user !== undefined) params.metadata = { user_id: req.user };
+    if (req.thinking) {
+      params.thinking =
+        req.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: req.thinking.budgetTokens } : { type: req.thinking.type };
+    }
     if (req.tools?.length) {
       params.tools = toAnthropicTools(req.tools);
       const choice = req.toolChoice;
-      if (choice === 'required') params.tool_choice = { type: 'any' };
-      else if (choice && choice !== 'auto') params.tool_choice = { type: 'tool', name: choice.name };
+      // OpenAI's `parallel_tool_calls: false` is Anthropic's `disable_parallel_tool_use`.
+      const serial = req.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+      if (choice === 'required') params.tool_choice = { type: 'any', ...serial };
+      else if (choice && choice !== 'auto') params.tool_choice = { type: 'tool', name: choice.name, ...serial };
+      else if (req.parallelToolCalls === false) params.tool_choice = { type: 'auto', ...serial };
     }
     return params;
   }
+}
+
+/** JSON mode: the object cut out of the answer; a requested format: the answer validated against it (tool calls aside). */
+function finalContent(req: CompletionRequest, text: string, toolCalls: ToolCall[]): string {
+  if (req.responseFormat && toolCalls.length === 0) return conformingJson(text, req.responseFormat);
+  return req.json ? extractJsonObject(text) : text;
 }

@@ -9,6 +9,7 @@ import {
   type StreamEvent,
 } from './provider.js';
 import { abortedError } from './provider-failure.js';
+import { jsonFromAnswer } from './structured-output.js';
 import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
 
 export const LOCAL_MODEL_NAME = 'svc-local-1';
@@ -33,10 +34,12 @@ export class LocalProvider implements ModelProvider {
   async complete(req: CompletionRequest): Promise<CompletionResult> {
     if (req.signal?.aborted) throw abortedError(this.name, req.signal);
     const answer = answerLocally(req);
+    // It writes no JSON of its own: a requested format is filled in from its answer (or refused, 400).
+    const content = req.responseFormat ? jsonFromAnswer(answer.content, req.responseFormat) : answer.content;
     return {
-      content: answer.content,
+      content,
       toolCalls: [],
-      usage: usageOf(await countMessageTokensAsync(req.messages), await countTextTokensAsync(answer.content)),
+      usage: usageOf(await countMessageTokensAsync(req.messages), await countTextTokensAsync(content)),
       finishReason: answer.truncated ? 'length' : 'stop',
       model: this.model,
     };

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { extractJsonObject, withJsonInstruction } from './json-output.js';
+import { conformingJson } from './structured-output.js';
 import {
   usageOf,
   ProviderError,
@@ -61,6 +62,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
+    let answer: CompletionResult;
     try {
       const res = await this.client.chat.completions.create(this.params(req), { signal: req.signal });
       const choice = res.choices[0];
@@ -68,14 +70,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
       const toolCalls = (choice.message.tool_calls ?? []).flatMap((c): ToolCall[] =>
         c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
       );
-      const content = this.finalContent(req, choice.message.content ?? '');
+      const raw = choice.message.content ?? '';
       const usage = res.usage
         ? usageOf(res.usage.prompt_tokens, res.usage.completion_tokens)
-        : await this.estimateUsage(req, content, toolCalls);
-      return { content, toolCalls, usage, finishReason: finishOf(choice.finish_reason, toolCalls), model: res.model || this.model };
+        : await this.estimateUsage(req, raw, toolCalls);
+      answer = { content: raw, toolCalls, usage, finishReason: finishOf(choice.finish_reason, toolCalls), model: res.model || this.model };
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
     }
+    return { ...answer, content: this.finalContent(req, answer.content, answer.toolCalls) };
   }
 
   async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
@@ -114,7 +117,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     if (req.signal?.aborted) throw abortedError(this.name, req.signal);
     if (finish === null) throw new ProviderError(`${this.name} stream ended before the answer finished`, { provider: this.name });
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    const final = this.finalContent(req, content);
+    const final = this.finalContent(req, content, toolCalls);
     yield {
       type: 'done',
       result: {
@@ -140,12 +143,34 @@ export class OpenAICompatibleProvider implements ModelProvider {
       else if (choice && choice !== 'auto') params.tool_choice = { type: 'function', function: { name: choice.name } };
     }
     if (req.json) params.response_format = { type: 'json_object' };
+    const format = req.responseFormat;
+    if (format?.type === 'json_object') params.response_format = { type: 'json_object' };
+    else if (format?.type === 'json_schema') {
+      params.response_format = {
+        type: 'json_schema',
+        json_schema: {
+          name: format.name,
+          schema: format.schema,
+          ...(format.strict !== undefined ? { strict: format.strict } : {}),
+          ...(format.description !== undefined ? { description: format.description } : {}),
+        },
+      };
+    }
     if (req.temperature !== undefined) params.temperature = req.temperature;
     if (req.maxTokens !== undefined) params.max_tokens = req.maxTokens;
+    // Generation settings OpenAI's chat completions take; `top_k` and `thinking` have no equivalent there.
+    if (req.stop?.length) params.stop = req.stop;
+    if (req.seed !== undefined) params.seed = req.seed;
+    if (req.topP !== undefined) params.top_p = req.topP;
+    if (req.user !== undefined) params.user = req.user;
+    if (req.reasoningEffort !== undefined) params.reasoning_effort = req.reasoningEffort;
+    if (req.parallelToolCalls !== undefined && params.tools) params.parallel_tool_calls = req.parallelToolCalls;
     return params;
   }
 
-  private finalContent(req: CompletionRequest, content: string): string {
+  /** JSON mode: the object cut out of the answer; a requested format: the answer validated against it (tool calls aside). */
+  private finalContent(req: CompletionRequest, content: string, toolCalls: ToolCall[]): string {
+    if (req.responseFormat && toolCalls.length === 0) return conformingJson(content, req.responseFormat);
     return req.json ? extractJsonObject(content) : content;
   }
 

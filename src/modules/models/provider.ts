@@ -65,7 +65,38 @@ export interface TurnMaterial {
  */
 export type ToolChoice = 'auto' | 'required' | { name: string };
 
-export interface CompletionRequest {
+/**
+ * The caller's requested answer format (the gateway's `response_format` / `text.format` /
+ * Anthropic `output_config.format`): one JSON object, or JSON valid against `schema`.
+ */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
+
+/** Anthropic's `thinking`: providers that cannot think ignore it. */
+export type ThinkingOption = { type: 'enabled'; budgetTokens: number } | { type: 'disabled' } | { type: 'adaptive' };
+
+/**
+ * Generation settings a gateway caller may send beside the prompt. Each provider forwards what its
+ * API takes and ignores the rest (docs/gateway.md, "Request fields").
+ */
+export interface GenerationOptions {
+  responseFormat?: ResponseFormat;
+  /** OpenAI `stop`, Anthropic `stop_sequences`. */
+  stop?: string[];
+  seed?: number;
+  topP?: number;
+  topK?: number;
+  /** Only meaningful with tools. */
+  parallelToolCalls?: boolean;
+  /** End-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string;
+  thinking?: ThinkingOption;
+  /** OpenAI `reasoning_effort` / Responses `reasoning.effort`. */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+}
+
+export interface CompletionRequest extends GenerationOptions {
   messages: ChatMessage[];
   tools?: ToolDef[];
   toolChoice?: ToolChoice;
