@@ -24,6 +24,8 @@ const ConfigSchema = z.object({
   SVC_SECRETS_KEY: z.string().optional(),
   // Webhook acknowledgement timeout (SPEC: 10 s); lowered only by tests that exercise a hanging receiver.
   SVC_WEBHOOK_TIMEOUT_MS: intFromEnv(10_000),
+  // Webhook attempts in flight at once per process (docs/webhooks.md, Throughput).
+  SVC_WEBHOOK_CONCURRENCY: intFromEnv(256),
   // Keep-alive comment on chat streams (SPEC: every 15 s); lowered only by tests.
   SVC_STREAM_PING_MS: intFromEnv(15_000),
   // Graceful shutdown on SIGTERM/SIGINT: the process always exits within this time (docs/operations.md).
@@ -44,6 +46,7 @@ export type AppConfig = {
   backgroundJobs: boolean;
   secretsKey?: string;
   webhookTimeoutMs: number;
+  webhookConcurrency: number;
   streamPingMs: number;
   shutdownGraceMs: number;
   env: Record<string, string | undefined>;
@@ -76,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backgroundJobs: c.SVC_BACKGROUND_JOBS === 'on',
     secretsKey: c.SVC_SECRETS_KEY?.trim() || undefined,
     webhookTimeoutMs: c.SVC_WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     streamPingMs: c.SVC_STREAM_PING_MS,
     shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
     env,

@@ -16,3 +16,4 @@ export {
   type SafeFetchOptions,
   type SafeFetchResponse,
 } from './safe-fetch.js';
+export { OutboundPools, DEFAULT_POOL_OPTIONS, type OutboundPoolsOptions } from './outbound-pools.js';

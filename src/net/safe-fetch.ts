@@ -1,12 +1,6 @@
-import type { LookupFunction } from 'node:net';
-import { Client, errors } from 'undici';
-import {
-  OutboundUrlError,
-  validateOutboundUrl,
-  type Deployment,
-  type ResolvedAddress,
-  type Resolver,
-} from './address-policy.js';
+import { Client, errors, type Dispatcher } from 'undici';
+import { OutboundUrlError, validateOutboundUrl, type Deployment, type Resolver } from './address-policy.js';
+import { pinnedLookup, type OutboundPools } from './outbound-pools.js';
 
 export type OutboundRequestErrorKind = 'refused' | 'timeout' | 'connection';
 
@@ -32,6 +26,11 @@ export interface SafeFetchOptions {
   deployment: Deployment;
   resolve?: Resolver;
   signal?: AbortSignal;
+  /**
+   * Keep-alive connections per (origin, checked address) (webhook deliveries). Without it, one client per
+   * call, destroyed before returning: no socket outlives the call.
+   */
+  pools?: OutboundPools;
 }
 
 export interface SafeFetchResponse {
@@ -47,7 +46,9 @@ export interface SafeFetchResponse {
 /**
  * Validates the URL again (DNS may have changed since it was registered), then connects to exactly
  * the address that passed, so a second lookup cannot rebind the name. Redirects are never followed.
- * One client per call, destroyed before returning: no socket outlives the call.
+ * Without `pools`, one client per call, destroyed before returning: no socket outlives the call. With
+ * `pools`, the request goes through the keep-alive pool of (origin, the address that passed now): a
+ * connection is only reused for an address the current call has checked.
  */
 export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
   const started = performance.now();
@@ -57,12 +58,18 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   let client: Client | undefined;
   try {
     const { url, addresses } = await untilAborted(validateOutboundUrl(rawUrl, opts), signal);
-    const target = addresses[0];
-    client = new Client(url.origin, {
-      connect: { lookup: pinnedLookup(target) },
-      connectTimeout: opts.timeoutMs,
-    });
-    const response = await client.request({
+    const target = addresses[0]!;
+    let dispatcher: Dispatcher;
+    if (opts.pools) {
+      dispatcher = opts.pools.pool(url, target, addresses, opts.timeoutMs);
+    } else {
+      client = new Client(url.origin, {
+        connect: { lookup: pinnedLookup(target) },
+        connectTimeout: opts.timeoutMs,
+      });
+      dispatcher = client;
+    }
+    const response = await dispatcher.request({
       path: url.pathname + url.search,
       method: opts.method ?? 'GET',
       headers: opts.headers,
@@ -86,14 +93,6 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     clearTimeout(timer);
     await client?.destroy().catch(() => undefined);
   }
-}
-
-/** Answers every lookup with the checked address, in both the single and the `all` callback shapes. */
-function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
 }
 
 /** The resolver cannot be cancelled, so the deadline stops waiting for it instead. */

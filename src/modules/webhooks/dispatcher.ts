@@ -137,6 +137,7 @@ export async function attemptDelivery(
       deployment: app.config.deployment,
       resolve: app.resolve,
       signal,
+      pools: app.webhooks.pools,
     });
     statusCode = res.status;
     responseBody = storable(res.body);
@@ -157,16 +158,93 @@ export async function attemptDelivery(
   const finishedAt = app.clock.now();
   const attempts = d.attempts + 1;
   const nextAttemptAt = success || kind === 'single' ? null : nextAttemptAfterFailure(attempts, finishedAt);
-  await execute(
-    app,
-    `update webhook_delivery
-        set attempts = attempts + 1, status_code = ?, response_body = ?, failure_reason = ?, success = ?,
-            delivered_at = ?, next_attempt_at = ?, lease_until = null, lease_token = null
-      where id = ? and lease_token = ?`,
-    [statusCode, responseBody, failureReason, success, iso(finishedAt), nextAttemptAt ? iso(nextAttemptAt) : null, d.id, d.leaseToken],
-  );
+  await app.webhooks.outcomes.record(app, {
+    id: d.id,
+    token: d.leaseToken,
+    status_code: statusCode,
+    response_body: responseBody,
+    failure_reason: failureReason,
+    success,
+    delivered_at: iso(finishedAt),
+    next_attempt_at: nextAttemptAt ? iso(nextAttemptAt) : null,
+  });
   app.log.debug({ deliveryId: d.id, event: d.event, attempt: attempts, statusCode, success, failureReason }, 'webhook attempt');
   return { success, statusCode, nextAttemptAt };
+}
+
+/** The outcome of one attempt, as written to its row (only while the row still carries the claimer's token). */
+export interface Outcome {
+  id: string;
+  token: string;
+  status_code: number | null;
+  response_body: string;
+  failure_reason: string | null;
+  success: boolean;
+  /** ISO timestamps. */
+  delivered_at: string;
+  next_attempt_at: string | null;
+}
+
+/** Outcomes written by one statement at most (a statement's text holds them as one JSON literal). */
+export const OUTCOME_BATCH_MAX = 500;
+
+/**
+ * Writes the outcomes of many attempts with one statement (one commit). Rows are locked in id order first,
+ * like the lease renewal, so that concurrent multi-row statements cannot deadlock; an outcome whose row
+ * no longer carries its token (lease taken over, replay) is not written.
+ */
+export async function writeOutcomes(app: Deps, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await execute(
+    app,
+    `with v as (
+       select * from json_to_recordset(?::json) as v(id text, token text, status_code integer, response_body text,
+         failure_reason text, success boolean, delivered_at timestamptz, next_attempt_at timestamptz)),
+     locked as (
+       select d.id from webhook_delivery d join v on v.id = d.id and v.token = d.lease_token order by d.id for update of d)
+     update webhook_delivery d
+        set attempts = d.attempts + 1, status_code = v.status_code, response_body = v.response_body,
+            failure_reason = v.failure_reason, success = v.success, delivered_at = v.delivered_at,
+            next_attempt_at = v.next_attempt_at, lease_until = null, lease_token = null
+       from v
+      where d.id = v.id and d.lease_token = v.token and d.id in (select id from locked)`,
+    [JSON.stringify(outcomes)],
+  );
+}
+
+/**
+ * Group commit of attempt outcomes, one per process: the first outcome is written at once; those that
+ * finish while a write is running wait for it and go together in the next statement (at most
+ * `OUTCOME_BATCH_MAX` each). `record` resolves once the outcome is committed, so an attempt is only
+ * reported done (and its log trimmed) after its row says so.
+ */
+export class OutcomeWriter {
+  #pending: { outcome: Outcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  #writing = false;
+
+  record(app: Deps, outcome: Outcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ outcome, resolve, reject });
+      if (!this.#writing) void this.#drain(app);
+    });
+  }
+
+  async #drain(app: Deps): Promise<void> {
+    this.#writing = true;
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, OUTCOME_BATCH_MAX);
+        try {
+          await writeOutcomes(app, batch.map((b) => b.outcome));
+          for (const b of batch) b.resolve();
+        } catch (err) {
+          for (const b of batch) b.reject(err);
+        }
+      }
+    } finally {
+      this.#writing = false;
+    }
+  }
 }
 
 /** Gives a claimed attempt back untouched (shutdown): due again at once for whoever runs next. */
@@ -187,56 +265,80 @@ export function renewLeases(app: Deps, inFlight: () => Iterable<ClaimedDelivery>
     const tokens = [...new Set([...inFlight()].map((c) => c.leaseToken))];
     if (tokens.length === 0) return;
     const until = iso(new Date(app.clock.now().getTime() + LEASE_MS));
-    void execute(app, `update webhook_delivery set lease_until = ? where lease_token in (${tokens.map(() => '?').join(', ')})`, [
-      until,
-      ...tokens,
-    ]).catch((err: unknown) => app.log.warn({ err }, 'webhook lease renewal failed'));
+    // Rows locked in id order, like the outcome writes (`writeOutcomes`): two multi-row statements never deadlock.
+    void execute(
+      app,
+      `update webhook_delivery set lease_until = ?
+        where id in (select id from webhook_delivery where lease_token in (${tokens.map(() => '?').join(', ')}) order by id for update)`,
+      [until, ...tokens],
+    ).catch((err: unknown) => app.log.warn({ err }, 'webhook lease renewal failed'));
   }, LEASE_RENEW_MS);
   timer.unref();
   return () => clearInterval(timer);
 }
 
 /**
- * Keeps the latest 50 deliveries of the endpoint. Older ones are removed once finished; one still waiting
- * for a retry stays until its schedule ends, so the cap never loses a pending delivery.
+ * Keeps the latest 50 deliveries of each endpoint, for many endpoints in one statement. Older ones are
+ * removed once finished; one still waiting for a retry stays until its schedule ends, so the cap never
+ * loses a pending delivery.
  */
-export async function trimLog(app: Deps, endpointId: string): Promise<void> {
+export async function trimLogs(app: Deps, endpointIds: string[]): Promise<void> {
+  if (endpointIds.length === 0) return;
   await execute(
     app,
     `delete from webhook_delivery
-      where id in (select id from webhook_delivery where endpoint_id = ? order by created_at desc, id desc offset ?)
+      where id in (
+        select old.id
+          from json_array_elements_text(?::json) as e(endpoint_id)
+          cross join lateral (
+            select id from webhook_delivery where endpoint_id = e.endpoint_id order by created_at desc, id desc offset ?) old)
         and next_attempt_at is null and lease_until is null`,
-    [endpointId, DELIVERY_LOG_LENGTH],
+    [JSON.stringify(endpointIds), DELIVERY_LOG_LENGTH],
   );
 }
 
-/** The trims running in this process: endpoint id → the run and whether another pass was asked for. */
-export type TrimRuns = Map<string, { again: boolean; done: Promise<void> }>;
+/** Endpoints trimmed by one statement at most. */
+const TRIM_BATCH_MAX = 500;
 
 /**
- * One trim at a time per endpoint in this process: attempts finishing together share a run (a caller
- * arriving while one runs gets one more pass after it), instead of racing to delete the same rows.
+ * The log trims of this process: one statement at a time, for every endpoint asked for since the last one
+ * started (attempts finishing together share it), instead of one statement per attempt or per endpoint.
  */
-export function trimSoon(app: Deps, endpointId: string): Promise<void> {
-  const running = app.webhooks.trims;
-  const current = running.get(endpointId);
-  if (current) {
-    current.again = true;
-    return current.done;
+export class LogTrimmer {
+  #pending = new Map<string, { resolve: () => void; reject: (err: unknown) => void }[]>();
+  #running = false;
+
+  trim(app: Deps, endpointId: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.#pending.get(endpointId);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.#pending.set(endpointId, [{ resolve, reject }]);
+      if (!this.#running) void this.#drain(app);
+    });
   }
-  const state = { again: false, done: Promise.resolve() };
-  state.done = (async () => {
+
+  async #drain(app: Deps): Promise<void> {
+    this.#running = true;
     try {
-      do {
-        state.again = false;
-        await trimLog(app, endpointId);
-      } while (state.again);
+      while (this.#pending.size > 0) {
+        const batch = [...this.#pending].slice(0, TRIM_BATCH_MAX);
+        for (const [id] of batch) this.#pending.delete(id);
+        try {
+          await trimLogs(app, batch.map(([id]) => id));
+          for (const [, waiters] of batch) for (const w of waiters) w.resolve();
+        } catch (err) {
+          for (const [, waiters] of batch) for (const w of waiters) w.reject(err);
+        }
+      }
     } finally {
-      running.delete(endpointId);
+      this.#running = false;
     }
-  })();
-  running.set(endpointId, state);
-  return state.done;
+  }
+}
+
+/** Trims the endpoint's log soon, together with the other trims asked for meanwhile in this process. */
+export function trimSoon(app: Deps, endpointId: string): Promise<void> {
+  return app.webhooks.trims.trim(app, endpointId);
 }
 
 export interface RunSummary {

@@ -1,7 +1,8 @@
 import { ChangeSetType, type EventSubscriber } from '@mikro-orm/core';
 import type { Deps } from '../../core/deps.js';
 import { Notifier } from '../../lib/notifier.js';
-import type { TrimRuns } from './dispatcher.js';
+import { OutboundPools } from '../../net/index.js';
+import { LogTrimmer, OutcomeWriter } from './dispatcher.js';
 import { startRetrySweep } from './sweep.js';
 import { WebhookDelivery } from './webhook.entity.js';
 import { WebhookWorker } from './worker.js';
@@ -10,12 +11,16 @@ import { WebhookWorker } from './worker.js';
 export interface WebhooksRuntime {
   /** Notified after a commit that wrote deliveries; the in-process worker (when running) subscribes. */
   readonly wake: Notifier;
-  /** Delivery-log trims running in this process, by endpoint (see `trimSoon`). */
-  readonly trims: TrimRuns;
+  /** Delivery-log trims of this process, batched (see `trimSoon`). */
+  readonly trims: LogTrimmer;
+  /** Keep-alive connections of deliveries, per (endpoint origin, address checked at the attempt). */
+  readonly pools: OutboundPools;
+  /** Attempt outcomes, written together (group commit). */
+  readonly outcomes: OutcomeWriter;
 }
 
 export function createWebhooksRuntime(): WebhooksRuntime {
-  return { wake: new Notifier(), trims: new Map() };
+  return { wake: new Notifier(), trims: new LogTrimmer(), pools: new OutboundPools(), outcomes: new OutcomeWriter() };
 }
 
 declare module '../../core/deps.js' {
@@ -29,9 +34,11 @@ declare module '../../core/deps.js' {
  * transaction has committed; with background jobs on, the worker and the minute retry sweep run here.
  */
 export function startWebhooks(app: Deps): void {
+  // Registered first, so closed last (closers run in reverse): after the worker and the sweep have stopped.
+  app.onClose(() => app.webhooks.pools.close());
   app.orm.em.getEventManager().registerSubscriber(wakeAfterCommit(app));
   if (!app.config.backgroundJobs) return;
-  const worker = new WebhookWorker(app, { pollMs: 1000, maxInFlight: 128 });
+  const worker = new WebhookWorker(app, { pollMs: 1000, maxInFlight: app.config.webhookConcurrency });
   const unsubscribe = app.webhooks.wake.subscribe(() => worker.notify());
   worker.start();
   const sweep = startRetrySweep(app);

@@ -29,11 +29,16 @@ export class WebhookWorker {
   #timerAt = Number.POSITIVE_INFINITY;
   #running = false;
   #rerun = false;
+  /** The last claim filled every free slot: more may be due, claimed once `#refill` slots are free again. */
+  #waitingForRoom = false;
+  /** Free slots that make a claim worth its round trip when the worker is saturated (a quarter of them). */
+  readonly #refill: number;
 
   constructor(app: Deps, opts: WorkerOptions) {
     this.#app = app;
     this.#opts = opts;
     this.#abort = AbortSignal.any([this.#shutdown.signal, app.shutdown.signal]);
+    this.#refill = Math.max(1, Math.floor(opts.maxInFlight / 4));
     this.#stopRenewing = renewLeases(app, () => this.#inFlight.values());
   }
 
@@ -101,13 +106,19 @@ export class WebhookWorker {
         const claimed = await claiming;
         for (const delivery of claimed) this.#track(delivery);
         full = claimed.length === room;
+      } else {
+        full = true;
       }
     } catch (err) {
       if (this.#claiming) this.#app.log.error({ err }, 'webhook worker could not claim deliveries');
     } finally {
       this.#running = false;
     }
-    this.#wakeIn(full || this.#rerun ? 0 : this.#opts.pollMs);
+    // Saturated: the next claim waits for a quarter of the slots (one round trip claims many), the poll
+    // stays as a safety net.
+    this.#waitingForRoom = full;
+    if (full && this.#opts.maxInFlight - this.#inFlight.size >= this.#refill) this.#wakeIn(0);
+    else this.#wakeIn(this.#rerun ? 0 : this.#opts.pollMs);
   }
 
   #track(delivery: ClaimedDelivery): void {
@@ -122,7 +133,10 @@ export class WebhookWorker {
       })
       .finally(() => {
         this.#inFlight.delete(work);
-        if (this.#inFlight.size === this.#opts.maxInFlight - 1) this.#wakeIn(0);
+        if (this.#waitingForRoom && this.#opts.maxInFlight - this.#inFlight.size >= this.#refill) {
+          this.#waitingForRoom = false;
+          this.#wakeIn(0);
+        }
       });
     this.#inFlight.set(work, delivery);
   }
