@@ -13,6 +13,8 @@ const ConfigSchema = z.object({
   SVC_PUBLIC_URL: z.string().optional(),
   SVC_BODY_LIMIT: z.string().default('1mb'),
   SVC_DB_POOL_MAX: intFromEnv(10),
+  // Server processes sharing the port (node:cluster); 1 = this process only. Needs PostgreSQL (docs/scaling.md).
+  SVC_WORKERS: z.coerce.number().int().min(1).max(256).default(1),
   // Route-level request ceilings per minute (SPEC's Limits table gives the defaults).
   SVC_RATE_GATEWAY: intFromEnv(60),
   SVC_RATE_KNOWLEDGE_QUERY: intFromEnv(60),
@@ -42,6 +44,7 @@ export type AppConfig = {
   publicUrl?: string;
   bodyLimit: string;
   dbPoolMax: number;
+  workers: number;
   routeRates: { gateway: number; knowledgeQuery: number; verify: number; upload: number; agentChat: number };
   backgroundJobs: boolean;
   secretsKey?: string;
@@ -69,6 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.SVC_PUBLIC_URL,
     bodyLimit: c.SVC_BODY_LIMIT,
     dbPoolMax: c.SVC_DB_POOL_MAX,
+    workers: c.SVC_WORKERS,
     routeRates: {
       gateway: c.SVC_RATE_GATEWAY,
       knowledgeQuery: c.SVC_RATE_KNOWLEDGE_QUERY,

@@ -1,8 +1,12 @@
+import { isClusterWorker, superviseWorkers } from './app/cluster.js';
 import { createApp, listen } from './app/create-app.js';
 import { shutDownGracefully } from './app/shutdown.js';
 import { loadTokenizer } from './modules/models/tokenizer.js';
 import { bootstrapFirstWorkspace } from './modules/workspaces/workspaces.service.js';
+import { firstAdminLink } from './modules/people/people.service.js';
 
+// SVC_WORKERS > 1: this process supervises the server processes and never gets past this line.
+await superviseWorkers();
 const app = await createApp();
 const { config, log, orm, clock } = app.services;
 const first = await bootstrapFirstWorkspace({ em: orm.em.fork(), clock });
@@ -40,5 +44,6 @@ function onSignal(signal: NodeJS.Signals) {
   stopping = true;
   void shutDownGracefully(app, server, signal).then((code) => process.exit(code));
 }
-process.on('SIGINT', onSignal);
+// A server process of several waits for its supervisor's SIGTERM rather than the terminal's SIGINT (src/app/cluster.ts).
+process.on('SIGINT', isClusterWorker() ? () => {} : onSignal);
 process.on('SIGTERM', onSignal);
