@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
-import { dialectStreamError, errors, toDomainError } from '../../src/errors/index.js';
+import { dialectStreamError, errors, toDomainError, type DomainError } from '../../src/errors/index.js';
 import { untilAborted } from '../../src/lib/shutdown.js';
 import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
 import {
@@ -14,6 +14,8 @@ import {
   OpenAIChatRequestSchema,
   OpenAIChatResponseSchema,
   OpenAIErrorSchema,
+  ResponsesRequestSchema,
+  ResponsesResponseSchema,
 } from '../../src/modules/gateway/gateway.schemas.js';
 import {
   countGatewayTokens,
@@ -23,6 +25,7 @@ import {
 } from '../../src/modules/gateway/gateway.service.js';
 import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/gateway-call.js';
 import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
+import { ResponsesStream, fromResponses, responseId, responsesResponse } from '../../src/modules/gateway/responses.dialect.js';
 import type { SseFrame } from '../../src/modules/gateway/wire.js';
 import { mount } from '../route.js';
 import { openSse } from '../sse.js';
@@ -42,6 +45,8 @@ interface DialectStream {
   start(): SseFrame[] | Promise<SseFrame[]>;
   delta(text: string): SseFrame[];
   finish(answer: GatewayAnswer): SseFrame[];
+  /** The in-stream error, when the stream words it itself (the Responses API numbers its events). */
+  error?(e: DomainError): SseFrame[];
 }
 
 const frameText = (f: SseFrame): string =>
@@ -80,7 +85,7 @@ async function streamAnswer(
     if (ctx.signal?.aborted && !restarting) return;
     const { error, unexpected } = toDomainError(restarting ? errors.serverRestarting() : err);
     if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
-    write(dialectStreamError(error, dialect));
+    write(out.error ? out.error(error) : dialectStreamError(error, dialect));
   } finally {
     sse.end();
   }
@@ -88,6 +93,7 @@ async function streamAnswer(
 
 const DIALECT_PATHS: Record<string, 'openai' | 'anthropic'> = {
   '/v1/chat/completions': 'openai',
+  '/v1/responses': 'openai',
   '/v1/messages': 'anthropic',
   '/v1/messages/count_tokens': 'anthropic',
 };
@@ -122,6 +128,32 @@ export function gatewayRouter(app: Deps): Router {
       if (stream) return streamAnswer(ctx, res, prepared, new OpenAIStream(prepared, created, includeUsage), 'openai');
       const answer = await runGatewayCall(ctx, prepared);
       return { status: 200, body: openAICompletion(answer, created), headers: { [PROOF_HEADER]: answer.proofId } };
+    },
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/responses',
+    summary:
+      'OpenAI Responses dialect (plain or `stream: true` with named events); no stored responses: `previous_response_id` is refused; certificate id in `x-svc-proof`',
+    dialect: 'openai',
+    rateLimit: 'gateway',
+    body: ResponsesRequestSchema,
+    responses: {
+      200: { description: 'response, or a text/event-stream of named response.* events', schema: ResponsesResponseSchema },
+      400: { description: 'invalid_request_error (also previous_response_id, item_reference)', schema: OpenAIErrorSchema },
+      402: { description: 'insufficient_quota', schema: OpenAIErrorSchema },
+      404: { description: 'model_not_found or conversation_not_found', schema: OpenAIErrorSchema },
+      500: { description: 'server_error', schema: OpenAIErrorSchema },
+      501: { description: 'address_not_supported (debate:)', schema: OpenAIErrorSchema },
+    },
+    handler: async (ctx, req, res) => {
+      const { prepared, stream, echo } = await prepareGatewayCall(ctx, () => fromResponses(req.body, conversationOf(req)));
+      const createdAt = unixSeconds(ctx);
+      if (stream) return streamAnswer(ctx, res, prepared, new ResponsesStream(prepared, createdAt, echo), 'openai');
+      const answer = await runGatewayCall(ctx, prepared);
+      return { status: 200, body: responsesResponse(answer, { id: responseId(), createdAt, echo }), headers: { [PROOF_HEADER]: answer.proofId } };
     },
   });
 

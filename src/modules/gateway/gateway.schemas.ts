@@ -229,6 +229,107 @@ export type AnthropicMessagesRequest = z.infer<typeof AnthropicMessagesRequestSc
 export const AnthropicCountTokensRequestSchema = z.object(AnthropicBase).loose();
 export type AnthropicCountTokensRequest = z.infer<typeof AnthropicCountTokensRequestSchema>;
 
+// ---- OpenAI Responses ----
+
+const ResponsesText = z.object({ type: z.enum(['input_text', 'output_text']), text: boundedText }).loose();
+
+const ResponsesMessageItem = z
+  .object({
+    type: z.literal('message'),
+    role: z.enum(['user', 'system', 'developer', 'assistant'], { error: 'role must be one of user, system, developer, assistant' }),
+    content: z.union([boundedText, z.array(ResponsesText, { error: 'only input_text and output_text content parts are supported' })]),
+  })
+  .loose();
+
+const ResponsesInputItemUnion = z.discriminatedUnion(
+  'type',
+  [
+    ResponsesMessageItem,
+    z.object({ type: z.literal('function_call'), call_id: z.string().min(1), name: z.string().min(1), arguments: boundedText }).loose(),
+    z
+      .object({
+        type: z.literal('function_call_output'),
+        call_id: z.string().min(1),
+        output: z.union([boundedText, z.array(ResponsesText, { error: 'only text tool outputs are supported' })]),
+      })
+      .loose(),
+    z.object({ type: z.literal('reasoning') }).loose(),
+    z.object({ type: z.literal('item_reference'), id: z.string() }).loose(),
+  ],
+  { error: 'input items must be messages, function_call, function_call_output or reasoning items' },
+);
+
+/** A message item may leave out `type` (the SDKs' "easy input message"). */
+export const ResponsesInputItem = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
+  ResponsesInputItemUnion,
+);
+export type ResponsesInputItem = z.infer<typeof ResponsesInputItemUnion>;
+
+const ResponsesTool = z
+  .object(
+    {
+      type: z.literal('function', { error: 'only function tools are supported' }),
+      name: toolName,
+      description: toolDescription.nullish(),
+      parameters: toolSchema('parameters').nullish(),
+      strict: z.boolean().nullish(),
+    },
+  )
+  .loose();
+
+const ResponsesToolChoice = z.union(
+  [z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) }).loose()],
+  { error: 'tool_choice must be "none", "auto", "required" or { "type": "function", "name" }' },
+);
+
+/** `text.format`: the Responses API's flattened `response_format`. */
+export const ResponsesTextFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }).loose(),
+    z.object({ type: z.literal('json_object') }).loose(),
+    z
+      .object({
+        type: z.literal('json_schema'),
+        name: formatName,
+        description: z.string().max(16_000).nullish(),
+        schema: formatSchema('schema'),
+        strict: z.boolean().nullish(),
+      })
+      .loose(),
+  ],
+  { error: 'text.format type must be text, json_object or json_schema' },
+);
+
+export const ResponsesRequestSchema = z
+  .object({
+    model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+    input: z.union([
+      boundedText,
+      z
+        .array(ResponsesInputItem)
+        .min(1, 'input must not be empty')
+        .max(GATEWAY_LIMITS.messages, `input must hold at most ${GATEWAY_LIMITS.messages} items`),
+    ], { error: 'input must be a string or a list of input items' }),
+    instructions: boundedText.nullish(),
+    tools: z.array(ResponsesTool).max(GATEWAY_LIMITS.tools, `tools must hold at most ${GATEWAY_LIMITS.tools} tools`).nullish(),
+    tool_choice: ResponsesToolChoice.nullish(),
+    text: z.object({ format: ResponsesTextFormat.nullish() }).loose().nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    max_output_tokens: z.number().int().positive().nullish(),
+    stream: z.boolean().nullish(),
+    previous_response_id: z.string().nullish(),
+    store: z.boolean().nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
+    user: userId.nullish(),
+    metadata: metadata.nullish(),
+    reasoning: z.object({ effort: ReasoningEffort.nullish() }).loose().nullish(),
+  })
+  .loose();
+export type ResponsesRequest = z.infer<typeof ResponsesRequestSchema>;
+
 // ---- responses (documentation in /openapi.json) ----
 
 const OpenAIUsage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
@@ -257,6 +358,49 @@ export const AnthropicMessageResponseSchema = z.object({
   stop_reason: z.enum(['end_turn', 'max_tokens', 'tool_use']),
   stop_sequence: z.null(),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+});
+
+const ResponsesOutputItem = z.discriminatedUnion('type', [
+  z.object({
+    id: z.string(),
+    type: z.literal('message'),
+    status: z.literal('completed'),
+    role: z.literal('assistant'),
+    content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) })),
+  }),
+  z.object({ id: z.string(), type: z.literal('function_call'), status: z.literal('completed'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+]);
+
+export const ResponsesResponseSchema = z.object({
+  id: z.string(),
+  object: z.literal('response'),
+  created_at: z.number().int(),
+  status: z.enum(['completed', 'incomplete']),
+  error: z.null(),
+  incomplete_details: z.object({ reason: z.literal('max_output_tokens') }).nullable(),
+  model: z.string(),
+  output: z.array(ResponsesOutputItem),
+  previous_response_id: z.null(),
+  reasoning: z.object({ effort: z.null(), summary: z.null() }),
+  store: z.literal(false),
+  truncation: z.literal('disabled'),
+  usage: z.object({
+    input_tokens: z.number().int(),
+    input_tokens_details: z.object({ cached_tokens: z.number().int() }),
+    output_tokens: z.number().int(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+    total_tokens: z.number().int(),
+  }),
+  instructions: z.string().nullable(),
+  max_output_tokens: z.number().int().nullable(),
+  parallel_tool_calls: z.boolean(),
+  temperature: z.number().nullable(),
+  top_p: z.number().nullable(),
+  text: z.object({ format: z.record(z.string(), z.unknown()) }),
+  tool_choice: z.unknown(),
+  tools: z.array(z.unknown()),
+  metadata: z.record(z.string(), z.string()),
+  user: z.string().nullable(),
 });
 
 export const ModelListSchema = z.object({
