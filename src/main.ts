@@ -3,7 +3,6 @@ import { createApp, listen } from './app/create-app.js';
 import { shutDownGracefully } from './app/shutdown.js';
 import { loadTokenizer } from './modules/models/tokenizer.js';
 import { bootstrapFirstWorkspace } from './modules/workspaces/workspaces.service.js';
-import { firstAdminLink } from './modules/people/people.service.js';
 
 // SVC_WORKERS > 1: this process supervises the server processes and never gets past this line.
 await superviseWorkers();
