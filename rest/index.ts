@@ -5,7 +5,6 @@ import { openRequest } from '../src/pipeline/pipeline.js';
 import type { Logger } from '../src/lib/logger.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
-import { authRouter } from './auth.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
 import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
@@ -50,7 +49,6 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(healthRouter(app));
   server.use(agentsRouter(app));
   server.use(chatRouter(app));
-  server.use(authRouter(app));
   server.use(gatewayRouter(app));
   server.use(proofsRouter(app));
   server.use(webhooksRouter(app));
