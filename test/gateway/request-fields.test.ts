@@ -63,7 +63,8 @@ describe('request fields the official clients send', () => {
       thinking: { type: 'enabled', budget_tokens: 1024 },
     });
     expect(h.lastModelRequest()).toMatchObject({ stop_sequences: ['END'], metadata: { user_id: 'u-9' }, thinking: { type: 'enabled', budget_tokens: 1024 } });
-    await client.messages.create({ model: STANDARD_MODEL, max_tokens: 50, ...ask, stop_sequences: ['END'], top_p: 0.9, top_k: 5 });
+    // top_p and top_k are not in this SDK's types (its API version takes no sampling parameters): sent raw.
+    await api(h.t.baseUrl, a.key).post('/v1/messages', { model: STANDARD_MODEL, max_tokens: 50, ...ask, stop_sequences: ['END'], top_p: 0.9, top_k: 5 });
     const sent = h.lastModelRequest();
     expect(sent).toMatchObject({ stop: ['END'], top_p: 0.9 });
     expect(sent.top_k).toBeUndefined();
