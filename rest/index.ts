@@ -5,6 +5,7 @@ import { openRequest } from '../src/pipeline/pipeline.js';
 import type { Logger } from '../src/lib/logger.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
+import { authRouter } from './auth.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
 import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
@@ -47,6 +48,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(bodyErrors(app.log));
   server.use(objectBody(app.log));
   server.use(healthRouter(app));
+  server.use(authRouter(app));
   server.use(agentsRouter(app));
   server.use(chatRouter(app));
   server.use(gatewayRouter(app));

@@ -32,6 +32,9 @@ const ConfigSchema = z.object({
   SVC_STREAM_PING_MS: intFromEnv(15_000),
   // Graceful shutdown on SIGTERM/SIGINT: the process always exits within this time (docs/operations.md).
   SVC_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
+  // Outgoing mail (invitations, password resets): an SMTP URL for nodemailer; unset, .eml files under the data directory.
+  SVC_SMTP_URL: z.string().url().optional(),
+  SVC_MAIL_FROM: z.string().default('svc <no-reply@localhost>'),
 });
 
 export type AppConfig = {
@@ -52,6 +55,8 @@ export type AppConfig = {
   webhookConcurrency: number;
   streamPingMs: number;
   shutdownGraceMs: number;
+  smtpUrl?: string;
+  mailFrom: string;
   env: Record<string, string | undefined>;
 };
 
@@ -86,6 +91,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     streamPingMs: c.SVC_STREAM_PING_MS,
     shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
+    smtpUrl: c.SVC_SMTP_URL?.trim() || undefined,
+    mailFrom: c.SVC_MAIL_FROM,
     env,
   };
 }

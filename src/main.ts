@@ -3,6 +3,7 @@ import { createApp, listen } from './app/create-app.js';
 import { shutDownGracefully } from './app/shutdown.js';
 import { loadTokenizer } from './modules/models/tokenizer.js';
 import { bootstrapFirstWorkspace } from './modules/workspaces/workspaces.service.js';
+import { firstAdminLink } from './modules/people/people.service.js';
 
 // SVC_WORKERS > 1: this process supervises the server processes and never gets past this line.
 await superviseWorkers();
@@ -17,7 +18,8 @@ const base = config.publicUrl ?? `http://localhost:${port}`;
 log.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`, deployment: config.deployment }, 'svc listening');
 
 if (first) {
-  // Printed once, on the very first start: the only time this secret is shown.
+  // Printed once, on the very first start: the only time this secret and this link are shown.
+  const signIn = await firstAdminLink({ em: orm.em.fork(), clock, linkBase: new URL(base).origin }, first.user);
   process.stdout.write(
     [
       '',
@@ -28,6 +30,10 @@ if (first) {
       'Try it:',
       `  curl -s ${base}/v1/agents -H "Authorization: Bearer ${first.issued.secret}"`,
       `GraphiQL: ${base}/graphql (add the header Authorization: Bearer <key>)`,
+      '',
+      'Sign in as the first admin: choose your e-mail and password here (the link works once, until ' + signIn.expiresAt.toISOString() + '):',
+      '',
+      '  ' + signIn.link,
       '',
     ].join('\n') + '\n',
   );

@@ -14,6 +14,7 @@ import { Shutdown } from '../lib/shutdown.js';
 import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
 import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
+import { createMailer } from '../modules/people/mailer.js';
 import { createProofChain } from '../modules/proofs/chain.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
@@ -97,7 +98,9 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     ingestion: createIngestionRuntime(log),
     knowledge: createKnowledgeRetriever(),
     tools: createToolRunner(),
+    mailer: createMailer(kernel),
   });
+  kernel.onClose(() => services.mailer.close());
   startRateCounterSweep(services);
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run

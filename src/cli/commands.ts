@@ -8,6 +8,9 @@ import { addPack, setPlan } from '../modules/usage/plans.service.js';
 import { MonthSchema } from '../modules/usage/usage.schemas.js';
 import { buildUsageReport, findKeyNotifications, toNotificationDto } from '../modules/usage/usage.service.js';
 import { createUser, createWorkspace, findWorkspaceOrFail, setSuspended } from '../modules/workspaces/workspaces.service.js';
+import { createPerson, invite, setPassword, toPersonDto } from '../modules/people/people.service.js';
+import type { Mailer } from '../modules/people/mailer.js';
+import type { Logger } from '../lib/logger.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -35,7 +38,22 @@ export const intFlag = (flags: Flags, name: string): number | undefined => {
 /** The key as the API shows it, plus whose it is (the operator's view). */
 const keyJson = (key: ApiKey, secret?: string) => ({ ...toApiKeyDto(key, secret), workspaceId: key.workspaceId, userId: key.userId });
 
-type Handler = (actx: AdminContext, args: string[], flags: Flags) => Promise<unknown>;
+/** What `user invite` needs besides the database: the mailer, a log and where links point (src/cli/main.ts). */
+export interface MailContext {
+  mailer: Mailer;
+  log: Logger;
+  linkBase: string;
+}
+
+export type CliContext = AdminContext & Partial<MailContext>;
+
+function withMail(actx: CliContext): AdminContext & MailContext {
+  const { mailer, log, linkBase } = actx;
+  if (!mailer || !log || !linkBase) throw errors.internal('This command needs a mailer');
+  return { ...actx, mailer, log, linkBase };
+}
+
+type Handler = (actx: CliContext, args: string[], flags: Flags) => Promise<unknown>;
 
 /** Each command is `<noun> <verb>`; handlers call the same services as the API. */
 export const commands: Record<string, Handler> = {
@@ -53,9 +71,25 @@ export const commands: Record<string, Handler> = {
   },
   'workspace suspend': async (actx, [id]) => ({ workspace: suspendJson(await setSuspended(actx, need(id, 'workspace id'), true)) }),
   'workspace unsuspend': async (actx, [id]) => ({ workspace: suspendJson(await setSuspended(actx, need(id, 'workspace id'), false)) }),
+  /** Without --email, a user only API keys act for (today's form and output); with it, a person who signs in. */
   'user create': async (actx, _args, flags) => {
-    const user = await createUser(actx, required(flags, 'workspace'));
-    return { user: { id: user.id, workspaceId: user.workspaceId } };
+    const workspaceId = required(flags, 'workspace');
+    const email = str(flags, 'email');
+    if (email === undefined) {
+      const user = await createUser(actx, workspaceId);
+      return { user: { id: user.id, workspaceId: user.workspaceId } };
+    }
+    const user = await createPerson(actx, workspaceId, { email, role: str(flags, 'role'), name: str(flags, 'name'), password: str(flags, 'password') });
+    return { user: toPersonDto(user) };
+  },
+  'user set-password': async (actx, [id], flags) => ({
+    user: toPersonDto(await setPassword(actx, need(id, 'user id'), required(flags, 'password'))),
+  }),
+  'user invite': async (actx, _args, flags) => {
+    const workspaceId = required(flags, 'workspace');
+    await findWorkspaceOrFail(actx, workspaceId);
+    const inv = await invite(withMail(actx), workspaceId, { email: required(flags, 'email'), role: str(flags, 'role'), name: str(flags, 'name') });
+    return { user: toPersonDto(inv.user), invitation: { expiresAt: inv.expiresAt.toISOString(), mailed: inv.mailed } };
   },
   'key create': async (actx, _args, flags) => {
     const workspace = await findWorkspaceOrFail(actx, required(flags, 'workspace'));
@@ -119,7 +153,7 @@ const need = (v: string | undefined, what: string): string => {
 
 const suspendJson = (w: { id: string; suspended: boolean }) => ({ id: w.id, suspended: w.suspended });
 
-export async function runCommand(actx: AdminContext, positionals: string[], flags: Flags): Promise<unknown> {
+export async function runCommand(actx: CliContext, positionals: string[], flags: Flags): Promise<unknown> {
   const [noun, verb, ...rest] = positionals;
   const handler = commands[`${noun} ${verb}`];
   // One-word commands (`usage W`) take the second word as their first argument.

@@ -3,6 +3,8 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Orm } from '../db/orm.js';
 import { isDomainError } from '../errors/index.js';
 import { systemClock } from '../lib/clock.js';
+import { pino } from 'pino';
+import { createMailer } from '../modules/people/mailer.js';
 import { ZodError } from 'zod';
 import { runCommand } from './commands.js';
 
@@ -29,6 +31,9 @@ async function main(argv: string[]): Promise<number> {
       'started-at': { type: 'string' },
       questions: { type: 'string' },
       month: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -40,8 +45,16 @@ async function main(argv: string[]): Promise<number> {
   let orm: Orm | undefined;
   try {
     orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
-    const result = await runCommand({ em: orm.em.fork(), clock: systemClock }, positionals, values);
-    process.stdout.write(JSON.stringify(result) + '\n');
+    // Logs go to stderr: stdout holds the one JSON answer.
+    const log = pino({ level: config.logLevel, base: { service: 'svc-cli' } }, pino.destination(2));
+    const mailer = createMailer({ config, log });
+    const linkBase = config.publicUrl ? new URL(config.publicUrl).origin : `http://localhost:${config.port}`;
+    try {
+      const result = await runCommand({ em: orm.em.fork(), clock: systemClock, mailer, log, linkBase }, positionals, values);
+      process.stdout.write(JSON.stringify(result) + '\n');
+    } finally {
+      mailer.close();
+    }
     return 0;
   } finally {
     await orm?.close(true);
@@ -51,7 +64,9 @@ async function main(argv: string[]): Promise<number> {
 const USAGE = `Usage: npm run --silent svc -- <command>
   workspace create --name N [--plan trial|essentiel|pro|cabinet] [--seats N]
   workspace suspend W | workspace unsuspend W
-  user create --workspace W
+  user create --workspace W [--email E] [--role admin|member] [--name N] [--password P]
+  user set-password U --password P
+  user invite --workspace W --email E [--role admin|member] [--name N]
   key create --workspace W [--user U] [--scopes a,b] [--readonly] [--rate-per-minute N]
              [--monthly-question-limit N] [--expires-at ISO8601]
   key revoke K

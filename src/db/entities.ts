@@ -5,9 +5,10 @@ import { Conversation } from '../modules/gateway/conversation.entity.js';
 import { GatewaySigningKey, ProofCertificate } from '../modules/proofs/proof.entity.js';
 import { KeyNotification, QuestionPack, UsageEntry } from '../modules/usage/usage.entity.js';
 import { User, Workspace } from '../modules/workspaces/workspace.entity.js';
+import { peopleEntities } from '../modules/people/people.entity.js';
 import { knowledgeEntities } from '../modules/knowledge/knowledge.entity.js';
 import { toolEntities } from '../modules/tools/tool.entity.js';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities];

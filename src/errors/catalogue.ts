@@ -28,6 +28,14 @@ export const ErrorCode = {
   readOnlyKey: 'read_only_key',
   clientSuspended: 'client_suspended',
   providerUnpaid: 'provider_unpaid',
+  /** An operation only signed-in people may perform, called with an API key (docs/people.md). */
+  personRequired: 'person_required',
+  /** A write authenticated by the session cookie from another origin (docs/people.md, CSRF). */
+  csrfRejected: 'csrf_rejected',
+  /** A signed-in member asked for what only the workspace's admins may do (docs/people.md, role matrix). */
+  adminRequired: 'admin_required',
+  /** An invitation or password-reset link that is unknown, already used or expired. */
+  linkInvalid: 'link_invalid',
   // 402
   questionLimit: 'QUESTION_LIMIT',
   subscriptionInactive: 'SUBSCRIPTION_INACTIVE',
@@ -149,6 +157,10 @@ export const errors = {
   readOnlyKey: () => make(403, ErrorCode.readOnlyKey, 'This API key is read-only'),
   clientSuspended: () => make(403, ErrorCode.clientSuspended, 'Workspace suspended'),
   providerUnpaid: () => make(403, ErrorCode.providerUnpaid, 'Integrator invoice overdue'),
+  personRequired: () => make(403, ErrorCode.personRequired, 'Only a signed-in person may do this; API keys are refused'),
+  csrfRejected: () => make(403, ErrorCode.csrfRejected, "Cross-site request refused: the Origin is not the service's own"),
+  adminRequired: () => make(403, ErrorCode.adminRequired, "Only the workspace's admins may do this"),
+  linkInvalid: () => make(400, ErrorCode.linkInvalid, 'This link is invalid, already used or expired'),
 
   /** Fewer questions left than needed; the dialect renderers turn it into their quota error. */
   questionLimit: (required: number, available: number) =>

@@ -17,16 +17,32 @@ export interface GraphQLContext {
   /** Ends the operation: disposes of its request scope and every root field's (unused question holds). */
   finish(): Promise<void>;
   signal?: AbortSignal;
+  /** The origin the request reached (`proto://host`): links in mails point here when SVC_PUBLIC_URL is unset. */
+  origin: string;
 }
 
 export function buildGraphQLContext(app: Deps, request: Request): GraphQLContext {
   const scope = new RequestScope();
   let caller: Promise<Caller> | undefined;
   let shared: Promise<ServiceContext> | undefined;
+  const origin = new URL(request.url).origin;
+  // GraphQL (the console's API) accepts the session cookie of a signed-in person besides API keys.
+  const session = {
+    cookie: request.headers.get('cookie'),
+    method: request.method,
+    origin: request.headers.get('origin'),
+    referer: request.headers.get('referer'),
+    requestOrigin: origin,
+  };
   const authenticated = () =>
-    (caller ??= authenticate(app, { authorization: request.headers.get('authorization'), 'x-api-key': request.headers.get('x-api-key') }));
+    (caller ??= authenticate(app, {
+      authorization: request.headers.get('authorization'),
+      'x-api-key': request.headers.get('x-api-key'),
+      session,
+    }));
   return {
     app,
+    origin,
     signal: request.signal,
     service() {
       shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope }));

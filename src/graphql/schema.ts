@@ -11,6 +11,7 @@ import '../modules/usage/usage.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';
 import '../modules/knowledge/knowledge.graphql.js';
 import '../modules/tools/tools.graphql.js';
+import '../modules/people/people.graphql.js';
 
 let built: GraphQLSchema | undefined;
 

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.js';
 import type { CapabilityScope } from '../modules/keys/scopes.js';
+import type { UserRole } from '../modules/workspaces/workspace.entity.js';
 
 /** A route-level ceiling of `config.routeRates` (SPEC Limits, request rate 2). */
 export type CeilingName = keyof AppConfig['routeRates'];
@@ -20,6 +21,10 @@ export interface Needs {
   write?: boolean;
   /** The route-level ceiling the operation counts against, besides the key's `ratePerMinute`. */
   rateLimit?: CeilingName;
+  /** Only signed-in people may perform it: an API key is refused with 403 person_required. */
+  person?: boolean;
+  /** The role a signed-in person needs (403 admin_required); docs/people.md has the matrix. */
+  role?: UserRole;
 }
 
 /** One admitted unit of work: a REST request or a GraphQL root field. */

@@ -3,6 +3,7 @@ import { createContext, type Caller, type ServiceContext } from '../core/context
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../modules/keys/access.js';
 import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
+import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
 import type { Operation } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
@@ -20,11 +21,22 @@ import { RequestScope } from '../core/request-scope.js';
  * Every refusal of steps 1 to 3 is an auth-stage error: adapters render it in the native shape.
  */
 
-export type Credentials = Parameters<typeof secretFromHeaders>[0];
+export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
+  /**
+   * The session cookie and what the CSRF check reads, from the adapters that accept signed-in people
+   * (GraphQL); REST routes leave it out, so a cookie never authenticates them.
+   */
+  session?: SessionCredentials;
+};
 
-/** Step 1: the caller behind the presented key. */
+/**
+ * Step 1: the caller behind the presented key; without a key, the signed-in person behind the session
+ * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts).
+ */
 export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
-  return authenticateSecret(app.orm.em.fork(), app.clock, secretFromHeaders(credentials));
+  const secret = secretFromHeaders(credentials);
+  if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
+  return authenticateSecret(app.orm.em.fork(), app.clock, secret);
 }
 
 export interface AdmitOptions {
@@ -41,9 +53,10 @@ export interface AdmitOptions {
 export async function admit(app: Deps, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
   await enforceRequestRates(app, caller, { route: op.name, rateLimit: op.needs.rateLimit });
   const ctx = createContext(app, caller, { log: opts.log, signal: opts.signal, scope: opts.scope ?? new RequestScope() });
-  if (op.needs.scope !== undefined) {
+  const { scope, write, person, role } = op.needs;
+  if (scope !== undefined || person || role) {
     try {
-      authorize(ctx, { scope: op.needs.scope, write: op.needs.write });
+      authorize(ctx, { scope: scope ?? null, write, person, role });
     } catch (err) {
       await ctx.scope.dispose();
       throw err;

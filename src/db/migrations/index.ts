@@ -8,6 +8,7 @@ import { Migration20261122000600 } from './Migration20261122000600.js';
 import { Migration20261122000700 } from './Migration20261122000700.js';
 import { Migration20261123000100 } from './Migration20261123000100.js';
 import { Migration20261123000300 } from './Migration20261123000300.js';
+import { Migration20261123100000 } from './Migration20261123100000.js';
 import { Migration20261123120000 } from './Migration20261123120000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
@@ -22,5 +23,6 @@ export const migrationsList = [
   { name: 'Migration20261122000700', class: Migration20261122000700 },
   { name: 'Migration20261123000100', class: Migration20261123000100 },
   { name: 'Migration20261123000300', class: Migration20261123000300 },
+  { name: 'Migration20261123100000', class: Migration20261123100000 },
   { name: 'Migration20261123120000', class: Migration20261123120000 },
 ];

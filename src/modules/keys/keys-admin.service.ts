@@ -156,7 +156,8 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     { em: ctx.em, clock: ctx.clock },
     { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
     data,
-    ctx.caller.key.id,
+    // A signed-in person has no key of their own: their keys are independent (no parent to revoke them).
+    ctx.caller.person ? null : ctx.caller.key.id,
   );
 }
 

@@ -20,13 +20,27 @@ const WorkspaceSchema = defineEntity({
 export class Workspace extends WorkspaceSchema.class {}
 WorkspaceSchema.setClass(Workspace);
 
+/** A person's role in their workspace (docs/people.md, role matrix). */
+export const USER_ROLES = ['admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+/** invited: no password yet (waits for the invitation link); active: may sign in; disabled: may not. */
+export const USER_STATES = ['invited', 'active', 'disabled'] as const;
+export type UserState = (typeof USER_STATES)[number];
+
 const UserSchema = defineEntity({
   name: 'User',
   tableName: 'app_user',
   properties: {
     id: p.string().primary(),
     workspaceId: p.string(),
+    /** Display name. */
     name: p.text().nullable(),
+    /** Sign-in e-mail, unique across the service whatever its case; null for a user only API keys act for. */
+    email: p.text().nullable(),
+    /** scrypt hash of the password (src/modules/people/password.ts); never the password itself. */
+    passwordHash: p.text().nullable(),
+    role: p.string().$type<UserRole>(),
+    state: p.string().$type<UserState>(),
     createdAt: p.datetime(),
   },
 });

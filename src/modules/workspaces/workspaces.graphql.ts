@@ -24,11 +24,22 @@ const ViewerKey = builder.objectRef<Caller['key']>('ViewerKey').implement({
   }),
 });
 
+const ViewerPerson = builder.objectRef<Caller['user']>('ViewerPerson').implement({
+  description: 'The signed-in person (session cookie).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.string({ resolve: (u) => u.email ?? '' }),
+    name: t.string({ nullable: true, resolve: (u) => u.name ?? null }),
+    role: t.string({ resolve: (u) => u.role }),
+  }),
+});
+
 const Viewer = builder.objectRef<Caller>('Viewer').implement({
   fields: (t) => ({
     workspace: t.field({ type: ViewerWorkspace, resolve: (c) => c.workspace }),
     userId: t.id({ resolve: (c) => c.user.id }),
-    key: t.field({ type: ViewerKey, resolve: (c) => c.key }),
+    key: t.field({ type: ViewerKey, nullable: true, description: 'The calling API key; null for a signed-in person.', resolve: (c) => (c.person ? null : c.key) }),
+    person: t.field({ type: ViewerPerson, nullable: true, description: 'The signed-in person; null for an API key.', resolve: (c) => (c.person ? c.user : null) }),
     restricted: t.exposeBoolean('restricted'),
   }),
 });
@@ -36,7 +47,7 @@ const Viewer = builder.objectRef<Caller>('Viewer').implement({
 builder.queryField('viewer', (t) =>
   t.field({
     type: Viewer,
-    description: 'The workspace, user and key behind the calling API key.',
+    description: 'The workspace, user and key behind the calling API key, or the signed-in person.',
     resolve: async (_root, _args, ctx) => (await ctx.service()).caller,
   }),
 );

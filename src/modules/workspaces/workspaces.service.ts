@@ -3,7 +3,7 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { issueKey, type AdminContext, type IssuedKey } from '../keys/keys.service.js';
 import { assertSeatRoom } from '../usage/metering.service.js';
-import { PLANS, User, Workspace, type PlanName } from './workspace.entity.js';
+import { PLANS, User, Workspace, type PlanName, type UserRole, type UserState } from './workspace.entity.js';
 
 export const CreateWorkspaceSchema = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
@@ -35,7 +35,17 @@ export async function createWorkspace(
       suspended: false,
       createdAt: now,
     });
-    const user = em.create(User, { id: newId('usr'), workspaceId: workspace.id, name: null, createdAt: now });
+    // The first user administers the workspace.
+    const user = em.create(User, {
+      id: newId('usr'),
+      workspaceId: workspace.id,
+      name: null,
+      email: null,
+      passwordHash: null,
+      role: 'admin',
+      state: 'active',
+      createdAt: now,
+    });
     await em.flush();
     const issued = await issueKey({ em, clock: actx.clock }, { workspaceId: workspace.id, userId: user.id }, { name: 'first key' });
     return { workspace, user, issued };
@@ -48,11 +58,32 @@ export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promi
   return ws;
 }
 
-/** A new user of the workspace, within the seats its subscription covers (402 SEAT_LIMIT). */
-export async function createUser(actx: AdminContext, workspaceId: string): Promise<User> {
+/** What a person is made of besides the workspace (the people module fills it; API-key users leave it out). */
+export interface UserAttributes {
+  email?: string | null;
+  name?: string | null;
+  passwordHash?: string | null;
+  role?: UserRole;
+  state?: UserState;
+}
+
+/**
+ * A new user of the workspace, within the seats its subscription covers (402 SEAT_LIMIT). Without
+ * attributes, a user only API keys act for (no e-mail, so no sign-in): a member, active.
+ */
+export async function createUser(actx: AdminContext, workspaceId: string, attrs: UserAttributes = {}): Promise<User> {
   const ws = await findWorkspaceOrFail(actx, workspaceId);
   assertSeatRoom(ws, (await actx.em.count(User, { workspaceId })) + 1);
-  const user = actx.em.create(User, { id: newId('usr'), workspaceId, name: null, createdAt: actx.clock.now() });
+  const user = actx.em.create(User, {
+    id: newId('usr'),
+    workspaceId,
+    name: attrs.name ?? null,
+    email: attrs.email ?? null,
+    passwordHash: attrs.passwordHash ?? null,
+    role: attrs.role ?? 'member',
+    state: attrs.state ?? 'active',
+    createdAt: actx.clock.now(),
+  });
   await actx.em.flush();
   return user;
 }
