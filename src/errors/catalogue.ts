@@ -90,7 +90,6 @@ export const RESOURCES = {
   user: 'User',
   route: 'Route',
   record: 'Record',
-  verifyReport: 'Verifier report',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 

@@ -9,8 +9,10 @@ export interface OutboundPoolsOptions {
   connectionsPerPool: number;
   /** A pool unused this long is closed (its idle sockets with it). */
   idleMs: number;
-  /** How long an idle socket stays open for the next request (the server's keep-alive hint can shorten it). */
+  /** How long an idle socket stays open for the next request when the server gives no keep-alive hint. */
   keepAliveMs: number;
+  /** The longest a server's keep-alive hint (`Keep-Alive: timeout=N`, less 1 s) keeps an idle socket open. */
+  keepAliveMaxMs: number;
 }
 
 export const DEFAULT_POOL_OPTIONS: OutboundPoolsOptions = {
@@ -18,6 +20,7 @@ export const DEFAULT_POOL_OPTIONS: OutboundPoolsOptions = {
   connectionsPerPool: 64,
   idleMs: 30_000,
   keepAliveMs: 4_000,
+  keepAliveMaxMs: 60_000,
 };
 
 interface Entry {
@@ -36,7 +39,8 @@ interface Entry {
  * header and the TLS server name. When the name answers differently, the new address gets a new pool (new
  * connections), and the pools of that origin at addresses no longer in the answer are closed.
  * Bounded: at most `maxPools` pools (least recently used closed first), and a pool unused for `idleMs`
- * is closed by a sweep; idle sockets themselves close after `keepAliveMs`.
+ * is closed by a sweep; idle sockets themselves close after the server's keep-alive hint (at most
+ * `keepAliveMaxMs`) or `keepAliveMs` without one.
  */
 export class OutboundPools {
   readonly #opts: OutboundPoolsOptions;
@@ -81,7 +85,7 @@ export class OutboundPools {
           connections: this.#opts.connectionsPerPool,
           pipelining: 1,
           keepAliveTimeout: this.#opts.keepAliveMs,
-          keepAliveMaxTimeout: this.#opts.keepAliveMs,
+          keepAliveMaxTimeout: this.#opts.keepAliveMaxMs,
           connectTimeout: connectTimeoutMs,
           connect: { lookup: pinnedLookup(target) },
         }),

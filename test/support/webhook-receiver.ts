@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** How the receiver answers a path. */
 export type ReceiverBehaviour =
@@ -23,6 +23,17 @@ export interface ReceivedRequest {
   signatureValid: boolean | null;
   /** `performance.timeOrigin + performance.now()` when the body was fully read. */
   receivedAt: number;
+  /** The local address the request came in on (127.0.0.1, or another loopback address the receiver also listens on). */
+  localAddress: string;
+  /** Which TCP connection carried it (1 for the first connection the receiver accepted, and so on). */
+  connection: number;
+}
+
+/** A TCP connection the receiver accepted. */
+export interface ReceiverConnection {
+  id: number;
+  localAddress: string;
+  open: boolean;
 }
 
 /**
@@ -48,20 +59,28 @@ export interface WebhookReceiver {
   behave(path: string, behaviour: ReceiverBehaviour | ReceiverBehaviour[]): void;
   /** Resolves once `count` requests (to `path` when given) have arrived; rejects after `timeoutMs`. */
   waitFor(count: number, opts?: { path?: string; timeoutMs?: number }): Promise<ReceivedRequest[]>;
+  /** Every TCP connection accepted so far (also after `clear`), in order. */
+  readonly connections: ReceiverConnection[];
   clear(): void;
   close(): Promise<void>;
 }
 
 const OK: ReceiverBehaviour = { kind: 'status', status: 200, body: 'ok' };
 
-/** A real HTTP receiver on loopback that records every request and answers as told per path (default 200). */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/**
+ * A real HTTP receiver on loopback that records every request and answers as told per path (default 200).
+ * `alsoOn`: more loopback addresses (127.0.0.2...) it listens on at the same port, so that a name whose DNS
+ * answer changes still reaches it.
+ */
+export async function startWebhookReceiver(opts: { alsoOn?: string[] } = {}): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   const secrets = new Map<string, string>();
   const behaviours = new Map<string, ReceiverBehaviour[]>();
   const seen = new Map<string, number>();
   const waiters = new Set<() => void>();
   const hanging = new Set<ServerResponse>();
+  const connections: ReceiverConnection[] = [];
+  const connectionOf = new WeakMap<object, ReceiverConnection>();
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -81,6 +100,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       body: rawBody.toString('utf8'),
       signatureValid: secret === undefined ? null : verifySvcSignature(secret, rawBody, req.headers['x-svc-signature']),
       receivedAt: performance.timeOrigin + performance.now(),
+      localAddress: req.socket.localAddress ?? '',
+      connection: connectionOf.get(req.socket)?.id ?? 0,
     });
     for (const wake of waiters) wake();
 
@@ -111,13 +132,37 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         break;
     }
   });
+  const track = (socket: Socket) => {
+    const connection: ReceiverConnection = { id: connections.length + 1, localAddress: socket.localAddress ?? '', open: true };
+    connections.push(connection);
+    connectionOf.set(socket, connection);
+    socket.once('close', () => (connection.open = false));
+  };
+  server.on('connection', track);
+  // Idle connections stay open for a minute (a keep-alive hint the sender follows), so tests that count
+  // connections do not depend on how fast the machine runs.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  // The same handler on the other addresses, same port.
+  const others = await Promise.all(
+    (opts.alsoOn ?? []).map(async (host) => {
+      const other = createServer((req, res) => server.emit('request', req, res));
+      other.keepAliveTimeout = 60_000;
+      other.on('connection', track);
+      await new Promise<void>((resolve, reject) => {
+        other.once('error', reject);
+        other.listen(port, host, resolve);
+      });
+      return other;
+    }),
+  );
 
   const receiver: WebhookReceiver = {
     port,
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     requests,
+    connections,
     requestsTo: (path) => requests.filter((r) => r.path === path),
     secret: (path, secret) => void secrets.set(path, secret),
     behave: (path, behaviour) => {
@@ -150,11 +195,16 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       seen.clear();
     },
     close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      Promise.all(
+        [server, ...others].map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              for (const res of hanging) res.destroy();
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      ).then(() => undefined),
   };
   return receiver;
 }
