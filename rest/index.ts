@@ -15,6 +15,8 @@ import { knowledgeRouter } from './v1/knowledge.routes.js';
 import { toolsRouter } from './v1/tools.routes.js';
 import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
+import { verifyRouter } from './v1/verify.routes.js';
+import { registreRouter } from './v1/registre.routes.js';
 import { credentialsOf } from './route.js';
 
 /** Gateway paths answer body errors in their dialect; every other route in the native shape. */
@@ -57,6 +59,8 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(knowledgeRouter(app));
   server.use(toolsRouter(app));
   server.use(verifyUsageRouter(app)); // before any `/v1/verify/:id` router
+  server.use(verifyRouter(app));
+  server.use(registreRouter(app));
   server.use(apiKeysRouter(app));
 }
 

@@ -90,6 +90,7 @@ export const RESOURCES = {
   user: 'User',
   route: 'Route',
   record: 'Record',
+  verifyReport: 'Verifier report',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 

@@ -10,6 +10,7 @@ import { Migration20261123000100 } from './Migration20261123000100.js';
 import { Migration20261123000300 } from './Migration20261123000300.js';
 import { Migration20261123100000 } from './Migration20261123100000.js';
 import { Migration20261123120000 } from './Migration20261123120000.js';
+import { Migration20261123130000 } from './Migration20261123130000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261123000300', class: Migration20261123000300 },
   { name: 'Migration20261123100000', class: Migration20261123100000 },
   { name: 'Migration20261123120000', class: Migration20261123120000 },
+  { name: 'Migration20261123130000', class: Migration20261123130000 },
 ];

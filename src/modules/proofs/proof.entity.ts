@@ -27,6 +27,8 @@ const ProofCertificateSchema = defineEntity({
     keyId: p.string(),
     /** `failed` or `abandoned` for a streamed call that ended without an answer; null for an answer. */
     outcome: p.string().nullable(),
+    /** The API key the certificate was issued for; not signed (Migration20261123130000, the register's key filter). */
+    apiKeyId: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -1,0 +1,81 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../../src/core/deps.js';
+import { CertificateSchema } from '../../src/modules/proofs/proofs.schemas.js';
+import { writeReportPdf } from '../../src/modules/verify/verify.pdf.js';
+import { ExportQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/verify.schemas.js';
+import { getReport, getReportCertificate, getReportExport, listReports, verifyText } from '../../src/modules/verify/verify.service.js';
+import { mount, param } from '../route.js';
+
+const ReportReply = z.object({ report: ReportSchema });
+
+/** The verifier (SPEC Route inventory; scope `proof`). Mounted after `verifyUsageRouter`, so `/v1/verify/usage` is not an id. */
+export function verifyRouter(app: Deps): Router {
+  const r = Router();
+  const base = { tag: 'verify', scope: 'proof' } as const;
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/verify',
+    summary: 'Check each claim of a text against passages or knowledge collections (no model); one control',
+    rateLimit: 'verify',
+    body: VerifyInputSchema,
+    responses: {
+      201: { description: 'The report, with its certificate id', schema: ReportReply },
+      400: { description: 'text_required, invalid_passages, ambiguous_scope, or a field named (passages, collectionIds: Collection not found)' },
+      413: { description: 'text_too_large' },
+    },
+    handler: async (ctx, req) => ({ status: 201, body: { report: await verifyText(ctx, req.body) } }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/verify',
+    summary: `Reports of the workspace, newest first. Query: limit (1 to 100, default 20), cursor (the previous page's nextCursor, opaque); pages stay stable while new reports arrive`,
+    responses: { 200: { description: 'A page of reports', schema: ReportListSchema }, 400: { description: 'limit or cursor not valid (named)' } },
+    handler: async (ctx, req) => ({ status: 200, body: await listReports(ctx, { limit: req.query.limit as never, cursor: req.query.cursor as never }) }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/verify/:id',
+    summary: 'One report',
+    responses: { 200: { description: 'The report', schema: ReportReply }, 404: { description: 'Unknown id or another workspace' } },
+    handler: async (ctx, req) => ({ status: 200, body: { report: await getReport(ctx, param(req, 'id')) } }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/verify/:id/certificate',
+    summary: "The report's certificate: signed (Ed25519) and hash-chained in the workspace's proof chain; verify with GET /v1/gateway/public-key",
+    responses: { 200: { description: 'The certificate', schema: z.object({ certificate: CertificateSchema }) }, 404: { description: 'Unknown report' } },
+    handler: async (ctx, req) => ({ status: 200, body: { certificate: await getReportCertificate(ctx, param(req, 'id')) } }),
+  });
+
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/verify/:id/export',
+    summary: 'The report as a PDF (text with each claim marked, evidence quoted, certificate hash and signature); ?format=json for the machine form',
+    responses: {
+      200: { description: 'application/pdf, or JSON { report, certificate } with ?format=json' },
+      400: { description: 'format not pdf or json' },
+      404: { description: 'Unknown report' },
+    },
+    handler: async (ctx, req, res) => {
+      const { format } = ExportQuerySchema.parse({ format: req.query.format });
+      const exported = await getReportExport(ctx, param(req, 'id'));
+      if (format === 'json') return { status: 200, body: exported };
+      res.status(200);
+      res.setHeader('content-type', 'application/pdf');
+      res.setHeader('content-disposition', `attachment; filename="verifier-report-${exported.report.id}.pdf"`);
+      await writeReportPdf(exported.report, exported.certificate, res);
+    },
+  });
+
+  return r;
+}

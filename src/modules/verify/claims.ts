@@ -1,0 +1,100 @@
+import { fold } from './text.js';
+
+export interface Segment {
+  text: string;
+  /** Offsets in the text it was cut from. */
+  start: number;
+  end: number;
+}
+
+/** Words a full stop follows without ending the sentence. */
+const ABBREVIATIONS = new Set([
+  'e.g', 'i.e', 'eg', 'ie', 'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'no', 'nos', 'art', 'arts', 'p', 'pp', 'vs', 'v', 'inc', 'ltd',
+  'co', 'corp', 'jr', 'sr', 'fig', 'al', 'cf', 'approx', 'dept', 'est', 'vol', 'ch', 'sec', 'para', 'm', 'mm', 'mme', 'mlle', 'me',
+  'av', 'bd', 'env', 'ex', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'n', 'nr', 'ref',
+]);
+
+const isSpace = (c: string | undefined) => c !== undefined && /\s/u.test(c);
+
+/** The word (letters and inner dots) just before position `i`, folded. */
+function wordBefore(text: string, i: number): string {
+  let s = i;
+  while (s > 0 && i - s < 12 && /[\p{L}.]/u.test(text[s - 1]!)) s--;
+  return fold(text.slice(s, i));
+}
+
+/** Whether a full stop at `i` ends a sentence. */
+function endsSentence(text: string, i: number): boolean {
+  const next = text[i + 1];
+  if (next !== undefined && !isSpace(next)) return false; // 1.2, e.g., example.com
+  const before = wordBefore(text, i);
+  if (ABBREVIATIONS.has(before)) return false;
+  if (/^\p{Lu}$/u.test(text[i - 1] ?? '') && !/[\p{L}]/u.test(text[i - 2] ?? ' ')) return false; // an initial: J. Smith
+  let j = i + 1;
+  while (j < text.length && j - i < 20 && isSpace(text[j])) j++;
+  const after = text[j];
+  return after === undefined || /[\p{Lu}\p{N}"'«“(\[*•–-]/u.test(after);
+}
+
+function push(out: Segment[], text: string, start: number, end: number): void {
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(text[s])) s++;
+  while (e > s && isSpace(text[e - 1])) e--;
+  if (e > s) out.push({ text: text.slice(s, e), start: s, end: e });
+}
+
+/**
+ * Sentences of a text, with their offsets: cut after `.`, `!`, `?`, `…` followed by a space and a capital
+ * or a digit (not after an abbreviation or an initial, not inside `1.2` or `e.g.`), at `;` and at line
+ * breaks. One pass over the text.
+ */
+export function sentences(text: string): Segment[] {
+  const out: Segment[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    let cut = -1;
+    if (c === '\n' || c === ';') cut = i + 1;
+    else if ((c === '!' || c === '?' || c === '…') && (i + 1 === text.length || isSpace(text[i + 1]))) cut = i + 1;
+    else if (c === '.' && endsSentence(text, i)) cut = i + 1;
+    if (cut > 0) {
+      push(out, text, start, cut);
+      start = cut;
+    }
+  }
+  push(out, text, start, text.length);
+  return out;
+}
+
+/** Connectors that start a new assertion inside a sentence; the connector stays with the second clause. */
+const CLAUSE = /,\s+(?=(?:but|whereas|while|although|mais|tandis qu|alors qu|bien qu)\b)|\s+(?=(?:but|mais)\s)/giu;
+
+/**
+ * The claims of a text: its sentences, split again into clauses at `but`, `whereas`, `while`, `mais`,
+ * `tandis que`, `alors que`; questions and fragments without two content words or a number are not claims.
+ */
+export function claimsOf(text: string, isContent: (folded: string) => boolean): Segment[] {
+  const out: Segment[] = [];
+  for (const sentence of sentences(text)) {
+    if (/\?\s*$/u.test(sentence.text)) continue;
+    let from = 0;
+    const parts: [number, number][] = [];
+    CLAUSE.lastIndex = 0;
+    for (let m = CLAUSE.exec(sentence.text); m; m = CLAUSE.exec(sentence.text)) {
+      if (m.index > from) parts.push([from, m.index]);
+      from = m.index + m[0].length;
+    }
+    parts.push([from, sentence.text.length]);
+    for (const [s, e] of parts) {
+      const before = out.length;
+      push(out, text, sentence.start + s, sentence.start + e);
+      const seg = out[before];
+      if (!seg) continue;
+      const words = (seg.text.match(/[\p{L}\p{N}]+/gu) ?? []).map(fold);
+      const content = words.filter(isContent).length;
+      if (content < 2 && !(content >= 1 && /\p{N}/u.test(seg.text))) out.pop();
+    }
+  }
+  return out;
+}

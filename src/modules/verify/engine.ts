@@ -1,0 +1,331 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { claimsOf, sentences, type Segment } from './claims.js';
+import { dates, datesAgree, type DateSpan } from './dates.js';
+import { antonymsFor, isNegationWord, negationCount } from './lexicon.js';
+import { quantities, sameValue, type Quantity } from './quantities.js';
+import { detectLanguage, fold, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
+
+export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
+
+export interface PassageInput {
+  source: string;
+  content: string;
+  /** Set for a passage of a knowledge collection. */
+  sourceId?: string;
+  chunkId?: string;
+}
+
+export interface Evidence {
+  source: string;
+  /** The sentence of the passage that backs or contradicts the claim, verbatim. */
+  quote: string;
+  /** Character offsets of the quote in the passage's content. */
+  start: number;
+  end: number;
+  /** Weighted share of the claim's words found in the quote (0 to 1). */
+  score: number;
+  sourceId?: string;
+  chunkId?: string;
+}
+
+export interface ClaimResult {
+  text: string;
+  /** Character offsets of the claim in the verified text. */
+  start: number;
+  end: number;
+  verdict: Verdict;
+  /** What decided the verdict: `numbers`, `dates`, `negation`, `antonym`, `entities`, `overlap`, or `none`. */
+  rule: string;
+  evidence: Evidence[];
+}
+
+/** Thresholds of docs/verifier.md, on the weighted share of the claim's words found in a sentence. */
+export const THRESHOLDS = {
+  /** Supported: at least this share, every amount, date and name of the claim found, same polarity. */
+  support: 0.75,
+  /** Contradicted by an amount or a date: the sentence is about the same thing (this share at least). */
+  conflict: 0.6,
+  /** Contradicted by a negation or an antonym. */
+  polarity: 0.75,
+  /** Contradicted by another name in place of one of the claim's (another name of the claim is shared). */
+  entity: 0.8,
+  /** An unverifiable claim shows its nearest sentence from this share on. */
+  nearest: 0.3,
+} as const;
+
+/** Sentences examined in full per claim, after the quick count over rare words. */
+const CANDIDATES = 8;
+/** A word in more sentences than this does not drive the candidate count (it still counts in the score). */
+const COMMON_DF = 4000;
+/** Work between two turns of the event loop. */
+const SLICE_MS = 8;
+
+interface Sentence {
+  passage: number;
+  seg: Segment;
+  stems: Set<string>;
+  negations: number;
+  facts?: Facts;
+}
+
+interface Facts {
+  quantities: Quantity[];
+  dates: DateSpan[];
+  /** Capitalised words not opening the sentence, folded. */
+  names: Set<string>;
+}
+
+interface Claim {
+  seg: Segment;
+  /** Stems the score counts (content words, names excluded). */
+  stems: string[];
+  /** Stems that find candidates (names included). */
+  lookup: string[];
+  names: string[];
+  negations: number;
+  quantities: Quantity[];
+  dates: DateSpan[];
+}
+
+const MONTH_WORDS = new Set(
+  'january february march april may june july august september october november december janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday thursday friday saturday sunday'.split(
+    ' ',
+  ),
+);
+
+/** Names: capitalised words that do not open the sentence, and words in capitals; the opening word too when a capitalised word follows it. */
+function namesOf(text: string): string[] {
+  const out: string[] = [];
+  const ws = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
+  for (let i = 0; i < ws.length; i++) {
+    const raw = ws[i]![0];
+    if (raw.length > 40 || !/^\p{Lu}/u.test(raw)) continue;
+    const f = fold(raw);
+    if (STOP_WORDS.has(f) || MONTH_WORDS.has(f) || isNegationWord(f)) continue;
+    const acronym = raw.length > 1 && raw === raw.toUpperCase() && /\p{L}/u.test(raw);
+    const opening = i === 0 || /[.!?:;]\s*$/u.test(text.slice(ws[i - 1]!.index! + ws[i - 1]![0].length, ws[i]!.index));
+    if (opening && !acronym && !/^\p{Lu}/u.test(ws[i + 1]?.[0] ?? '')) continue;
+    out.push(f);
+  }
+  return out;
+}
+
+const roundScore = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * The verifier: passages are indexed sentence by sentence (stems after folding and stop words), then each
+ * claim is scored against its best candidate sentences and given a verdict by the rules of
+ * docs/verifier.md. Deterministic: same claims and passages in the same order give the same report.
+ * Long inputs are processed in slices that give the event loop back.
+ */
+export class Verifier {
+  readonly language: Language;
+  private readonly stem: (w: string) => string;
+  private readonly antonyms: Map<string, Set<string>>;
+  private readonly passages: PassageInput[] = [];
+  private readonly passageWords: (Set<string> | undefined)[] = [];
+  private readonly sentences: Sentence[] = [];
+  private readonly postings = new Map<string, number[]>();
+  private lastTurn = performance.now();
+
+  constructor(text: string) {
+    this.language = detectLanguage(words(text.slice(0, 100_000)).map((w) => w.w));
+    this.stem = stemmerFor(this.language);
+    this.antonyms = antonymsFor(this.stem);
+  }
+
+  /** Gives the event loop a turn when the current slice of work has lasted long enough. */
+  private async breathe(): Promise<void> {
+    if (performance.now() - this.lastTurn < SLICE_MS) return;
+    await nextTurn();
+    this.lastTurn = performance.now();
+  }
+
+  private contentStems(text: string): { stems: string[]; negations: number } {
+    const folded = words(text).map((w) => w.w);
+    const stems: string[] = [];
+    for (const w of folded) {
+      if (STOP_WORDS.has(w) || isNegationWord(w) || /^\d/.test(w) || w.length < 2) continue;
+      stems.push(this.stem(w));
+    }
+    return { stems, negations: negationCount(folded) };
+  }
+
+  async addPassages(passages: Iterable<PassageInput>): Promise<void> {
+    for (const p of passages) {
+      const index = this.passages.length;
+      this.passages.push(p);
+      this.passageWords.push(undefined);
+      for (const seg of sentences(p.content)) {
+        const { stems, negations } = this.contentStems(seg.text);
+        const id = this.sentences.length;
+        const set = new Set(stems);
+        this.sentences.push({ passage: index, seg, stems: set, negations });
+        for (const s of set) {
+          let list = this.postings.get(s);
+          if (!list) this.postings.set(s, (list = []));
+          list.push(id);
+        }
+      }
+      await this.breathe();
+    }
+  }
+
+  get passageCount(): number {
+    return this.passages.length;
+  }
+
+  /** The claims of a text, each with a verdict and its best evidence. */
+  async verify(text: string): Promise<ClaimResult[]> {
+    const isContent = (w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1;
+    const out: ClaimResult[] = [];
+    for (const seg of claimsOf(text, isContent)) {
+      out.push(this.judge(this.analyse(seg)));
+      await this.breathe();
+    }
+    return out;
+  }
+
+  private analyse(seg: Segment): Claim {
+    const names = [...new Set(namesOf(seg.text))];
+    const nameStems = new Set(names.map((n) => this.stem(n)));
+    const { stems, negations } = this.contentStems(seg.text);
+    const unique = [...new Set(stems)];
+    const ds = dates(seg.text);
+    return {
+      seg,
+      stems: unique.filter((s) => !nameStems.has(s)),
+      lookup: unique,
+      names,
+      negations,
+      dates: ds,
+      quantities: quantities(seg.text, this.stem, ds),
+    };
+  }
+
+  private idf(stem: string): number {
+    const df = this.postings.get(stem)?.length ?? 0;
+    return Math.log(1 + this.sentences.length / Math.max(df, 0.5));
+  }
+
+  private facts(s: Sentence): Facts {
+    if (!s.facts) {
+      const ds = dates(s.seg.text);
+      s.facts = { dates: ds, quantities: quantities(s.seg.text, this.stem, ds), names: new Set(namesOf(s.seg.text)) };
+    }
+    return s.facts;
+  }
+
+  private wordsOfPassage(index: number): Set<string> {
+    let set = this.passageWords[index];
+    if (!set) this.passageWords[index] = set = new Set(words(this.passages[index]!.content).map((w) => w.w));
+    return set;
+  }
+
+  /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
+  private candidates(claim: Claim): number[] {
+    const score = new Map<number, number>();
+    const lookup = new Set(claim.lookup);
+    for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
+    let driven = 0;
+    const byRarity = [...lookup].sort((a, b) => (this.postings.get(a)?.length ?? 0) - (this.postings.get(b)?.length ?? 0) || (a < b ? -1 : 1));
+    for (const s of byRarity) {
+      const list = this.postings.get(s);
+      if (!list) continue;
+      if (list.length > COMMON_DF && driven > 0) continue;
+      driven++;
+      const w = this.idf(s);
+      for (const id of list.length > COMMON_DF ? list.slice(0, COMMON_DF) : list) score.set(id, (score.get(id) ?? 0) + w);
+    }
+    return [...score.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, CANDIDATES)
+      .map(([id]) => id);
+  }
+
+  private judge(claim: Claim): ClaimResult {
+    const base = { text: claim.seg.text, start: claim.seg.start, end: claim.seg.end };
+    let best: { verdict: Verdict; rule: string; score: number; id: number } | null = null;
+    let nearest: { score: number; id: number } | null = null;
+    const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
+    for (const id of this.candidates(claim)) {
+      const r = this.compare(claim, this.sentences[id]!);
+      if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
+      if (r.verdict === 'unverifiable') continue;
+      // The strongest sentence decides; on a tie an exact support wins over a conflict.
+      if (!best || r.score > best.score + 1e-9 || (Math.abs(r.score - best.score) <= 1e-9 && rank(r.verdict) > rank(best.verdict))) {
+        best = { ...r, id };
+      }
+    }
+    if (best) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
+    const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
+    return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
+  }
+
+  private evidence(id: number, score: number): Evidence {
+    const s = this.sentences[id]!;
+    const p = this.passages[s.passage]!;
+    return {
+      source: p.source,
+      quote: s.seg.text,
+      start: s.seg.start,
+      end: s.seg.end,
+      score: roundScore(score),
+      ...(p.sourceId ? { sourceId: p.sourceId } : {}),
+      ...(p.chunkId ? { chunkId: p.chunkId } : {}),
+    };
+  }
+
+  /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
+  private compare(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; score: number } {
+    let total = 0;
+    let found = 0;
+    let flipped = false;
+    for (const stem of claim.stems) {
+      const w = this.idf(stem);
+      total += w;
+      if (s.stems.has(stem)) found += w;
+      else {
+        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
+        if (opposite) {
+          found += w;
+          flipped = true;
+        }
+      }
+    }
+    const score = total > 0 ? found / total : 0;
+    const none = { verdict: 'unverifiable' as const, rule: 'none', score };
+    if (score < THRESHOLDS.conflict) return none;
+
+    const facts = this.facts(s);
+    // Amounts: a claim amount with no equal amount of the same unit where the sentence has one of that unit.
+    let amountsMissing = false;
+    for (const q of claim.quantities) {
+      const sameUnit = facts.quantities.filter((p) => p.unit === q.unit);
+      if (sameUnit.some((p) => sameValue(p.value, q.value))) continue;
+      if (sameUnit.length > 0) return { verdict: 'contradicted', rule: 'numbers', score };
+      amountsMissing = true;
+    }
+    let datesMissing = false;
+    for (const d of claim.dates) {
+      if (facts.dates.some((p) => datesAgree(p, d))) continue;
+      if (facts.dates.length > 0) return { verdict: 'contradicted', rule: 'dates', score };
+      datesMissing = true;
+    }
+    if (score < THRESHOLDS.polarity) return none;
+    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score };
+    if (claim.negations % 2 !== s.negations % 2) return { verdict: 'contradicted', rule: 'negation', score };
+
+    const passageWords = this.wordsOfPassage(s.passage);
+    const missing = claim.names.filter((n) => !passageWords.has(n));
+    if (missing.length > 0) {
+      const shared = claim.names.some((n) => facts.names.has(n));
+      const other = [...facts.names].some((n) => !claim.names.includes(n) && !claim.stems.includes(this.stem(n)));
+      if (score >= THRESHOLDS.entity && shared && other) return { verdict: 'contradicted', rule: 'entities', score };
+      return none;
+    }
+    if (amountsMissing || datesMissing || score < THRESHOLDS.support) return none;
+    const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
+    return { verdict: 'supported', rule, score };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Negation markers and antonyms (English and French), on folded words. Antonyms are compared by stem,
+ * with the stemmer of the verification's language, so `increased`, `increases` and `increase` are one.
+ */
+
+/** Words that negate the clause they are in. `n't` is folded into `not` by `negationCount`. */
+const NEGATIONS = new Set([
+  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot', 'without',
+  'ne', 'n', 'pas', 'jamais', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'nullement',
+]);
+
+/** French `ne … pas` and `n'… jamais` are one negation, not two. */
+const FRENCH_PARTICLES = new Set(['ne', 'n']);
+
+/** Number of negations in a list of folded words (contracted `isn't`, `doesn't` count once). */
+export function negationCount(folded: readonly string[]): number {
+  let n = 0;
+  let particle = false;
+  for (let i = 0; i < folded.length; i++) {
+    const w = folded[i]!;
+    if (w === 't' && i > 0 && /n$/.test(folded[i - 1]!)) {
+      n++;
+      continue;
+    }
+    if (!NEGATIONS.has(w)) continue;
+    if (FRENCH_PARTICLES.has(w)) {
+      particle = true;
+      n++;
+      continue;
+    }
+    if (particle && (w === 'pas' || w === 'jamais' || w === 'rien' || w === 'aucun' || w === 'aucune')) {
+      particle = false;
+      continue;
+    }
+    n++;
+  }
+  return n;
+}
+
+export const isNegationWord = (w: string): boolean => NEGATIONS.has(w);
+
+/** Pairs of opposite words; every form listed is stemmed, so a few forms per idea are enough. */
+const PAIRS: [string, string][] = [
+  ['increase', 'decrease'], ['increase', 'decline'], ['increase', 'fall'], ['increase', 'drop'], ['increase', 'reduce'],
+  ['rise', 'fall'], ['rose', 'fell'], ['rise', 'fell'], ['rose', 'fall'], ['rose', 'declined'], ['rose', 'dropped'], ['grew', 'shrank'], ['grew', 'fell'], ['grew', 'declined'], ['rise', 'decline'], ['rise', 'drop'], ['grow', 'shrink'], ['grow', 'decline'], ['growth', 'decline'],
+  ['gain', 'loss'], ['profit', 'loss'], ['higher', 'lower'], ['more', 'less'], ['more', 'fewer'], ['above', 'below'],
+  ['before', 'after'], ['earlier', 'later'], ['open', 'closed'], ['accept', 'reject'], ['approve', 'reject'],
+  ['approved', 'rejected'], ['approve', 'deny'], ['allow', 'forbid'], ['allowed', 'prohibited'], ['allowed', 'forbidden'],
+  ['permitted', 'prohibited'], ['include', 'exclude'], ['included', 'excluded'], ['win', 'lose'], ['won', 'lost'],
+  ['success', 'failure'], ['succeeded', 'failed'], ['positive', 'negative'], ['maximum', 'minimum'], ['early', 'late'],
+  ['mandatory', 'optional'], ['required', 'optional'], ['legal', 'illegal'], ['valid', 'invalid'], ['true', 'false'],
+  ['public', 'private'], ['internal', 'external'], ['start', 'end'], ['first', 'last'], ['largest', 'smallest'],
+  ['strengthen', 'weaken'], ['improve', 'worsen'], ['upgrade', 'downgrade'], ['hire', 'dismiss'], ['buy', 'sell'],
+  ['bought', 'sold'], ['acquired', 'sold'], ['export', 'import'], ['surplus', 'deficit'], ['credit', 'debit'],
+  ['hausse', 'baisse'], ['augmente', 'diminue'], ['augmente', 'baisse'], ['augmentation', 'diminution'], ['augmentation', 'baisse'],
+  ['progresse', 'recule'], ['croissance', 'recul'], ['benefice', 'perte'], ['gain', 'perte'], ['gagne', 'perdu'],
+  ['superieur', 'inferieur'], ['plus', 'moins'], ['avant', 'apres'], ['ouvert', 'ferme'], ['accepte', 'refuse'],
+  ['autorise', 'interdit'], ['inclus', 'exclu'], ['obligatoire', 'facultatif'], ['obligatoire', 'optionnel'],
+  ['legal', 'illegal'], ['valide', 'invalide'], ['vrai', 'faux'], ['public', 'prive'], ['achete', 'vendu'],
+  ['excedent', 'deficit'], ['maximum', 'minimum'], ['premier', 'dernier'], ['embauche', 'licencie'],
+];
+
+/** The antonym relation over stems: stem → stems of its opposites. */
+export function antonymsFor(stem: (w: string) => string): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => {
+    if (a === b) return;
+    let set = map.get(a);
+    if (!set) map.set(a, (set = new Set()));
+    set.add(b);
+  };
+  for (const [a, b] of PAIRS) {
+    add(stem(a), stem(b));
+    add(stem(b), stem(a));
+  }
+  return map;
+}

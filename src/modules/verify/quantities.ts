@@ -1,0 +1,151 @@
+import { fold, STOP_WORDS } from './text.js';
+
+/** An amount as the rules compare it: value with its scale applied, and its unit. */
+export interface Quantity {
+  value: number;
+  /** `EUR`, `USD`, `GBP`, `CHF`, `%`, or the stem of the word that follows (`day`, `employe`); null when none. */
+  unit: string | null;
+  start: number;
+  end: number;
+}
+
+/** A span of the text already read as something else (a date), which the number reader skips. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+// Group separators: space, no-break spaces, comma, dot, apostrophe; a group is exactly three digits.
+const NUMBER = /(?<![\p{L}\p{N}.,])(\d{1,3}(?:[ \u00a0\u202f,.'’]\d{3})+(?!\p{N})|\d+)(?:[.,](\d+))?(?![\p{N}])/gu;
+
+const CURRENCY_SYMBOL: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP' };
+const CURRENCY_WORD: Record<string, string> = {
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  usd: 'USD',
+  dollar: 'USD',
+  dollars: 'USD',
+  gbp: 'GBP',
+  pound: 'GBP',
+  pounds: 'GBP',
+  chf: 'CHF',
+};
+const SCALE_WORD: Record<string, number> = {
+  thousand: 1e3,
+  thousands: 1e3,
+  mille: 1e3,
+  milliers: 1e3,
+  million: 1e6,
+  millions: 1e6,
+  mn: 1e6,
+  mio: 1e6,
+  billion: 1e9,
+  billions: 1e9,
+  bn: 1e9,
+  milliard: 1e9,
+  milliards: 1e9,
+  md: 1e9,
+  mds: 1e9,
+  trillion: 1e12,
+};
+/** Scale letters count only when written against the number (`1.2m`, `€5k`, `3bn`). */
+const SCALE_SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, mn: 1e6, bn: 1e9, b: 1e9 };
+const PERCENT_WORDS = new Set(['percent', 'pct', 'pourcent']);
+
+const NUMBER_WORDS: Record<string, number> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
+  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10, onze: 11, douze: 12,
+  quinze: 15, vingt: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
+};
+
+const WORD = /^[\s\u00a0\u202f]*([\p{L}%€$£]+)/u;
+
+/** The next word after `at` (letters, or a currency or percent sign), with its end. */
+function nextWord(text: string, at: number): { raw: string; end: number } | null {
+  const m = WORD.exec(text.slice(at, at + 60));
+  return m ? { raw: m[1]!, end: at + m[0].length } : null;
+}
+
+const overlaps = (spans: readonly Span[], start: number, end: number) => spans.some((s) => start < s.end && end > s.start);
+
+function parseDigits(whole: string, decimals: string | undefined): number {
+  const digits = whole.replace(/[ \u00a0\u202f,.'’]/g, '');
+  return Number(decimals ? `${digits}.${decimals}` : digits);
+}
+
+/** The unit and scale after a number ending at `end`, reading at most three words. */
+function readSuffix(text: string, end: number, stem: (w: string) => string): { scale: number; unit: string | null; end: number } {
+  let scale = 1;
+  let unit: string | null = null;
+  let at = end;
+  // Attached scale letter: `1.2m`, `5k`, `3bn`, possibly followed by a currency.
+  const attached = /^([kmb]n?)(?![\p{L}])/u.exec(text.slice(at, at + 3));
+  if (attached && SCALE_SUFFIX[attached[1]!.toLowerCase()]) {
+    scale = SCALE_SUFFIX[attached[1]!.toLowerCase()]!;
+    at += attached[0].length;
+  }
+  let next = nextWord(text, at);
+  if (next && scale === 1) {
+    const w = fold(next.raw);
+    if (SCALE_WORD[w]) {
+      scale = SCALE_WORD[w]!;
+      at = next.end;
+      next = nextWord(text, at);
+      // `1.2 million de salariés`, `2 millions d'euros`, `3 billion of revenue`
+      if (next && ['de', 'd', 'of'].includes(fold(next.raw))) next = nextWord(text, next.end);
+    }
+  }
+  if (!next) return { scale, unit, end: at };
+  const raw = next.raw;
+  const w = fold(raw);
+  if (raw === '%' || raw.startsWith('%')) return { scale, unit: '%', end: next.end };
+  if (CURRENCY_SYMBOL[raw[0]!]) return { scale, unit: CURRENCY_SYMBOL[raw[0]!]!, end: next.end };
+  if (CURRENCY_WORD[w]) return { scale, unit: CURRENCY_WORD[w]!, end: next.end };
+  if (PERCENT_WORDS.has(w)) return { scale, unit: '%', end: next.end };
+  if ((w === 'per' || w === 'pour') && /^[\s]*cent\b/i.test(text.slice(next.end, next.end + 8))) return { scale, unit: '%', end: next.end + 5 };
+  if (/^\p{L}+$/u.test(w) && !STOP_WORDS.has(w) && w.length > 1) unit = stem(w);
+  return { scale, unit, end: at };
+}
+
+/** A currency written before the number (`€ 12`, `$3.5bn`, `EUR 5,000`). */
+function currencyBefore(text: string, start: number): string | null {
+  const before = text.slice(Math.max(0, start - 5), start);
+  const m = /(€|\$|£|\b(?:EUR|USD|GBP|CHF))[\s\u00a0\u202f]?$/u.exec(before);
+  if (!m) return null;
+  return CURRENCY_SYMBOL[m[1]!] ?? m[1]!.toUpperCase();
+}
+
+/**
+ * The amounts of a text: digits with group and decimal separators (`1 200 000`, `1,2`, `12.5`), a scale
+ * word or letter (`million`, `milliards`, `m`, `k`), a currency before or after, a percent sign or word,
+ * else the stem of the word that follows as the unit. A few number words (`two` to `hundred`, `deux`
+ * to `cent`) count too. Spans in `skip` (dates) are not read.
+ */
+export function quantities(text: string, stem: (w: string) => string, skip: readonly Span[] = []): Quantity[] {
+  const out: Quantity[] = [];
+  NUMBER.lastIndex = 0;
+  for (let m = NUMBER.exec(text); m; m = NUMBER.exec(text)) {
+    const start = m.index;
+    const numEnd = start + m[0].length;
+    if (m[0].length > 30 || overlaps(skip, start, numEnd)) continue;
+    const value = parseDigits(m[1]!, m[2]);
+    if (!Number.isFinite(value)) continue;
+    const prefix = currencyBefore(text, start);
+    const suffix = readSuffix(text, numEnd, stem);
+    const unit = prefix ?? suffix.unit;
+    out.push({ value: value * suffix.scale, unit, start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
+  }
+  const wordRe = /\p{L}+/gu;
+  for (let m = wordRe.exec(text); m; m = wordRe.exec(text)) {
+    if (m[0].length > 12) continue;
+    const n = NUMBER_WORDS[fold(m[0])];
+    if (n === undefined || overlaps(skip, m.index, m.index + m[0].length)) continue;
+    const suffix = readSuffix(text, m.index + m[0].length, stem);
+    out.push({ value: n * suffix.scale, unit: suffix.unit, start: m.index, end: Math.max(m.index + m[0].length, suffix.end) });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+export const sameValue = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));

@@ -1,0 +1,88 @@
+import { stemmer as stemEnglish } from '@orama/stemmers/english';
+import { stemmer as stemFrench } from '@orama/stemmers/french';
+
+/**
+ * Normalisation shared by claims and passages: case and accents folded (NFD, combining marks removed),
+ * words as runs of letters and digits. Deterministic and linear in the length of the text.
+ */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** A word longer than this is not a word of a natural language (an adversarial run): skipped. */
+export const MAX_WORD = 40;
+
+export interface Word {
+  /** Folded form. */
+  w: string;
+  /** Offsets in the original text. */
+  start: number;
+  end: number;
+}
+
+/**
+ * The words of a text with their offsets in it. Folding can change lengths only by dropping combining
+ * marks, so words are found on the original text and folded one by one.
+ */
+export function words(text: string): Word[] {
+  const out: Word[] = [];
+  const re = /[\p{L}\p{N}]+/gu;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].length > MAX_WORD) continue;
+    out.push({ w: fold(m[0]), start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+export type Language = 'en' | 'fr';
+
+const EN = new Set(
+  'the a an and or of to in on at by for with from is are was were be been has have had will would it its this that these those which who not no than'.split(' '),
+);
+const FR = new Set(
+  'le la les l un une des du de d et ou au aux en dans par pour sur avec est sont etait ete a ont sera il elle ils elles ce cette ces qui que qu ne n pas plus'.split(
+    ' ',
+  ),
+);
+
+/** English or French, by counting function words (ties: English). */
+export function detectLanguage(folded: readonly string[]): Language {
+  let en = 0;
+  let fr = 0;
+  for (const w of folded.length > 20_000 ? folded.slice(0, 20_000) : folded) {
+    if (EN.has(w)) en++;
+    if (FR.has(w)) fr++;
+  }
+  return fr > en ? 'fr' : 'en';
+}
+
+/** Function words of both languages, ignored by lexical overlap. */
+export const STOP_WORDS = new Set(
+  (
+    'a an the and or but if then of to in on at by for with from as into about over under than that this these those ' +
+    'is are was were be been being am do does did have has had having will would shall should can could may might must ' +
+    'i me my we our you your he him his she her it its they them their what which who whom whose when where why how ' +
+    'all any some each every there here so such too very just also only same other s t its per ' +
+    'le la les l un une des du de d et ou mais donc ni car si que qu qui quoi dont ce cet cette ces c ca cela ceci ' +
+    'je j me m tu te il elle on nous vous ils elles leur leurs lui y en mon ma mes ton ta tes son sa ses notre nos votre vos ' +
+    'est sont etre ete etait etaient sera seront ai as avons avez ont avait a au aux avec pour par sur sous dans chez vers entre ' +
+    'tres tout tous toute toutes aussi comme'
+  ).split(' '),
+);
+
+/**
+ * A stemmer per language (Snowball, from `@orama/stemmers`), memoised: texts repeat their words, so
+ * each distinct word is stemmed once per verification.
+ */
+export function stemmerFor(language: Language): (word: string) => string {
+  const stem = language === 'fr' ? stemFrench : stemEnglish;
+  const memo = new Map<string, string>();
+  return (word) => {
+    let s = memo.get(word);
+    if (s === undefined) {
+      s = /^\d+$/.test(word) ? word : stem(word);
+      memo.set(word, s);
+    }
+    return s;
+  };
+}

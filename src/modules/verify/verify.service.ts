@@ -1,0 +1,191 @@
+import type { ServiceContext } from '../../core/context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { authorize } from '../keys/access.js';
+import { findCollection } from '../knowledge/knowledge.lookup.js';
+import { ProofCertificate } from '../proofs/proof.entity.js';
+import { canonicalJson, issueProof, toCertificateDto } from '../proofs/proofs.service.js';
+import type { Certificate } from '../proofs/proofs.schemas.js';
+import { recordControl } from '../usage/controls.js';
+import { Verifier, type ClaimResult } from './engine.js';
+import { VerifyReport } from './verify-report.entity.js';
+import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto, type ReportListQuery } from './verify.schemas.js';
+
+const READ = { scope: 'proof' } as const;
+const WRITE = { scope: 'proof', write: true } as const;
+
+/** The route a report's control and certificate are recorded under (the GraphQL twin shares it). */
+export const VERIFY_ROUTE = 'POST /v1/verify';
+/** `model` of a report's certificate: the rules, versioned with docs/verifier.md. */
+export const VERIFIER_MODEL = 'svc-verifier/rules-1';
+
+/** Chunks read per statement when checking against collections. */
+const CHUNK_PAGE = 2_000;
+
+/** Loads the ready passages of the collections into the verifier, page by page (source, then position). */
+async function addCollections(ctx: ServiceContext, verifier: Verifier, collectionIds: string[]): Promise<void> {
+  for (const id of collectionIds) {
+    if (!(await findCollection(ctx, id))) throw errors.validation('collectionIds', 'Collection not found', { collectionId: id });
+  }
+  const ws = ctx.caller.workspace.id;
+  const inList = collectionIds.map(() => '?').join(', ');
+  let after: [string, number] = ['', -1];
+  for (;;) {
+    const rows = await ctx.em.execute<{ id: string; text: string; source_id: string; ordinal: number; name: string }[]>(
+      `select c.id, c.text, c.source_id, c.ordinal, s.name
+         from knowledge_chunk c join knowledge_source s on s.id = c.source_id
+        where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' and s.collection_id in (${inList})
+          and (c.source_id, c.ordinal) > (?, ?)
+        order by c.source_id, c.ordinal
+        limit ?`,
+      [ws, ws, ...collectionIds, after[0], after[1], CHUNK_PAGE],
+    );
+    await verifier.addPassages(rows.map((r) => ({ source: r.name, content: r.text, sourceId: r.source_id, chunkId: r.id })));
+    if (rows.length < CHUNK_PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = [last.source_id, Number(last.ordinal)];
+  }
+}
+
+function countsOf(claims: ClaimResult[]) {
+  const counts = { supported: 0, contradicted: 0, unverifiable: 0 };
+  for (const c of claims) counts[c.verdict]++;
+  return counts;
+}
+
+export function toReportDto(r: VerifyReport): ReportDto {
+  return {
+    id: r.id,
+    createdAt: r.createdAt.toISOString(),
+    language: r.language,
+    against: r.against as ReportDto['against'],
+    collectionIds: r.collectionIds ?? null,
+    text: r.text,
+    claims: r.claims,
+    counts: { supported: r.supported, contradicted: r.contradicted, unverifiable: r.unverifiable },
+    certificateId: r.certificateId,
+  };
+}
+
+/** What a report's certificate signs as its answer: the SHA-256 of this canonical JSON (docs/verifier.md). */
+export const signedAnswerOf = (r: Pick<ReportDto, 'id' | 'claims' | 'counts'>): string => canonicalJson({ id: r.id, claims: r.claims, counts: r.counts });
+
+/** The certified request of a report: the text and what it was checked against. */
+const signedRequestOf = (input: ParsedVerifyInput) =>
+  input.passages ? { text: input.text, passages: input.passages } : { text: input.text, collectionIds: input.collectionIds };
+
+/**
+ * `POST /v1/verify`: checks each claim of the text against the passages or collections, stores the report,
+ * issues its certificate in the workspace's proof chain and records one control. No model runs, no
+ * question is consumed and `monthlyQuestionLimit` is not consulted (SPEC Limits > Controls).
+ */
+export async function verifyText(ctx: ServiceContext, input: unknown): Promise<ReportDto> {
+  authorize(ctx, WRITE);
+  const data = parseVerifyInput(input);
+  const verifier = new Verifier(data.text);
+  if (data.passages) await verifier.addPassages(data.passages);
+  else await addCollections(ctx, verifier, data.collectionIds);
+  const claims = await verifier.verify(data.text);
+  const counts = countsOf(claims);
+  const id = newId('vrf');
+  const { id: certificateId } = await issueProof(ctx, {
+    route: VERIFY_ROUTE,
+    modelAddress: 'verifier',
+    model: VERIFIER_MODEL,
+    request: signedRequestOf(data),
+    answer: signedAnswerOf({ id, claims, counts }),
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  });
+  const cert = await ctx.em.fork().findOneOrFail(ProofCertificate, { id: certificateId }, { fields: ['createdAt'] });
+  const createdAt = cert.createdAt;
+  await ctx.em.fork().transactional(async (tx) => {
+    await tx.execute(
+      `insert into verify_report (id, workspace_id, key_id, user_id, language, text, against, collection_ids, passage_count, claims,
+                                  supported, contradicted, unverifiable, certificate_id, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        ctx.caller.workspace.id,
+        ctx.caller.key.id,
+        ctx.caller.user.id,
+        verifier.language,
+        data.text,
+        data.passages ? 'passages' : 'collections',
+        data.collectionIds ? JSON.stringify(data.collectionIds) : null,
+        verifier.passageCount,
+        JSON.stringify(claims),
+        counts.supported,
+        counts.contradicted,
+        counts.unverifiable,
+        certificateId,
+        createdAt,
+      ],
+    );
+    await tx.execute('update proof_certificate set api_key_id = ? where id = ?', [ctx.caller.key.id, certificateId]);
+    await recordControl(ctx, tx, { route: VERIFY_ROUTE, at: createdAt });
+  });
+  return {
+    id,
+    createdAt: createdAt.toISOString(),
+    language: verifier.language,
+    against: data.passages ? 'passages' : 'collections',
+    collectionIds: data.collectionIds ?? null,
+    text: data.text,
+    claims,
+    counts,
+    certificateId,
+  };
+}
+
+const encodeCursor = (seq: number) => Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
+
+/** A cursor names the last report of a page by its position; anything else is a 400 naming `cursor`. */
+export function decodeCursor(cursor: string): number {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown };
+    if (typeof v.s === 'number' && Number.isSafeInteger(v.s) && v.s > 0) return v.s;
+  } catch {
+    // falls through
+  }
+  throw errors.validation('cursor', 'cursor is not valid');
+}
+
+/** `GET /v1/verify`: newest first, `limit` per page; the cursor keeps pages stable while new reports arrive. */
+export async function listReports(ctx: ServiceContext, query: ReportListQuery = {}): Promise<{ reports: ReportDto[]; nextCursor: string | null }> {
+  authorize(ctx, READ);
+  const { limit, cursor } = ReportListQuerySchema.parse(query ?? {});
+  const before = cursor ? decodeCursor(cursor) : null;
+  const rows = await ctx.em.find(
+    VerifyReport,
+    { workspaceId: ctx.caller.workspace.id, ...(before ? { seq: { $lt: before } } : {}) },
+    { orderBy: { seq: 'desc' }, limit: limit + 1 },
+  );
+  const page = rows.slice(0, limit);
+  return { reports: page.map(toReportDto), nextCursor: rows.length > limit ? encodeCursor(Number(page[page.length - 1]!.seq)) : null };
+}
+
+async function findReport(ctx: ServiceContext, id: string): Promise<VerifyReport> {
+  const report = id.length > 64 || id.includes('\u0000') ? null : await ctx.em.findOne(VerifyReport, { id, workspaceId: ctx.caller.workspace.id });
+  if (!report) throw errors.notFound('verifyReport', id);
+  return report;
+}
+
+export async function getReport(ctx: ServiceContext, id: string): Promise<ReportDto> {
+  authorize(ctx, READ);
+  return toReportDto(await findReport(ctx, id));
+}
+
+/** The report's certificate, signed and chained like a gateway certificate (verify it with `GET /v1/gateway/public-key`). */
+export async function getReportCertificate(ctx: ServiceContext, id: string): Promise<Certificate> {
+  authorize(ctx, READ);
+  const report = await findReport(ctx, id);
+  const cert = await ctx.em.findOne(ProofCertificate, { id: report.certificateId, workspaceId: ctx.caller.workspace.id });
+  if (!cert) throw errors.proofNotFound(report.certificateId);
+  return toCertificateDto(cert);
+}
+
+/** A report with its certificate, for the export (PDF or JSON). */
+export async function getReportExport(ctx: ServiceContext, id: string): Promise<{ report: ReportDto; certificate: Certificate }> {
+  authorize(ctx, READ);
+  return { report: await getReport(ctx, id), certificate: await getReportCertificate(ctx, id) };
+}
