@@ -132,11 +132,17 @@ async function findPerson(ctx: ServiceContext, id: string): Promise<User> {
   return user;
 }
 
-/** The workspace keeps at least one active admin. */
+/** The workspace keeps at least one active admin who can sign in (users only API keys act for do not count). */
 async function assertOtherAdmin(em: Em, user: User): Promise<void> {
-  if (user.role !== 'admin' || user.state !== 'active') return;
-  const admins = await em.count(User, { workspaceId: user.workspaceId, role: 'admin', state: 'active', id: { $ne: user.id } });
-  if (admins === 0) throw errors.validation(null, 'The workspace must keep at least one active admin');
+  if (user.role !== 'admin' || user.state !== 'active' || !user.passwordHash) return;
+  const admins = await em.count(User, {
+    workspaceId: user.workspaceId,
+    role: 'admin',
+    state: 'active',
+    passwordHash: { $ne: null },
+    id: { $ne: user.id },
+  });
+  if (admins === 0) throw errors.validation(null, 'The workspace must keep at least one active admin who can sign in');
 }
 
 export async function setPersonRole(ctx: ServiceContext, id: string, input: unknown): Promise<User> {
