@@ -77,6 +77,9 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
       signal,
     });
     const { body, truncated } = await readLimited(response.body, opts.maxResponseBytes);
+    // undici hands the connection back to its pool on the next turn of the event loop: a caller that
+    // sends again at once (with no I/O in between) would otherwise find it busy and open another one.
+    if (opts.pools) await new Promise<void>((resolve) => setImmediate(resolve));
     return {
       status: response.statusCode,
       headers: flattenHeaders(response.headers),
