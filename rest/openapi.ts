@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { routeRegistry } from './route.js';
+import { AnthropicErrorSchema, OpenAIErrorSchema } from '../src/modules/gateway/gateway.schemas.js';
+import { routeRegistry, isMetered, type AnyRoute } from './route.js';
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
@@ -8,10 +9,99 @@ const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data'
 
 /**
  * The native error body (SPEC, Errors): `error` says what went wrong, `code` where the catalogue has one
- * on the wire, and the entry's details beside them. A route's 4xx/5xx response without a schema of its
+ * on the wire, `field` when one field of the input is at fault, and the entry's other details beside
+ * them (`required`, `feature`, `scope`...). A native route's 4xx/5xx response without a schema of its
  * own is documented with it, so route files only describe when each status happens.
  */
-export const NativeErrorSchema = z.object({ error: z.string(), code: z.string().optional() }).loose();
+export const NativeErrorSchema = z.object({ error: z.string(), code: z.string().optional(), field: z.string().optional() }).loose();
+
+/** The route-level ceiling's 429 (SPEC: a body of its own, in none of the error shapes). */
+export const RouteRateLimitedSchema = z.object({ message: z.string(), route: z.string(), limitPerMinute: z.number().int() }).loose();
+
+/** One shared schema per wire shape, in `components.schemas`; every response that has that shape refers to it. */
+const ERROR_COMPONENTS = new Map<z.ZodType, string>([
+  [NativeErrorSchema, 'NativeError'],
+  [OpenAIErrorSchema, 'OpenAIError'],
+  [AnthropicErrorSchema, 'AnthropicError'],
+  [RouteRateLimitedSchema, 'RouteRateLimited'],
+]);
+
+type Dialect = NonNullable<AnyRoute['dialect']>;
+const DIALECT_ERROR: Record<Dialect, z.ZodType> = { native: NativeErrorSchema, openai: OpenAIErrorSchema, anthropic: AnthropicErrorSchema };
+
+const ref = (schema: z.ZodType): Record<string, unknown> => {
+  const name = ERROR_COMPONENTS.get(schema);
+  return name ? { $ref: `#/components/schemas/${name}` } : toJsonSchema(schema, 'output');
+};
+
+interface Documented {
+  descriptions: string[];
+  schemas: Record<string, unknown>[];
+}
+
+/**
+ * Every status a route can answer, derived from its declaration so that a route added with `mount()`
+ * gets them without writing them:
+ * - what the route declares (its own schema, or its wire shape's error schema for a 4xx/5xx);
+ * - on every keyed route, the auth-stage refusals in the native shape whatever the dialect (SPEC,
+ *   Authentication 6): 401, 403 (`scope_denied`, `read_only_key`, `client_suspended`,
+ *   `provider_unpaid`...), 429 `rate_limited`; with a route-level ceiling (`rateLimit`) also its 429
+ *   body; on a route that meters answers (`isMetered`), 402 `API_KEY_BUDGET_EXCEEDED` (native) and the
+ *   allowance refusals in the route's shape (the Anthropic dialect answers a spent allowance with 429
+ *   `rate_limit_error`); and 503 `server_restarting` (a shutdown that gives up on the request);
+ * - with a request body: 400 (malformed or invalid body) and 413 (over the body limit);
+ * - with a path parameter: 404 (nothing by that id in the workspace);
+ * - 500 everywhere (an unexpected failure, without its internals).
+ * Several bodies for one status are documented as `anyOf`.
+ */
+function statusesOf(r: AnyRoute): Map<number, Documented> {
+  const dialect: Dialect = r.dialect ?? 'native';
+  const out = new Map<number, Documented>();
+  const add = (status: number, description: string, schema?: z.ZodType) => {
+    const doc = out.get(status) ?? { descriptions: [], schemas: [] };
+    if (!doc.descriptions.includes(description)) doc.descriptions.push(description);
+    const json = schema && ref(schema);
+    if (json && !doc.schemas.some((s) => JSON.stringify(s) === JSON.stringify(json))) doc.schemas.push(json);
+    out.set(status, doc);
+  };
+  for (const [key, resp] of Object.entries(r.responses)) {
+    const status = Number(key);
+    add(status, resp.description, resp.schema ?? (status >= 400 ? DIALECT_ERROR[dialect] : undefined));
+  }
+  const dialectError = DIALECT_ERROR[dialect];
+  const keyed = !('public' in r);
+  if (keyed) {
+    add(401, 'Missing, invalid, revoked or expired key, or unknown user (native shape)', NativeErrorSchema);
+    add(403, 'Auth stage: scope_denied, read_only_key, client_suspended, provider_unpaid (native shape)', NativeErrorSchema);
+    add(429, 'rate_limited: the key\'s ratePerMinute, with retry-after (native shape)', NativeErrorSchema);
+    if (r.rateLimit) add(429, `Route-level ceiling (${r.rateLimit}): its own body`, RouteRateLimitedSchema);
+    if (isMetered(r)) {
+      add(402, 'API_KEY_BUDGET_EXCEEDED: the key\'s monthly ceiling (native shape)', NativeErrorSchema);
+      add(402, 'No questions left, subscription inactive, or a feature the plan lacks', dialectError);
+      if (dialect === 'anthropic') add(429, 'rate_limit_error: the question allowance is spent (no retry-after)', AnthropicErrorSchema);
+    }
+    add(503, 'server_restarting: a shutdown gave up on the request; retry elsewhere', dialectError);
+  }
+  if (r.body) {
+    add(400, 'Malformed or invalid request body', dialectError);
+    add(413, 'Request body over the body limit', dialectError);
+  }
+  if (/:[A-Za-z]+/.test(r.path) && !out.has(404)) add(404, 'Nothing by that id in the workspace', dialectError);
+  add(500, 'Unexpected failure (its internals are logged, never returned)', dialectError);
+  return out;
+}
+
+function responsesOf(r: AnyRoute): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, doc] of [...statusesOf(r)].sort(([a], [b]) => a - b)) {
+    const schema = doc.schemas.length === 0 ? undefined : doc.schemas.length === 1 ? doc.schemas[0] : { anyOf: doc.schemas };
+    responses[status] = {
+      description: doc.descriptions.join('; '),
+      ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    };
+  }
+  return responses;
+}
 
 /** The OpenAPI description, generated from the mounted routes and the zod schemas that validate them. */
 export function buildOpenApi(): Record<string, unknown> {
@@ -24,14 +114,6 @@ export function buildOpenApi(): Record<string, unknown> {
       required: true,
       schema: { type: 'string' },
     }));
-    const responses: Record<string, unknown> = {};
-    for (const [status, resp] of Object.entries(r.responses)) {
-      const schema = resp.schema ?? (Number(status) >= 400 ? NativeErrorSchema : undefined);
-      responses[status] = {
-        description: resp.description,
-        ...(schema ? { content: { 'application/json': { schema: toJsonSchema(schema, 'output') } } } : {}),
-      };
-    }
     paths[path] ??= {};
     paths[path][r.method] = {
       summary: r.summary,
@@ -39,7 +121,7 @@ export function buildOpenApi(): Record<string, unknown> {
       ...(params.length ? { parameters: params } : {}),
       ...('public' in r ? { security: [] } : r.scope ? { 'x-scope': r.scope } : {}),
       ...(r.body ? { requestBody: { required: true, content: { [MEDIA_TYPES[r.bodyType ?? 'json']]: { schema: toJsonSchema(r.body, 'input') } } } } : {}),
-      responses,
+      responses: responsesOf(r),
     };
   }
   return {
@@ -50,6 +132,7 @@ export function buildOpenApi(): Record<string, unknown> {
         bearer: { type: 'http', scheme: 'bearer' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       },
+      schemas: Object.fromEntries([...ERROR_COMPONENTS].map(([schema, name]) => [name, toJsonSchema(schema, 'output')])),
     },
     security: [{ bearer: [] }, { apiKey: [] }],
     paths,

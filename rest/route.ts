@@ -32,6 +32,12 @@ export interface RouteDef extends Needs {
   dialect?: Dialect;
   /** Route-level request ceiling (per minute) this route counts against; see SPEC Limits. */
   rateLimit?: RouteRateName;
+  /**
+   * The route admits a metered answer (a model runs on the workspace's allowance): its 402s (the key's
+   * budget, the allowance, the plan) are documented by construction. Default: the routes under the
+   * model-answering ceilings (`METERED_CEILINGS`).
+   */
+  meters?: boolean;
   /** Request body schema: documented in /openapi.json (the service parses with the same schema). */
   body?: z.ZodType;
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */
@@ -48,6 +54,13 @@ export interface PublicRouteDef extends Omit<RouteDef, 'handler' | 'scope'> {
 }
 
 export type AnyRoute = RouteDef | PublicRouteDef;
+
+/** Ceilings that only model-answering routes count against: a route under one meters unless it says otherwise. */
+const METERED_CEILINGS = new Set<RouteRateName>(['gateway', 'agentChat']);
+
+/** Whether a route meters answers (its declared `meters`, else derived from its ceiling). */
+export const isMetered = (def: AnyRoute): boolean =>
+  !('public' in def) && (def.meters ?? (def.rateLimit !== undefined && METERED_CEILINGS.has(def.rateLimit)));
 
 /** Everything mounted, for /openapi.json. */
 export const routeRegistry: AnyRoute[] = [];

@@ -7,13 +7,11 @@ import { untilAborted } from '../../src/lib/shutdown.js';
 import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
 import {
   AnthropicCountTokensRequestSchema,
-  AnthropicErrorSchema,
   AnthropicMessageResponseSchema,
   AnthropicMessagesRequestSchema,
   ModelListSchema,
   OpenAIChatRequestSchema,
   OpenAIChatResponseSchema,
-  OpenAIErrorSchema,
   ResponsesRequestSchema,
   ResponsesResponseSchema,
 } from '../../src/modules/gateway/gateway.schemas.js';
@@ -116,11 +114,11 @@ export function gatewayRouter(app: Deps): Router {
     body: OpenAIChatRequestSchema,
     responses: {
       200: { description: 'chat.completion, or a text/event-stream of chat.completion.chunk ending with [DONE]', schema: OpenAIChatResponseSchema },
-      400: { description: 'invalid_request_error', schema: OpenAIErrorSchema },
-      402: { description: 'insufficient_quota', schema: OpenAIErrorSchema },
-      404: { description: 'model_not_found or conversation_not_found', schema: OpenAIErrorSchema },
-      500: { description: 'server_error', schema: OpenAIErrorSchema },
-      501: { description: 'address_not_supported (debate:)', schema: OpenAIErrorSchema },
+      400: { description: 'invalid_request_error' },
+      402: { description: 'insufficient_quota' },
+      404: { description: 'model_not_found or conversation_not_found' },
+      500: { description: 'server_error' },
+      501: { description: 'address_not_supported (debate:)' },
     },
     handler: async (ctx, req, res) => {
       const { prepared, stream, includeUsage } = await prepareGatewayCall(ctx, () => fromOpenAI(req.body, conversationOf(req)));
@@ -142,11 +140,11 @@ export function gatewayRouter(app: Deps): Router {
     body: ResponsesRequestSchema,
     responses: {
       200: { description: 'response, or a text/event-stream of named response.* events', schema: ResponsesResponseSchema },
-      400: { description: 'invalid_request_error (also previous_response_id, item_reference)', schema: OpenAIErrorSchema },
-      402: { description: 'insufficient_quota', schema: OpenAIErrorSchema },
-      404: { description: 'model_not_found or conversation_not_found', schema: OpenAIErrorSchema },
-      500: { description: 'server_error', schema: OpenAIErrorSchema },
-      501: { description: 'address_not_supported (debate:)', schema: OpenAIErrorSchema },
+      400: { description: 'invalid_request_error (also previous_response_id, item_reference)' },
+      402: { description: 'insufficient_quota' },
+      404: { description: 'model_not_found or conversation_not_found' },
+      500: { description: 'server_error' },
+      501: { description: 'address_not_supported (debate:)' },
     },
     handler: async (ctx, req, res) => {
       const { prepared, stream, echo } = await prepareGatewayCall(ctx, () => fromResponses(req.body, conversationOf(req)));
@@ -167,11 +165,11 @@ export function gatewayRouter(app: Deps): Router {
     body: AnthropicMessagesRequestSchema,
     responses: {
       200: { description: 'message, or a text/event-stream of named events', schema: AnthropicMessageResponseSchema },
-      400: { description: 'invalid_request_error', schema: AnthropicErrorSchema },
-      404: { description: 'not_found_error (unknown agent or conversation)', schema: AnthropicErrorSchema },
-      429: { description: 'rate_limit_error: question allowance spent (no retry-after)', schema: AnthropicErrorSchema },
-      500: { description: 'api_error', schema: AnthropicErrorSchema },
-      501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
+      400: { description: 'invalid_request_error' },
+      404: { description: 'not_found_error (unknown agent or conversation)' },
+      429: { description: 'rate_limit_error: question allowance spent (no retry-after)' },
+      500: { description: 'api_error' },
+      501: { description: 'invalid_request_error (debate:)' },
     },
     handler: async (ctx, req, res) => {
       const { prepared, stream } = await prepareGatewayCall(ctx, () => fromAnthropic(req.body, conversationOf(req)));
@@ -191,9 +189,9 @@ export function gatewayRouter(app: Deps): Router {
     body: AnthropicCountTokensRequestSchema,
     responses: {
       200: { description: 'Token count', schema: z.object({ input_tokens: z.number().int() }) },
-      400: { description: 'invalid_request_error', schema: AnthropicErrorSchema },
-      404: { description: 'not_found_error', schema: AnthropicErrorSchema },
-      501: { description: 'invalid_request_error (debate:)', schema: AnthropicErrorSchema },
+      400: { description: 'invalid_request_error' },
+      404: { description: 'not_found_error' },
+      501: { description: 'invalid_request_error (debate:)' },
     },
     handler: async (ctx, req) => {
       const { inputTokens, proofId } = await countGatewayTokens(ctx, () => fromAnthropicCount(req.body, conversationOf(req)));

@@ -3,6 +3,7 @@ import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type TestTenant } from '../support/app.js';
+import { checkedFetch } from '../support/openapi-validation.js';
 import { STANDARD_MODEL, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const provider = () => createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key });
+const provider = () => createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
 
 const weatherTool = () =>
   tool({

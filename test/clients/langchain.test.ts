@@ -3,6 +3,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type TestTenant } from '../support/app.js';
+import { checkedFetch } from '../support/openapi-validation.js';
 import { STANDARD_MODEL, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
@@ -23,7 +24,7 @@ describe.each([
   ['Chat Completions', false],
   ['Responses API', true],
 ])('LangChain ChatOpenAI over %s', (_name, useResponsesApi) => {
-  const chat = () => new ChatOpenAI({ model: STANDARD_MODEL, apiKey: a.key, configuration: { baseURL: `${h.t.baseUrl}/v1` }, maxRetries: 0, useResponsesApi });
+  const chat = () => new ChatOpenAI({ model: STANDARD_MODEL, apiKey: a.key, configuration: { baseURL: `${h.t.baseUrl}/v1`, fetch: checkedFetch(h.t.baseUrl) }, maxRetries: 0, useResponsesApi });
 
   it('invoke answers', async () => {
     h.models.enqueue({ content: 'Bonjour.' });

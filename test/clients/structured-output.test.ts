@@ -4,6 +4,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type TestTenant } from '../support/app.js';
+import { checkedFetch } from '../support/openapi-validation.js';
 import { STANDARD_MODEL, openaiClient, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
 let h: GatewayHarness;
@@ -19,14 +20,14 @@ const City = z.object({ name: z.string(), population: z.number().int(), tags: z.
 describe('structured output through the clients people use', () => {
   it('AI SDK generateObject on .chat(): response_format json_schema is forwarded and the object comes back', async () => {
     h.models.enqueue({ content: '{"name":"Lyon","population":522000,"tags":["food"]}' });
-    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key });
+    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
     const { object } = await generateObject({ model: provider.chat(STANDARD_MODEL), schema: City, prompt: 'Describe Lyon.', maxRetries: 0 });
     expect(object).toEqual({ name: 'Lyon', population: 522000, tags: ['food'] });
     expect(h.lastModelRequest().response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object' } } });
   });
 
   it('AI SDK generateObject on the local model (svc-sensitive): an object valid against the schema', async () => {
-    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key });
+    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
     const { object } = await generateObject({ model: provider.chat('svc-sensitive'), schema: City, prompt: 'Describe Lyon.', maxRetries: 0 });
     expect(City.parse(object)).toEqual(object);
   });

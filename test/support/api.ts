@@ -1,3 +1,5 @@
+import { OPENAPI_CHECK, openApiProblem } from './openapi-validation.js';
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -5,7 +7,10 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-/** Minimal JSON client over fetch, sending the key as a Bearer token. */
+/**
+ * Minimal JSON client over fetch, sending the key as a Bearer token. Each response must be documented by
+ * /openapi.json for its operation and status, with a body matching the documented schema.
+ */
 export function api(baseUrl: string, key?: string, extraHeaders: Record<string, string> = {}) {
   const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
     const res = await fetch(baseUrl + path, {
@@ -25,6 +30,9 @@ export function api(baseUrl: string, key?: string, extraHeaders: Record<string, 
     } catch {
       parsed = text;
     }
+    // Every answer is held to the server's own /openapi.json (openapi-validation.ts).
+    const problem = OPENAPI_CHECK && (await openApiProblem(baseUrl, method, path, res.status, res.headers.get('content-type'), () => parsed));
+    if (problem) throw new Error(`OpenAPI mismatch: ${problem}`);
     return { status: res.status, body: parsed as T, headers: res.headers, text };
   };
   return {

@@ -342,11 +342,20 @@ export const OpenAIChatResponseSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(OpenAIToolCall).optional() }),
+      message: z.object({
+        role: z.literal('assistant'),
+        content: z.string().nullable(),
+        refusal: z.null(),
+        tool_calls: z
+          .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
+          .optional(),
+      }),
       finish_reason: z.enum(['stop', 'length', 'tool_calls']),
+      logprobs: z.null(),
     }),
   ),
   usage: OpenAIUsage,
+  system_fingerprint: z.null(),
 });
 
 export const AnthropicMessageResponseSchema = z.object({
@@ -403,12 +412,27 @@ export const ResponsesResponseSchema = z.object({
   user: z.string().nullable(),
 });
 
+/** OpenAI's list shape, with the Anthropic SDK's fields beside (`type`, `display_name`, `created_at`; `has_more`, `first_id`, `last_id`). */
 export const ModelListSchema = z.object({
   object: z.literal('list'),
-  data: z.array(z.object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      object: z.literal('model'),
+      created: z.number().int(),
+      owned_by: z.string(),
+      type: z.literal('model'),
+      display_name: z.string(),
+      created_at: z.string(),
+    }),
+  ),
+  has_more: z.boolean(),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
 });
 
+/** OpenAI's error envelope; quota refusals (402) keep their details (`feature`, `requiredPlan`...) beside the four keys. */
 export const OpenAIErrorSchema = z.object({
-  error: z.object({ message: z.string(), type: z.string(), code: z.string().nullable(), param: z.string().nullable() }),
+  error: z.object({ message: z.string(), type: z.string(), code: z.string().nullable(), param: z.string().nullable() }).loose(),
 });
 export const AnthropicErrorSchema = z.object({ type: z.literal('error'), error: z.object({ type: z.string(), message: z.string() }) });
