@@ -12,6 +12,7 @@ import '../modules/webhooks/webhooks.graphql.js';
 import '../modules/knowledge/knowledge.graphql.js';
 import '../modules/tools/tools.graphql.js';
 import '../modules/people/people.graphql.js';
+import '../modules/verify/verify.graphql.js';
 
 let built: GraphQLSchema | undefined;
 

@@ -70,6 +70,28 @@ export function sentences(text: string): Segment[] {
 /** Connectors that start a new assertion inside a sentence; the connector stays with the second clause. */
 const CLAUSE = /,\s+(?=(?:but|whereas|while|although|mais|tandis qu|alors qu|bien qu)\b)|\s+(?=(?:but|mais)\s)/giu;
 
+/** A claim longer than this (a run without sentence ends) is cut at a space into pieces of at most this size. */
+export const MAX_CLAIM_CHARS = 1_000;
+
+/** A passage sentence longer than this is cut the same way, so that a quote stays short enough to read. */
+export const MAX_QUOTE_CHARS = 500;
+
+/** A segment cut at spaces into pieces of at most `max` characters. */
+export function pieces(seg: Segment, max = MAX_CLAIM_CHARS): Segment[] {
+  if (seg.text.length <= max) return [seg];
+  const out: Segment[] = [];
+  for (let at = 0; at < seg.text.length; ) {
+    let end = Math.min(seg.text.length, at + max);
+    if (end < seg.text.length) {
+      const space = seg.text.lastIndexOf(' ', end);
+      if (space > at + max / 2) end = space;
+    }
+    out.push({ text: seg.text.slice(at, end), start: seg.start + at, end: seg.start + end });
+    at = end;
+  }
+  return out;
+}
+
 /**
  * The claims of a text: its sentences, split again into clauses at `but`, `whereas`, `while`, `mais`,
  * `tandis que`, `alors que`; questions and fragments without two content words or a number are not claims.
@@ -86,11 +108,10 @@ export function claimsOf(text: string, isContent: (folded: string) => boolean): 
       from = m.index + m[0].length;
     }
     parts.push([from, sentence.text.length]);
-    for (const [s, e] of parts) {
-      const before = out.length;
-      push(out, text, sentence.start + s, sentence.start + e);
-      const seg = out[before];
-      if (!seg) continue;
+    const clauses: Segment[] = [];
+    for (const [s, e] of parts) push(clauses, text, sentence.start + s, sentence.start + e);
+    for (const seg of clauses.flatMap((c) => pieces(c))) {
+      out.push(seg);
       const words = (seg.text.match(/[\p{L}\p{N}]+/gu) ?? []).map(fold);
       const content = words.filter(isContent).length;
       if (content < 2 && !(content >= 1 && /\p{N}/u.test(seg.text))) out.pop();

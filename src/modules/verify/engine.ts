@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { claimsOf, sentences, type Segment } from './claims.js';
+import { claimsOf, MAX_QUOTE_CHARS, pieces, sentences, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord, negationCount } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
@@ -56,7 +56,7 @@ export const THRESHOLDS = {
 /** Sentences examined in full per claim, after the quick count over rare words. */
 const CANDIDATES = 8;
 /** A word in more sentences than this does not drive the candidate count (it still counts in the score). */
-const COMMON_DF = 4000;
+const COMMON_DF = 2000;
 /** Work between two turns of the event loop. */
 const SLICE_MS = 8;
 
@@ -126,10 +126,14 @@ export class Verifier {
   private readonly passageWords: (Set<string> | undefined)[] = [];
   private readonly sentences: Sentence[] = [];
   private readonly postings = new Map<string, number[]>();
+  /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
+  private readonly judged = new Map<string, Omit<ClaimResult, 'start' | 'end'>>();
+  /** Candidate scores by sentence, reused from claim to claim. */
+  private scores = new Float64Array(0);
   private lastTurn = performance.now();
 
   constructor(text: string) {
-    this.language = detectLanguage(words(text.slice(0, 100_000)).map((w) => w.w));
+    this.language = detectLanguage(words(text.slice(0, 20_000)).map((w) => w.w));
     this.stem = stemmerFor(this.language);
     this.antonyms = antonymsFor(this.stem);
   }
@@ -156,7 +160,7 @@ export class Verifier {
       const index = this.passages.length;
       this.passages.push(p);
       this.passageWords.push(undefined);
-      for (const seg of sentences(p.content)) {
+      for (const seg of sentences(p.content).flatMap((s) => pieces(s, MAX_QUOTE_CHARS))) {
         const { stems, negations } = this.contentStems(seg.text);
         const id = this.sentences.length;
         const set = new Set(stems);
@@ -179,8 +183,11 @@ export class Verifier {
   async verify(text: string): Promise<ClaimResult[]> {
     const isContent = (w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1;
     const out: ClaimResult[] = [];
+    if (this.scores.length !== this.sentences.length) this.scores = new Float64Array(this.sentences.length);
     for (const seg of claimsOf(text, isContent)) {
-      out.push(this.judge(this.analyse(seg)));
+      let result = this.judged.get(seg.text);
+      if (!result) this.judged.set(seg.text, (result = this.judge(this.analyse(seg))));
+      out.push({ text: result.text, start: seg.start, end: seg.end, verdict: result.verdict, rule: result.rule, evidence: result.evidence });
       await this.breathe();
     }
     return out;
@@ -224,23 +231,39 @@ export class Verifier {
 
   /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
   private candidates(claim: Claim): number[] {
-    const score = new Map<number, number>();
     const lookup = new Set(claim.lookup);
     for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
-    let driven = 0;
-    const byRarity = [...lookup].sort((a, b) => (this.postings.get(a)?.length ?? 0) - (this.postings.get(b)?.length ?? 0) || (a < b ? -1 : 1));
-    for (const s of byRarity) {
-      const list = this.postings.get(s);
-      if (!list) continue;
-      if (list.length > COMMON_DF && driven > 0) continue;
-      driven++;
+    const byRarity = [...lookup]
+      .filter((s) => this.postings.has(s))
+      .sort((a, b) => this.postings.get(a)!.length - this.postings.get(b)!.length || (a < b ? -1 : 1));
+    const scores = this.scores;
+    const touched: number[] = [];
+    byRarity.forEach((s, i) => {
+      const list = this.postings.get(s)!;
+      // Common words do not find candidates, except the rarest word of a claim made only of common ones.
+      if (list.length > COMMON_DF && i > 0) return;
       const w = this.idf(s);
-      for (const id of list.length > COMMON_DF ? list.slice(0, COMMON_DF) : list) score.set(id, (score.get(id) ?? 0) + w);
+      const n = Math.min(list.length, COMMON_DF);
+      for (let k = 0; k < n; k++) {
+        const id = list[k]!;
+        if (scores[id] === 0) touched.push(id);
+        scores[id]! += w;
+      }
+    });
+    // The best few by score, ties to the earlier sentence: one pass keeping a short sorted list.
+    const top: number[] = [];
+    const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+    for (const id of touched) {
+      if (top.length === CANDIDATES && !better(id, top[CANDIDATES - 1]!)) continue;
+      let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
+      top[at] = id;
+      while (at > 0 && better(top[at]!, top[at - 1]!)) {
+        [top[at], top[at - 1]] = [top[at - 1]!, top[at]!];
+        at--;
+      }
     }
-    return [...score.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, CANDIDATES)
-      .map(([id]) => id);
+    for (const id of touched) scores[id] = 0;
+    return top;
   }
 
   private judge(claim: Claim): ClaimResult {

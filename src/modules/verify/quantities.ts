@@ -60,7 +60,7 @@ const NUMBER_WORDS: Record<string, number> = {
   quinze: 15, vingt: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
 };
 
-const WORD = /^[\s\u00a0\u202f]*([\p{L}%€$£]+)/u;
+const WORD = /^[\s\u00a0\u202f'’]*([\p{L}%€$£]+)/u;
 
 /** The next word after `at` (letters, or a currency or percent sign), with its end. */
 function nextWord(text: string, at: number): { raw: string; end: number } | null {

@@ -3,8 +3,8 @@ import { errors } from '../../errors/index.js';
 
 /** Limits of `POST /v1/verify` (docs/operations.md, Limits on text). */
 export const VERIFY_LIMITS = {
-  /** Over it: 413 `text_too_large`. About 30 000 words. */
-  textChars: 200_000,
+  /** Over it: 413 `text_too_large`. About 15 000 words. */
+  textChars: 100_000,
   passages: 1_000,
   passageChars: 100_000,
   sourceChars: 500,
