@@ -83,6 +83,7 @@ export function authRouter(app: Deps): Router {
     body: SignInSchema,
     responses: {
       200: { description: 'Signed in; `Set-Cookie` holds the session', schema: UserBody },
+      400: { description: 'email or password missing or not a string' },
       401: { description: 'Wrong e-mail or password, or an account that may not sign in (one answer for all)' },
       403: { description: 'csrf_rejected: sent from another origin' },
       429: { description: 'rate_limited: too many failed sign-ins for this account or address; retry-after in seconds' },
@@ -170,7 +171,10 @@ export function authRouter(app: Deps): Router {
     path: '/auth/password-reset',
     summary: 'Mails a password-reset link (single use, expires after 1 hour) when the e-mail belongs to an active account; the answer is the same either way',
     body: PasswordResetRequestSchema,
-    responses: { 202: { description: 'Accepted (whether or not the e-mail is known)', schema: z.object({}) } },
+    responses: {
+      202: { description: 'Accepted (whether or not the e-mail is known)', schema: z.object({}) },
+      400: { description: 'email missing or not a string' },
+    },
     handler: async (req) => {
       requestPasswordReset(peopleCtx(req), req.body);
       return { status: 202, body: {} };
