@@ -1,6 +1,5 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { createContext } from '../src/core/context.js';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
 import { assertSameOrigin } from '../src/modules/people/csrf.js';
@@ -23,7 +22,6 @@ import {
   SignInSchema,
 } from '../src/modules/people/people.schemas.js';
 import {
-  authenticateSession,
   clearedSessionCookie,
   findLiveSession,
   ownOrigin,
@@ -32,7 +30,9 @@ import {
   sessionTokenOf,
   type SessionCredentials,
 } from '../src/modules/people/sessions.js';
-import { mountPublic, type Reply } from './route.js';
+import { secretFromHeaders } from '../src/modules/keys/keys.service.js';
+import { openRequest } from '../src/pipeline/pipeline.js';
+import { credentialsOf, mountPublic, type Reply } from './route.js';
 import { SET_PASSWORD_PAGE } from '../src/modules/people/set-password-page.js';
 
 const requestOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
@@ -134,11 +134,15 @@ export function authRouter(app: Deps): Router {
       204: { description: 'Changed' },
       400: { description: 'currentPassword wrong, or newPassword outside the policy' },
       401: { description: 'Not signed in' },
-      403: { description: 'csrf_rejected' },
+      403: { description: 'csrf_rejected; person_required for an API key' },
     },
     handler: async (req) => {
-      const caller = await authenticateSession(app, sessionCredentials(req));
-      const ctx = createContext(app, caller, { log: app.log });
+      if (!sessionTokenOf(req.headers.cookie) && !secretFromHeaders(credentialsOf(req))) throw errors.unauthorized(SessionMessages.missing);
+      // The request pipeline with the session accepted: an API key is refused with 403 person_required.
+      const ctx = await openRequest(app, { ...credentialsOf(req), session: sessionCredentials(req) }, {
+        name: 'POST /auth/password',
+        needs: { scope: null, write: true, person: true, role: 'member' },
+      });
       try {
         await changePassword(ctx, req.body);
       } finally {

@@ -110,6 +110,14 @@ describe('a session on GraphQL', () => {
     expect((await admin.get('/developer/api-keys')).status).toBe(401);
   });
 
+  it('a REST route only people may use answers an API key with 403 person_required in the native shape', async () => {
+    const res = await api(t.baseUrl, ws.key).post('/auth/password', { currentPassword: 'whatever it is', newPassword: 'whatever it becomes' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'Only a signed-in person may do this; API keys are refused', code: 'person_required' });
+    const anonymous = await api(t.baseUrl).post('/auth/password', { currentPassword: 'whatever it is', newPassword: 'whatever it becomes' });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('a member promoted to admin gets the rights at the next operation; the last admin stays', async () => {
     const invite = 'mutation { invitePerson(input: { email: "second@example.test" }) { mailed } }';
     expect(outcomeOf((await member.graphql(invite)).body)).toBe('admin_required');
