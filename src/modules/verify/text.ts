@@ -6,7 +6,8 @@ import { stemmer as stemFrench } from '@orama/stemmers/french';
  * words as runs of letters and digits. Deterministic and linear in the length of the text.
  */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  // ASCII has nothing to decompose: skip the normalisation (most passages).
+  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
 /** A word longer than this is not a word of a natural language (an adversarial run): skipped. */
