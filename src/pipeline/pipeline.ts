@@ -12,9 +12,11 @@ import { RequestScope } from '../core/request-scope.js';
  * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
  * subscriptions, the keyed 404 fallback):
  *
- *   1. authenticate the key (401, 403 client_suspended);
+ *   1. authenticate the key, or the session cookie where the adapter accepts one (GraphQL): 401,
+ *      403 client_suspended, 403 csrf_rejected;
  *   2. the key's `ratePerMinute`, then the operation's route-level ceiling (429);
- *   3. the declared scope, then read-only (403 scope_denied, 403 read_only_key);
+ *   3. the declared person and role (403 person_required, 403 admin_required), then the declared scope,
+ *      then read-only (403 scope_denied, 403 read_only_key);
  *   4. admission: the use case admits the answer (plan, key budget, allowance) and its question hold
  *      is owned by the request scope opened here, released when the adapter disposes of it.
  *
