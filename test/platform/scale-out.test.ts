@@ -78,7 +78,8 @@ async function chainOf(db: TestDatabase): Promise<{ seq: number; hash: string; p
   }
 }
 
-describe.runIf(available)('several server processes on one database', () => {
+// Each test starts two or three server processes: slow on a loaded machine, hence the long timeouts.
+describe.runIf(available)('several server processes on one database', { timeout: 180_000 }, () => {
   it('200 concurrent gateway calls from two processes leave one unbroken chain', async () => {
     const { db, a, b, key } = await twoProcesses();
     const responses = await Promise.all(

@@ -31,7 +31,7 @@ interface Described {
   ajv: InstanceType<typeof Ajv>;
 }
 
-const documents = new Map<string, Promise<Described | undefined>>();
+const documents = new Map<string, Promise<Described>>();
 
 /**
  * OpenAPI 3.0 schema objects as JSON Schema (draft-07) for ajv: `nullable` becomes a `null` type,
@@ -67,19 +67,10 @@ function toJsonSchema(node: unknown): unknown {
   return out;
 }
 
-type Document = { paths: Record<string, Record<string, Operation['responses'] | Json>>; components?: { schemas?: Record<string, Json> } };
-
-/**
- * The server's own description. A test harness that mounts a few routers of its own (no /openapi.json:
- * test/support/usage-server.ts) describes no API and is not checked.
- */
-async function describe(baseUrl: string): Promise<Described | undefined> {
+async function describe(baseUrl: string): Promise<Described> {
   const res = await fetch(`${baseUrl}/openapi.json`);
-  if (res.status !== 200) {
-    await res.body?.cancel();
-    return undefined;
-  }
-  const doc = (await res.json()) as Document;
+  if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
+  const doc = (await res.json()) as { paths: Record<string, Record<string, Operation['responses'] | Json>>; components?: { schemas?: Record<string, Json> } };
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(toJsonSchema(schema) as Json, `openapi:${name}`);
@@ -110,16 +101,8 @@ export async function openApiProblem(
     described = describe(baseUrl);
     documents.set(baseUrl, described);
   }
-  const description = await described;
-  if (!description) return undefined;
-  const { operations, validators, ajv } = description;
-  const raw = url.split('?')[0];
-  let path = raw;
-  try {
-    path = decodeURI(raw);
-  } catch {
-    // A test sending a malformed escape on purpose: matched as sent.
-  }
+  const { operations, validators, ajv } = await described;
+  const path = decodeURI(url.split('?')[0]);
   const op = operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(path));
   if (!op) return undefined;
   const where = `${method.toUpperCase()} ${op.template} answered ${status}`;

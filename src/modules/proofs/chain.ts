@@ -37,12 +37,8 @@ async function appendBatch(kernel: Kernel, signing: GatewaySigning, workspaceId:
   const key = signing.key;
   const createdAt = kernel.clock.now();
   return kernel.orm.em.fork().transactional(async (tx) => {
-    // Two-key form: the first key namespaces this lock away from other per-workspace locks.
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('svc.proof-chain'), hashtext(?))`, [workspaceId]);
-    const [last] = await tx.execute<{ seq: number; hash: string }[]>(
-      'select seq, hash from proof_certificate where workspace_id = ? order by seq desc limit 1',
-      [workspaceId],
-    );
+    // The chain's advisory lock for this transaction, then the last link (svc_chain_head, Migration20261123120100).
+    const [last] = await tx.execute<{ seq: number; hash: string }[]>('select seq, hash from svc_chain_head(?)', [workspaceId]);
     let seq = last?.seq ?? 0;
     let prevHash: string | null = last?.hash ?? null;
     const rows = items.map((item) => {

@@ -221,40 +221,39 @@ export interface PendingAdmission {
 }
 
 /**
- * Decides the admissions of one workspace that arrived together, in arrival order, in one transaction
- * serialised per workspace by the workspace row lock (so across processes too): expired holds are
- * dropped, the balance and the live holds read once, and each admission takes its questions while
- * enough are left (a hold each, inserted together), or gets its own 402 QUESTION_LIMIT.
+ * Decides the admissions of one workspace that arrived together, in arrival order, in one statement
+ * (`svc_admit`, Migration20261123120100) serialised per workspace by the workspace row lock, so across
+ * processes too: expired holds are dropped, the balance and the live holds read once, and each admission
+ * takes its questions while enough are left (a hold each), or gets its own 402 QUESTION_LIMIT.
  */
 export async function admitBatch(kernel: Kernel, workspaceId: string, items: PendingAdmission[]): Promise<Outcome<string>[]> {
   const now = kernel.clock.now();
   const ws = items[0].workspace;
-  return kernel.orm.em.fork().transactional(async (em) => {
-    await em.execute('select id from workspace where id = ? for update', [workspaceId]);
-    const balance = await readBalance(em, ws, now);
-    const [held] = await em.execute<{ n: unknown }[]>(
-      `with expired as (delete from question_hold where workspace_id = ? and expires_at <= ?)
-       select coalesce(sum(questions), 0) as n from question_hold where workspace_id = ? and expires_at > ?`,
-      [workspaceId, now, workspaceId, now],
-    );
-    let available = Math.max(0, balance.available - Number(held?.n ?? 0));
-    const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
-    const holds: { id: string; questions: number }[] = [];
-    const outcomes = items.map((item): Outcome<string> => {
-      if (available < item.required) return errors.questionLimit(item.required, available);
-      available -= item.required;
-      const id = newId('hold');
-      holds.push({ id, questions: item.required });
-      return id;
-    });
-    if (holds.length > 0) {
-      await em.execute(
-        `insert into question_hold (id, workspace_id, questions, expires_at) values ${holds.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        holds.flatMap((h) => [h.id, workspaceId, h.questions, expiresAt]),
-      );
-    }
-    return outcomes;
-  });
+  const window = allowanceWindow(ws, now);
+  const ids = items.map(() => newId('hold'));
+  const [row] = await kernel.orm.em.getConnection().execute<{ available: unknown }[]>(
+    'select svc_admit(?, ?, ?, ?, ?, ?::int[], ?::text[], ?) as available',
+    [workspaceId, now, window.start, window.end, planTerms(ws).questions, pgArrayLiteral(items.map((i) => i.required)), pgArrayLiteral(ids), new Date(now.getTime() + HOLD_TTL_MS)],
+  );
+  const available = pgArray(row?.available).map(Number);
+  return items.map((item, i) => (available[i] >= item.required ? ids[i] : errors.questionLimit(item.required, available[i])));
+}
+
+/**
+ * The text form of a PostgreSQL array (`{1,2}`, `{"a","b"}`), passed as one parameter and cast in SQL
+ * (`?::int[]`): the query builder would spread a JavaScript array into a list of parameters.
+ */
+export function pgArrayLiteral(values: readonly (string | number | null)[]): string {
+  const element = (v: string | number | null) =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return `{${values.map(element).join(',')}}`;
+}
+
+/** A PostgreSQL array as the driver returns it: an array (pg), or its text form `{1,2}` (some drivers). */
+function pgArray(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return value.replace(/^\{|\}$/g, '').split(',').filter((x) => x !== '');
+  return [];
 }
 
 /** One answer waiting for its workspace's next ledger transaction. */
@@ -270,11 +269,12 @@ export interface PendingConsumption {
 }
 
 /**
- * Appends the answers of one workspace that arrived together to the ledger in one transaction,
- * giving back their holds in it: the monthly allowance is used before packs, answer after answer in
- * arrival order. Serialised per workspace (row lock) so the split is exact across processes. Questions
- * already answered are always recorded, even past the allowance when an answer cost more than its hold.
- * Returns, for answers through a key with a ceiling, the key's month total after the batch.
+ * Appends the answers of one workspace that arrived together to the ledger in one statement
+ * (`svc_record`, Migration20261123120100), giving back their holds in it: the monthly allowance is used
+ * before packs, answer after answer in arrival order. Serialised per workspace (row lock) so the split is
+ * exact across processes. Questions already answered are always recorded, even past the allowance when an
+ * answer cost more than its hold. Returns, for answers through a key with a ceiling, the key's month total
+ * after the batch.
  */
 export async function recordBatch(
   kernel: Kernel,
@@ -283,43 +283,34 @@ export async function recordBatch(
 ): Promise<Outcome<{ keyTotal?: number; at: Date }>[]> {
   const now = kernel.clock.now();
   const ws = items[0].workspace;
-  return kernel.orm.em.fork().transactional(async (em) => {
-    await em.execute('select id from workspace where id = ? for update', [workspaceId]);
-    const holdIds = items.flatMap((i) => (i.holdId ? [i.holdId] : []));
-    if (holdIds.length > 0) await em.execute(`delete from question_hold where id in (${holdIds.map(() => '?').join(', ')})`, holdIds);
-    const balance = await readBalance(em, ws, now);
-    let { allowanceLeft, packsLeft } = balance;
-    const rows = items.map((item) => {
-      const { usage } = item.entry;
-      const fromAllowance = Math.min(item.questions, allowanceLeft);
-      const fromPacks = Math.min(item.questions - fromAllowance, packsLeft);
-      allowanceLeft -= fromAllowance;
-      packsLeft -= fromPacks;
-      return {
-        id: newId('use'),
-        workspaceId,
-        keyId: item.keyId,
-        userId: item.userId,
-        kind: 'question' as const,
-        route: item.entry.route,
-        modelClass: item.entry.modelClass,
-        model: item.entry.model ?? null,
-        promptTokens: Math.max(0, Math.round(usage.promptTokens || 0)),
-        completionTokens: Math.max(0, Math.round(usage.completionTokens || 0)),
-        totalTokens: Math.max(0, Math.round(usage.totalTokens || 0)),
-        questions: item.questions,
-        // Past zero (turns admitted together), the overrun is charged to the allowance.
-        fromAllowance: item.questions - fromPacks,
-        fromPacks,
-        createdAt: now,
-      };
-    });
-    await em.insertMany(UsageEntry, rows);
-    // The key's month total only serves its ceiling: keys without one skip the sum.
-    const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
-    const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
-    return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
-  });
+  const window = allowanceWindow(ws, now);
+  const em = kernel.orm.em.fork();
+  const tokens = (n: number) => Math.max(0, Math.round(n || 0));
+  await em.execute(
+    `select svc_record(?, ?, ?, ?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::int[])`,
+    [
+      workspaceId,
+      now,
+      window.start,
+      window.end,
+      planTerms(ws).questions,
+      pgArrayLiteral(items.flatMap((i) => (i.holdId ? [i.holdId] : []))),
+      pgArrayLiteral(items.map(() => newId('use'))),
+      pgArrayLiteral(items.map((i) => i.keyId)),
+      pgArrayLiteral(items.map((i) => i.userId)),
+      pgArrayLiteral(items.map((i) => i.entry.route)),
+      pgArrayLiteral(items.map((i) => i.entry.modelClass)),
+      pgArrayLiteral(items.map((i) => i.entry.model ?? null)),
+      pgArrayLiteral(items.map((i) => tokens(i.entry.usage.promptTokens))),
+      pgArrayLiteral(items.map((i) => tokens(i.entry.usage.completionTokens))),
+      pgArrayLiteral(items.map((i) => tokens(i.entry.usage.totalTokens))),
+      pgArrayLiteral(items.map((i) => i.questions)),
+    ],
+  );
+  // The key's month total only serves its ceiling: keys without one skip the sum.
+  const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
+  const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
+  return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
 }
 
 /** Stores the 80% notification unless this key already has one this month; logs it when new. */

@@ -63,7 +63,7 @@ const SLICE_MS = 8;
 interface Sentence {
   passage: number;
   seg: Segment;
-  stems: string[];
+  stems: Set<string>;
   negations: number;
   facts?: Facts;
 }
@@ -161,23 +161,18 @@ export class Verifier {
       const index = this.passages.length;
       this.passages.push(p);
       this.passageWords.push(undefined);
-      for (const whole of sentences(p.content)) {
-        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg);
+      for (const seg of sentences(p.content).flatMap((s) => pieces(s, MAX_QUOTE_CHARS))) {
+        const { stems, negations } = this.contentStems(seg.text);
+        const id = this.sentences.length;
+        const set = new Set(stems);
+        this.sentences.push({ passage: index, seg, stems: set, negations });
+        for (const s of set) {
+          let list = this.postings.get(s);
+          if (!list) this.postings.set(s, (list = []));
+          list.push(id);
+        }
       }
       await this.breathe();
-    }
-  }
-
-  private addSentence(passage: number, seg: Segment): void {
-    const { stems, negations } = this.contentStems(seg.text);
-    const id = this.sentences.length;
-    // A few distinct stems per sentence: an array is lighter than a Set for 10 000s of sentences.
-    const unique = stems.length < 2 ? stems : [...new Set(stems)];
-    this.sentences.push({ passage, seg, stems: unique, negations });
-    for (const s of unique) {
-      let list = this.postings.get(s);
-      if (!list) this.postings.set(s, (list = []));
-      list.push(id);
     }
   }
 
@@ -313,9 +308,9 @@ export class Verifier {
     for (const stem of claim.stems) {
       const w = this.idf(stem);
       total += w;
-      if (s.stems.includes(stem)) found += w;
+      if (s.stems.has(stem)) found += w;
       else {
-        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.includes(a) && !claim.stems.includes(a));
+        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
         if (opposite) {
           found += w;
           flipped = true;
