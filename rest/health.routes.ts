@@ -7,6 +7,9 @@ import { nativeBody } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import { mountPublic } from './route.js';
 
+/** `checkDatabase`'s report. */
+const DatabaseHealth = z.object({ ok: z.boolean(), driver: z.enum(['postgresql', 'pglite']), latencyMs: z.number().int(), error: z.string().optional() });
+
 const shuttingDown = () => ({ status: 'shutting_down', ...nativeBody(errors.serverRestarting()) });
 
 export function healthRouter(app: Deps): Router {
@@ -19,8 +22,14 @@ export function healthRouter(app: Deps): Router {
     path: '/health',
     summary: 'Service and database health',
     responses: {
-      200: { description: 'Healthy', schema: z.object({ status: z.literal('ok'), database: z.object({ ok: z.boolean() }) }) },
-      503: { description: 'Database unreachable, or the server is shutting down (`status: "shutting_down"`, code `server_restarting`)' },
+      200: { description: 'Healthy', schema: z.object({ status: z.literal('ok'), database: DatabaseHealth }) },
+      503: {
+        description: 'Database unreachable (`status: "degraded"`), or the server is shutting down (`status: "shutting_down"`, code `server_restarting`)',
+        schema: z.union([
+          z.object({ status: z.literal('degraded'), database: DatabaseHealth }),
+          z.object({ status: z.literal('shutting_down'), error: z.string(), code: z.string() }),
+        ]),
+      },
     },
     handler: async () => {
       // From the moment a shutdown starts, so that load balancers stop routing here.

@@ -49,8 +49,10 @@ interface Documented {
  *   body; on a route that meters answers (`isMetered`), 402 `API_KEY_BUDGET_EXCEEDED` (native) and the
  *   allowance refusals in the route's shape (the Anthropic dialect answers a spent allowance with 429
  *   `rate_limit_error`); and 503 `server_restarting` (a shutdown that gives up on the request);
- * - with a request body: 400 (malformed or invalid body) and 413 (over the body limit);
- * - with a path parameter: 404 (nothing by that id in the workspace);
+ * - with a request body: 400 (malformed or invalid body) and 413 (over the body limit); with declared
+ *   query parameters, 400;
+ * - with a path parameter: 404 (nothing by that id in the workspace) and 400 (not valid
+ *   percent-encoding, refused by the router in the native shape);
  * - 500 everywhere (an unexpected failure, without its internals).
  * Several bodies for one status are documented as `anyOf`.
  */
@@ -82,11 +84,15 @@ function statusesOf(r: AnyRoute): Map<number, Documented> {
     }
     add(503, 'server_restarting: a shutdown gave up on the request; retry elsewhere', dialectError);
   }
+  if (r.query) add(400, 'Invalid query parameter', dialectError);
   if (r.body) {
     add(400, 'Malformed or invalid request body', dialectError);
     add(413, 'Request body over the body limit', dialectError);
   }
-  if (/:[A-Za-z]+/.test(r.path) && !out.has(404)) add(404, 'Nothing by that id in the workspace', dialectError);
+  if (/:[A-Za-z]+/.test(r.path)) {
+    if (!out.has(404)) add(404, 'Nothing by that id in the workspace', dialectError);
+    add(400, 'A path parameter that is not valid percent-encoding (native shape)', NativeErrorSchema);
+  }
   add(500, 'Unexpected failure (its internals are logged, never returned)', dialectError);
   return out;
 }
@@ -108,12 +114,18 @@ export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routeRegistry) {
     const path = r.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const params = [...r.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
+    const params: Record<string, unknown>[] = [...r.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
       name: m[1],
       in: 'path',
       required: true,
       schema: { type: 'string' },
     }));
+    if (r.query) {
+      const query = toJsonSchema(r.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+      }
+    }
     paths[path] ??= {};
     paths[path][r.method] = {
       summary: r.summary,

@@ -40,6 +40,8 @@ export interface RouteDef extends Needs {
   meters?: boolean;
   /** Request body schema: documented in /openapi.json (the service parses with the same schema). */
   body?: z.ZodType;
+  /** Query parameters the route reads (a zod object): documented as `in: query` parameters, with their 400. */
+  query?: z.ZodObject;
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */
   bodyType?: 'json' | 'multipart';
   responses: Record<number, { description: string; schema?: z.ZodType }>;

@@ -8,6 +8,7 @@ import {
   KnowledgeItemSchema,
   KnowledgeQuerySchema,
   LinkKnowledgeSchema,
+  ListSourcesSchema,
   type ListSourcesInput,
   SourceDtoSchema,
   UpdateCollectionSchema,
@@ -75,6 +76,7 @@ export function knowledgeRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/knowledge-sources',
     summary: 'List the sources of the workspace, newest first (?collectionId=, ?status=ingesting|ready|failed)',
+    query: ListSourcesSchema,
     responses: { 200: { description: 'Sources', schema: z.object({ sources: z.array(SourceDtoSchema) }) } },
     handler: async (ctx, req) => {
       // Passed as received: the service's schema refuses a repeated parameter (an array) with a 400 naming it.

@@ -26,6 +26,14 @@ describe('structured output through the clients people use', () => {
     expect(h.lastModelRequest().response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object' } } });
   });
 
+  it('AI SDK generateObject on the default provider (Responses API): text.format json_schema is forwarded', async () => {
+    h.models.enqueue({ content: '{"name":"Nice","population":340000,"tags":[]}' });
+    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
+    const { object } = await generateObject({ model: provider(STANDARD_MODEL), schema: City, prompt: 'Describe Nice.', maxRetries: 0 });
+    expect(object).toEqual({ name: 'Nice', population: 340000, tags: [] });
+    expect(h.lastModelRequest().response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object' } } });
+  });
+
   it('AI SDK generateObject on the local model (svc-sensitive): an object valid against the schema', async () => {
     const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
     const { object } = await generateObject({ model: provider.chat('svc-sensitive'), schema: City, prompt: 'Describe Lyon.', maxRetries: 0 });

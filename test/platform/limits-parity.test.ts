@@ -107,7 +107,7 @@ const TABLE: Row[] = [
 ];
 
 /** Limited REST routes without a GraphQL twin (nothing to compare them with). */
-const REST_ONLY = ['POST /v1/chat/completions', 'POST /v1/messages', 'POST /v1/knowledge-sources/upload'];
+const REST_ONLY = ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1/knowledge-sources/upload'];
 
 async function freshTenant(): Promise<{ tenant: TestTenant; agentId: string }> {
   const tenant = await t.tenant();

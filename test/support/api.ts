@@ -1,4 +1,4 @@
-import { OPENAPI_CHECK, openApiProblem } from './openapi-validation.js';
+import { assertDocumented } from './openapi-validation.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -31,8 +31,7 @@ export function api(baseUrl: string, key?: string, extraHeaders: Record<string, 
       parsed = text;
     }
     // Every answer is held to the server's own /openapi.json (openapi-validation.ts).
-    const problem = OPENAPI_CHECK && (await openApiProblem(baseUrl, method, path, res.status, res.headers.get('content-type'), () => parsed));
-    if (problem) throw new Error(`OpenAPI mismatch: ${problem}`);
+    await assertDocumented(baseUrl, method, path, res, () => parsed);
     return { status: res.status, body: parsed as T, headers: res.headers, text };
   };
   return {

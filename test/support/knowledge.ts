@@ -1,6 +1,7 @@
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
+import { assertDocumented } from './openapi-validation.js';
 import { api, type ApiResponse } from './api.js';
 import { type TestApp, type TestTenant } from './app.js';
 
@@ -97,6 +98,7 @@ export async function upload(
   } catch {
     /* not JSON */
   }
+  await assertDocumented(t.baseUrl, 'POST', '/v1/knowledge-sources/upload', res, () => body);
   return { status: res.status, body, headers: res.headers, text };
 }
 

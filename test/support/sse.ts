@@ -1,5 +1,6 @@
 import type { ChatStreamEvent } from '../../src/modules/chat/chat-events.js';
 import type { TestApp } from './app.js';
+import { assertDocumented } from './openapi-validation.js';
 
 export interface SseResult {
   status: number;
@@ -18,6 +19,7 @@ export async function streamChat(t: TestApp, key: string, path: string, body: un
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
+  await assertDocumented(t.baseUrl, 'POST', path, res, () => (text ? JSON.parse(text) : undefined));
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, events: [], comments: [] };
   }
