@@ -1,4 +1,5 @@
 import { createHash, sign } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Kernel } from '../../core/deps.js';
 import { GroupCommit, type Outcome } from '../../lib/group-commit.js';
 import type { TokenUsage } from '../models/provider.js';
@@ -18,75 +19,121 @@ export interface PendingProof {
   answerHash: string;
   usage: TokenUsage;
   outcome?: CallOutcome;
+  /** The API key the certificate is issued for (not signed; the register filters by it); null for a person. */
+  apiKeyId: string | null;
 }
 
 /**
  * The proof chains of this process: one appender per workspace (group commit). Certificates issued while
  * an append of their workspace is in flight are appended together by the next one, in arrival order, in
- * one transaction under the workspace's advisory lock: a call waits for its batch, not for every call
- * before it, and the chain stays one unbroken line across processes (each append reads the last link
- * under the lock).
+ * one statement: a call waits for its batch, not for every call before it.
+ *
+ * The append is optimistic: the process remembers the last link it saw for each workspace and inserts the
+ * batch after it (positions `seq + 1…`, `prevHash` the last hash). A link never changes once written, so
+ * the remembered one is always a true link; the unique (workspace, seq) index refuses the batch when
+ * another process appended in between, and the batch is then re-linked after the chain's real head and
+ * retried. So the chain stays one unbroken line across processes, and a process alone appends in one
+ * round trip.
  */
 export type ProofChain = GroupCommit<PendingProof, { id: string }>;
 
-export function createProofChain(kernel: Kernel, signing: GatewaySigning): ProofChain {
-  return new GroupCommit({ flush: (workspaceId, items) => appendBatch(kernel, signing, workspaceId, items) });
+interface Head {
+  seq: number;
+  hash: string | null;
 }
 
-async function appendBatch(kernel: Kernel, signing: GatewaySigning, workspaceId: string, items: PendingProof[]): Promise<Outcome<{ id: string }>[]> {
+/** Retries of a batch that other processes keep overtaking (each retry reads the head again). */
+const MAX_RELINKS = 100;
+
+export function createProofChain(kernel: Kernel, signing: GatewaySigning): ProofChain {
+  const heads = new Map<string, Head>();
+  return new GroupCommit({ flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
+}
+
+async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {
+  const [last] = await kernel.orm.em
+    .getConnection()
+    .execute<{ seq: number; hash: string }[]>('select seq, hash from proof_certificate where workspace_id = ? order by seq desc limit 1', [workspaceId]);
+  return { seq: last?.seq ?? 0, hash: last?.hash ?? null };
+}
+
+const isUniqueViolation = (err: unknown): boolean =>
+  err instanceof UniqueConstraintViolationException || (err as { code?: string } | null)?.code === '23505';
+
+async function appendBatch(
+  kernel: Kernel,
+  signing: GatewaySigning,
+  heads: Map<string, Head>,
+  workspaceId: string,
+  items: PendingProof[],
+): Promise<Outcome<{ id: string }>[]> {
+  let head = heads.get(workspaceId) ?? (await readHead(kernel, workspaceId));
+  for (let attempt = 0; ; attempt++) {
+    const rows = linkBatch(kernel, signing, workspaceId, head, items);
+    try {
+      await kernel.orm.em.fork().insertMany(ProofCertificate, rows);
+    } catch (err) {
+      heads.delete(workspaceId);
+      if (!isUniqueViolation(err) || attempt >= MAX_RELINKS) throw err;
+      head = await readHead(kernel, workspaceId);
+      continue;
+    }
+    const last = rows[rows.length - 1];
+    heads.set(workspaceId, { seq: last.seq, hash: last.hash });
+    return rows.map((r) => ({ id: r.id }));
+  }
+}
+
+/** The batch's certificates placed after `head`, in order, each signed. */
+function linkBatch(kernel: Kernel, signing: GatewaySigning, workspaceId: string, head: Head, items: PendingProof[]) {
   const key = signing.key;
   const createdAt = kernel.clock.now();
-  return kernel.orm.em.fork().transactional(async (tx) => {
-    // The chain's advisory lock for this transaction, then the last link (svc_chain_head, Migration20261123120100).
-    const [last] = await tx.execute<{ seq: number; hash: string }[]>('select seq, hash from svc_chain_head(?)', [workspaceId]);
-    let seq = last?.seq ?? 0;
-    let prevHash: string | null = last?.hash ?? null;
-    const rows = items.map((item) => {
-      seq += 1;
-      const body: CertificateBody = {
-        version: 1,
-        id: item.id,
-        workspaceId,
-        seq,
-        createdAt: createdAt.toISOString(),
-        route: item.route,
-        modelAddress: item.modelAddress,
-        model: item.model,
-        conversationId: item.conversationId,
-        requestHash: item.requestHash,
-        answerHash: item.answerHash,
-        usage: { promptTokens: item.usage.promptTokens, completionTokens: item.usage.completionTokens, totalTokens: item.usage.totalTokens },
-        prevHash,
-        keyId: key.keyId,
-        algorithm: 'Ed25519',
-        ...(item.outcome ? { outcome: item.outcome } : {}),
-      };
-      const payload = Buffer.from(canonicalJson(body), 'utf8');
-      const hash = createHash('sha256').update(payload).digest('hex');
-      prevHash = hash;
-      return {
-        id: body.id,
-        workspaceId,
-        seq: body.seq,
-        route: body.route,
-        modelAddress: body.modelAddress,
-        model: body.model,
-        conversationId: body.conversationId,
-        requestHash: body.requestHash,
-        answerHash: body.answerHash,
-        promptTokens: body.usage.promptTokens,
-        completionTokens: body.usage.completionTokens,
-        totalTokens: body.usage.totalTokens,
-        prevHash: body.prevHash,
-        hash,
-        signature: sign(null, payload, key.privateKey).toString('base64url'),
-        keyId: key.keyId,
-        outcome: item.outcome ?? null,
-        createdAt,
-      };
-    });
-    await tx.insertMany(ProofCertificate, rows);
-    return rows.map((r) => ({ id: r.id }));
+  let seq = head.seq;
+  let prevHash = head.hash;
+  return items.map((item) => {
+    seq += 1;
+    const body: CertificateBody = {
+      version: 1,
+      id: item.id,
+      workspaceId,
+      seq,
+      createdAt: createdAt.toISOString(),
+      route: item.route,
+      modelAddress: item.modelAddress,
+      model: item.model,
+      conversationId: item.conversationId,
+      requestHash: item.requestHash,
+      answerHash: item.answerHash,
+      usage: { promptTokens: item.usage.promptTokens, completionTokens: item.usage.completionTokens, totalTokens: item.usage.totalTokens },
+      prevHash,
+      keyId: key.keyId,
+      algorithm: 'Ed25519',
+      ...(item.outcome ? { outcome: item.outcome } : {}),
+    };
+    const payload = Buffer.from(canonicalJson(body), 'utf8');
+    const hash = createHash('sha256').update(payload).digest('hex');
+    prevHash = hash;
+    return {
+      id: body.id,
+      workspaceId,
+      seq: body.seq,
+      route: body.route,
+      modelAddress: body.modelAddress,
+      model: body.model,
+      conversationId: body.conversationId,
+      requestHash: body.requestHash,
+      answerHash: body.answerHash,
+      promptTokens: body.usage.promptTokens,
+      completionTokens: body.usage.completionTokens,
+      totalTokens: body.usage.totalTokens,
+      prevHash: body.prevHash,
+      hash,
+      signature: sign(null, payload, key.privateKey).toString('base64url'),
+      keyId: key.keyId,
+      outcome: item.outcome ?? null,
+      apiKeyId: item.apiKeyId,
+      createdAt,
+    };
   });
 }
 

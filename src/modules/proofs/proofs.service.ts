@@ -65,6 +65,7 @@ export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise
     answerHash: sha256(input.answer),
     usage: input.usage,
     outcome: input.outcome,
+    apiKeyId: ctx.caller.person ? null : ctx.caller.key.id,
   });
 }
 
