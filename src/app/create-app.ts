@@ -15,12 +15,14 @@ import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/kno
 import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
 import { createMailer } from '../modules/people/mailer.js';
+import { startPeopleSweep } from '../modules/people/sweep.js';
 import { createProofChain } from '../modules/proofs/chain.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
 import { createToolRunner } from '../modules/tools/tool-runner.js';
 import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
 import { createUsageRuntime } from '../modules/usage/runtime.js';
+import { createKeysRuntime } from '../modules/keys/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import type { Resolver } from '../net/index.js';
 
@@ -91,6 +93,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     ...kernel,
     models: new ModelRegistry(loadModelsConfig(config.env)),
     usage: createUsageRuntime(kernel),
+    keys: createKeysRuntime(kernel),
     signing,
     proofChain: createProofChain(kernel, signing),
     secretBox,
@@ -102,6 +105,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   });
   kernel.onClose(() => services.mailer.close());
   startRateCounterSweep(services);
+  startPeopleSweep(services); // sessions over, links used or expired, throttle windows past
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
   const http = buildHttpApp(services);
