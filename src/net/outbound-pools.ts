@@ -11,7 +11,7 @@ export interface OutboundPoolsOptions {
   idleMs: number;
   /** How long an idle socket stays open for the next request when the server gives no keep-alive hint. */
   keepAliveMs: number;
-  /** The longest a server's keep-alive hint (`Keep-Alive: timeout=N`, less 1 s) keeps an idle socket open. */
+  /** The longest a server's keep-alive hint (`Keep-Alive: timeout=N`, less 2 s) keeps an idle socket open. */
   keepAliveMaxMs: number;
 }
 

@@ -9,6 +9,7 @@ import { Migration20261122000700 } from './Migration20261122000700.js';
 import { Migration20261123000100 } from './Migration20261123000100.js';
 import { Migration20261123000300 } from './Migration20261123000300.js';
 import { Migration20261123100000 } from './Migration20261123100000.js';
+import { Migration20261123110000 } from './Migration20261123110000.js';
 import { Migration20261123120000 } from './Migration20261123120000.js';
 import { Migration20261123120100 } from './Migration20261123120100.js';
 import { Migration20261123120200 } from './Migration20261123120200.js';
@@ -27,6 +28,7 @@ export const migrationsList = [
   { name: 'Migration20261123000100', class: Migration20261123000100 },
   { name: 'Migration20261123000300', class: Migration20261123000300 },
   { name: 'Migration20261123100000', class: Migration20261123100000 },
+  { name: 'Migration20261123110000', class: Migration20261123110000 },
   { name: 'Migration20261123120000', class: Migration20261123120000 },
   { name: 'Migration20261123120100', class: Migration20261123120100 },
   { name: 'Migration20261123120200', class: Migration20261123120200 },

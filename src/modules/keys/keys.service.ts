@@ -1,6 +1,5 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
-import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import type { Caller } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -126,10 +125,9 @@ function part(row: Record<string, unknown>, alias: string): Record<string, unkno
 export async function authenticateSecret(em: Em, clock: Clock, secret: string | undefined): Promise<Caller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
-  const [row] = await sql(
-    em,
+  const [row] = await em.execute<Record<string, unknown>[]>(
     `with recursive ancestors(id, parent_key_id, revoked_at) as (
-       select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = $1
+       select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = ?
        union
        select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
      )
@@ -138,8 +136,8 @@ export async function authenticateSecret(em: Em, clock: Clock, secret: string | 
        from api_key k
        join workspace w on w.id = k.workspace_id
        left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
-      where k.secret_hash = $1`,
-    [hash],
+      where k.secret_hash = ?`,
+    [hash, hash],
   );
   const keyRow = row ? part(row, 'k') : null;
   const wsRow = row ? part(row, 'w') : null;

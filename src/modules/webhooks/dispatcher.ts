@@ -61,6 +61,8 @@ const execute = (app: Deps, sql: string, params: unknown[]) => app.orm.em.fork()
  * statement: another process only takes it over once the lease has run out (the claimer died mid-attempt).
  * The lease runs from the moment of the claim, not from `now`: a sweep working through a long backlog keeps
  * the `now` it started with, and a lease counted from it could already have run out.
+ * The due rows are read in the index's order (webhook_delivery_due_order_idx), and the claimed ones updated
+ * through their primary key (`= any(array(...))`), so a claim costs the rows it takes, not the backlog.
  */
 export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number): Promise<ClaimedDelivery[]> {
   const leaseToken = newLeaseToken();
@@ -72,7 +74,7 @@ export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number
         set lease_until = ?, lease_token = ?
        from webhook_endpoint e
       where e.id = d.endpoint_id
-        and d.id in (
+        and d.id = any(array(
           select d2.id
             from webhook_delivery d2
             join webhook_endpoint e2 on e2.id = d2.endpoint_id
@@ -82,7 +84,7 @@ export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number
              and ${stageCondition}
            order by d2.next_attempt_at, d2.id
            limit ?
-             for update of d2 skip locked)
+             for update of d2 skip locked))
   returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
     [iso(leaseUntil), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
   );
@@ -197,18 +199,18 @@ export async function writeOutcomes(app: Deps, outcomes: Outcome[]): Promise<voi
   if (outcomes.length === 0) return;
   await execute(
     app,
-    `with v as (
-       select * from json_to_recordset(?::json) as v(id text, token text, status_code integer, response_body text,
-         failure_reason text, success boolean, delivered_at timestamptz, next_attempt_at timestamptz)),
-     locked as (
-       select d.id from webhook_delivery d join v on v.id = d.id and v.token = d.lease_token order by d.id for update of d)
-     update webhook_delivery d
+    `update webhook_delivery d
         set attempts = d.attempts + 1, status_code = v.status_code, response_body = v.response_body,
             failure_reason = v.failure_reason, success = v.success, delivered_at = v.delivered_at,
             next_attempt_at = v.next_attempt_at, lease_until = null, lease_token = null
-       from v
-      where d.id = v.id and d.lease_token = v.token and d.id in (select id from locked)`,
-    [JSON.stringify(outcomes)],
+       from json_to_recordset(?::json) as v(id text, token text, status_code integer, response_body text,
+              failure_reason text, success boolean, delivered_at timestamptz, next_attempt_at timestamptz)
+      where d.id = any(array(
+              select l.id from webhook_delivery l
+               where l.id = any(array(select json_array_elements_text(?::json)))
+               order by l.id for update))
+        and d.id = v.id and d.lease_token = v.token`,
+    [JSON.stringify(outcomes), JSON.stringify(outcomes.map((o) => o.id))],
   );
 }
 
@@ -269,7 +271,7 @@ export function renewLeases(app: Deps, inFlight: () => Iterable<ClaimedDelivery>
     void execute(
       app,
       `update webhook_delivery set lease_until = ?
-        where id in (select id from webhook_delivery where lease_token in (${tokens.map(() => '?').join(', ')}) order by id for update)`,
+        where id = any(array(select id from webhook_delivery where lease_token in (${tokens.map(() => '?').join(', ')}) order by id for update))`,
       [until, ...tokens],
     ).catch((err: unknown) => app.log.warn({ err }, 'webhook lease renewal failed'));
   }, LEASE_RENEW_MS);
@@ -277,28 +279,44 @@ export function renewLeases(app: Deps, inFlight: () => Iterable<ClaimedDelivery>
   return () => clearInterval(timer);
 }
 
+/** Endpoints trimmed by one statement at most. */
+const TRIM_BATCH_MAX = 500;
+/** Rows deleted per endpoint by one statement at most. */
+const TRIM_ROWS_MAX = 1000;
+
 /**
  * Keeps the latest 50 deliveries of each endpoint, for many endpoints in one statement. Older ones are
  * removed once finished; one still waiting for a retry stays until its schedule ends, so the cap never
- * loses a pending delivery.
+ * loses a pending delivery. Returns the endpoints that may have more to trim.
  */
-export async function trimLogs(app: Deps, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  await execute(
+export async function trimLogs(app: Deps, endpointIds: string[]): Promise<string[]> {
+  if (endpointIds.length === 0) return [];
+  // Per endpoint: its 50th newest row (the log's order: created_at, then id, newest first), then the
+  // finished rows after it, read from the index of finished rows only (webhook_delivery_finished_idx), at
+  // most TRIM_ROWS_MAX per endpoint and statement (the ordered limit is also what makes the planner use
+  // that index); an endpoint that had that many is trimmed again.
+  const rows = await execute(
     app,
-    `delete from webhook_delivery
-      where id in (
-        select old.id
-          from json_array_elements_text(?::json) as e(endpoint_id)
-          cross join lateral (
-            select id from webhook_delivery where endpoint_id = e.endpoint_id order by created_at desc, id desc offset ?) old)
-        and next_attempt_at is null and lease_until is null`,
-    [JSON.stringify(endpointIds), DELIVERY_LOG_LENGTH],
+    `delete from webhook_delivery d
+      where d.id = any(array(
+              select f.id
+                from json_array_elements_text(?::json) as e(endpoint_id)
+                cross join lateral (
+                  select created_at, id from webhook_delivery where endpoint_id = e.endpoint_id
+                   order by created_at desc, id desc offset ? limit 1) last
+                cross join lateral (
+                  select f.id from webhook_delivery f
+                   where f.endpoint_id = e.endpoint_id and (f.created_at, f.id) < (last.created_at, last.id)
+                     and f.next_attempt_at is null and f.lease_until is null
+                   order by f.created_at desc, f.id desc limit ?) f))
+        and d.next_attempt_at is null and d.lease_until is null
+  returning d.endpoint_id`,
+    [JSON.stringify(endpointIds), DELIVERY_LOG_LENGTH - 1, TRIM_ROWS_MAX],
   );
+  const deleted = new Map<string, number>();
+  for (const row of rows) deleted.set(String(row.endpoint_id), (deleted.get(String(row.endpoint_id)) ?? 0) + 1);
+  return [...deleted].filter(([, n]) => n >= TRIM_ROWS_MAX).map(([id]) => id);
 }
-
-/** Endpoints trimmed by one statement at most. */
-const TRIM_BATCH_MAX = 500;
 
 /**
  * The log trims of this process: one statement at a time, for every endpoint asked for since the last one
@@ -324,7 +342,8 @@ export class LogTrimmer {
         const batch = [...this.#pending].slice(0, TRIM_BATCH_MAX);
         for (const [id] of batch) this.#pending.delete(id);
         try {
-          await trimLogs(app, batch.map(([id]) => id));
+          let ids = batch.map(([id]) => id);
+          while (ids.length > 0) ids = await trimLogs(app, ids);
           for (const [, waiters] of batch) for (const w of waiters) w.resolve();
         } catch (err) {
           for (const [, waiters] of batch) for (const w of waiters) w.reject(err);
