@@ -68,3 +68,23 @@ describe.each([
     expect((await res.steps)[0].toolCalls[0]).toMatchObject({ toolName: 'weather', input: { city: 'Oslo' } });
   });
 });
+
+describe('Vercel AI SDK default provider: a conversation continued with earlier answers', () => {
+  it('refers to earlier assistant text by item id under the default store: true (refused, 400); with store: false it sends the text and works', async () => {
+    h.models.enqueue({ content: 'Paris.' });
+    const model = provider()(STANDARD_MODEL);
+    const first = await generateText({ model, prompt: 'Capital of France?', maxRetries: 0 });
+    const messages = [{ role: 'user' as const, content: 'Capital of France?' }, ...first.response.messages, { role: 'user' as const, content: 'And of Italy?' }];
+    const before = h.models.requests.length;
+    await expect(generateText({ model, messages, maxRetries: 0 })).rejects.toMatchObject({ statusCode: 400, responseBody: expect.stringContaining('item_reference') });
+    expect(h.models.requests.length).toBe(before);
+    h.models.enqueue({ content: 'Rome.' });
+    const second = await generateText({ model, messages, providerOptions: { openai: { store: false } }, maxRetries: 0 });
+    expect(second.text).toBe('Rome.');
+    expect(h.lastModelRequest().messages).toEqual([
+      { role: 'user', content: 'Capital of France?' },
+      { role: 'assistant', content: 'Paris.' },
+      { role: 'user', content: 'And of Italy?' },
+    ]);
+  });
+});
