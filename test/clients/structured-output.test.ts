@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateObject } from 'ai';
+import { generateObject, streamObject } from 'ai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -38,6 +38,16 @@ describe('structured output through the clients people use', () => {
     const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
     const { object } = await generateObject({ model: provider.chat('svc-sensitive'), schema: City, prompt: 'Describe Lyon.', maxRetries: 0 });
     expect(City.parse(object)).toEqual(object);
+  });
+
+  it('AI SDK streamObject on both providers: the validated JSON streams as one piece and parses', async () => {
+    const provider = createOpenAI({ baseURL: `${h.t.baseUrl}/v1`, apiKey: a.key, fetch: checkedFetch(h.t.baseUrl) });
+    for (const model of [provider.chat(STANDARD_MODEL), provider(STANDARD_MODEL)]) {
+      h.models.enqueue({ chunks: ['{"name":"Lille",', '"population":236000,"tags":["north"]}'] });
+      const res = streamObject({ model, schema: City, prompt: 'Describe Lille.', maxRetries: 0 });
+      for await (const _partial of res.partialObjectStream) void _partial;
+      expect(await res.object).toEqual({ name: 'Lille', population: 236000, tags: ['north'] });
+    }
   });
 
   it('openai.chat.completions.parse with zodResponseFormat gives message.parsed', async () => {
