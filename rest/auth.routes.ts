@@ -162,10 +162,11 @@ export function authRouter(app: Deps): Router {
     responses: {
       200: { description: 'Active and signed in; `Set-Cookie` holds the session', schema: UserBody },
       400: { description: 'link_invalid (unknown, used or expired), or a field outside the policy' },
+      429: { description: 'rate_limited: too many invalid links from this address; retry-after in seconds' },
     },
     handler: async (req) => {
       assertNotCrossSite(app, req);
-      return opened(req, await acceptInvitation({ em: app.orm.em.fork(), clock: app.clock }, req.body));
+      return opened(req, await acceptInvitation({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip));
     },
   });
 
@@ -178,9 +179,10 @@ export function authRouter(app: Deps): Router {
     responses: {
       202: { description: 'Accepted (whether or not the e-mail is known)', schema: z.object({}) },
       400: { description: 'email missing or not a string' },
+      429: { description: 'rate_limited: too many requests from this address or for this e-mail; retry-after in seconds' },
     },
     handler: async (req) => {
-      requestPasswordReset(peopleCtx(req), req.body);
+      await requestPasswordReset(peopleCtx(req), req.body, req.ip);
       return { status: 202, body: {} };
     },
   });
@@ -194,10 +196,11 @@ export function authRouter(app: Deps): Router {
     responses: {
       200: { description: 'Changed and signed in; `Set-Cookie` holds the session', schema: UserBody },
       400: { description: 'link_invalid (unknown, used or expired), or a password outside the policy' },
+      429: { description: 'rate_limited: too many invalid links from this address; retry-after in seconds' },
     },
     handler: async (req) => {
       assertNotCrossSite(app, req);
-      return opened(req, await confirmPasswordReset({ em: app.orm.em.fork(), clock: app.clock }, req.body));
+      return opened(req, await confirmPasswordReset({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip));
     },
   });
 

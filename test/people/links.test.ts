@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATION_TTL_MS, RESET_TTL_MS } from '../../src/modules/people/people.service.js';
+import { LINK_FAILURE_LIMIT, RESET_REQUEST_LIMITS, THROTTLE_WINDOW_MS } from '../../src/modules/people/throttle.js';
 import { mailText } from '../support/smtp-server.js';
 import { browser, linkIn, startPeopleApp, type PeopleApp } from './support.js';
 
@@ -117,6 +118,39 @@ describe('password reset over SMTP', () => {
     t.clock.advance(RESET_TTL_MS + 1000);
     expect((await browser(t.baseUrl).post('/auth/password-reset/confirm', { token, password: 'too late password' })).body.code).toBe('link_invalid');
   });
+});
+
+describe('link throttles', () => {
+  it(`reset requests: ${RESET_REQUEST_LIMITS.account} per e-mail (known or not) and ${RESET_REQUEST_LIMITS.address} per address in the window`, async () => {
+    await t.person(ws.workspaceId, { email: 'flooded@example.test', password: 'flooded password' });
+    for (const email of ['flooded@example.test', 'never-was@example.test']) {
+      for (let i = 0; i < RESET_REQUEST_LIMITS.account; i++) {
+        expect((await browser(t.baseUrl, { ip: `10.70.${i}.1` }).post('/auth/password-reset', { email })).status).toBe(202);
+      }
+      const refused = await browser(t.baseUrl, { ip: '10.70.9.9' }).post('/auth/password-reset', { email });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    const b = browser(t.baseUrl, { ip: '10.71.0.1' });
+    for (let i = 0; i < RESET_REQUEST_LIMITS.address; i++) expect((await b.post('/auth/password-reset', { email: `someone${i}@example.test` })).status).toBe(202);
+    expect((await b.post('/auth/password-reset', { email: 'one-more@example.test' })).status).toBe(429);
+    t.clock.advance(THROTTLE_WINDOW_MS + 1000);
+    expect((await b.post('/auth/password-reset', { email: 'one-more@example.test' })).status).toBe(202);
+  }, 60_000);
+
+  it(`link confirmations: ${LINK_FAILURE_LIMIT} invalid tokens from one address, then 429 even for a good one`, async () => {
+    const admin = await signedInAdmin('10.72.0.1');
+    await admin.graphql(INVITE, { input: { email: 'patient@example.test' } });
+    const { token } = await mailedLink('patient@example.test');
+    const b = browser(t.baseUrl, { ip: '10.72.0.2' });
+    for (let i = 0; i < LINK_FAILURE_LIMIT; i++) {
+      expect((await b.post('/auth/invitations/accept', { token: `guess${i}`, password: 'guessing password' })).body.code).toBe('link_invalid');
+    }
+    expect((await b.post('/auth/invitations/accept', { token, password: 'patient password' })).status).toBe(429);
+    expect((await b.post('/auth/password-reset/confirm', { token: 'guess', password: 'guessing password' })).status).toBe(429);
+    expect((await browser(t.baseUrl, { ip: '10.72.0.3' }).post('/auth/invitations/accept', { token, password: 'patient password' })).status).toBe(200);
+  }, 120_000);
 });
 
 describe('without SVC_SMTP_URL', () => {

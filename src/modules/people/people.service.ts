@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/types.js';
-import { errors } from '../../errors/index.js';
+import { ErrorCode, errors, isDomainError } from '../../errors/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -26,7 +26,17 @@ import {
   type PersonDto,
 } from './people.schemas.js';
 import { closeSessions, openSession } from './sessions.js';
-import { assertNotThrottled, clearAccount, recordFailure, throttleBuckets } from './throttle.js';
+import {
+  assertBucketRoom,
+  assertNotThrottled,
+  clearAccount,
+  countIn,
+  LINK_FAILURE_LIMIT,
+  recordFailure,
+  RESET_REQUEST_LIMITS,
+  takeAttempt,
+  throttleBuckets,
+} from './throttle.js';
 
 /** How long an invitation link works (docs/people.md). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -247,10 +257,9 @@ export async function invitePerson(ctx: ServiceContext, input: unknown, linkBase
 }
 
 /** Sets the password from an invitation link: the account becomes active and is signed in. */
-export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown): Promise<OpenedSession> {
+export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string): Promise<OpenedSession> {
   const data = AcceptInvitationSchema.parse(input ?? {});
-  const passwordHash = await hashPassword(data.password);
-  return pctx.em.transactional(async (em) => {
+  return withLinkThrottle(pctx, ip, data.password, (passwordHash) => pctx.em.transactional(async (em) => {
     const now = pctx.clock.now();
     const user = await consumeToken(em, now, data.token, 'invite');
     if (!user.email) {
@@ -265,15 +274,40 @@ export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>
     await closeSessions(em, now, user.id);
     const { session, token } = await openSession(em, now, user);
     return { user, token, expiresAt: session.expiresAt };
-  });
+  }));
+}
+
+/**
+ * Link confirmations from one address: refused (429) once it has sent `LINK_FAILURE_LIMIT` unknown, used
+ * or expired tokens in the throttle's window; each such failure counts.
+ */
+async function withLinkThrottle<T>(
+  pctx: Pick<PeopleContext, 'em' | 'clock'>,
+  ip: string | undefined,
+  password: string,
+  run: (passwordHash: string) => Promise<T>,
+): Promise<T> {
+  const bucket = `links:address:${ip ?? 'unknown'}`;
+  await assertBucketRoom(pctx.em, pctx.clock.now(), bucket, LINK_FAILURE_LIMIT);
+  const passwordHash = await hashPassword(password);
+  try {
+    return await run(passwordHash);
+  } catch (err) {
+    if (isDomainError(err) && err.code === ErrorCode.linkInvalid) await countIn(pctx.em, pctx.clock.now(), bucket);
+    throw err;
+  }
 }
 
 /**
  * Mails a reset link when the e-mail belongs to an active account. Answers the same, at once, either
  * way: the work (token, mail) happens after the answer, so neither the body nor the timing tells.
+ * Throttled per address and per e-mail, known or not (429 rate_limited).
  */
-export function requestPasswordReset(pctx: PeopleContext, input: unknown): void {
+export async function requestPasswordReset(pctx: PeopleContext, input: unknown, ip?: string): Promise<void> {
   const { email } = PasswordResetRequestSchema.parse(input ?? {});
+  const now = pctx.clock.now();
+  await takeAttempt(pctx.em, now, `reset:address:${ip ?? 'unknown'}`, RESET_REQUEST_LIMITS.address);
+  await takeAttempt(pctx.em, now, `reset:${throttleBuckets(email, ip).account}`, RESET_REQUEST_LIMITS.account);
   const parsed = EmailSchema.safeParse(email);
   if (!parsed.success) return;
   void (async () => {
@@ -296,10 +330,9 @@ export function requestPasswordReset(pctx: PeopleContext, input: unknown): void 
 }
 
 /** Sets a new password from a reset link: every other session closes and a new one opens. */
-export async function confirmPasswordReset(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown): Promise<OpenedSession> {
+export async function confirmPasswordReset(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string): Promise<OpenedSession> {
   const data = PasswordResetConfirmSchema.parse(input ?? {});
-  const passwordHash = await hashPassword(data.password);
-  return pctx.em.transactional(async (em) => {
+  return withLinkThrottle(pctx, ip, data.password, (passwordHash) => pctx.em.transactional(async (em) => {
     const now = pctx.clock.now();
     const user = await consumeToken(em, now, data.token, 'reset');
     if (user.state !== 'active') throw errors.linkInvalid();
@@ -308,7 +341,7 @@ export async function confirmPasswordReset(pctx: Pick<PeopleContext, 'em' | 'clo
     await closeSessions(em, now, user.id);
     const { session, token } = await openSession(em, now, user);
     return { user, token, expiresAt: session.expiresAt };
-  });
+  }));
 }
 
 // ---- operators (CLI) ----
