@@ -22,6 +22,7 @@ import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
 import { createToolRunner } from '../modules/tools/tool-runner.js';
 import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
 import { createUsageRuntime } from '../modules/usage/runtime.js';
+import { createKeysRuntime } from '../modules/keys/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import type { Resolver } from '../net/index.js';
 
@@ -92,6 +93,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     ...kernel,
     models: new ModelRegistry(loadModelsConfig(config.env)),
     usage: createUsageRuntime(kernel),
+    keys: createKeysRuntime(kernel),
     signing,
     proofChain: createProofChain(kernel, signing),
     secretBox,

@@ -38,7 +38,8 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
 export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
-  return authenticateSecret(app.orm.em.fork(), app.clock, secret);
+  // Calls with the same key that arrive together share one lookup (src/modules/keys/runtime.ts).
+  return authenticateSecret(app.orm.em.fork(), app.clock, secret, (hash) => app.keys.lookups.submit(hash, hash));
 }
 
 export interface AdmitOptions {

@@ -1,5 +1,6 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
+import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import type { Caller } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -114,20 +115,24 @@ function part(row: Record<string, unknown>, alias: string): Record<string, unkno
   return out.id === null || out.id === undefined ? null : out;
 }
 
+/** The joined row of a key (`k_…`), its user (`u_…`) and workspace (`w_…`), and `ancestor_revoked`. */
+export type KeyRow = Record<string, unknown>;
+
 /**
- * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
- * (401 variants, 403 client_suspended). One query per call (key by hash, its user and workspace
- * joined, and whether any ancestor key is revoked), never cached, so a revocation or a change takes
- * effect at the next call. The lookup is by hash; the final comparison is constant-time. The ancestor
- * walk is what makes a key created while its parent was being revoked fail as well: revocation marks
- * the descendants it sees, and this catches one inserted concurrently.
+ * The one query of a key check: the key by hash, its user and workspace joined, and whether any ancestor
+ * key is revoked. The ancestor walk is what makes a key created while its parent was being revoked fail
+ * as well: revocation marks the descendants it sees, and this catches one inserted concurrently.
  */
-export async function authenticateSecret(em: Em, clock: Clock, secret: string | undefined): Promise<Caller> {
-  if (!secret) throw errors.unauthorized(AuthMessages.missing);
-  const hash = sha256Hex(secret);
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `with recursive ancestors(id, parent_key_id, revoked_at) as (
-       select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = ?
+export async function lookupKeyRow(em: Em, hash: string): Promise<KeyRow | undefined> {
+  const [row] = await sql(em, (lookupSql ??= keyLookupSql(em)), [hash]);
+  return row;
+}
+
+/** The lookup's SQL text, built once from the entities' metadata. */
+let lookupSql: string | undefined;
+const keyLookupSql = (em: Em): string =>
+  `with recursive ancestors(id, parent_key_id, revoked_at) as (
+       select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = $1
        union
        select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
      )
@@ -136,9 +141,25 @@ export async function authenticateSecret(em: Em, clock: Clock, secret: string | 
        from api_key k
        join workspace w on w.id = k.workspace_id
        left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
-      where k.secret_hash = ?`,
-    [hash, hash],
-  );
+      where k.secret_hash = $1`;
+
+/**
+ * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
+ * (401 variants, 403 client_suspended). One lookup per call (`lookupKeyRow`, or `lookup`: the request
+ * pipeline shares one lookup between the calls with the same key that arrive while the previous lookup
+ * of that key is in flight, each still answered by a lookup made after it arrived), never cached, so a
+ * revocation or a change takes effect at the next call. The lookup is by hash; the final comparison is
+ * constant-time.
+ */
+export async function authenticateSecret(
+  em: Em,
+  clock: Clock,
+  secret: string | undefined,
+  lookup: (hash: string) => Promise<KeyRow | null | undefined> = (hash) => lookupKeyRow(em, hash),
+): Promise<Caller> {
+  if (!secret) throw errors.unauthorized(AuthMessages.missing);
+  const hash = sha256Hex(secret);
+  const row = (await lookup(hash)) ?? undefined;
   const keyRow = row ? part(row, 'k') : null;
   const wsRow = row ? part(row, 'w') : null;
   const revoked = Boolean(keyRow?.revoked_at) || row?.ancestor_revoked === true;
@@ -147,7 +168,7 @@ export async function authenticateSecret(em: Em, clock: Clock, secret: string | 
   }
   const key = em.map(ApiKey, keyRow as never);
   if (key.expiresAt && key.expiresAt.getTime() <= clock.now().getTime()) throw errors.unauthorized(AuthMessages.expired);
-  const userRow = part(row, 'u');
+  const userRow = part(row!, 'u');
   if (!userRow) throw errors.unauthorized(AuthMessages.unknownUser);
   const user = em.map(User, userRow as never);
   const workspace = em.map(Workspace, wsRow as never);

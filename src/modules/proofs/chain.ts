@@ -1,10 +1,10 @@
 import { createHash, sign } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Kernel } from '../../core/deps.js';
+import { sql } from '../../db/sql.js';
 import { GroupCommit, type Outcome } from '../../lib/group-commit.js';
 import type { TokenUsage } from '../models/provider.js';
 import { canonicalJson } from './canonical.js';
-import { ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, CertificateBody } from './proofs.schemas.js';
 import type { GatewaySigning } from './signing-key.js';
 
@@ -51,9 +51,11 @@ export function createProofChain(kernel: Kernel, signing: GatewaySigning): Proof
 }
 
 async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {
-  const [last] = await kernel.orm.em
-    .getConnection()
-    .execute<{ seq: number; hash: string }[]>('select seq, hash from proof_certificate where workspace_id = ? order by seq desc limit 1', [workspaceId]);
+  const [last] = await sql<{ seq: number; hash: string }>(
+    kernel.orm.em,
+    'select seq, hash from proof_certificate where workspace_id = $1 order by seq desc limit 1',
+    [workspaceId],
+  );
   return { seq: last?.seq ?? 0, hash: last?.hash ?? null };
 }
 
@@ -71,7 +73,7 @@ async function appendBatch(
   for (let attempt = 0; ; attempt++) {
     const rows = linkBatch(kernel, signing, workspaceId, head, items);
     try {
-      await kernel.orm.em.fork().insertMany(ProofCertificate, rows);
+      await insertLinks(kernel, rows);
     } catch (err) {
       heads.delete(workspaceId);
       if (!isUniqueViolation(err) || attempt >= MAX_RELINKS) throw err;
@@ -82,6 +84,21 @@ async function appendBatch(
     heads.set(workspaceId, { seq: last.seq, hash: last.hash });
     return rows.map((r) => ({ id: r.id }));
   }
+}
+
+const COLUMNS = [
+  'id', 'workspace_id', 'seq', 'route', 'model_address', 'model', 'conversation_id', 'request_hash', 'answer_hash',
+  'prompt_tokens', 'completion_tokens', 'total_tokens', 'prev_hash', 'hash', 'signature', 'key_id', 'outcome', 'api_key_id', 'created_at',
+] as const;
+
+/** The batch in one statement with bound parameters. */
+async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>): Promise<void> {
+  const values = rows.map((_, r) => `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`);
+  const params = rows.flatMap((r) => [
+    r.id, r.workspaceId, r.seq, r.route, r.modelAddress, r.model, r.conversationId, r.requestHash, r.answerHash,
+    r.promptTokens, r.completionTokens, r.totalTokens, r.prevHash, r.hash, r.signature, r.keyId, r.outcome, r.apiKeyId, r.createdAt,
+  ]);
+  await sql(kernel.orm.em, `insert into proof_certificate (${COLUMNS.join(', ')}) values ${values.join(', ')}`, params);
 }
 
 /** The batch's certificates placed after `head`, in order, each signed. */

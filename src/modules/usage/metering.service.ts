@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Kernel } from '../../core/deps.js';
 import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/orm.js';
+import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { UsageMeter } from '../models/metered-call.js';
@@ -231,8 +232,9 @@ export async function admitBatch(kernel: Kernel, workspaceId: string, items: Pen
   const ws = items[0].workspace;
   const window = allowanceWindow(ws, now);
   const ids = items.map(() => newId('hold'));
-  const [row] = await kernel.orm.em.getConnection().execute<{ available: unknown }[]>(
-    'select svc_admit(?, ?, ?, ?, ?, ?::int[], ?::text[], ?) as available',
+  const [row] = await sql<{ available: unknown }>(
+    kernel.orm.em,
+    'select svc_admit($1, $2, $3, $4, $5, $6::int[], $7::text[], $8) as available',
     [workspaceId, now, window.start, window.end, planTerms(ws).questions, pgArrayLiteral(items.map((i) => i.required)), pgArrayLiteral(ids), new Date(now.getTime() + HOLD_TTL_MS)],
   );
   const available = pgArray(row?.available).map(Number);
@@ -286,8 +288,10 @@ export async function recordBatch(
   const window = allowanceWindow(ws, now);
   const em = kernel.orm.em.fork();
   const tokens = (n: number) => Math.max(0, Math.round(n || 0));
-  await em.execute(
-    `select svc_record(?, ?, ?, ?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::int[])`,
+  await sql(
+    em,
+    `select svc_record($1, $2, $3, $4, $5, $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+                       $13::int[], $14::int[], $15::int[], $16::int[])`,
     [
       workspaceId,
       now,

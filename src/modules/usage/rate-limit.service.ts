@@ -1,6 +1,7 @@
 import type { Deps, Kernel } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../core/context.js';
+import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 
@@ -23,13 +24,14 @@ export interface RateTake {
 export async function takeBatch(kernel: Kernel, takes: RateTake[]): Promise<boolean[]> {
   const { bucket, minute, limit } = takes[0];
   const n = takes.length;
-  const rows = await kernel.orm.em.getConnection().execute<{ granted: number }[]>(
-    `insert into rate_counter as r (bucket, minute, count, granted) values (?, ?, least(?::int, ?::int), least(?::int, ?::int))
+  const rows = await sql<{ granted: number }>(
+    kernel.orm.em,
+    `insert into rate_counter as r (bucket, minute, count, granted) values ($1, $2, least($3::int, $4::int), least($3::int, $4::int))
      on conflict (bucket, minute) do update
-        set count = greatest(r.count, least(r.count + ?::int, ?::int)),
-            granted = greatest(r.count, least(r.count + ?::int, ?::int)) - r.count
+        set count = greatest(r.count, least(r.count + $3::int, $4::int)),
+            granted = greatest(r.count, least(r.count + $3::int, $4::int)) - r.count
      returning granted`,
-    [bucket, minute, n, limit, n, limit, n, limit, n, limit],
+    [bucket, minute, n, limit],
   );
   const granted = Math.max(0, Number(rows[0]?.granted ?? 0));
   return takes.map((_, i) => i < granted);
