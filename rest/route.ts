@@ -40,6 +40,8 @@ export interface RouteDef extends Needs {
   meters?: boolean;
   /** Request body schema: documented in /openapi.json (the service parses with the same schema). */
   body?: z.ZodType;
+  /** The route may answer its 200 as a `text/event-stream` (documented beside the JSON body). */
+  streams?: boolean;
   /** Query parameters the route reads (a zod object): documented as `in: query` parameters, with their 400. */
   query?: z.ZodObject;
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */

@@ -111,6 +111,7 @@ export function gatewayRouter(app: Deps): Router {
     summary: 'OpenAI Chat Completions dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
     dialect: 'openai',
     rateLimit: 'gateway',
+    streams: true,
     body: OpenAIChatRequestSchema,
     responses: {
       200: { description: 'chat.completion, or a text/event-stream of chat.completion.chunk ending with [DONE]', schema: OpenAIChatResponseSchema },
@@ -137,6 +138,7 @@ export function gatewayRouter(app: Deps): Router {
       'OpenAI Responses dialect (plain or `stream: true` with named events); no stored responses: `previous_response_id` is refused; certificate id in `x-svc-proof`',
     dialect: 'openai',
     rateLimit: 'gateway',
+    streams: true,
     body: ResponsesRequestSchema,
     responses: {
       200: { description: 'response, or a text/event-stream of named response.* events', schema: ResponsesResponseSchema },
@@ -162,6 +164,7 @@ export function gatewayRouter(app: Deps): Router {
     summary: 'Anthropic Messages dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
     dialect: 'anthropic',
     rateLimit: 'gateway',
+    streams: true,
     body: AnthropicMessagesRequestSchema,
     responses: {
       200: { description: 'message, or a text/event-stream of named events', schema: AnthropicMessageResponseSchema },

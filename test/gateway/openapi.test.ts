@@ -37,6 +37,7 @@ describe('/openapi.json tells the truth', () => {
     expect(JSON.stringify(schemaOf('/v1/messages', 'post', 429))).toContain('AnthropicError');
     expect(JSON.stringify(schemaOf('/v1/responses', 'post', 429))).toContain('RouteRateLimited');
     expect(doc.paths['/v1/models'].get.responses['402']).toBeUndefined();
+    expect(Object.keys(doc.paths['/v1/responses'].post.responses['200'].content ?? {})).toEqual(['application/json', 'text/event-stream']);
   });
 
   it('GET /v1/models documents its real answer (checked by the suite-wide validation of api())', async () => {
