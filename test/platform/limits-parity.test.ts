@@ -70,6 +70,7 @@ const TURN = { message: 'What is the budget?' };
 const CHAT = 'mutation($agentId: ID, $input: ChatInput!) { chat(agentId: $agentId, input: $input) { content } }';
 const STREAM = 'subscription($agentId: ID, $input: ChatInput!) { chatStream(agentId: $agentId, input: $input) { __typename } }';
 const SEARCH = 'query($input: KnowledgeQueryInput!) { knowledgeSearch(input: $input) { ref } }';
+const VERIFY = { text: 'The fee is 5 EUR.', passages: [{ source: 'memo', content: 'The fee is 5 EUR.' }] };
 
 interface Row {
   route: string;
@@ -103,6 +104,16 @@ const TABLE: Row[] = [
     ceiling: 60,
     rest: rest(() => '/v1/knowledge/query', { query: 'refund policy' }),
     graphql: gql(SEARCH, () => ({ input: { query: 'refund policy' } })),
+  },
+  {
+    route: 'POST /v1/verify',
+    ceiling: 60,
+    // A report is created: 201.
+    rest: async (tenant) => {
+      const res = await api(t.baseUrl, tenant.key).post('/v1/verify', VERIFY);
+      return res.status === 429 ? { refused: true, retryAfter: Number(res.headers.get('retry-after')) } : { refused: false, answered: res.status === 201 };
+    },
+    graphql: gql('mutation($input: VerifyInput!) { verify(input: $input) { id } }', () => ({ input: VERIFY })),
   },
 ];
 

@@ -47,10 +47,10 @@ function push(out: Segment[], text: string, start: number, end: number): void {
 /**
  * Sentences of a text, with their offsets: cut after `.`, `!`, `?`, `…` followed by a space and a capital
  * or a digit (not after an abbreviation or an initial, not inside `1.2` or `e.g.`), at `;` and at line
- * breaks. One pass over the text.
+ * breaks. One pass over the text, yielded sentence by sentence (callers give the event loop turns between).
  */
-export function sentences(text: string): Segment[] {
-  const out: Segment[] = [];
+export function* eachSentence(text: string): Generator<Segment> {
+  const found: Segment[] = [];
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -59,12 +59,13 @@ export function sentences(text: string): Segment[] {
     else if ((c === '!' || c === '?' || c === '…') && (i + 1 === text.length || isSpace(text[i + 1]))) cut = i + 1;
     else if (c === '.' && endsSentence(text, i)) cut = i + 1;
     if (cut > 0) {
-      push(out, text, start, cut);
+      push(found, text, start, cut);
       start = cut;
+      if (found.length > 0) yield found.pop()!;
     }
   }
-  push(out, text, start, text.length);
-  return out;
+  push(found, text, start, text.length);
+  if (found.length > 0) yield found.pop()!;
 }
 
 /** Connectors that start a new assertion inside a sentence; the connector stays with the second clause. */
@@ -96,9 +97,9 @@ export function pieces(seg: Segment, max = MAX_CLAIM_CHARS): Segment[] {
  * The claims of a text: its sentences, split again into clauses at `but`, `whereas`, `while`, `mais`,
  * `tandis que`, `alors que`; questions and fragments without two content words or a number are not claims.
  */
-export function claimsOf(text: string, isContent: (folded: string) => boolean): Segment[] {
-  const out: Segment[] = [];
-  for (const sentence of sentences(text)) {
+export function* eachClaim(text: string, isContent: (folded: string) => boolean): Generator<Segment> {
+  for (const sentence of eachSentence(text)) {
+    const out: Segment[] = [];
     if (/\?\s*$/u.test(sentence.text)) continue;
     let from = 0;
     const parts: [number, number][] = [];
@@ -116,6 +117,6 @@ export function claimsOf(text: string, isContent: (folded: string) => boolean): 
       const content = words.filter(isContent).length;
       if (content < 2 && !(content >= 1 && /\p{N}/u.test(seg.text))) out.pop();
     }
+    yield* out;
   }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { claimsOf, MAX_QUOTE_CHARS, pieces, sentences, type Segment } from './claims.js';
+import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord, negationCount } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
@@ -63,7 +63,7 @@ const SLICE_MS = 8;
 interface Sentence {
   passage: number;
   seg: Segment;
-  stems: Set<string>;
+  stems: string[];
   negations: number;
   facts?: Facts;
 }
@@ -161,18 +161,23 @@ export class Verifier {
       const index = this.passages.length;
       this.passages.push(p);
       this.passageWords.push(undefined);
-      for (const seg of sentences(p.content).flatMap((s) => pieces(s, MAX_QUOTE_CHARS))) {
-        const { stems, negations } = this.contentStems(seg.text);
-        const id = this.sentences.length;
-        const set = new Set(stems);
-        this.sentences.push({ passage: index, seg, stems: set, negations });
-        for (const s of set) {
-          let list = this.postings.get(s);
-          if (!list) this.postings.set(s, (list = []));
-          list.push(id);
-        }
+      for (const whole of eachSentence(p.content)) {
+        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg);
+        await this.breathe();
       }
-      await this.breathe();
+    }
+  }
+
+  private addSentence(passage: number, seg: Segment): void {
+    const { stems, negations } = this.contentStems(seg.text);
+    const id = this.sentences.length;
+    // A few distinct stems per sentence: an array is lighter than a Set for 10 000s of sentences.
+    const unique = stems.length < 2 ? stems : [...new Set(stems)];
+    this.sentences.push({ passage, seg, stems: unique, negations });
+    for (const s of unique) {
+      let list = this.postings.get(s);
+      if (!list) this.postings.set(s, (list = []));
+      list.push(id);
     }
   }
 
@@ -185,7 +190,7 @@ export class Verifier {
     const isContent = (w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1;
     const out: ClaimResult[] = [];
     if (this.scores.length !== this.sentences.length) this.scores = new Float64Array(this.sentences.length);
-    for (const seg of claimsOf(text, isContent)) {
+    for (const seg of eachClaim(text, isContent)) {
       let result = this.judged.get(seg.text);
       if (!result) this.judged.set(seg.text, (result = this.judge(this.analyse(seg))));
       out.push({ text: result.text, start: seg.start, end: seg.end, verdict: result.verdict, rule: result.rule, evidence: result.evidence });
@@ -308,9 +313,9 @@ export class Verifier {
     for (const stem of claim.stems) {
       const w = this.idf(stem);
       total += w;
-      if (s.stems.has(stem)) found += w;
+      if (s.stems.includes(stem)) found += w;
       else {
-        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
+        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.includes(a) && !claim.stems.includes(a));
         if (opposite) {
           found += w;
           flipped = true;

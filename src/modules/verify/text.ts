@@ -1,5 +1,14 @@
-import { stemmer as stemEnglish } from '@orama/stemmers/english';
-import { stemmer as stemFrench } from '@orama/stemmers/french';
+import { createRequire } from 'node:module';
+
+/**
+ * The Snowball stemmers of `@orama/stemmers`, loaded by `require` (its CommonJS builds): the package has
+ * only subpath exports (`@orama/stemmers/english`), which Node and tsc resolve but madge, the resolver of
+ * test/platform/dependencies.test.ts, does not (it would report them as unresolved imports).
+ */
+const require = createRequire(import.meta.url);
+type Stem = (word: string) => string;
+const { stemmer: stemEnglish } = require('@orama/stemmers/english') as { stemmer: Stem };
+const { stemmer: stemFrench } = require('@orama/stemmers/french') as { stemmer: Stem };
 
 /**
  * Normalisation shared by claims and passages: case and accents folded (NFD, combining marks removed),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
@@ -87,9 +88,34 @@ export async function signedAnswerOf(r: Pick<ReportDto, 'id' | 'claims' | 'count
   return `{"claims":[${parts.join(',')}],"counts":${canonicalJson(r.counts)},"id":${canonicalJson(r.id)}}`;
 }
 
-/** The certified request of a report: the text and what it was checked against. */
-const signedRequestOf = (input: ParsedVerifyInput) =>
-  input.passages ? { text: input.text, passages: input.passages } : { text: input.text, collectionIds: input.collectionIds };
+/**
+ * The certificate's `requestHash`: SHA-256 of the canonical JSON of `{ text, passages }` or
+ * `{ text, collectionIds }`, hashed passage by passage with turns of the event loop (a body near 1 MB).
+ * Keys sort as `collectionIds` / `passages`, then `text`. A string RFC 8785 cannot carry (a lone
+ * surrogate) is a 400, as on the gateway.
+ */
+async function hashSignedRequest(input: ParsedVerifyInput): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    if (input.passages) {
+      hash.update('{"passages":[');
+      let slice = performance.now();
+      for (const [i, p] of input.passages.entries()) {
+        hash.update(`${i > 0 ? ',' : ''}${canonicalJson(p)}`);
+        if (performance.now() - slice > 8) {
+          await nextTurn();
+          slice = performance.now();
+        }
+      }
+      hash.update(`],"text":${canonicalJson(input.text)}}`);
+    } else {
+      hash.update(canonicalJson({ text: input.text, collectionIds: input.collectionIds }));
+    }
+  } catch (err) {
+    throw errors.validation(null, `The request body has no canonical JSON form (RFC 8785): ${(err as Error).message}`);
+  }
+  return hash.digest('hex');
+}
 
 /**
  * `POST /v1/verify`: checks each claim of the text against the passages or collections, stores the report,
@@ -109,7 +135,7 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
     route: VERIFY_ROUTE,
     modelAddress: 'verifier',
     model: VERIFIER_MODEL,
-    request: signedRequestOf(data),
+    requestHash: await hashSignedRequest(data),
     answer: await signedAnswerOf({ id, claims, counts }),
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
   });
@@ -138,7 +164,6 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
         createdAt,
       ],
     );
-    await tx.execute('update proof_certificate set api_key_id = ? where id = ?', [ctx.caller.key.id, certificateId]);
     await recordControl(ctx, tx, { route: VERIFY_ROUTE, at: createdAt });
   });
   return {
