@@ -49,3 +49,24 @@ describe('verifier quality on the labelled set', () => {
     expect(figures.contradicted!.precision).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe('the engine', () => {
+  it('stops between two claims when its checkpoint throws', async () => {
+    let turns = 0;
+    const verifier = new Verifier('The fee is 5 EUR. The fee is 6 EUR. The fee is 7 EUR.', () => {
+      if (++turns > 2) throw new Error('client left');
+    });
+    await verifier.addPassages([{ source: 'memo', content: 'The fee is 5 EUR.' }]);
+    await expect(verifier.verify('The fee is 5 EUR. The fee is 6 EUR. The fee is 7 EUR.')).rejects.toThrow('client left');
+    expect(turns).toBe(3);
+  });
+
+  it('gives the same report twice for the same input', async () => {
+    const run = async () => {
+      const v = new Verifier(set.claims.map((c) => c.text).join(' '));
+      await v.addPassages(set.passages);
+      return v.verify(set.claims.map((c) => c.text).join(' '));
+    };
+    expect(await run()).toEqual(await run());
+  });
+});

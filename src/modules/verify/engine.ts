@@ -132,7 +132,14 @@ export class Verifier {
   private scores = new Float64Array(0);
   private lastTurn = performance.now();
 
-  constructor(text: string) {
+  /**
+   * `checkpoint` runs between any two claims or passages and may throw to stop the work (the service
+   * stops when the client has left or the server is shutting down).
+   */
+  constructor(
+    text: string,
+    private readonly checkpoint: () => void = () => {},
+  ) {
     this.language = detectLanguage(words(text.slice(0, 20_000)).map((w) => w.w));
     this.stem = stemmerFor(this.language);
     this.antonyms = antonymsFor(this.stem);
@@ -140,6 +147,7 @@ export class Verifier {
 
   /** Gives the event loop a turn when the current slice of work has lasted long enough. */
   private async breathe(): Promise<void> {
+    this.checkpoint();
     if (performance.now() - this.lastTurn < SLICE_MS) return;
     await nextTurn();
     this.lastTurn = performance.now();

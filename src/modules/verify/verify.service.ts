@@ -125,7 +125,10 @@ async function hashSignedRequest(input: ParsedVerifyInput): Promise<string> {
 export async function verifyText(ctx: ServiceContext, input: unknown): Promise<ReportDto> {
   authorize(ctx, WRITE);
   const data = parseVerifyInput(input);
-  const verifier = new Verifier(data.text);
+  // A client that left, or a shutdown, stops the work between two claims (nothing is stored then).
+  const verifier = new Verifier(data.text, () => {
+    if (ctx.signal?.aborted) throw errors.turnAborted();
+  });
   if (data.passages) await verifier.addPassages(data.passages);
   else await addCollections(ctx, verifier, data.collectionIds);
   const claims = await verifier.verify(data.text);
