@@ -85,9 +85,12 @@ export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number
            order by d2.next_attempt_at, d2.id
            limit ?
              for update of d2 skip locked))
-  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
+  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret, d.next_attempt_at`,
     [iso(leaseUntil), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
   );
+  // RETURNING follows the update's plan, not the claim's order: the attempts start oldest due first.
+  const dueAt = (row: Row) => new Date(row.next_attempt_at as string | Date).getTime();
+  rows.sort((a, b) => dueAt(a) - dueAt(b) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
   return rows.map((row) => toClaimed(row, leaseToken));
 }
 
