@@ -52,8 +52,11 @@ function push(out: Segment[], text: string, start: number, end: number): void {
 export function* eachSentence(text: string): Generator<Segment> {
   const found: Segment[] = [];
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+  // Jumps from one possible end to the next (a RegExp of its own: generators of several requests interleave).
+  const ends = /[\n;!?….]/g;
+  for (let m = ends.exec(text); m; m = ends.exec(text)) {
+    const i = m.index;
+    const c = m[0];
     let cut = -1;
     if (c === '\n' || c === ';') cut = i + 1;
     else if ((c === '!' || c === '?' || c === '…') && (i + 1 === text.length || isSpace(text[i + 1]))) cut = i + 1;

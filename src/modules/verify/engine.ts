@@ -131,6 +131,8 @@ export class Verifier {
   /** Candidate scores by sentence, reused from claim to claim. */
   private scores = new Float64Array(0);
   private lastTurn = performance.now();
+  /** Folded word → stem ('' when ignored), for this verification. */
+  private readonly stems = new Map<string, string>();
 
   /**
    * `checkpoint` runs between any two claims or passages and may throw to stop the work (the service
@@ -153,13 +155,23 @@ export class Verifier {
     this.lastTurn = performance.now();
   }
 
+  /** The stem of a folded word, or '' for a word the score ignores (stop word, negation, number, one letter); memoised. */
+  private stemOf(w: string): string {
+    let s = this.stems.get(w);
+    if (s === undefined) {
+      s = w.length < 2 || w.length > MAX_WORD || STOP_WORDS.has(w) || isNegationWord(w) || /^\d/.test(w) ? '' : this.stem(w);
+      this.stems.set(w, s);
+    }
+    return s;
+  }
+
   private contentStems(text: string): { stems: string[]; negations: number } {
     // Folded once for the whole text (offsets are not needed here): far cheaper than word by word.
-    const folded = (fold(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= MAX_WORD);
+    const folded = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
     const stems: string[] = [];
     for (const w of folded) {
-      if (STOP_WORDS.has(w) || isNegationWord(w) || /^\d/.test(w) || w.length < 2) continue;
-      stems.push(this.stem(w));
+      const s = this.stemOf(w);
+      if (s) stems.push(s);
     }
     return { stems, negations: negationCount(folded) };
   }
@@ -179,14 +191,16 @@ export class Verifier {
   private addSentence(passage: number, seg: Segment): void {
     const { stems, negations } = this.contentStems(seg.text);
     const id = this.sentences.length;
-    // A few distinct stems per sentence: an array is lighter than a Set for 10 000s of sentences.
-    const unique = stems.length < 2 ? stems : [...new Set(stems)];
-    this.sentences.push({ passage, seg, stems: unique, negations });
-    for (const s of unique) {
+    // Distinct stems, found through the postings (a list already ending with this sentence has the stem).
+    const unique: string[] = [];
+    for (const s of stems) {
       let list = this.postings.get(s);
       if (!list) this.postings.set(s, (list = []));
+      if (list[list.length - 1] === id) continue;
       list.push(id);
+      unique.push(s);
     }
+    this.sentences.push({ passage, seg, stems: unique, negations });
   }
 
   get passageCount(): number {
