@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../../src/core/deps.js';
 import { openRegisterExport } from '../../src/modules/registre/registre.archive.js';
-import { RegisterPageSchema, RegisterSummarySchema } from '../../src/modules/registre/registre.schemas.js';
+import { RegisterPageSchema, RegisterQuerySchema, RegisterSummarySchema } from '../../src/modules/registre/registre.schemas.js';
 import { listRegister, registerSummary } from '../../src/modules/registre/registre.service.js';
 import { mount } from '../route.js';
 
@@ -18,6 +18,7 @@ export function registreRouter(app: Deps): Router {
     path: '/v1/registre',
     summary:
       'Every certificate of the workspace (gateway calls, chat turns, verifier reports), newest first. Query: kind (gateway, chat, verify; comma-separated), from, to (YYYY-MM-DD or ISO instant), keyId (API key), limit (1 to 100, default 50), cursor (opaque)',
+    query: RegisterQuerySchema,
     responses: { 200: { description: 'A page of certificates', schema: RegisterPageSchema }, 400: { description: 'A query parameter not valid (named)' }, 402: PLAN },
     handler: async (ctx, req) => ({ status: 200, body: await listRegister(ctx, req.query as never) }),
   });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { CertificateSchema } from '../../src/modules/proofs/proofs.schemas.js';
 import { writeReportPdf } from '../../src/modules/verify/verify.pdf.js';
-import { ExportQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/verify.schemas.js';
+import { ExportQuerySchema, ReportListQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/verify.schemas.js';
 import { getReport, getReportCertificate, getReportExport, listReports, verifyText } from '../../src/modules/verify/verify.service.js';
 import { mount, param } from '../route.js';
 
@@ -34,6 +34,7 @@ export function verifyRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/verify',
     summary: `Reports of the workspace, newest first. Query: limit (1 to 100, default 20), cursor (the previous page's nextCursor, opaque); pages stay stable while new reports arrive`,
+    query: ReportListQuerySchema,
     responses: { 200: { description: 'A page of reports', schema: ReportListSchema }, 400: { description: 'limit or cursor not valid (named)' } },
     handler: async (ctx, req) => ({ status: 200, body: await listReports(ctx, { limit: req.query.limit as never, cursor: req.query.cursor as never }) }),
   });
@@ -61,6 +62,7 @@ export function verifyRouter(app: Deps): Router {
     method: 'get',
     path: '/v1/verify/:id/export',
     summary: 'The report as a PDF (text with each claim marked, evidence quoted, certificate hash and signature); ?format=json for the machine form',
+    query: ExportQuerySchema,
     responses: {
       200: { description: 'application/pdf, or JSON { report, certificate } with ?format=json' },
       400: { description: 'format not pdf or json' },
