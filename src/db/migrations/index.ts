@@ -13,6 +13,7 @@ import { Migration20261123110000 } from './Migration20261123110000.js';
 import { Migration20261123120000 } from './Migration20261123120000.js';
 import { Migration20261123120100 } from './Migration20261123120100.js';
 import { Migration20261123120200 } from './Migration20261123120200.js';
+import { Migration20261123120300 } from './Migration20261123120300.js';
 import { Migration20261123130000 } from './Migration20261123130000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
@@ -32,5 +33,6 @@ export const migrationsList = [
   { name: 'Migration20261123120000', class: Migration20261123120000 },
   { name: 'Migration20261123120100', class: Migration20261123120100 },
   { name: 'Migration20261123120200', class: Migration20261123120200 },
+  { name: 'Migration20261123120300', class: Migration20261123120300 },
   { name: 'Migration20261123130000', class: Migration20261123130000 },
 ];
