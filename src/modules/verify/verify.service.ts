@@ -31,9 +31,8 @@ async function addCollections(ctx: ServiceContext, verifier: Verifier, collectio
   }
   const ws = ctx.caller.workspace.id;
   const inList = collectionIds.map(() => '?').join(', ');
-  let after: [string, number] = ['', -1];
-  for (;;) {
-    const rows = await ctx.em.execute<{ id: string; text: string; source_id: string; ordinal: number; name: string }[]>(
+  const page = (after: [string, number]) =>
+    ctx.em.execute<{ id: string; text: string; source_id: string; ordinal: number; name: string }[]>(
       `select c.id, c.text, c.source_id, c.ordinal, s.name
          from knowledge_chunk c join knowledge_source s on s.id = c.source_id
         where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' and s.collection_id in (${inList})
@@ -42,10 +41,19 @@ async function addCollections(ctx: ServiceContext, verifier: Verifier, collectio
         limit ?`,
       [ws, ws, ...collectionIds, after[0], after[1], CHUNK_PAGE],
     );
+  // The next page is read while this one is indexed (a read left behind by a stop fails quietly).
+  const read = (after: [string, number]) => {
+    const p = page(after);
+    p.catch(() => undefined);
+    return p;
+  };
+  let pending = read(['', -1]);
+  for (;;) {
+    const rows = await pending;
+    const last = rows[rows.length - 1];
+    if (last && rows.length === CHUNK_PAGE) pending = read([last.source_id, Number(last.ordinal)]);
     await verifier.addPassages(rows.map((r) => ({ source: r.name, content: r.text, sourceId: r.source_id, chunkId: r.id })));
     if (rows.length < CHUNK_PAGE) return;
-    const last = rows[rows.length - 1]!;
-    after = [last.source_id, Number(last.ordinal)];
   }
 }
 
