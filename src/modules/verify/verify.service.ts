@@ -31,13 +31,18 @@ async function addCollections(ctx: ServiceContext, verifier: Verifier, collectio
   }
   const ws = ctx.caller.workspace.id;
   const inList = collectionIds.map(() => '?').join(', ');
+  const sources = await ctx.em.execute<{ id: string; name: string }[]>(
+    `select id, name from knowledge_source where workspace_id = ? and status = 'ready' and collection_id in (${inList})`,
+    [ws, ...collectionIds],
+  );
+  if (sources.length === 0) return;
+  const names = new Map(sources.map((r) => [r.id, r.name]));
   const page = (after: [string, number]) =>
-    ctx.em.execute<{ id: string; text: string; source_id: string; ordinal: number; name: string }[]>(
-      `select c.id, c.text, c.source_id, c.ordinal, s.name
-         from knowledge_chunk c join knowledge_source s on s.id = c.source_id
-        where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' and s.collection_id in (${inList})
-          and (c.source_id, c.ordinal) > (?, ?)
-        order by c.source_id, c.ordinal
+    ctx.em.execute<{ id: string; text: string; source_id: string; ordinal: number }[]>(
+      `select id, text, source_id, ordinal from knowledge_chunk
+        where workspace_id = ? and source_id in (select id from knowledge_source where workspace_id = ? and status = 'ready' and collection_id in (${inList}))
+          and (source_id, ordinal) > (?, ?)
+        order by source_id, ordinal
         limit ?`,
       [ws, ws, ...collectionIds, after[0], after[1], CHUNK_PAGE],
     );
@@ -52,7 +57,7 @@ async function addCollections(ctx: ServiceContext, verifier: Verifier, collectio
     const rows = await pending;
     const last = rows[rows.length - 1];
     if (last && rows.length === CHUNK_PAGE) pending = read([last.source_id, Number(last.ordinal)]);
-    await verifier.addPassages(rows.map((r) => ({ source: r.name, content: r.text, sourceId: r.source_id, chunkId: r.id })));
+    await verifier.addPassages(rows.map((r) => ({ source: names.get(r.source_id) ?? r.source_id, content: r.text, sourceId: r.source_id, chunkId: r.id })));
     if (rows.length < CHUNK_PAGE) return;
   }
 }
