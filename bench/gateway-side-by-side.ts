@@ -191,7 +191,8 @@ async function main(): Promise<void> {
   const svc = startTs(
     here('../src/main.ts'),
     {
-      DATABASE_URL: dbUrl,
+      // BENCH_DB_SOCKET=/var/run/postgresql: the service reaches PostgreSQL over its Unix socket instead of TCP.
+      DATABASE_URL: process.env.BENCH_DB_SOCKET ? `${dbUrl}?host=${encodeURIComponent(process.env.BENCH_DB_SOCKET)}` : dbUrl,
       PORT: String(svcPort),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
