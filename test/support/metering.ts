@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { Router } from 'express';
 import { listen } from '../../src/app/create-app.js';
 import type { ModelClass } from '../../src/modules/models/provider.js';
-import { assertCanConsume, assertDocumentRoom, recordConsumption, recordControl } from '../../src/modules/usage/metering.service.js';
+import { recordControl } from '../../src/modules/usage/controls.js';
+import { assertCanConsume, assertDocumentRoom, recordConsumption } from '../../src/modules/usage/metering.service.js';
 import { mount, type RouteDef } from '../../rest/route.js';
 import { newId } from '../../src/lib/ids.js';
 import type { TestApp } from './app.js';
@@ -57,7 +58,7 @@ export async function startMeteringRoutes(t: TestApp): Promise<MeteringRoutes> {
       return { status: 201, body: {} };
     },
   }));
-  mount(router, app, def('/test/control', { scope: 'proof', handler: async (ctx) => (await recordControl(ctx, { route: 'POST /v1/verify' }), { status: 201, body: {} }) }));
+  mount(router, app, def('/test/control', { scope: 'proof', handler: async (ctx) => (await recordControl(ctx, ctx.em, { route: 'POST /v1/verify', at: ctx.clock.now() }), { status: 201, body: {} }) }));
   mount(router, app, def('/test/gateway', { dialect: 'openai', rateLimit: 'gateway', handler: async () => ({ status: 200, body: { ok: true } }) }));
   mount(router, app, def('/test/gateway-2', { dialect: 'anthropic', rateLimit: 'gateway', handler: async () => ({ status: 200, body: { ok: true } }) }));
   mount(router, app, def('/test/agent-chat', { rateLimit: 'agentChat', handler: async () => ({ status: 200, body: { ok: true } }) }));

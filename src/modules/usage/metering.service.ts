@@ -12,7 +12,6 @@ import type { Workspace } from '../workspaces/workspace.entity.js';
 import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
 import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
 import { keyQuestions, questionsByKeyIds, readLedgerBalance } from './usage.repository.js';
-import { UsageEntry } from './usage.entity.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
 export const TOKENS_PER_QUESTION = 8000;
@@ -330,26 +329,4 @@ async function notifyKeyBudget(ctx: ServiceContext, n: { keyId: string; used: nu
   if (inserted.length > 0) {
     ctx.log.warn({ workspaceId: ctx.caller.workspace.id, keyId: n.keyId, month, used: n.used, limit: n.limit }, message);
   }
-}
-
-/** One verifier report: counted apart from questions, never blocked by `monthlyQuestionLimit`. */
-export async function recordControl(ctx: ServiceContext, opts: { route: string }): Promise<void> {
-  // A direct insert: the caller's pending changes are not flushed by it.
-  await ctx.em.insert(UsageEntry, {
-    id: newId('use'),
-    workspaceId: ctx.caller.workspace.id,
-    keyId: ctx.caller.key.id,
-    userId: ctx.caller.user.id,
-    kind: 'control',
-    route: opts.route,
-    modelClass: null,
-    model: null,
-    promptTokens: 0,
-    completionTokens: 0,
-    totalTokens: 0,
-    questions: 0,
-    fromAllowance: 0,
-    fromPacks: 0,
-    createdAt: ctx.clock.now(),
-  });
 }
