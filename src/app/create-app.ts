@@ -23,6 +23,7 @@ import { createToolRunner } from '../modules/tools/tool-runner.js';
 import { startRateCounterSweep } from '../modules/usage/rate-limit.service.js';
 import { createUsageRuntime } from '../modules/usage/runtime.js';
 import { createKeysRuntime } from '../modules/keys/runtime.js';
+import { createVerifyRuntime } from '../modules/verify/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import type { Resolver } from '../net/index.js';
 
@@ -94,6 +95,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     models: new ModelRegistry(loadModelsConfig(config.env)),
     usage: createUsageRuntime(kernel),
     keys: createKeysRuntime(kernel),
+    verify: createVerifyRuntime(),
     signing,
     proofChain: createProofChain(kernel, signing),
     secretBox,

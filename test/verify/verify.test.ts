@@ -77,6 +77,24 @@ describe('POST /v1/verify', () => {
     expect(res.body.report).toMatchObject({ against: 'collections', collectionIds: [collection.id] });
   });
 
+  it("keeps a collection's index between requests, and builds a new one when the collection's sources change", async () => {
+    const client = api(t.baseUrl, owner.key);
+    const indexes = t.app.services.verify.collectionIndexes;
+    const collection = (await client.post('/v1/knowledge-collections', { name: 'Prices' })).body.collection;
+    await ingest(t, owner, Buffer.from('Prices\n\nThe service fee is 120 EUR.', 'utf8'), 'prices.txt', { collectionId: collection.id });
+    const claim = 'The service fee is 120 EUR. The support line opens at 9.';
+    const first = (await client.post('/v1/verify', { text: claim, collectionIds: [collection.id] })).body.report;
+    const built = indexes.size;
+    const again = (await client.post('/v1/verify', { text: claim, collectionIds: [collection.id] })).body.report;
+    expect(indexes.size).toBe(built); // the same index, not a second one
+    expect(again.claims).toEqual(first.claims);
+    expect(first.claims.map((c: { verdict: string }) => c.verdict)).toEqual(['supported', 'unverifiable']);
+    // A new source in the collection: a new index, which sees it.
+    await ingest(t, owner, Buffer.from('Support\n\nThe support line opens at 9.', 'utf8'), 'support.txt', { collectionId: collection.id });
+    const after = (await client.post('/v1/verify', { text: claim, collectionIds: [collection.id] })).body.report;
+    expect(after.claims.map((c: { verdict: string }) => c.verdict)).toEqual(['supported', 'supported']);
+  });
+
   describe('every 400 names its field', () => {
     const cases: { name: string; body: unknown; status?: number; code?: string; field: RegExp }[] = [
       { name: 'text missing', body: { passages }, code: 'text_required', field: /text/ },

@@ -207,6 +207,19 @@ export class Verifier {
     return this.passages.length;
   }
 
+  /**
+   * A verifier over the same indexed passages, for another verification: the index (passages, sentences,
+   * postings, the stem memo) is shared and only read from here on (the memos it fills are the same for
+   * every reader); what one verification writes (verdicts by claim, candidate scores, its stop check) is
+   * its own. Used to keep a collection's index between requests (verify.service.ts). Add no passage to a
+   * shared verifier.
+   */
+  share(checkpoint: () => void = () => {}): Verifier {
+    const copy = Object.create(Verifier.prototype) as Verifier;
+    Object.assign(copy, this, { judged: new Map(), scores: new Float64Array(0), lastTurn: performance.now(), checkpoint });
+    return copy;
+  }
+
   /** The claims of a text, each with a verdict and its best evidence. */
   async verify(text: string): Promise<ClaimResult[]> {
     const isContent = (w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1;

@@ -62,6 +62,31 @@ async function addCollections(ctx: ServiceContext, verifier: Verifier, collectio
   }
 }
 
+/**
+ * A verifier over the collections' ready passages: the index kept by this process for the same
+ * collections, language and sources (`CollectionIndexes`), or a new one built by `fresh` and kept.
+ */
+async function collectionVerifier(ctx: ServiceContext, fresh: Verifier, collectionIds: string[], checkpoint: () => void): Promise<Verifier> {
+  for (const id of collectionIds) {
+    if (!(await findCollection(ctx, id))) throw errors.validation('collectionIds', 'Collection not found', { collectionId: id });
+  }
+  const ws = ctx.caller.workspace.id;
+  const ids = [...new Set(collectionIds)].sort();
+  const [state] = await ctx.em.execute<{ sources: string | null }[]>(
+    `select md5(string_agg(id || '@' || (extract(epoch from updated_at) * 1000000)::bigint::text, ',' order by id)) as sources
+       from knowledge_source where workspace_id = ? and status = 'ready' and collection_id in (${ids.map(() => '?').join(', ')})`,
+    [ws, ...ids],
+  );
+  const key = [ws, ids.join(','), fresh.language, state?.sources ?? 'none'].join('|');
+  const index = await ctx.app.verify.collectionIndexes.get(key, async () => {
+    // Built without the request's stop check: other requests may be waiting for this index.
+    const built = fresh.share();
+    await addCollections(ctx, built, ids);
+    return built;
+  });
+  return index.share(checkpoint);
+}
+
 function countsOf(claims: ClaimResult[]) {
   const counts = { supported: 0, contradicted: 0, unverifiable: 0 };
   for (const c of claims) counts[c.verdict]++;
@@ -139,11 +164,12 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
   authorize(ctx, WRITE);
   const data = parseVerifyInput(input);
   // A client that left, or a shutdown, stops the work between two claims (nothing is stored then).
-  const verifier = new Verifier(data.text, () => {
+  const checkpoint = () => {
     if (ctx.signal?.aborted) throw errors.turnAborted();
-  });
+  };
+  let verifier = new Verifier(data.text, checkpoint);
   if (data.passages) await verifier.addPassages(data.passages);
-  else await addCollections(ctx, verifier, data.collectionIds);
+  else verifier = await collectionVerifier(ctx, verifier, data.collectionIds, checkpoint);
   const claims = await verifier.verify(data.text);
   const counts = countsOf(claims);
   const id = newId('vrf');
