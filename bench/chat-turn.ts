@@ -5,8 +5,11 @@
  *
  *   npx tsx bench/chat-turn.ts            (real PostgreSQL on 127.0.0.1:5432 when it answers)
  *
- * Loopback only; bounded (a few hundred turns per cell, well under two minutes).
+ * Loopback only; bounded (a few hundred turns per cell, well under two minutes). The server (the test app)
+ * runs here; the clients of each cell run in a process of their own (bench/support/chat-load.ts).
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { api } from '../test/support/api.js';
 import { startTestApp } from '../test/support/app.js';
 import { startScriptedModelServer } from '../test/support/scripted-model-server.js';
@@ -61,49 +64,25 @@ async function main(): Promise<void> {
       }),
     );
     const body = JSON.stringify({ message: 'What is the answer?', context: [{ category: 'note', data: { project: 'bench' } }] });
-    type Target = (typeof workspaces)[number];
-    const headersOf = (w: Target) => ({ authorization: `Bearer ${w.key}`, 'content-type': 'application/json' });
+    // The clients run in a process of their own (bench/support/chat-load.ts), one per cell.
+    const load = (spec: { clients: number; turns: number; own: boolean; stream: boolean; warmup: number }) =>
+      new Promise<{ samples: Sample[]; wallS: number }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/chat-load.ts', import.meta.url)), JSON.stringify({ baseUrl: t.baseUrl, body, targets: workspaces, ...spec })], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d));
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`chat-load exited ${code}`))));
+      });
 
-    const plain = async (w: Target): Promise<Sample> => {
-      const started = performance.now();
-      const res = await fetch(t.baseUrl + w.path, { method: 'POST', headers: headersOf(w), body });
-      await res.text();
-      if (res.status !== 200) throw new Error(`plain turn failed: ${res.status}`);
-      return { totalMs: performance.now() - started };
-    };
-    const streamed = async (w: Target): Promise<Sample> => {
-      const started = performance.now();
-      const res = await fetch(`${t.baseUrl}${w.path}/stream`, { method: 'POST', headers: headersOf(w), body });
-      if (res.status !== 200 || !res.body) throw new Error(`stream failed: ${res.status}`);
-      const decoder = new TextDecoder();
-      let text = '';
-      let firstTokenMs: number | undefined;
-      const reader = res.body.getReader();
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        text += decoder.decode(chunk.value, { stream: true });
-        if (firstTokenMs === undefined && text.includes('"type":"token"')) firstTokenMs = performance.now() - started;
-      }
-      if (!text.includes('"type":"done"')) throw new Error('stream ended without done');
-      return { totalMs: performance.now() - started, firstTokenMs };
-    };
-
-    for (let i = 0; i < WARMUP_TURNS; i++) await (i % 2 ? plain(workspaces[0]!) : streamed(workspaces[0]!));
+    await load({ clients: 1, turns: 0, own: false, stream: false, warmup: WARMUP_TURNS / 2 });
+    await load({ clients: 1, turns: 0, own: false, stream: true, warmup: WARMUP_TURNS / 2 });
 
     const rows: string[] = [];
-    for (const [route, turn] of [
-      ['plain', plain],
-      ['stream', streamed],
-    ] as const) {
+    for (const route of ['plain', 'stream'] as const) {
       for (const cell of CELLS) {
-        const samples: Sample[] = [];
-        const started = performance.now();
-        await Promise.all(
-          Array.from({ length: cell.clients }, async (_, c) => {
-            const target = workspaces[cell.own ? c + 1 : 0]!;
-            for (let i = 0; i < cell.turns; i++) samples.push(await turn(target));
-          }),
-        );
-        const wall = (performance.now() - started) / 1000;
+        const { samples, wallS: wall } = await load({ ...cell, stream: route === 'stream', warmup: 0 });
         const added = samples.map((s) => s.totalMs - MODEL_DELAY_MS);
         const ttft = samples.flatMap((s) => (s.firstTokenMs === undefined ? [] : [s.firstTokenMs - MODEL_DELAY_MS]));
         const fmt = (v: number) => v.toFixed(1);
