@@ -12,9 +12,15 @@
  * - Query: two workspaces holding 1 000 and 100 000 chunks of synthetic prose (Zipf-like vocabulary of
  *   5 000 words), inserted 20 000 at a time by INSERT ... SELECT over unnest() of the texts, the vectors
  *   computed by PostgreSQL; then QUERIES natural-language queries of 2 to 4 words each, one at a time,
- *   over HTTP (`POST /v1/knowledge/query`, topK 5), and the same through the service function alone.
+ *   over HTTP (`POST /v1/knowledge/query`, topK 5) from a process of its own (bench/support/post-load.ts),
+ *   and the same through the service function alone, in this process.
  */
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/core/context.js';
@@ -169,6 +175,28 @@ const queryText = () => {
   return `What about ${Array.from({ length: n }, () => VOCAB[50 + Math.floor(rand() * 1500)]).join(' ')}?`;
 };
 
+/** Sends the bodies one after another from a process of its own (bench/support/post-load.ts). */
+async function postsFromChild(spec: { url: string; headers: Record<string, string>; bodies: unknown[]; keepAnswers?: boolean }) {
+  const bodyFile = join(tmpdir(), `knowledge-bench-${process.pid}.json`);
+  writeFileSync(bodyFile, JSON.stringify({ bodies: spec.bodies }));
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/post-load.ts', import.meta.url)), JSON.stringify({ url: spec.url, headers: spec.headers, bodyFile, runs: 0, keepAnswers: spec.keepAnswers })],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`post-load exited ${code}`))));
+  });
+  rmSync(bodyFile, { force: true });
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { ms: number[]; statuses: number[]; answers?: unknown[] };
+  const failed = r.statuses.find((st) => st !== 200);
+  if (failed) throw new Error(`POST ${spec.url}: ${failed}`);
+  return { ms: r.ms, answers: r.answers ?? [] };
+}
+
 const results: { chunks: number; fillS: number; http: number[]; service: number[]; hits: number }[] = [];
 for (const chunks of [1_000, 100_000]) {
   const t = await tenant(`query-${chunks}`);
@@ -179,20 +207,17 @@ for (const chunks of [1_000, 100_000]) {
   const service: number[] = [];
   let hits = 0;
   const caller = await authenticateSecret(services.orm.em.fork(), services.clock, t.key);
-  for (let i = 0; i < 20; i++) await fetch(`${base}/v1/knowledge/query`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: queryText() }) });
-  for (let i = 0; i < QUERIES; i++) {
-    const q = queryText();
-    let s = performance.now();
-    const res = await fetch(`${base}/v1/knowledge/query`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: q, topK: 5 }),
-    });
-    const body = (await res.json()) as { results: unknown[] };
-    http.push(performance.now() - s);
-    hits += body.results.length;
+  // Over HTTP, from a process of its own (bench/support/post-load.ts): 20 warm-up queries, then QUERIES.
+  const queries = Array.from({ length: QUERIES }, () => queryText());
+  const headers = { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' };
+  await postsFromChild({ url: `${base}/v1/knowledge/query`, headers, bodies: Array.from({ length: 20 }, () => ({ query: queryText() })) });
+  const answered = await postsFromChild({ url: `${base}/v1/knowledge/query`, headers, bodies: queries.map((query) => ({ query, topK: 5 })), keepAnswers: true });
+  http.push(...answered.ms);
+  for (const a of answered.answers as { results: unknown[] }[]) hits += a.results.length;
+  // The search alone, in this process (no HTTP, no client).
+  for (const q of queries) {
     const ctx = createContext(services, caller);
-    s = performance.now();
+    const s = performance.now();
     await searchItems(ctx, { workspaceId: t.workspaceId, query: q, topK: 5, scope: { kind: 'workspace' } });
     service.push(performance.now() - s);
   }
