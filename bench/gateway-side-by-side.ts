@@ -20,10 +20,9 @@
  * Every child is stopped and the database dropped at the end, also on failure.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, freePort, stopChildren } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
@@ -82,17 +81,6 @@ function portOf(child: ChildProcess, name: string): Promise<number> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** Runs a command to its end; resolves stdout, rejects with stderr on a non-zero exit. */
 function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
@@ -108,16 +96,6 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   });
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function load(t: Target, connections: number, stream: boolean): Promise<Load & { cpuMsPerCall: number }> {
   const body = JSON.stringify({
@@ -144,21 +122,7 @@ function cleanUp(): Promise<void> {
 }
 async function stopAll(): Promise<void> {
   stopping = true;
-  await Promise.all(
-    children
-      .filter((c) => c.exitCode === null && c.signalCode === null)
-      .map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            const kill = setTimeout(() => c.kill('SIGKILL'), 5_000);
-            c.once('exit', () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-  );
+  await stopChildren(children, 5_000);
   if (db) await db.drop().catch((err) => process.stderr.write(`dropping the database failed: ${err}\n`));
   db = undefined;
 }

@@ -18,12 +18,11 @@
  * Prints a markdown table and the ratios service / floor. Needs PostgreSQL on 127.0.0.1:5432.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { cpuSeconds, freePort, stopChildren } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 
 const BURST = Number(process.env.BURST ?? 20_000);
@@ -90,27 +89,7 @@ function run(file: string, arg: string): Promise<string> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** CPU seconds used so far by the PostgreSQL backends serving database `name` (from pg_stat_activity and /proc). */
 async function backendCpu(admin: pg.Client, name: string): Promise<Map<number, number>> {
@@ -124,21 +103,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 async function stopAll(): Promise<void> {
   stopping = true;
-  await Promise.all(
-    children
-      .filter((c) => c.exitCode === null && c.signalCode === null)
-      .map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            const kill = setTimeout(() => c.kill('SIGKILL'), 10_000);
-            c.once('exit', () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-  );
+  await stopChildren(children, 10_000);
   if (db) await db.drop().catch((err) => process.stderr.write(`dropping the database failed: ${err}\n`));
   db = undefined;
 }
