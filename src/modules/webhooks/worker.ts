@@ -77,16 +77,25 @@ export class WebhookWorker {
 
   #wakeIn(delayMs: number): void {
     if (!this.#claiming) return;
-    const delay = Math.max(0, Math.min(delayMs, this.#opts.pollMs));
+    // A delay counted in whole milliseconds of the clock: one more, so that the clock has reached it.
+    const delay = delayMs > 0 ? Math.min(delayMs + 1, this.#opts.pollMs) : 0;
     const at = performance.now() + delay;
     if (this.#timer && at >= this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(() => {
+    // A timer may fire early (it counts from the event loop's cached time, taken before this turn's
+    // work): a retry claimed before it is due would find nothing and wait for the next poll.
+    const fire = () => {
+      const left = at - performance.now();
+      if (left > 0) {
+        this.#timer = setTimeout(fire, Math.ceil(left));
+        return;
+      }
       this.#timer = undefined;
       this.#timerAt = Number.POSITIVE_INFINITY;
       void this.#tick();
-    }, delay);
+    };
+    this.#timer = setTimeout(fire, delay);
   }
 
   async #tick(): Promise<void> {
