@@ -1,15 +1,12 @@
 import { Writable } from 'node:stream';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { CookieJar } from 'tough-cookie';
-import { createApp, listen, type RunningApp } from '../../src/app/create-app.js';
-import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import type { RunningApp } from '../../src/app/create-app.js';
 import { createPerson } from '../../src/modules/people/people.service.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
 import type { UserRole } from '../../src/modules/workspaces/workspace.entity.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startTestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/database.js';
 import { startSmtpServer, type LoopbackSmtp } from '../support/smtp-server.js';
 
 /**
@@ -30,19 +27,7 @@ export interface PeopleApp {
 }
 
 export async function startPeopleApp(opts: { env?: Record<string, string>; smtp?: boolean } = {}): Promise<PeopleApp> {
-  const db = await createTestDatabase();
   const smtp = await startSmtpServer();
-  const clock = new ManualClock();
-  const config = loadConfig({
-    LOG_LEVEL: 'trace',
-    SVC_DEPLOYMENT: 'onprem',
-    SVC_BACKGROUND_JOBS: 'off',
-    ...(db.url ? { DATABASE_URL: db.url } : {}),
-    SVC_DATA_DIR: db.dataDir,
-    SVC_DB_POOL_MAX: '10',
-    ...(opts.smtp === false ? {} : { SVC_SMTP_URL: smtp.url }),
-    ...opts.env,
-  });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -50,31 +35,26 @@ export async function startPeopleApp(opts: { env?: Record<string, string>; smtp?
       done();
     },
   });
-  const app = await createApp({ config, clock, log: pino({ level: 'trace' }, sink) });
-  const server: Server = await listen(app.http, 0, '127.0.0.1');
-  const { port } = server.address() as AddressInfo;
-  const actx = () => ({ em: app.services.orm.em.fork(), clock });
+  const t = await startTestApp({
+    env: { LOG_LEVEL: 'trace', ...(opts.smtp === false ? {} : { SVC_SMTP_URL: smtp.url }), ...opts.env },
+    log: pino({ level: 'trace' }, sink),
+  });
+  const actx = () => ({ em: t.app.services.orm.em.fork(), clock: t.clock });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    app,
-    clock,
-    db,
+    baseUrl: t.baseUrl,
+    app: t.app,
+    clock: t.clock,
+    db: t.db,
     smtp,
     logs,
-    async workspace(w = {}) {
-      const created = await createWorkspace(actx(), { name: w.name ?? 'People test', plan: 'cabinet', seats: 20 });
-      return { workspaceId: created.workspace.id, userId: created.user.id, key: created.issued.secret };
-    },
+    workspace: (w = {}) => t.tenant({ name: w.name ?? 'People test', plan: 'cabinet', seats: 20 }),
     async person(workspaceId, p) {
       const user = await createPerson(actx(), workspaceId, { email: p.email, password: p.password, role: p.role ?? 'member' });
       return { id: user.id };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.close();
+      await t.close();
       await smtp.close();
-      await db.drop();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, listen, type RunningApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { issueKey } from '../../src/modules/keys/keys.service.js';
 import type { KeyAttributes } from '../../src/modules/keys/keys.schemas.js';
 import { createUser, createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
@@ -34,7 +34,9 @@ export interface TestApp {
 }
 
 /** Starts the real app over HTTP on loopback, on a database of its own. */
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: ManualClock; resolve?: Resolver } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; clock?: ManualClock; resolve?: Resolver; log?: Logger } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const clock = opts.clock ?? new ManualClock();
   const config = loadConfig({
@@ -46,7 +48,7 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
     SVC_DB_POOL_MAX: '20',
     ...opts.env,
   });
-  const app = await createApp({ config, clock, log: createLogger(config.logLevel), ...(opts.resolve ? { resolve: opts.resolve } : {}) });
+  const app = await createApp({ config, clock, log: opts.log ?? createLogger(config.logLevel), ...(opts.resolve ? { resolve: opts.resolve } : {}) });
   const server: Server = await listen(app.http, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   let openRequests = 0;
