@@ -18,6 +18,7 @@ import { verifyUsageRouter } from './v1/verify-usage.routes.js';
 import { verifyRouter } from './v1/verify.routes.js';
 import { registreRouter } from './v1/registre.routes.js';
 import { credentialsOf } from './route.js';
+import { widgetsRouter } from './engine/widgets.routes.js';
 
 /** Gateway paths answer body errors in their dialect; every other route in the native shape. */
 const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
@@ -62,6 +63,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(verifyRouter(app));
   server.use(registreRouter(app));
   server.use(apiKeysRouter(app));
+  server.use(widgetsRouter(app));
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

@@ -10,6 +10,7 @@ import { knowledgeEntities } from '../modules/knowledge/knowledge.entity.js';
 import { toolEntities } from '../modules/tools/tool.entity.js';
 import { VerifyReport } from '../modules/verify/verify-report.entity.js';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.entity.js';
+import { Widget } from '../modules/widgets/widget.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget];

@@ -69,6 +69,15 @@ export const ErrorCode = {
   addressNotSupported: 'address_not_supported',
   /** The process is shutting down: ends the streams still open (and answers `/health`); retry elsewhere. */
   serverRestarting: 'server_restarting',
+  // Embeddable widgets (docs/widgets.md)
+  /** An agent widget's agent reads no chosen documents or dossiers (its `collectionScope` is empty). */
+  widgetAgentUnscoped: 'widget_agent_unscoped',
+  /** The widget's family cannot answer on this server (the light family before it is installed). */
+  widgetFamilyUnavailable: 'widget_family_unavailable',
+  /** A widget's public endpoint called from an origin the widget does not allow, or with no Origin. */
+  originNotAllowed: 'origin_not_allowed',
+  /** The widget answered its monthly ceiling of questions. */
+  widgetMonthlyLimit: 'WIDGET_MONTHLY_LIMIT',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -91,6 +100,7 @@ export const RESOURCES = {
   route: 'Route',
   record: 'Record',
   verifyReport: 'Verifier report',
+  widget: 'Widget',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 
@@ -212,6 +222,26 @@ export const errors = {
   addressNotSupported: (model: string) =>
     make(501, ErrorCode.addressNotSupported, `Model address not supported: ${model}`, { param: 'model' }),
   serverRestarting: () => make(503, ErrorCode.serverRestarting, 'The server is restarting; retry the request'),
+
+  // Embeddable widgets (docs/widgets.md)
+  widgetAgentUnscoped: (agentId: string) =>
+    make(
+      400,
+      ErrorCode.widgetAgentUnscoped,
+      `An agent widget needs an agent limited to chosen documents or dossiers: link sources or collections to agent ${agentId} first`,
+      { field: 'agentId', agentId },
+    ),
+  widgetFamilyUnavailable: (family: string) =>
+    make(501, ErrorCode.widgetFamilyUnavailable, `Widgets of the ${family} family are not available on this server yet`, { family }),
+  originNotAllowed: (origin: string | null) =>
+    make(
+      403,
+      ErrorCode.originNotAllowed,
+      origin ? `This widget is not allowed on ${origin}` : 'This widget answers only pages of its allowed origins (no Origin header was sent)',
+      { origin },
+    ),
+  widgetMonthlyLimit: (limit: number) =>
+    make(402, ErrorCode.widgetMonthlyLimit, 'This assistant has answered all the questions it can this month; please come back next month', { limit }),
 };
 
 export type ErrorFactory = keyof typeof errors;

@@ -5,6 +5,7 @@ import { authorize } from '../modules/keys/access.js';
 import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
+import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/widget-caller.js';
 import type { Operation } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
 
@@ -12,9 +13,11 @@ import { RequestScope } from '../core/request-scope.js';
  * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
  * subscriptions, the keyed 404 fallback):
  *
- *   1. authenticate the key, or the session cookie where the adapter accepts one (GraphQL): 401,
- *      403 client_suspended, 403 csrf_rejected;
- *   2. the key's `ratePerMinute`, then the operation's route-level ceiling (429);
+ *   1. authenticate the key, or the session cookie where the adapter accepts one (GraphQL), or the
+ *      widget of a widget's public endpoint: 401, 403 client_suspended, 403 csrf_rejected, 403
+ *      origin_not_allowed;
+ *   2. the key's `ratePerMinute`, a widget visitor's per-IP rate, then the operation's route-level
+ *      ceiling (429);
  *   3. the declared person and role (403 person_required, 403 admin_required), then the declared scope,
  *      then read-only (403 scope_denied, 403 read_only_key);
  *   4. admission: the use case admits the answer (plan, key budget, allowance) and its question hold
@@ -29,13 +32,20 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
    * (GraphQL); REST routes leave it out, so a cookie never authenticates them.
    */
   session?: SessionCredentials;
+  /**
+   * A widget's public endpoint: the widget named by the page's script tag, the page's origin and the
+   * visitor's address, instead of a key (src/modules/widgets/widget-caller.ts).
+   */
+  widget?: WidgetCredentials;
 };
 
 /**
  * Step 1: the caller behind the presented key; without a key, the signed-in person behind the session
- * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts).
+ * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts); on a
+ * widget's public endpoints, the widget acting for its workspace (404, 403 origin_not_allowed).
  */
 export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
+  if (credentials.widget) return authenticateWidget(app, credentials.widget);
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
   // Calls with the same key that arrive together share one lookup (src/modules/keys/runtime.ts).

@@ -68,6 +68,10 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   internal: [],
   addressNotSupported: ['debate:x'],
   serverRestarting: [],
+  widgetAgentUnscoped: ['agt_x'],
+  widgetFamilyUnavailable: ['light'],
+  originNotAllowed: ['https://elsewhere.example'],
+  widgetMonthlyLimit: [100],
 };
 
 const entries = Object.entries(SAMPLES).map(([name, args]) => {

@@ -113,7 +113,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
       ? { ok: true as const, value: planned.admitted }
       : settle(assertCanConsume(read(), { feature: 'chat' }).then((a) => admitted(turn, a))),
     input.sessionId ? loadHistory(read(), input.sessionId) : [],
-    recallMemories(read(), { id: agentId, isShared: false }, input.message),
+    opts.recall === false ? [] : recallMemories(read(), { id: agentId, isShared: false }, input.message),
   ]);
   const agent = planned?.plan.agent ?? agents.find((a) => a.id === opts.agentId);
   if (!agent) throw agentNotFound(opts.agentId ?? '');
@@ -133,7 +133,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
     stored,
     history: opts.conversation ?? historyOf(stored),
     // Shared memories (a console setting) are read across users: only then is a second read needed.
-    memories: agent.isShared ? await recallMemories(ctx, agent, input.message) : recalled,
+    memories: agent.isShared && opts.recall !== false ? await recallMemories(ctx, agent, input.message) : recalled,
     blocks: renderContextBlocks(input.context),
   };
 }

@@ -39,6 +39,11 @@ export interface TurnOptions {
   conversation?: HistoryMessage[];
   /** The route family the caller came through; default the agents family (a write). */
   access?: Access;
+  /**
+   * Whether the turn recalls the agent's memories (default true). An anonymous visitor (a widget) must
+   * not read what the workspace's people told the agent, shared memories included.
+   */
+  recall?: boolean;
 }
 
 /** The turn is certified: streamed, unless the caller keeps the conversation. */

@@ -7,6 +7,16 @@ import { calendarMinute } from './periods.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
 
+declare module '../../core/context.js' {
+  interface Caller {
+    /**
+     * A caller acting for anonymous visitors (an embedded widget, src/modules/widgets/widget-caller.ts)
+     * limits each visitor apart: `perMinute` requests per calendar minute in `bucket` (one per visitor).
+     */
+    visitorRate?: { bucket: string; perMinute: number };
+  }
+}
+
 /** One request to count in a bucket for a calendar minute, against `limit`. */
 export interface RateTake {
   bucket: string;
@@ -63,7 +73,8 @@ export function routeBucket(caller: Caller, rateLimit: RouteRateName, route: str
 
 /**
  * Every request limit of one operation (a REST request, a GraphQL root field), after authentication and
- * before anything runs: the key's `ratePerMinute` (429 rate_limited, retry-after 1 to 60), then the
+ * before anything runs: the key's `ratePerMinute` (429 rate_limited, retry-after 1 to 60), a visitor's
+ * own rate for a caller acting for visitors (a widget's per-IP limit, the same 429), then the
  * route-level ceiling of `config.routeRates` counted in the bucket of `route` (`METHOD /path`; a GraphQL
  * field twinned to a REST route names that route, so both APIs share one count). A request refused by
  * the route ceiling gives its per-key count back, so a refused request consumes nothing.
@@ -77,6 +88,8 @@ export async function enforceRequestRates(
   const keyLimit = caller.key.ratePerMinute;
   const keyLimited = keyLimit !== null && keyLimit !== undefined;
   if (keyLimited && !(await take(app, keyBucket(caller), at.minute, keyLimit))) throw errors.rateLimited(at.secondsLeft);
+  const visitor = caller.visitorRate;
+  if (visitor && !(await take(app, visitor.bucket, at.minute, visitor.perMinute))) throw errors.rateLimited(at.secondsLeft);
   if (!opts.rateLimit) return;
   const ceiling = app.config.routeRates[opts.rateLimit];
   if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;

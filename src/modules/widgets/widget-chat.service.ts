@@ -1,0 +1,118 @@
+/**
+ * What a visitor does through an embedded widget: read its configuration and ask a question whose answer
+ * streams into the panel. The caller is the widget acting for its workspace (widget-caller.ts): the
+ * answer is admitted, metered and recorded like any chat turn, under the widget's stand-in key.
+ * docs/widgets.md.
+ */
+import type { ServiceContext } from '../../core/context.js';
+import { chatStreamError, errors, isDomainError, ErrorCode } from '../../errors/index.js';
+import { Agent } from '../agents/agent.entity.js';
+import type { ChatStreamEvent } from '../chat/chat-events.js';
+import { startTurn, type PendingTurn } from '../chat/chat.service.js';
+import { authorize } from '../keys/access.js';
+import { assertKeyBudget } from '../usage/metering.service.js';
+import type { Widget } from './widget.entity.js';
+import { familyScope, type WidgetVisitor } from './widget-caller.js';
+import { WidgetChatSchema, type WidgetConfig } from './widgets.schemas.js';
+
+/** The route a widget's answers are metered under (the ledger's `route`). */
+export const WIDGET_CHAT_ROUTE = 'POST /widget/:publicId/chat';
+
+/** A citation as the panel shows it: where the passage comes from, never ids or the workspace's internals. */
+export interface WidgetCitation {
+  ref: number;
+  sourceName: string;
+  section: string;
+  page: number;
+}
+
+/**
+ * The events of a widget's chat stream (`data: {"type","data"}`): the answer's tokens as they come, then
+ * `done` with the whole answer and its citations, or one `error` (`status`, `error`, `code`).
+ */
+export type WidgetStreamEvent =
+  | { type: 'token'; data: { delta: string } }
+  | { type: 'done'; data: { content: string; citations: WidgetCitation[] } }
+  | Extract<ChatStreamEvent, { type: 'error' }>;
+
+/** Only a widget acts through its public endpoints; a key or a person never reaches them. */
+function visitorOf(ctx: ServiceContext): WidgetVisitor {
+  const visitor = ctx.caller.widget;
+  if (!visitor) throw errors.scopeDenied(null);
+  return visitor;
+}
+
+/** `GET /widget/:publicId/config`: what the panel shows before the first question. */
+export function widgetConfig(ctx: ServiceContext): WidgetConfig {
+  const { widget } = visitorOf(ctx);
+  authorize(ctx, { scope: familyScope(widget.family) });
+  return { publicId: widget.publicId, name: widget.name, greeting: widget.greeting ?? null, family: widget.family };
+}
+
+/**
+ * What of a chat turn's events reaches a visitor's panel (tokens, the answer, an error); the rest stays
+ * in. The stand-in key's budget is the widget's ceiling, and is worded so.
+ */
+export function toWidgetEvent(widget: Widget, event: ChatStreamEvent): WidgetStreamEvent | undefined {
+  switch (event.type) {
+    case 'token':
+      return { type: 'token', data: { delta: event.data.delta } };
+    case 'done':
+      return {
+        type: 'done',
+        data: {
+          content: event.data.content,
+          citations: (event.data.knowledgeUsed ?? []).map((k) => ({ ref: k.ref, sourceName: k.sourceName, section: k.section, page: k.page })),
+        },
+      };
+    case 'error':
+      return event.data.code === ErrorCode.apiKeyBudgetExceeded ? chatStreamError(errors.widgetMonthlyLimit(widget.monthlyQuestionLimit)) : event;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `POST /widget/:publicId/chat`: validates the question, checks the widget's answerer and its monthly
+ * ceiling (402 `WIDGET_MONTHLY_LIMIT`), then starts the agent's turn — only from the agent's chosen
+ * documents: no tools, no colleagues, no memory read or written, nothing stored (the panel keeps the
+ * conversation and sends it back as `history`). Whatever this throws precedes the stream; the rest of
+ * the turn (`finishStreamedTurn`) reports its failures in-stream.
+ */
+export async function startWidgetChat(ctx: ServiceContext, raw: unknown, sink: (event: WidgetStreamEvent) => void): Promise<PendingTurn> {
+  const { widget } = visitorOf(ctx);
+  authorize(ctx, { scope: familyScope(widget.family), write: true });
+  const input = WidgetChatSchema.parse(raw ?? {});
+  if (widget.family !== 'agent' || !widget.agentId) throw errors.widgetFamilyUnavailable(widget.family);
+  const agent = await ctx.em.findOne(Agent, { id: widget.agentId, workspaceId: ctx.caller.workspace.id });
+  if (!agent) throw errors.notFound('agent', widget.agentId);
+  // Links may have been removed since the widget was made: it never answers beyond chosen documents.
+  if ((agent.collectionScope ?? []).length === 0) throw errors.widgetAgentUnscoped(agent.id);
+  try {
+    await assertKeyBudget(ctx);
+  } catch (err) {
+    if (isDomainError(err) && err.code === ErrorCode.apiKeyBudgetExceeded) throw errors.widgetMonthlyLimit(widget.monthlyQuestionLimit);
+    throw err;
+  }
+  return startTurn(
+    ctx,
+    {
+      message: input.message,
+      knowledge: { enabled: true },
+      tools: { enabled: false },
+      consult: { enabled: false },
+      options: { reflection: false },
+    },
+    {
+      agentId: agent.id,
+      route: WIDGET_CHAT_ROUTE,
+      sink: (event) => {
+        const out = toWidgetEvent(widget, event);
+        if (out) sink(out);
+      },
+      conversation: input.history ?? [],
+      access: { scope: 'agents', write: true },
+      recall: false,
+    },
+  );
+}
