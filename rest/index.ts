@@ -8,6 +8,7 @@ import { healthRouter } from './health.routes.js';
 import { authRouter } from './auth.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
+import { conversationsRouter } from './v1/conversations.routes.js';
 import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
 import { proofsRouter } from './v1/proofs.routes.js';
 import { webhooksRouter } from './v1/webhooks.routes.js';
@@ -54,6 +55,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(authRouter(app));
   server.use(agentsRouter(app));
   server.use(chatRouter(app));
+  server.use(conversationsRouter(app));
   server.use(gatewayRouter(app));
   server.use(proofsRouter(app));
   server.use(webhooksRouter(app));

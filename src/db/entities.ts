@@ -1,7 +1,7 @@
 import { Agent, AgentMemory } from '../modules/agents/agent.entity.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
 import { ChatSession, SessionMessage } from '../modules/chat/chat.entity.js';
-import { Conversation } from '../modules/gateway/conversation.entity.js';
+import { Conversation, ConversationMessage } from '../modules/conversations/conversation.entity.js';
 import { GatewaySigningKey, ProofCertificate } from '../modules/proofs/proof.entity.js';
 import { KeyNotification, QuestionPack, UsageEntry } from '../modules/usage/usage.entity.js';
 import { User, Workspace } from '../modules/workspaces/workspace.entity.js';
@@ -13,4 +13,4 @@ import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.en
 import { Widget } from '../modules/widgets/widget.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget];

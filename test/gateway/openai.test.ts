@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conversation } from '../../src/modules/gateway/conversation.entity.js';
+import { Conversation } from '../../src/modules/conversations/conversation.entity.js';
 import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { sha256 } from '../../src/modules/proofs/proofs.service.js';

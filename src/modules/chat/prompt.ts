@@ -61,7 +61,7 @@ function memorySection(memories: RecalledMemory[]): string | undefined {
   return `What you remember from earlier conversations:\n${memories.map((m) => `- ${m.key}: ${m.value}`).join('\n')}`;
 }
 
-function passageSection(passages: KnowledgeUsedItem[]): string | undefined {
+export function passageSection(passages: KnowledgeUsedItem[]): string | undefined {
   if (passages.length === 0) return undefined;
   const parts = passages.map((p) => {
     const where = [p.sourceName, p.section, p.page ? `p. ${p.page}` : ''].filter(Boolean).join(', ');

@@ -13,7 +13,7 @@ import type { CallOutcome } from '../proofs/proofs.schemas.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent } from './agent-turn.js';
 import { assertHonoured } from './capabilities.js';
-import { Conversation } from './conversation.entity.js';
+import { Conversation } from '../conversations/conversation.entity.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
 

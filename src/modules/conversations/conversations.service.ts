@@ -1,0 +1,222 @@
+/**
+ * Conversations (issue 14, docs/debates.md): multi-agent debates with a devil's advocate, and the
+ * record the gateway's `x-svc-conversation` names. One use case per function, called by the REST
+ * routes, the GraphQL fields and the stream alike.
+ */
+import type { ServiceContext } from '../../core/context.js';
+import { errors } from '../../errors/index.js';
+import { newId } from '../../lib/ids.js';
+import { isPoste, type Agent } from '../agents/agent.entity.js';
+import { loadWorkspaceAgents } from '../agents/agents.service.js';
+import { renderContextBlocks } from '../chat/context-blocks.js';
+import { NoMasking, PiiMasker } from '../chat/pii.js';
+import { TurnModel } from '../chat/turn-model.js';
+import { authorize } from '../keys/access.js';
+import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
+import { MeteredModel } from '../models/metered-call.js';
+import type { ModelProvider } from '../models/provider.js';
+import { hashRequest } from '../proofs/proofs.service.js';
+import { assertCanConsume, assertKeyBudget } from '../usage/metering.service.js';
+import { Conversation, ConversationMessage, type StoredParticipant } from './conversation.entity.js';
+import { conversationDto, messagesOf, toConversationDto } from './conversation-dto.js';
+import {
+  ContinueConversationSchema,
+  ListConversationsQuerySchema,
+  StartConversationSchema,
+  type ConversationDto,
+  type ListConversationsQuery,
+} from './conversations.schemas.js';
+import type { DebateSink } from './debate-events.js';
+import { runDebate, type PendingDebate } from './debate-engine.js';
+import type { SaidBefore } from './debate-prompt.js';
+import { createDevilsAdvocate, participantOf, seatDebaters } from './roster.js';
+
+const READ = { scope: 'agents' } as const;
+const WRITE = { scope: 'agents', write: true } as const;
+
+export interface DebateOptions {
+  /** Metering and proof route label, e.g. `POST /v1/conversations`. */
+  route: string;
+  /** Receives the stream events. */
+  sink?: DebateSink;
+  /** The model to debate on; default the registry's default model. */
+  provider?: ModelProvider;
+}
+
+/** Workspace-scoped lookup: another workspace's conversation is 404 `conversation_not_found`, like a missing one. */
+export async function findConversation(ctx: ServiceContext, id: string): Promise<Conversation> {
+  const found = id.length > 64 || id.includes('\u0000') ? null : await ctx.em.findOne(Conversation, { id, workspaceId: ctx.caller.workspace.id });
+  if (!found) throw errors.conversationNotFound(id);
+  return found;
+}
+
+export async function listConversations(ctx: ServiceContext, query: ListConversationsQuery | unknown = {}): Promise<ConversationDto[]> {
+  authorize(ctx, READ);
+  const { limit } = ListConversationsQuerySchema.parse(query ?? {});
+  const rows = await ctx.em.find(Conversation, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+  const messages = await messagesOf(ctx, rows.map((c) => c.id));
+  return rows.map((c) => conversationDto(c, messages.get(c.id) ?? []));
+}
+
+export async function getConversation(ctx: ServiceContext, id: string): Promise<ConversationDto> {
+  authorize(ctx, READ);
+  return toConversationDto(ctx, await findConversation(ctx, id));
+}
+
+/** Deletes the conversation and its messages; certificates that name it are kept (the chain never loses a link). */
+export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
+  authorize(ctx, WRITE);
+  const conversation = await findConversation(ctx, id);
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(ConversationMessage, { conversationId: conversation.id });
+    await em.nativeDelete(Conversation, { id: conversation.id, workspaceId: conversation.workspaceId });
+  });
+}
+
+async function assertCollections(ctx: ServiceContext, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await ctx.em.find(KnowledgeCollection, { workspaceId: ctx.caller.workspace.id, id: { $in: ids } }, { fields: ['id'] });
+  const missing = ids.findIndex((id) => !found.some((c) => c.id === id));
+  if (missing >= 0) throw errors.validation('collectionIds', `Collection not found: ${ids[missing]} (collectionIds[${missing}])`);
+}
+
+function modelFor(ctx: ServiceContext, opts: DebateOptions, admission: Awaited<ReturnType<typeof assertCanConsume>>) {
+  const provider = opts.provider ?? ctx.app.models.default();
+  const run = new MeteredModel(provider, { meter: admission, route: opts.route, signal: ctx.signal });
+  return { provider, model: new TurnModel(run, ctx.signal, ctx.log), masker: provider.local ? new NoMasking() : new PiiMasker() };
+}
+
+const seatsOf = (debaters: Agent[], devilsAdvocate: Agent) => [
+  ...debaters.map((agent) => ({ seat: participantOf(agent, false), agent })),
+  { seat: participantOf(devilsAdvocate, true), agent: devilsAdvocate },
+];
+
+/**
+ * Validates, seats the debaters, admits the debate (402 before anything runs, nothing consumed),
+ * creates the devil's advocate when the workspace has none, and records the conversation as
+ * `running`. Everything thrown here precedes any stream.
+ */
+export async function startConversation(ctx: ServiceContext, raw: unknown, opts: DebateOptions): Promise<PendingDebate> {
+  authorize(ctx, WRITE);
+  const input = StartConversationSchema.parse(raw ?? {});
+  await assertKeyBudget(ctx);
+  const requestHash = hashRequest(raw ?? null);
+  const roster = await seatDebaters(ctx, input.topic, input.agentIds);
+  const collectionIds = input.collectionIds ?? [];
+  await assertCollections(ctx, collectionIds);
+  const admission = await assertCanConsume(ctx, { feature: 'chat' });
+  const devilsAdvocate = roster.devilsAdvocate ?? createDevilsAdvocate(ctx);
+  const seats = seatsOf(roster.debaters, devilsAdvocate);
+  const now = ctx.clock.now();
+  const conversation = ctx.em.create(Conversation, {
+    id: newId('conv'),
+    workspaceId: ctx.caller.workspace.id,
+    userId: ctx.caller.user.id,
+    topic: input.topic,
+    rounds: 0,
+    participants: seats.map((s) => s.seat),
+    collectionIds,
+    status: 'running',
+    synthesis: null,
+    proofId: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await ctx.em.flush();
+  const pending: PendingDebate = {
+    ctx,
+    route: opts.route,
+    sink: opts.sink,
+    conversation,
+    seats,
+    firstRound: 1,
+    lastRound: input.rounds,
+    transcript: [],
+    nextPosition: 1,
+    blocks: renderContextBlocks(input.context),
+    requestHash,
+    ...modelFor(ctx, opts, admission),
+  };
+  announce(pending);
+  return pending;
+}
+
+function announce(p: PendingDebate): void {
+  const c = p.conversation;
+  p.sink?.({
+    type: 'start',
+    data: { conversationId: c.id, topic: c.topic, firstRound: p.firstRound, lastRound: p.lastRound, participants: c.participants.map((s) => ({ ...s })) },
+  });
+}
+
+/**
+ * A follow-up question: stored as the question of a new round, which every seated debater still in
+ * the workspace answers (the devil's advocate last), then a new synthesis.
+ */
+export async function continueConversation(ctx: ServiceContext, id: string, raw: unknown, opts: DebateOptions): Promise<PendingDebate> {
+  authorize(ctx, WRITE);
+  const input = ContinueConversationSchema.parse(raw ?? {});
+  await assertKeyBudget(ctx);
+  const requestHash = hashRequest(raw ?? null);
+  const conversation = await findConversation(ctx, id);
+  const agents = await loadWorkspaceAgents(ctx);
+  const seats = conversation.participants
+    .map((seat) => ({ seat, agent: agents.find((a) => a.id === seat.agentId) }))
+    .filter((s): s is { seat: StoredParticipant; agent: Agent } => s.agent !== undefined && !isPoste(s.agent));
+  const regulars = seats.filter((s) => !s.seat.isDevilsAdvocate);
+  if (regulars.length === 0) throw errors.validation(null, 'This conversation has no debater left to answer: start a new debate');
+  const admission = await assertCanConsume(ctx, { feature: 'chat' });
+  const stored = (await messagesOf(ctx, [conversation.id])).get(conversation.id) ?? [];
+  const transcript: SaidBefore[] = stored.map((m) => ({
+    round: m.round,
+    kind: m.kind,
+    speaker: conversation.participants.find((p) => p.agentId === m.agentId),
+    content: m.content,
+  }));
+  const round = conversation.rounds + 1;
+  const now = ctx.clock.now();
+  const position = (stored.at(-1)?.position ?? 0) + 1;
+  ctx.em.create(ConversationMessage, {
+    id: newId('cmsg'),
+    workspaceId: conversation.workspaceId,
+    conversationId: conversation.id,
+    position,
+    round,
+    kind: 'question',
+    agentId: null,
+    agentName: null,
+    isDevilsAdvocate: false,
+    content: input.message,
+    knowledgeUsed: [],
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    createdAt: now,
+  });
+  conversation.status = 'running';
+  conversation.userId ??= ctx.caller.user.id;
+  conversation.updatedAt = now;
+  await ctx.em.flush();
+  const pending: PendingDebate = {
+    ctx,
+    route: opts.route,
+    sink: opts.sink,
+    conversation,
+    seats: [...regulars, ...seats.filter((s) => s.seat.isDevilsAdvocate)],
+    firstRound: round,
+    lastRound: round,
+    question: input.message,
+    transcript: [...transcript, { round, kind: 'question', content: input.message }],
+    nextPosition: position + 1,
+    blocks: renderContextBlocks(input.context),
+    requestHash,
+    ...modelFor(ctx, opts, admission),
+  };
+  announce(pending);
+  return pending;
+}
+
+/** The plain routes and mutations: the whole debate, answered once finished. */
+export async function runConversation(pending: PendingDebate): Promise<ConversationDto> {
+  return runDebate(pending);
+}

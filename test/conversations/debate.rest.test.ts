@@ -1,0 +1,324 @@
+/**
+ * Debates over REST with the scripted model server (the real OpenAI-compatible provider runs): who
+ * speaks in which order, what each speaker saw (the prompts the model received), the devil's
+ * advocate's creation and listing, the synthesis and its certificate, the event for the initiator
+ * only, metering, continuing, reading, deleting, and the refusals.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { createAgent, persona } from '../support/agents.js';
+import { startScriptedChatApp, sentMessages, systemOf } from '../support/chat.js';
+import { fixtures, ingest } from '../support/knowledge.js';
+import { exhaustQuestions, ledgerRows } from '../support/metering.js';
+import type { ScriptedModelServer } from '../support/scripted-model-server.js';
+import { storedDeliveries } from '../support/webhooks.js';
+import type { TestApp, TestTenant } from '../support/app.js';
+
+let t: TestApp;
+let model: ScriptedModelServer;
+let a: TestTenant;
+let ada: string;
+let bob: string;
+
+const SYNTHESIS = JSON.stringify({
+  agreements: ['Hotels need a cap'],
+  disagreements: [{ point: 'The cap is too low for capitals', heldBy: ["Devil's Advocate"] }],
+  recommendation: 'Keep the cap and review it yearly',
+  confidence: 0.7,
+});
+
+beforeAll(async () => {
+  ({ t, model } = await startScriptedChatApp());
+  a = await t.tenant();
+  ada = await createAgent(t, a.key, persona('Ada', { role: 'Travel manager', mission: 'Keep travel costs under control' }));
+  bob = await createAgent(t, a.key, persona('Bob', { role: 'Sales lead', mission: 'Keep the sales team on the road' }));
+  const source = await ingest(t, a, fixtures.markdown(), 'travel.md');
+  const link = await api(t.baseUrl, a.key).post(`/v1/knowledge/agents/${ada}/links`, { sourceId: source.id });
+  expect(link.status).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await model.close();
+});
+
+/** Queues one answer per turn (its text names the speaker and the round) and the synthesis. */
+function script(turns: [string, number][], synthesis = SYNTHESIS) {
+  model.enqueue(...turns.map(([who, round]) => ({ content: `${who} speaking in round ${round}.`, usage: { prompt: 3000, completion: 500 } })));
+  model.enqueue({ content: synthesis, usage: { prompt: 3000, completion: 500 } });
+}
+
+describe('a debate', () => {
+  let body: any;
+  let requests: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    const agentsBefore = await api(t.baseUrl, a.key).get('/v1/agents');
+    expect(agentsBefore.body.agents.some((x: any) => x.isDevilsAdvocate)).toBe(false);
+    await storedEndpoints();
+    script([['Ada', 1], ['Bob', 1], ['Devil', 1], ['Ada', 2], ['Bob', 2], ['Devil', 2]]);
+    const first = model.requests.length;
+    const res = await api(t.baseUrl, a.key).post('/v1/conversations', { topic: 'Should the hotel cap of 150 EUR per night stay?', agentIds: [ada, bob], rounds: 2 });
+    expect(res.status).toBe(201);
+    body = res.body.conversation;
+    requests = model.requests.slice(first);
+  });
+
+  let endpointA: string;
+  let endpointB: string;
+  async function storedEndpoints() {
+    const b = await t.user(a.workspaceId);
+    const mk = async (key: string) =>
+      (await api(t.baseUrl, key).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['debate.synthesized'] })).body.webhook.id as string;
+    endpointA = await mk(a.key);
+    endpointB = await mk(b.key);
+  }
+
+  it("seats the named debaters and creates the workspace's devil's advocate, which then appears in the agent list", async () => {
+    expect(body.participants).toHaveLength(3);
+    expect(body.participants.slice(0, 2)).toEqual([
+      { agentId: ada, name: 'Ada', role: 'Travel manager', isDevilsAdvocate: false },
+      { agentId: bob, name: 'Bob', role: 'Sales lead', isDevilsAdvocate: false },
+    ]);
+    const devil = body.participants[2];
+    expect(devil).toMatchObject({ name: "Devil's Advocate", isDevilsAdvocate: true });
+    const agents = await api(t.baseUrl, a.key).get('/v1/agents');
+    const listed = agents.body.agents.filter((x: any) => x.isDevilsAdvocate);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: devil.agentId, name: "Devil's Advocate", userId: a.userId });
+  });
+
+  it('each round: every debater speaks in turn, the devil\'s advocate last, rounds numbered from 1', () => {
+    const turns = body.messages.filter((m: any) => m.kind === 'turn');
+    const devil = body.participants[2].agentId;
+    expect(turns.map((m: any) => [m.round, m.agentId])).toEqual([
+      [1, ada], [1, bob], [1, devil], [2, ada], [2, bob], [2, devil],
+    ]);
+    expect(turns.map((m: any) => m.content)).toEqual([
+      'Ada speaking in round 1.', 'Bob speaking in round 1.', 'Devil speaking in round 1.',
+      'Ada speaking in round 2.', 'Bob speaking in round 2.', 'Devil speaking in round 2.',
+    ]);
+    expect(body.rounds).toBe(2);
+    expect(body.status).toBe('synthesized');
+  });
+
+  it('each speaker saw its persona, the roster, the topic, what was said before it and its own knowledge with [n]', () => {
+    expect(requests).toHaveLength(7);
+    const said = body.messages.filter((m: any) => m.kind === 'turn').map((m: any) => m.content);
+    const speakers = ['Ada', 'Bob', "Devil's Advocate", 'Ada', 'Bob', "Devil's Advocate"];
+    requests.slice(0, 6).forEach((req, i) => {
+      const system = systemOf(req);
+      expect(system).toContain(`You are ${speakers[i]},`);
+      expect(system).toContain('- Ada (Travel manager)');
+      expect(system).toContain('- Bob (Sales lead)');
+      expect(system).toContain("- Devil's Advocate (Contrarian critic) — the devil's advocate");
+      expect(system).toContain('The topic of the debate: Should the hotel cap of 150 EUR per night stay?');
+      // Exactly what was said before this turn, in order, and nothing said after it.
+      for (const [j, text] of said.entries()) {
+        if (j < i) expect(system).toContain(text);
+        else expect(system).not.toContain(text);
+      }
+      const order = said.slice(0, i).map((text: string) => system.indexOf(text));
+      expect(order).toEqual([...order].sort((x, y) => x - y));
+      const user = sentMessages(req).at(-1)!;
+      expect(user.role).toBe('user');
+      expect(user.content).toContain(`Your turn, ${speakers[i]}`);
+    });
+    // Ada's linked document, numbered for citation; Bob has no knowledge.
+    expect(systemOf(requests[0]!)).toMatch(/\[1\] \(travel\.md/);
+    expect(systemOf(requests[0]!)).toContain('The hotel cap is 150 EUR per night');
+    expect(systemOf(requests[1]!)).not.toContain('Passages from the workspace');
+    expect(body.messages[0].knowledgeUsed[0]).toMatchObject({ ref: 1, sourceName: 'travel.md' });
+    // The devil's advocate argues against the consensus and names its weakest point.
+    expect(systemOf(requests[2]!)).toContain('Argue against the emerging consensus');
+    expect(systemOf(requests[2]!)).toContain('Weakest point:');
+    expect(systemOf(requests[0]!)).not.toContain('Argue against the emerging consensus');
+  });
+
+  it('ends with a synthesis from the whole debate, stored with the conversation and certified', async () => {
+    const synthesisPrompt = systemOf(requests[6]!);
+    for (const m of body.messages.filter((x: any) => x.kind === 'turn')) expect(synthesisPrompt).toContain(m.content);
+    const devil = body.participants[2].agentId;
+    expect(body.synthesis).toMatchObject({
+      round: 2,
+      agreements: ['Hotels need a cap'],
+      disagreements: [{ point: 'The cap is too low for capitals', heldBy: [devil] }],
+      recommendation: 'Keep the cap and review it yearly',
+      confidence: 0.7,
+      verdict: 'contested',
+      proofId: body.proofId,
+    });
+    expect(body.synthesis.content).toContain('Points of agreement:\n- Hotels need a cap');
+    expect(body.synthesis.content).toContain("- The cap is too low for capitals (held by Devil's Advocate)");
+    const last = body.messages.at(-1);
+    expect(last).toMatchObject({ id: body.synthesis.messageId, kind: 'synthesis', round: 2, content: body.synthesis.content });
+
+    const proof = await api(t.baseUrl, a.key).get(`/v1/proofs/${body.proofId}`);
+    expect(proof.status).toBe(200);
+    const cert = proof.body.certificate ?? proof.body;
+    expect(cert).toMatchObject({ conversationId: body.id, route: 'POST /v1/conversations', modelAddress: `debate:${body.id}` });
+    expect(cert.answerHash).toBe(createHash('sha256').update(body.synthesis.content).digest('hex'));
+    expect(cert.usage.totalTokens).toBe(7 * 3500);
+    const verified = await api(t.baseUrl, a.key).get(`/v1/proofs/${body.proofId}/verify`);
+    expect(verified.status).toBe(200);
+    expect(verified.body.valid).toBe(true);
+  });
+
+  it("sends debate.synthesized to the initiator's endpoints only, with identifiers and status, never text", async () => {
+    const mine = await storedDeliveries(t, endpointA);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.event).toBe('debate.synthesized');
+    const payload = JSON.parse(String(mine[0]!.body));
+    expect(payload).toEqual({
+      conversationId: body.id,
+      synthesis: { messageId: body.synthesis.messageId, proofId: body.proofId, round: 2, verdict: 'contested', status: 'synthesized' },
+    });
+    expect(String(mine[0]!.body)).not.toContain('cap');
+    expect(await storedDeliveries(t, endpointB)).toHaveLength(0);
+  });
+
+  it('is metered as one answer on its real token total: several questions', async () => {
+    const ledger = await ledgerRows(t, a.workspaceId);
+    // 7 calls of 3 500 tokens on a standard model (3x): 73 500 weighted tokens, 10 questions of 8 000.
+    expect(ledger).toEqual({ rows: 1, totalTokens: 24_500, questions: 10 });
+  });
+
+  it('reads back the same conversation, and lists it', async () => {
+    const one = await api(t.baseUrl, a.key).get(`/v1/conversations/${body.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.conversation).toEqual(body);
+    const list = await api(t.baseUrl, a.key).get('/v1/conversations');
+    expect(list.status).toBe(200);
+    expect(list.body.conversations.map((c: any) => c.id)).toContain(body.id);
+  });
+
+  it('continues with a follow-up question: one more round that sees everything before it, then a new synthesis', async () => {
+    const devil = body.participants[2].agentId;
+    script([['Ada', 3], ['Bob', 3], ['Devil', 3]], JSON.stringify({ agreements: ['Review yearly'], disagreements: [], recommendation: 'Review in June', confidence: 0.8 }));
+    const first = model.requests.length;
+    const res = await api(t.baseUrl, a.key).post(`/v1/conversations/${body.id}/messages`, { message: 'What about Paris and London?' });
+    expect(res.status).toBe(200);
+    const next = res.body.conversation;
+    const added = next.messages.slice(body.messages.length);
+    expect(added.map((m: any) => [m.kind, m.round, m.agentId])).toEqual([
+      ['question', 3, null], ['turn', 3, ada], ['turn', 3, bob], ['turn', 3, devil], ['synthesis', 3, null],
+    ]);
+    expect(added[0].content).toBe('What about Paris and London?');
+    const sent = model.requests.slice(first);
+    expect(sent).toHaveLength(4);
+    expect(systemOf(sent[0]!)).toContain('Devil speaking in round 2.');
+    expect(systemOf(sent[0]!)).toContain('[Round 3] Question from the user: What about Paris and London?');
+    expect(sentMessages(sent[0]!).at(-1)!.content).toContain('The user asks: What about Paris and London?');
+    expect(systemOf(sent[2]!)).toContain('Bob speaking in round 3.');
+    expect(next.rounds).toBe(3);
+    expect(next.synthesis).toMatchObject({ round: 3, verdict: 'consensus', messageId: added[4].id });
+    expect(next.proofId).not.toBe(body.proofId);
+    // Another debate reuses the same devil's advocate.
+    const agents = await api(t.baseUrl, a.key).get('/v1/agents');
+    expect(agents.body.agents.filter((x: any) => x.isDevilsAdvocate)).toHaveLength(1);
+  });
+});
+
+describe('refusals', () => {
+  it('400 naming the field: rounds outside 1 to 5, fewer than 2 regular participants, an empty topic, an unknown collection', async () => {
+    const c = api(t.baseUrl, a.key);
+    for (const rounds of [0, 6, 2.5]) {
+      const res = await c.post('/v1/conversations', { topic: 'x', agentIds: [ada, bob], rounds });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/rounds/);
+    }
+    const one = await c.post('/v1/conversations', { topic: 'x', agentIds: [ada] });
+    expect(one.status).toBe(400);
+    expect(one.body.error).toMatch(/agentIds/);
+    const topic = await c.post('/v1/conversations', { topic: '  ', agentIds: [ada, bob] });
+    expect(topic.status).toBe(400);
+    expect(topic.body.error).toBe('topic is required');
+    const coll = await c.post('/v1/conversations', { topic: 'x', agentIds: [ada, bob], collectionIds: ['col_nope'] });
+    expect(coll.status).toBe(400);
+    expect(coll.body.error).toMatch(/collectionIds/);
+    const lone = await t.tenant();
+    await createAgent(t, lone.key, persona('Solo'));
+    const drawn = await api(t.baseUrl, lone.key).post('/v1/conversations', { topic: 'anything' });
+    expect(drawn.status).toBe(400);
+    expect(drawn.body.error).toMatch(/agentIds/);
+    const devils = (await c.get('/v1/agents')).body.agents.find((x: any) => x.isDevilsAdvocate).id;
+    const named = await c.post('/v1/conversations', { topic: 'x', agentIds: [ada, devils] });
+    expect(named.status).toBe(400);
+    expect(named.body.error).toMatch(/agentIds\[1\]/);
+  });
+
+  it("402 before the start when the allowance is spent: nothing consumed, no model called, no devil's advocate created", async () => {
+    const poor = await t.tenant({ plan: 'pro', seats: 1 });
+    const x = await createAgent(t, poor.key, persona('X'));
+    const y = await createAgent(t, poor.key, persona('Y'));
+    await exhaustQuestions(t, poor.workspaceId, 400);
+    const before = model.requests.length;
+    const res = await api(t.baseUrl, poor.key).post('/v1/conversations', { topic: 'Budget', agentIds: [x, y] });
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('QUESTION_LIMIT');
+    expect(model.requests.length).toBe(before);
+    expect(await ledgerRows(t, poor.workspaceId)).toEqual({ rows: 0, totalTokens: 0, questions: 0 });
+    expect((await api(t.baseUrl, poor.key).get('/v1/conversations')).body.conversations).toEqual([]);
+    expect((await api(t.baseUrl, poor.key).get('/v1/agents')).body.agents.some((g: any) => g.isDevilsAdvocate)).toBe(false);
+  });
+
+  it('404 conversation_not_found for an unknown id and for another workspace\'s conversation', async () => {
+    const [mine] = (await api(t.baseUrl, a.key).get('/v1/conversations')).body.conversations;
+    const b = await t.tenant();
+    const other = api(t.baseUrl, b.key);
+    for (const res of [
+      await other.get(`/v1/conversations/${mine.id}`),
+      await other.post(`/v1/conversations/${mine.id}/messages`, { message: 'hi' }),
+      await other.delete(`/v1/conversations/${mine.id}`),
+      await api(t.baseUrl, a.key).get('/v1/conversations/conv_missing'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('conversation_not_found');
+    }
+    expect((await other.get('/v1/conversations')).body.conversations).toEqual([]);
+  });
+
+  it('a read-only key reads conversations but cannot start, continue or delete one', async () => {
+    const ro = await t.key(a, { scopes: ['agents', 'readonly'] });
+    const c = api(t.baseUrl, ro);
+    const list = await c.get('/v1/conversations');
+    expect(list.status).toBe(200);
+    const id = list.body.conversations[0].id;
+    expect((await c.get(`/v1/conversations/${id}`)).status).toBe(200);
+    for (const res of [
+      await c.post('/v1/conversations', { topic: 'x', agentIds: [ada, bob] }),
+      await c.post(`/v1/conversations/${id}/messages`, { message: 'more' }),
+      await c.delete(`/v1/conversations/${id}`),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('read_only_key');
+    }
+    const other = await t.key(a, { scopes: ['knowledge'] });
+    const denied = await api(t.baseUrl, other).get('/v1/conversations');
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('scope_denied');
+  });
+});
+
+describe('the gateway and the conversation record', () => {
+  it('x-svc-conversation names a debate: the gateway certificate carries its id; deleted, it is 404 conversation_not_found', async () => {
+    const [conv] = (await api(t.baseUrl, a.key).get('/v1/conversations')).body.conversations;
+    const res = await api(t.baseUrl, a.key, { 'x-svc-conversation': conv.id }).post('/v1/chat/completions', {
+      model: 'svc-auto',
+      messages: [{ role: 'user', content: 'About that debate' }],
+    });
+    expect(res.status).toBe(200);
+    const proofId = res.headers.get('x-svc-proof')!;
+    const cert = (await api(t.baseUrl, a.key).get(`/v1/proofs/${proofId}`)).body;
+    expect((cert.certificate ?? cert).conversationId).toBe(conv.id);
+
+    expect((await api(t.baseUrl, a.key).delete(`/v1/conversations/${conv.id}`)).status).toBe(204);
+    expect((await api(t.baseUrl, a.key).get(`/v1/conversations/${conv.id}`)).status).toBe(404);
+    const gone = await api(t.baseUrl, a.key, { 'x-svc-conversation': conv.id }).post('/v1/chat/completions', {
+      model: 'svc-auto',
+      messages: [{ role: 'user', content: 'Still there?' }],
+    });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.code).toBe('conversation_not_found');
+  });
+});
