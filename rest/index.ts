@@ -20,6 +20,7 @@ import { verifyRouter } from './v1/verify.routes.js';
 import { registreRouter } from './v1/registre.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
+import { consoleRouter } from './console.routes.js';
 
 /** Gateway paths answer body errors in their dialect; every other route in the native shape. */
 const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
@@ -66,6 +67,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(registreRouter(app));
   server.use(apiKeysRouter(app));
   server.use(widgetsRouter(app));
+  server.use(consoleRouter(app)); // the built console app at /console (docs/console.md)
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

@@ -1,0 +1,132 @@
+import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType } from 'react';
+import { Provider, useQuery } from 'urql';
+import { signOut } from './auth.js';
+import { createConsoleClient, createSse } from './client.js';
+import { ErrorNote } from './components/ui.js';
+import { graphql } from './graphql.js';
+import { isSignedOut } from './lib/errors.js';
+import { hrefOf, type Route, type Screen } from './lib/routes.js';
+import { Link, navigate, useRoute } from './router.js';
+import { AcceptInvitation, SignIn } from './screens/sign-in.js';
+import { SseContext } from './sse.js';
+
+/** Each screen is its own chunk: the first load carries only the shell and the sign-in form. */
+const screens: Record<Screen, ComponentType<{ id?: string }>> = {
+  agents: lazy(() => import('./screens/agents.js')),
+  chat: lazy(() => import('./screens/chat.js')),
+  knowledge: lazy(() => import('./screens/knowledge.js')),
+  webhooks: lazy(() => import('./screens/webhooks.js')),
+  usage: lazy(() => import('./screens/usage.js')),
+  keys: lazy(() => import('./screens/keys.js')),
+  proofs: lazy(() => import('./screens/proofs.js')),
+};
+
+const NAV: { screen: Screen; label: string }[] = [
+  { screen: 'agents', label: 'Agents' },
+  { screen: 'chat', label: 'Chat' },
+  { screen: 'knowledge', label: 'Knowledge' },
+  { screen: 'webhooks', label: 'Webhooks' },
+  { screen: 'usage', label: 'Usage' },
+  { screen: 'keys', label: 'API keys' },
+  { screen: 'proofs', label: 'Proofs' },
+];
+
+export const ViewerQuery = graphql(`
+  query Viewer {
+    viewer {
+      userId
+      person { id email name role }
+      workspace { id name plan }
+    }
+  }
+`);
+
+export function App() {
+  // A new client (and cache) per session: nothing of one person's data survives their sign-out.
+  const [generation, setGeneration] = useState(0);
+  const [signedOut, setSignedOut] = useState(false);
+  const sse = useMemo(() => createSse(), [generation]);
+  const client = useMemo(() => createConsoleClient(sse, () => setSignedOut(true)), [sse]);
+  const restart = useCallback(() => {
+    setSignedOut(false);
+    setGeneration((g) => g + 1);
+  }, []);
+  return (
+    <Provider value={client}>
+      <SseContext.Provider value={sse}>
+        <Shell key={generation} signedOut={signedOut} onSession={restart} />
+      </SseContext.Provider>
+    </Provider>
+  );
+}
+
+function Shell({ signedOut, onSession }: { signedOut: boolean; onSession: () => void }) {
+  const route = useRoute();
+  const [{ data, error, fetching }] = useQuery({ query: ViewerQuery, requestPolicy: 'network-only' });
+  if (route.screen === 'accept-invitation') return <AcceptInvitation onSignedIn={() => (navigate(hrefOf('agents')), onSession())} />;
+  if (signedOut || (error && isSignedOut(error))) return <SignIn onSignedIn={onSession} />;
+  if (!data) {
+    return (
+      <main className="centered" aria-busy={fetching}>
+        {error ? <ErrorNote error={error} /> : <p>Loading…</p>}
+      </main>
+    );
+  }
+  const viewer = data.viewer;
+  const leave = async () => {
+    try {
+      await signOut();
+    } finally {
+      onSession();
+    }
+  };
+  return (
+    <div className="layout">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">svc console</span>
+        <span className="who">
+          {viewer.workspace.name} · {viewer.person?.email ?? viewer.userId}
+        </span>
+        <button type="button" className="link-button" onClick={() => void leave()}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Sections" className="nav">
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.screen}>
+              <Link href={hrefOf(n.screen)} aria-current={isCurrent(route, n.screen) ? 'page' : undefined}>
+                {n.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="main" tabIndex={-1}>
+        <Suspense fallback={<p>Loading…</p>}>
+          <ScreenOf route={route} />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+const isCurrent = (route: Route, screen: Screen) => route.screen === screen;
+
+function ScreenOf({ route }: { route: Route }) {
+  if (route.screen === 'not-found' || route.screen === 'accept-invitation') {
+    return (
+      <section>
+        <h1>Page not found</h1>
+        <p>
+          Nothing lives at this address. Go to <Link href={hrefOf('agents')}>your agents</Link>.
+        </p>
+      </section>
+    );
+  }
+  const Component = screens[route.screen];
+  return <Component {...(route.id ? { id: route.id } : {})} />;
+}

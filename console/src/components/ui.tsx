@@ -1,0 +1,95 @@
+import { useId, useState, type ReactNode } from 'react';
+import { failureOf } from '../lib/errors.js';
+
+/** A server error, as the catalogue words it. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const f = failureOf(error);
+  return (
+    <p className="error" role="alert">
+      {f.message}
+      {f.code ? <span className="code"> ({f.code})</span> : null}
+    </p>
+  );
+}
+
+/** What to do when there is nothing yet. */
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{title}</p>
+      {children ? <p>{children}</p> : null}
+    </div>
+  );
+}
+
+export function Field(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  required?: boolean;
+  multiline?: boolean;
+  rows?: number;
+  hint?: string;
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const common = {
+    id,
+    value: props.value,
+    required: props.required,
+    placeholder: props.placeholder,
+    'aria-describedby': hintId,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      {props.multiline ? (
+        <textarea {...common} rows={props.rows ?? 3} onChange={(e) => props.onChange(e.target.value)} />
+      ) : (
+        <input {...common} type={props.type ?? 'text'} autoComplete={props.autoComplete} onChange={(e) => props.onChange(e.target.value)} />
+      )}
+      {props.hint ? (
+        <small id={hintId} className="hint">
+          {props.hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/** A secret shown once, with a copy button. */
+export function SecretOnce({ label, secret }: { label: string; secret: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <div className="secret" role="status">
+      <p>
+        <strong id={id}>{label}</strong> — shown only now: copy it and keep it somewhere safe.
+      </p>
+      <div className="secret-row">
+        <code aria-labelledby={id} data-testid="secret">
+          {secret}
+        </code>
+        <button type="button" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function Status({ value }: { value: string }) {
+  return <span className={`badge badge-${value}`}>{value}</span>;
+}

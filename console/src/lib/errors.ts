@@ -1,0 +1,58 @@
+/**
+ * What the person reads when something fails: the catalogue's message as the server sent it (GraphQL
+ * `errors[0].message`, or the native `{ error }` of the /auth routes), never a stack or a raw body.
+ */
+export interface ServerFailure {
+  message: string;
+  code?: string;
+}
+
+interface GraphQLErrorLike {
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+interface CombinedErrorLike {
+  graphQLErrors?: GraphQLErrorLike[];
+  networkError?: Error | null;
+  response?: { status?: number } | null;
+}
+
+export class ConsoleError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const NETWORK_MESSAGE = 'The service cannot be reached. Check your connection and try again.';
+
+export function failureOf(err: unknown): ServerFailure {
+  if (err instanceof ConsoleError) return { message: err.message, ...(err.code ? { code: err.code } : {}) };
+  if (err && typeof err === 'object') {
+    const combined = err as CombinedErrorLike;
+    const first = combined.graphQLErrors?.[0];
+    if (first) {
+      const code = typeof first.extensions?.code === 'string' ? first.extensions.code : undefined;
+      return { message: first.message, ...(code ? { code } : {}) };
+    }
+    if (combined.networkError || 'networkError' in combined) return { message: NETWORK_MESSAGE };
+  }
+  return { message: 'Something went wrong. Try again.' };
+}
+
+export const messageOf = (err: unknown): string => failureOf(err).message;
+
+/** The session is over (or never was): the console shows the sign-in form. */
+export const isSignedOut = (err: unknown): boolean => failureOf(err).code === 'unauthorized';
+
+/** Reads a native error body `{ error, code? }` (the /auth routes) into a ConsoleError. */
+export function nativeError(status: number, body: unknown): ConsoleError {
+  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
+    const b = body as { error: string; code?: unknown };
+    return new ConsoleError(b.error, typeof b.code === 'string' ? b.code : status === 401 ? 'unauthorized' : undefined);
+  }
+  return new ConsoleError(status >= 500 ? 'The service failed to answer. Try again in a moment.' : `Request refused (${status}).`);
+}

@@ -1,0 +1,7 @@
+export default function Screen() {
+  return (
+    <section>
+      <h1>Keys</h1>
+    </section>
+  );
+}

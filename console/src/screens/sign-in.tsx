@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { acceptInvitation, signIn } from '../auth.js';
+import { ErrorNote, Field } from '../components/ui.js';
+import { invitationTokenOf } from '../lib/routes.js';
+
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email, password);
+      onSignedIn();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="centered">
+      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Sign in</h1>
+        <Field label="E-mail" type="email" value={email} onChange={setEmail} required autoComplete="username" />
+        <Field label="Password" type="password" value={password} onChange={setPassword} required autoComplete="current-password" />
+        <ErrorNote error={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="hint">No account yet? Ask an admin of your workspace for an invitation; its link lets you choose a password.</p>
+      </form>
+    </main>
+  );
+}
+
+export function AcceptInvitation({ onSignedIn }: { onSignedIn: () => void }) {
+  const token = invitationTokenOf(location.hash);
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  if (!token) {
+    return (
+      <main className="centered">
+        <section className="card narrow">
+          <h1>Accept an invitation</h1>
+          <p>This address needs the link from your invitation e-mail. Open the link from the mail again, or ask your admin to invite you once more.</p>
+        </section>
+      </main>
+    );
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await acceptInvitation({ token, password, ...(name.trim() ? { name: name.trim() } : {}), ...(email.trim() ? { email: email.trim() } : {}) });
+      onSignedIn();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="centered">
+      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="accept-title">
+        <h1 id="accept-title">Accept your invitation</h1>
+        <Field label="Your name" value={name} onChange={setName} autoComplete="name" />
+        <Field
+          label="E-mail"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="username"
+          hint="Only for the first admin's invitation, which has no e-mail yet; leave empty otherwise."
+        />
+        <Field label="Choose a password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
+        <ErrorNote error={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Accept and sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

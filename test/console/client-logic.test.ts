@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent } from '../../console/src/lib/chat-stream.js';
+import { splitCitations } from '../../console/src/lib/citations.js';
+import { ConsoleError, failureOf, isSignedOut, nativeError, NETWORK_MESSAGE } from '../../console/src/lib/errors.js';
+import { linesToList } from '../../console/src/lib/lines.js';
+import { hrefOf, invitationTokenOf, parseRoute } from '../../console/src/lib/routes.js';
+import { usageColumns } from '../../console/src/lib/usage-chart.js';
+
+describe('routes', () => {
+  it('parses the console paths and builds them back', () => {
+    expect(parseRoute('/console')).toEqual({ screen: 'agents' });
+    expect(parseRoute('/console/')).toEqual({ screen: 'agents' });
+    expect(parseRoute('/console/chat')).toEqual({ screen: 'chat' });
+    expect(parseRoute('/console/chat/ses_1')).toEqual({ screen: 'chat', id: 'ses_1' });
+    expect(parseRoute('/console/accept-invitation')).toEqual({ screen: 'accept-invitation' });
+    expect(parseRoute('/console/chat/a/b')).toEqual({ screen: 'not-found', path: '/console/chat/a/b' });
+    expect(parseRoute('/console/nope')).toEqual({ screen: 'not-found', path: '/console/nope' });
+    expect(parseRoute(hrefOf('proofs', 'prf 1/2'))).toEqual({ screen: 'proofs', id: 'prf 1/2' });
+  });
+
+  it('reads the invitation token from the fragment only when well formed', () => {
+    expect(invitationTokenOf('#invite=abc_DEF-1')).toBe('abc_DEF-1');
+    expect(invitationTokenOf('#reset=abc')).toBeNull();
+    expect(invitationTokenOf('#invite=a b')).toBeNull();
+    expect(invitationTokenOf('')).toBeNull();
+  });
+});
+
+describe('errors shown to the person', () => {
+  it('takes the catalogue message and code of the first GraphQL error', () => {
+    const err = { graphQLErrors: [{ message: 'Agent not found: agt_1', extensions: { code: 'not_found' } }], networkError: undefined };
+    expect(failureOf(err)).toEqual({ message: 'Agent not found: agt_1', code: 'not_found' });
+    expect(isSignedOut({ graphQLErrors: [{ message: 'Not signed in', extensions: { code: 'unauthorized' } }] })).toBe(true);
+  });
+
+  it('never shows a raw stack or body: network failures and unknown errors get a plain sentence', () => {
+    expect(failureOf({ graphQLErrors: [], networkError: new Error('TypeError: fetch failed at x.js:1') })).toEqual({ message: NETWORK_MESSAGE });
+    expect(failureOf(new Error('boom at stack'))).toEqual({ message: 'Something went wrong. Try again.' });
+  });
+
+  it('reads the native shape of the /auth routes', () => {
+    expect(nativeError(401, { error: 'Invalid e-mail or password' })).toEqual(new ConsoleError('Invalid e-mail or password', 'unauthorized'));
+    expect(failureOf(nativeError(429, { error: 'Rate limit exceeded', code: 'rate_limited' }))).toEqual({ message: 'Rate limit exceeded', code: 'rate_limited' });
+    expect(failureOf(nativeError(502, '<html>bad gateway</html>')).message).toBe('The service failed to answer. Try again in a moment.');
+  });
+});
+
+describe('a streamed chat turn', () => {
+  const passage = { ref: 1, sourceName: 'policy.md', chunkPreview: 'Refunds within 30 days', page: 1, section: 'Refunds' };
+  const events: ChatEvent[] = [
+    { __typename: 'ChatStageEvent', name: 'retrieval', phase: 'start' },
+    { __typename: 'ChatKnowledgeEvent', items: [passage] },
+    { __typename: 'ChatStageEvent', name: 'retrieval', phase: 'end', ms: 12 },
+    { __typename: 'ChatMoodEvent', mood: { name: 'Ada', emotion: 'calm', intensity: 0.4, agentId: 'agt_1', valence: 0, arousal: 0 } as never },
+    { __typename: 'ChatToolCallEvent', toolName: 'lookup' },
+    { __typename: 'ChatToolResultEvent', toolName: 'lookup', success: true, durationMs: 5 },
+    { __typename: 'ChatTokenEvent', delta: 'Refunds ' },
+    { __typename: 'ChatTokenEvent', delta: 'within 30 days [1].' },
+  ];
+
+  it('appends tokens as they arrive and keeps stages, mood, tool calls and passages', () => {
+    const state = events.reduce(applyChatEvent, startTurn());
+    expect(state).toMatchObject({
+      status: 'streaming',
+      text: 'Refunds within 30 days [1].',
+      tokens: 2,
+      stages: [{ name: 'retrieval', phase: 'end', ms: 12 }],
+      mood: { name: 'Ada', emotion: 'calm', intensity: 0.4 },
+      toolCalls: [{ toolName: 'lookup', done: true, success: true, durationMs: 5 }],
+      passages: [passage],
+    });
+  });
+
+  it('ends with the service text on done, with the error on an error event, and ignores what comes after', () => {
+    const streaming = events.reduce(applyChatEvent, startTurn());
+    const result = { sessionId: 'ses_1', agentName: 'Ada', content: 'Refunds within 30 days [1]. (masked)', knowledgeUsed: [passage] };
+    const done = applyChatEvent(streaming, { __typename: 'ChatDoneEvent', result });
+    expect(done).toMatchObject({ status: 'done', text: result.content, result });
+    expect(applyChatEvent(done, { __typename: 'ChatTokenEvent', delta: 'late' })).toBe(done);
+
+    const failed = applyChatEvent(streaming, { __typename: 'ChatErrorEvent', error: 'Model unavailable', code: 'model_unavailable' });
+    expect(failed).toMatchObject({ status: 'failed', error: { message: 'Model unavailable', code: 'model_unavailable' }, text: streaming.text });
+  });
+
+  it('stop keeps what arrived; a stream cut short without done is a failure', () => {
+    const streaming = events.reduce(applyChatEvent, startTurn());
+    expect(stopTurn(streaming)).toMatchObject({ status: 'stopped', text: streaming.text });
+    expect(endTurn(streaming).status).toBe('failed');
+    expect(endTurn(stopTurn(streaming)).status).toBe('stopped');
+  });
+});
+
+describe('citations', () => {
+  it('turns [n] of known passages into citations and leaves other brackets as text', () => {
+    expect(splitCitations('A [1] and [2], not [9].', new Set([1, 2]))).toEqual([
+      { kind: 'text', text: 'A ' },
+      { kind: 'cite', ref: 1 },
+      { kind: 'text', text: ' and ' },
+      { kind: 'cite', ref: 2 },
+      { kind: 'text', text: ', not [9].' },
+    ]);
+    expect(splitCitations('[1][1]', new Set([1]))).toEqual([
+      { kind: 'cite', ref: 1 },
+      { kind: 'cite', ref: 1 },
+    ]);
+    expect(splitCitations('no refs', new Set())).toEqual([{ kind: 'text', text: 'no refs' }]);
+  });
+});
+
+describe('form helpers and the usage chart', () => {
+  it('one item per line, trimmed, blanks and repeats dropped', () => {
+    expect(linesToList(' tax law \n\nVAT\r\ntax law\n  ')).toEqual(['tax law', 'VAT']);
+  });
+
+  it('aligns the days by date in Unix seconds', () => {
+    const cols = usageColumns([
+      { date: '2026-11-02', questions: 3, answers: 2, controls: 1 },
+      { date: '2026-11-01', questions: 5, answers: 5, controls: 0 },
+    ]);
+    expect(cols).toEqual([[Date.UTC(2026, 10, 1) / 1000, Date.UTC(2026, 10, 2) / 1000], [5, 3], [5, 2], [0, 1]]);
+  });
+});

@@ -1,0 +1,46 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_DIST, consoleBuildIsStale, ensureConsoleBuilt } from '../../console/build.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  await ensureConsoleBuilt({ quiet: true });
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('serving /console', () => {
+  it('is up to date after a build (npm start builds only when the sources changed)', () => {
+    expect(consoleBuildIsStale()).toBe(false);
+  });
+
+  it('answers the page for the app and its own routes, never cached, not frameable', async () => {
+    for (const path of ['/console', '/console/', '/console/agents', '/console/chat/ses_x']) {
+      const res = await fetch(t.baseUrl + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await res.text()).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('serves hashed assets for a year (immutable) and a missing one as a native 404', async () => {
+    const script = readdirSync(join(CONSOLE_DIST, 'assets')).find((f) => /^index-.+\.js$/.test(f))!;
+    const res = await fetch(`${t.baseUrl}/console/assets/${script}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/javascript/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const page = await (await fetch(`${t.baseUrl}/console`)).text();
+    expect(page).toContain(`/console/assets/${script}`);
+
+    const missing = await fetch(`${t.baseUrl}/console/assets/nope-123.js`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Console file not found: /console/assets/nope-123.js' });
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Browser tests of the console: the real app on loopback (test/support/app.ts), the built console
+ * (console/build.ts builds it when its sources changed) and Debian's headless Chromium driven by
+ * playwright-core. `.ci/run` installs /usr/bin/chromium when it is missing.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ensureConsoleBuilt } from '../../console/build.js';
+import { createPerson } from '../../src/modules/people/people.service.js';
+import type { UserRole } from '../../src/modules/workspaces/workspace.entity.js';
+import { startTestApp, type TestApp, type TestTenant } from './app.js';
+
+export const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
+
+export interface ConsoleHarness {
+  t: TestApp;
+  browser: Browser;
+  /** A workspace with a signed-in-able person (admin by default). */
+  person(opts?: { role?: UserRole; email?: string }): Promise<{ tenant: TestTenant; email: string; password: string }>;
+  /** A fresh browser context (own cookies) at `width` × 900, on a page of the console. */
+  page(opts?: { width?: number }): Promise<Page>;
+  /** A page already signed in as `email` through the sign-in form. */
+  signedIn(email: string, password: string, opts?: { width?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+let people = 0;
+
+export async function startConsole(opts: { env?: Record<string, string>; app?: TestApp } = {}): Promise<ConsoleHarness> {
+  await ensureConsoleBuilt({ quiet: true });
+  const t = opts.app ?? (await startTestApp({ env: opts.env }));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const contexts: BrowserContext[] = [];
+  const harness: ConsoleHarness = {
+    t,
+    browser,
+    async person(p = {}) {
+      const tenant = await t.tenant({ name: 'Console workspace' });
+      const email = p.email ?? `person${++people}-${Date.now()}@example.com`;
+      const password = 'correct horse battery';
+      await createPerson({ em: t.app.services.orm.em.fork(), clock: t.clock }, tenant.workspaceId, { email, password, role: p.role ?? 'admin' });
+      return { tenant, email, password };
+    },
+    async page(p = {}) {
+      const context = await browser.newContext({ baseURL: t.baseUrl, viewport: { width: p.width ?? 1280, height: 900 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto('/console');
+      return page;
+    },
+    async signedIn(email, password, p = {}) {
+      const page = await harness.page(p);
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+      return page;
+    },
+    async close() {
+      for (const c of contexts) await c.close();
+      await browser.close();
+      if (!opts.app) await t.close();
+    },
+  };
+  return harness;
+}
+
+/** axe-core's serious and critical violations on the page as it is now (rule id and the first target). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
