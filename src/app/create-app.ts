@@ -11,6 +11,7 @@ import { createGraphQLServer } from '../graphql/yoga.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { Shutdown } from '../lib/shutdown.js';
+import { createEmbeddingsRuntime, startEmbeddings, type EmbeddingsRuntime } from '../modules/knowledge/embeddings.runtime.js';
 import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
 import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
@@ -83,9 +84,11 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   // start (database closed).
   let signing: GatewaySigning;
   let secretBox: SecretBox;
+  let embeddings: EmbeddingsRuntime;
   try {
     signing = await loadGatewaySigning(kernel);
     secretBox = await openSecretBox(kernel);
+    embeddings = await createEmbeddingsRuntime(kernel); // detects pgvector when an embeddings endpoint is set
   } catch (err) {
     await orm.close(true);
     throw err;
@@ -101,6 +104,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     secretBox,
     webhooks: createWebhooksRuntime(),
     ingestion: createIngestionRuntime(log),
+    embeddings,
     knowledge: createKnowledgeRetriever(),
     tools: createToolRunner(),
     mailer: createMailer(kernel),
@@ -110,6 +114,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   startPeopleSweep(services); // sessions over, links used or expired, throttle windows past
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
+  startEmbeddings(services); // passage vectors back-filled when an embeddings endpoint is set and background jobs run
   const http = buildHttpApp(services);
   return {
     services,

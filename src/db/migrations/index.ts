@@ -16,6 +16,7 @@ import { Migration20261123120200 } from './Migration20261123120200.js';
 import { Migration20261123120300 } from './Migration20261123120300.js';
 import { Migration20261123130000 } from './Migration20261123130000.js';
 import { Migration20261123140000 } from './Migration20261123140000.js';
+import { Migration20261123165000 } from './Migration20261123165000.js';
 import { Migration20261123185000 } from './Migration20261123185000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
@@ -38,5 +39,6 @@ export const migrationsList = [
   { name: 'Migration20261123120300', class: Migration20261123120300 },
   { name: 'Migration20261123130000', class: Migration20261123130000 },
   { name: 'Migration20261123140000', class: Migration20261123140000 },
+  { name: 'Migration20261123165000', class: Migration20261123165000 },
   { name: 'Migration20261123185000', class: Migration20261123185000 },
 ];

@@ -1,5 +1,6 @@
 import type { Deps } from '../../core/deps.js';
 import { untilAborted } from '../../lib/shutdown.js';
+import { embedPending } from './embeddings.runtime.js';
 import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 
@@ -88,7 +89,7 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
       }
     }
     if (signal?.aborted) return;
-    await finish(app, job, outcome);
+    if ((await finish(app, job, outcome)) && !signal?.aborted) await embedIngested(app, job.sourceId, signal);
   } catch (err) {
     if (signal?.aborted) return;
     app.log.error({ err, jobId: job.id, sourceId: job.sourceId }, 'ingestion failed unexpectedly');
@@ -98,16 +99,17 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
   }
 }
 
-async function finish(app: Deps, job: ClaimedJob, outcome: { ok: IngestionResult } | { failure: string }): Promise<void> {
+/** Writes the outcome; true when the source is now ready. */
+async function finish(app: Deps, job: ClaimedJob, outcome: { ok: IngestionResult } | { failure: string }): Promise<boolean> {
   const me = app.ingestion.workerId;
-  await app.orm.em.fork().transactional(async (tx) => {
+  return app.orm.em.fork().transactional(async (tx) => {
     const held = await tx.execute<{ id: string }[]>(
       `select id from knowledge_ingestion_job where id = ? and worker_id = ? and status = 'running' for update`,
       [job.id, me],
     );
-    if (held.length === 0) return; // taken over after our lease expired, or deleted with its source
+    if (held.length === 0) return false; // taken over after our lease expired, or deleted with its source
     const source = await tx.findOne(KnowledgeSource, { id: job.sourceId });
-    if (!source) return;
+    if (!source) return false;
     const now = app.clock.now();
     if ('ok' in outcome) await commitIngestion(app, tx, source, outcome.ok);
     else await commitFailure(app, tx, source, outcome.failure);
@@ -116,7 +118,22 @@ async function finish(app: Deps, job: ClaimedJob, outcome: { ok: IngestionResult
       { id: job.id },
       { status: 'ok' in outcome ? 'done' : 'failed', lastError: 'ok' in outcome ? null : outcome.failure, leaseExpiresAt: null, updatedAt: now, finishedAt: now },
     );
+    return 'ok' in outcome;
   });
+}
+
+/**
+ * A document just became searchable by full text: its passages get their vectors now when an embeddings
+ * endpoint is configured (docs/knowledge.md, "Hybrid retrieval"). A failure leaves them to the back-fill
+ * worker; the job is done either way.
+ */
+async function embedIngested(app: Deps, sourceId: string, signal?: AbortSignal): Promise<void> {
+  if (!app.embeddings.client) return;
+  try {
+    await embedPending(app, { sourceId, signal });
+  } catch (err) {
+    if (!signal?.aborted) app.log.warn({ err, sourceId }, 'embedding the passages of a new document failed; the back-fill worker retries');
+  }
 }
 
 /** An unexpected error (database, bug): queued again for another attempt, or failed after the last one. */

@@ -153,19 +153,7 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
 
   // The workspace twice: for the passages and for their sources (see the comment on the query).
   const params: unknown[] = [queryText, opts.workspaceId, opts.workspaceId];
-  let scopeSql = '';
-  if (opts.scope.kind === 'some') {
-    const parts: string[] = [];
-    if (opts.scope.sourceIds.length > 0) {
-      parts.push(`s.id in (${opts.scope.sourceIds.map(() => '?').join(', ')})`);
-      params.push(...opts.scope.sourceIds);
-    }
-    if (opts.scope.collectionIds.length > 0) {
-      parts.push(`s.collection_id in (${opts.scope.collectionIds.map(() => '?').join(', ')})`);
-      params.push(...opts.scope.collectionIds);
-    }
-    scopeSql = `and (${parts.join(' or ')})`;
-  }
+  const scopeSql = scopeCondition(opts.scope, params);
   params.push(opts.topK);
   // `s.workspace_id = ?` changes no result (a passage's source is in its workspace) but bounds the plan:
   // while the database holds few ready sources, PostgreSQL drives this join from them and scans the GIN
@@ -196,6 +184,21 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
     collectionName: r.collection_name,
     rank: Number(r.rank),
   }));
+}
+
+/** `and (...)` restricting the source `s` to the scope (empty for the whole workspace); pushes its parameters. */
+export function scopeCondition(scope: SearchScope, params: unknown[]): string {
+  if (scope.kind !== 'some') return '';
+  const parts: string[] = [];
+  if (scope.sourceIds.length > 0) {
+    parts.push(`s.id in (${scope.sourceIds.map(() => '?').join(', ')})`);
+    params.push(...scope.sourceIds);
+  }
+  if (scope.collectionIds.length > 0) {
+    parts.push(`s.collection_id in (${scope.collectionIds.map(() => '?').join(', ')})`);
+    params.push(...scope.collectionIds);
+  }
+  return `and (${parts.join(' or ')})`;
 }
 
 /** The sources and collections linked to an agent. */

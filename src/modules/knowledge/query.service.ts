@@ -6,16 +6,17 @@ import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 import { authorize } from '../keys/access.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
 import { READ, unknownCollection } from './knowledge.lookup.js';
-import { agentScope, searchChunks, type SearchScope } from './knowledge.repository.js';
+import { searchPassages } from './hybrid-search.js';
+import { agentScope, type SearchScope } from './knowledge.repository.js';
 import { KnowledgeQuerySchema, type KnowledgeQueryInput } from './knowledge.schemas.js';
 import { previewOf } from './search-text.js';
 
-/** Search hits as knowledge items numbered 1..n (`ref`), best first. */
+/** Search hits as knowledge items numbered 1..n (`ref`), best first (full text, or hybrid: hybrid-search.ts). */
 export async function searchItems(
-  ctx: Pick<ServiceContext, 'em'>,
+  ctx: Pick<ServiceContext, 'em' | 'app' | 'log' | 'signal'>,
   opts: { workspaceId: string; query: string; topK: number; scope: SearchScope },
 ): Promise<KnowledgeUsedItem[]> {
-  const hits = await searchChunks(ctx.em, opts);
+  const hits = await searchPassages(ctx, opts);
   return hits.map((h, i) => ({
     ref: i + 1,
     sourceId: h.sourceId,
@@ -23,7 +24,7 @@ export async function searchItems(
     section: h.section,
     page: h.page,
     chunkPreview: previewOf(h.text),
-    similarity: Math.round(h.rank * 10_000) / 10_000,
+    similarity: Math.round(h.similarity * 10_000) / 10_000,
     chunkId: h.chunkId,
     collectionId: h.collectionId,
     dossierName: h.collectionName,
