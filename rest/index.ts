@@ -18,6 +18,8 @@ import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
 import { verifyRouter } from './v1/verify.routes.js';
 import { registreRouter } from './v1/registre.routes.js';
+import { flowHooksRouter } from './engine/flow-hooks.routes.js';
+import { flowsRouter } from './engine/flows.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
@@ -49,6 +51,7 @@ const objectBody =
   };
 
 export function mountRest(server: Express, app: Deps): void {
+  server.use(flowHooksRouter(app)); // reads its raw body (the signature covers the exact bytes): before the JSON parser
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
   server.use(bodyErrors(app.log));
   server.use(objectBody(app.log));
@@ -68,6 +71,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(apiKeysRouter(app));
   server.use(widgetsRouter(app));
   server.use(consoleRouter(app)); // the built console app at /console (docs/console.md)
+  server.use(flowsRouter(app));
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

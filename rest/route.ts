@@ -47,6 +47,11 @@ export interface RouteDef extends Needs {
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */
   bodyType?: 'json' | 'multipart';
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * Signed-in people may call it with their session cookie besides API keys (the engine family:
+   * approvals stay with people; docs/people.md, "Where the cookie works").
+   */
+  people?: boolean;
   /** Streams or custom replies write to `res` themselves and return nothing. */
   handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
 }
@@ -85,13 +90,25 @@ function register(router: Router, def: AnyRoute, run: (req: Request, res: Respon
 export function operationOf(def: RouteDef): Operation {
   return {
     name: `${def.method.toUpperCase()} ${def.path}`,
-    needs: { scope: def.scope, write: def.write ?? def.method !== 'get', rateLimit: def.rateLimit },
+    needs: { scope: def.scope, write: def.write ?? def.method !== 'get', rateLimit: def.rateLimit, person: def.person, role: def.role },
   };
 }
 
 export const credentialsOf = (req: Request): Credentials => ({
   authorization: req.headers.authorization,
   'x-api-key': typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined,
+});
+
+/** The key, or the session cookie of a signed-in person with what the CSRF check reads (routes with `people`). */
+export const credentialsWithSessionOf = (req: Request): Credentials => ({
+  ...credentialsOf(req),
+  session: {
+    cookie: req.headers.cookie,
+    method: req.method,
+    origin: req.headers.origin,
+    referer: req.headers.referer,
+    requestOrigin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+  },
 });
 
 /**
@@ -110,7 +127,7 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     });
     let ctx: ServiceContext;
     try {
-      ctx = await openRequest(app, credentialsOf(req), op, { log, signal: abort.signal });
+      ctx = await openRequest(app, def.people ? credentialsWithSessionOf(req) : credentialsOf(req), op, { log, signal: abort.signal });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }

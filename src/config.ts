@@ -35,6 +35,11 @@ const ConfigSchema = z.object({
   // Outgoing mail (invitations, password resets): an SMTP URL for nodemailer; unset, .eml files under the data directory.
   SVC_SMTP_URL: z.string().url().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@localhost>'),
+  // Flows (docs/flows.md): a run's claim lease (a dead process's run is taken over after it), the default
+  // approval timeout, and the workers' safety-net poll.
+  SVC_FLOW_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+  SVC_FLOW_APPROVAL_TIMEOUT_MS: intFromEnv(24 * 60 * 60 * 1000),
+  SVC_FLOW_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
 });
 
 export type AppConfig = {
@@ -57,6 +62,7 @@ export type AppConfig = {
   shutdownGraceMs: number;
   smtpUrl?: string;
   mailFrom: string;
+  flows: { leaseMs: number; approvalTimeoutMs: number; pollMs: number };
   env: Record<string, string | undefined>;
 };
 
@@ -93,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
     smtpUrl: c.SVC_SMTP_URL?.trim() || undefined,
     mailFrom: c.SVC_MAIL_FROM,
+    flows: { leaseMs: c.SVC_FLOW_LEASE_MS, approvalTimeoutMs: c.SVC_FLOW_APPROVAL_TIMEOUT_MS, pollMs: c.SVC_FLOW_POLL_MS },
     env,
   };
 }

@@ -26,6 +26,7 @@ import { createUsageRuntime } from '../modules/usage/runtime.js';
 import { createKeysRuntime } from '../modules/keys/runtime.js';
 import { createVerifyRuntime } from '../modules/verify/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
+import { createFlowsRuntime, startFlows } from '../modules/flows/runtime.js';
 import type { Resolver } from '../net/index.js';
 
 export interface StartOptions {
@@ -108,11 +109,13 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     knowledge: createKnowledgeRetriever(),
     tools: createToolRunner(),
     mailer: createMailer(kernel),
+    flows: createFlowsRuntime(),
   });
   kernel.onClose(() => services.mailer.close());
   startRateCounterSweep(services);
   startPeopleSweep(services); // sessions over, links used or expired, throttle windows past
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
+  startFlows(services); // flow worker (runs, schedules, approval timeouts) when background jobs run
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
   startEmbeddings(services); // passage vectors back-filled when an embeddings endpoint is set and background jobs run
   const http = buildHttpApp(services);

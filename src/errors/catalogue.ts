@@ -78,6 +78,21 @@ export const ErrorCode = {
   originNotAllowed: 'origin_not_allowed',
   /** The widget answered its monthly ceiling of questions. */
   widgetMonthlyLimit: 'WIDGET_MONTHLY_LIMIT',
+  // Flows (issue 15, docs/flows.md "Errors")
+  /** A flow graph with problems (`details.problems`, as `POST /engine/flows/validate` reports them). */
+  invalidGraph: 'invalid_graph',
+  /** The approval was already decided, timed out or cancelled. */
+  approvalClosed: 'approval_closed',
+  /** Another person claimed the approval. */
+  approvalClaimed: 'approval_claimed',
+  /** Resume of a run that is neither failed nor waiting. */
+  runNotResumable: 'run_not_resumable',
+  /** Cancel of a run that is already over. */
+  runFinished: 'run_finished',
+  /** An inbound flow webhook without a valid signature. */
+  invalidSignature: 'invalid_signature',
+  /** An inbound trigger of a disabled flow. */
+  flowDisabled: 'flow_disabled',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -101,6 +116,9 @@ export const RESOURCES = {
   record: 'Record',
   verifyReport: 'Verifier report',
   widget: 'Widget',
+  flow: 'Flow',
+  flowRun: 'Run',
+  approval: 'Approval',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 
@@ -242,6 +260,15 @@ export const errors = {
     ),
   widgetMonthlyLimit: (limit: number) =>
     make(402, ErrorCode.widgetMonthlyLimit, 'This assistant has answered all the questions it can this month; please come back next month', { limit }),
+  // Flows
+  invalidGraph: (problems: { code: string; message: string; nodeKey?: string }[]) =>
+    make(400, ErrorCode.invalidGraph, `The flow graph is not valid: ${problems.map((p) => p.message).join('; ')}`, { problems }),
+  approvalClosed: (status: string) => make(409, ErrorCode.approvalClosed, `The approval is already ${status.replace('_', ' ')}`, { status }),
+  approvalClaimed: () => make(409, ErrorCode.approvalClaimed, 'Another person has claimed this approval'),
+  runNotResumable: (status: string) => make(409, ErrorCode.runNotResumable, `A ${status} run cannot be resumed`, { status }),
+  runFinished: (status: string) => make(409, ErrorCode.runFinished, `The run is already ${status}`, { status }),
+  invalidSignature: () => make(401, ErrorCode.invalidSignature, 'Missing or invalid X-Svc-Signature'),
+  flowDisabled: () => make(409, ErrorCode.flowDisabled, 'The flow is disabled: its schedule and inbound triggers do not start runs'),
 };
 
 export type ErrorFactory = keyof typeof errors;

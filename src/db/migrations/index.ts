@@ -17,6 +17,7 @@ import { Migration20261123120300 } from './Migration20261123120300.js';
 import { Migration20261123130000 } from './Migration20261123130000.js';
 import { Migration20261123140000 } from './Migration20261123140000.js';
 import { Migration20261123165000 } from './Migration20261123165000.js';
+import { Migration20261123150000 } from './Migration20261123150000.js';
 import { Migration20261123185000 } from './Migration20261123185000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
@@ -40,5 +41,6 @@ export const migrationsList = [
   { name: 'Migration20261123130000', class: Migration20261123130000 },
   { name: 'Migration20261123140000', class: Migration20261123140000 },
   { name: 'Migration20261123165000', class: Migration20261123165000 },
+  { name: 'Migration20261123150000', class: Migration20261123150000 },
   { name: 'Migration20261123185000', class: Migration20261123185000 },
 ];

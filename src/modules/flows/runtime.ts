@@ -1,0 +1,130 @@
+import type { Deps } from '../../core/deps.js';
+import { Notifier } from '../../lib/notifier.js';
+import { advanceRun, claimRuns, expireApprovals, fireDueSchedules, nextWakeAt, releaseClaims, type Claim } from './engine.js';
+
+/** Process state of the flows module, created once by the composition root. */
+export interface FlowsRuntime {
+  /** Notified after a commit that made a run claimable (a new run, a decision, a resume); the worker subscribes. */
+  readonly wake: Notifier;
+  /** Notified after a commit that appended run events: this process's run streams read them at once. */
+  readonly events: Notifier;
+}
+
+export function createFlowsRuntime(): FlowsRuntime {
+  return { wake: new Notifier(), events: new Notifier() };
+}
+
+declare module '../../core/deps.js' {
+  interface Deps {
+    readonly flows: FlowsRuntime;
+  }
+}
+
+/** Runs advanced at once per process. */
+const MAX_IN_FLIGHT = 8;
+
+/**
+ * The background worker of one process: woken after each commit that made a run claimable, by the
+ * next due time it knows of (a schedule, a wait, an approval's expiry), and polling every
+ * `SVC_FLOW_POLL_MS` as a safety net for what other processes wrote. Any number of processes can run
+ * one each on one database.
+ */
+export class FlowWorker {
+  readonly #app: Deps;
+  readonly #stop = new AbortController();
+  readonly #signal: AbortSignal;
+  readonly #inFlight = new Map<Promise<void>, Claim>();
+  #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
+  #again = false;
+
+  constructor(app: Deps) {
+    this.#app = app;
+    this.#signal = AbortSignal.any([this.#stop.signal, app.shutdown.signal]);
+  }
+
+  get #claiming(): boolean {
+    return !this.#signal.aborted && !this.#app.shutdown.draining;
+  }
+
+  start(): void {
+    this.wake();
+  }
+
+  wake(): void {
+    if (!this.#claiming) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#ticking = true;
+    void this.#tick().finally(() => {
+      this.#ticking = false;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      }
+    });
+  }
+
+  async #tick(): Promise<void> {
+    const app = this.#app;
+    let delay = app.config.flows.pollMs;
+    try {
+      await expireApprovals(app);
+      await fireDueSchedules(app);
+      const room = MAX_IN_FLIGHT - this.#inFlight.size;
+      if (room > 0 && this.#claiming) {
+        const claims = await claimRuns(app, room);
+        for (const claim of claims) this.#track(claim);
+        if (claims.length === room) delay = 0;
+      }
+      const at = await nextWakeAt(app);
+      if (at) delay = Math.min(delay, Math.max(0, at.getTime() - app.clock.now().getTime() + 1));
+    } catch (err) {
+      if (this.#claiming) app.log.error({ err }, 'flow worker tick failed');
+    }
+    if (!this.#claiming) return;
+    this.#timer = setTimeout(() => this.wake(), delay);
+    this.#timer.unref();
+  }
+
+  #track(claim: Claim): void {
+    const work = advanceRun(this.#app, claim, this.#signal)
+      .catch((err: unknown) => this.#app.log.error({ err, runId: claim.id }, 'flow run failed unexpectedly'))
+      .finally(() => {
+        this.#inFlight.delete(work);
+        this.wake();
+      });
+    this.#inFlight.set(work, claim);
+  }
+
+  /** The app is draining: claims nothing more and waits for the runs in hand to pause or end. */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    await Promise.allSettled([...this.#inFlight.keys()]);
+  }
+
+  /** Stops: steps in flight are abandoned and their runs given back for another process to take over. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    clearTimeout(this.#timer);
+    const tokens = [...new Set([...this.#inFlight.values()].map((c) => c.token))];
+    await Promise.allSettled([...this.#inFlight.keys()]);
+    await releaseClaims(this.#app, tokens).catch((err: unknown) => this.#app.log.warn({ err }, 'could not release flow runs'));
+  }
+}
+
+/** Starts the flows module in a running app: with background jobs on, this process's worker. */
+export function startFlows(app: Deps): void {
+  if (!app.config.backgroundJobs) return;
+  const worker = new FlowWorker(app);
+  const unsubscribe = app.flows.wake.subscribe(() => worker.wake());
+  worker.start();
+  app.shutdown.onDrain(() => worker.drain());
+  app.onClose(async () => {
+    unsubscribe();
+    await worker.stop();
+  });
+}
