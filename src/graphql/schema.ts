@@ -6,6 +6,7 @@ import '../modules/agents/agents.graphql.js';
 import '../modules/chat/chat-turn.graphql.js';
 import '../modules/chat/chat-stream.graphql.js';
 import '../modules/chat/chat-sessions.graphql.js';
+import '../modules/conversations/conversations.graphql.js';
 import '../modules/keys/keys.graphql.js';
 import '../modules/usage/usage.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';

@@ -62,7 +62,7 @@ export const TurnResultRef = objectFromZod('ChatTurnResult', TurnResultSchema, {
 
 // ---- input ----
 
-const ContextBlockInput = inputFromZod('ChatContextBlockInput', ContextBlockSchema, {
+export const ContextBlockInput = inputFromZod('ChatContextBlockInput', ContextBlockSchema, {
   descriptions: { data: 'An object or a string', priority: 'Default medium' },
 });
 

@@ -1,0 +1,245 @@
+/**
+ * GraphQL twins of the REST conversation routes (docs/debates.md): the same service functions, the
+ * same events over graphql-sse as the REST stream.
+ */
+import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
+import { plainInput } from '../../graphql/plain-input.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
+import { ContextBlockInput, KnowledgeUsedRef, TokenUsageRef } from '../chat/chat-types.graphql.js';
+import { EventQueue } from '../chat/event-queue.js';
+import {
+  ContinueConversationSchema,
+  ConversationDtoSchema,
+  ConversationMessageSchema,
+  DisagreementSchema,
+  ParticipantSchema,
+  StartConversationSchema,
+  SynthesisSchema,
+} from './conversations.schemas.js';
+import {
+  continueConversation,
+  deleteConversation,
+  getConversation,
+  listConversations,
+  runConversation,
+  startConversation,
+  type DebateOptions,
+} from './conversations.service.js';
+import type { DebateStreamEvent } from './debate-events.js';
+import type { PendingDebate } from './debate-engine.js';
+import { finishStreamedDebate } from './debate-stream.js';
+
+const ParticipantRef = objectFromZod('ConversationParticipant', ParticipantSchema, { description: "A seat of a debate; the devil's advocate is marked." });
+const MessageRef = objectFromZod('ConversationMessage', ConversationMessageSchema, {
+  description: 'A follow-up question, a turn of a debater, or a synthesis.',
+  types: { knowledgeUsed: KnowledgeUsedRef, tokenUsage: TokenUsageRef },
+});
+const DisagreementRef = objectFromZod('ConversationDisagreement', DisagreementSchema);
+const SynthesisRef = objectFromZod('ConversationSynthesis', SynthesisSchema, {
+  description: 'The synthesis of a debate: agreements, open disagreements with who holds them, a recommendation and its confidence.',
+  types: { disagreements: DisagreementRef },
+});
+const ConversationRef = objectFromZod('Conversation', ConversationDtoSchema, {
+  description: 'A conversation: a multi-agent debate, or a record named by gateway calls (x-svc-conversation).',
+  types: { participants: ParticipantRef, messages: MessageRef, synthesis: SynthesisRef },
+});
+
+const StartConversationInput = inputFromZod('StartConversationInput', StartConversationSchema, {
+  description: 'The body of POST /v1/conversations.',
+  types: { context: ContextBlockInput },
+});
+const ContinueConversationInput = inputFromZod('ContinueConversationInput', ContinueConversationSchema, {
+  description: 'The body of POST /v1/conversations/:id/messages.',
+  types: { context: ContextBlockInput },
+});
+
+const READ = { scope: 'agents' } as const;
+const WRITE = { scope: 'agents', write: true } as const;
+
+builder.queryFields((t) => ({
+  conversations: t.field({
+    type: [ConversationRef],
+    description: 'Conversations of the workspace with their messages, newest first.',
+    extensions: operationNeeds({ ...READ, twin: 'GET /v1/conversations' }),
+    args: { limit: t.arg.int({ required: false, description: '1 to 100, default 20' }) },
+    resolve: async (_r, args, ctx) => listConversations(await ctx.service(), { limit: args.limit ?? undefined }),
+  }),
+  conversation: t.field({
+    type: ConversationRef,
+    extensions: operationNeeds({ ...READ, twin: 'GET /v1/conversations/:id' }),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => getConversation(await ctx.service(), String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  startConversation: t.field({
+    type: ConversationRef,
+    description: "Starts a debate (the devil's advocate is seated in every round) and answers once it is synthesized.",
+    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations' }),
+    args: { input: t.arg({ type: StartConversationInput, required: true }) },
+    resolve: async (_r, args, ctx) => runConversation(await startConversation(await ctx.service(), plainInput(args.input), { route: 'graphql startConversation' })),
+  }),
+  continueConversation: t.field({
+    type: ConversationRef,
+    description: 'A follow-up question: one more round, then a new synthesis.',
+    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/:id/messages' }),
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ContinueConversationInput, required: true }) },
+    resolve: async (_r, args, ctx) =>
+      runConversation(await continueConversation(await ctx.service(), String(args.id), plainInput(args.input), { route: 'graphql continueConversation' })),
+  }),
+  deleteConversation: t.boolean({
+    extensions: operationNeeds({ ...WRITE, twin: 'DELETE /v1/conversations/:id' }),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      await deleteConversation(await ctx.service(), String(args.id));
+      return true;
+    },
+  }),
+}));
+
+// ---- the stream ----
+
+type EventOf<K extends DebateStreamEvent['type']> = Extract<DebateStreamEvent, { type: K }>;
+
+const StartEventRef = builder.objectRef<EventOf<'start'>>('DebateStartEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    conversationId: t.string({ resolve: (e) => e.data.conversationId }),
+    topic: t.string({ resolve: (e) => e.data.topic }),
+    firstRound: t.int({ resolve: (e) => e.data.firstRound }),
+    lastRound: t.int({ resolve: (e) => e.data.lastRound }),
+    participants: t.field({ type: [ParticipantRef], resolve: (e) => e.data.participants }),
+  }),
+});
+
+const TurnStartEventRef = builder.objectRef<EventOf<'turn_start'>>('DebateTurnStartEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    messageId: t.string({ resolve: (e) => e.data.messageId }),
+    round: t.int({ resolve: (e) => e.data.round }),
+    agentId: t.string({ resolve: (e) => e.data.agentId }),
+    agentName: t.string({ resolve: (e) => e.data.agentName }),
+    isDevilsAdvocate: t.boolean({ resolve: (e) => e.data.isDevilsAdvocate }),
+  }),
+});
+
+const TokenEventRef = builder.objectRef<EventOf<'token'>>('DebateTokenEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    messageId: t.string({ resolve: (e) => e.data.messageId }),
+    agentId: t.string({ resolve: (e) => e.data.agentId }),
+    delta: t.string({ resolve: (e) => e.data.delta }),
+  }),
+});
+
+const CitationsEventRef = builder.objectRef<EventOf<'citations'>>('DebateCitationsEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    messageId: t.string({ resolve: (e) => e.data.messageId }),
+    agentId: t.string({ resolve: (e) => e.data.agentId }),
+    items: t.field({ type: [KnowledgeUsedRef], resolve: (e) => e.data.items }),
+  }),
+});
+
+const TurnEndEventRef = builder.objectRef<EventOf<'turn_end'>>('DebateTurnEndEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), message: t.field({ type: MessageRef, resolve: (e) => e.data }) }),
+});
+
+const SynthesisEventRef = builder.objectRef<EventOf<'synthesis'>>('DebateSynthesisEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), synthesis: t.field({ type: SynthesisRef, resolve: (e) => e.data }) }),
+});
+
+const DoneEventRef = builder.objectRef<EventOf<'done'>>('DebateDoneEvent').implement({
+  fields: (t) => ({ type: t.exposeString('type'), conversation: t.field({ type: ConversationRef, resolve: (e) => e.data }) }),
+});
+
+const ErrorEventRef = builder.objectRef<EventOf<'error'>>('DebateErrorEvent').implement({
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    status: t.int({ resolve: (e) => e.data.status }),
+    error: t.string({ resolve: (e) => e.data.error }),
+    code: t.string({ nullable: true, resolve: (e) => e.data.code ?? null }),
+    details: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (e) => {
+        const { status: _s, error: _e, code: _c, ...details } = e.data;
+        return Object.keys(details).length > 0 ? details : null;
+      },
+    }),
+  }),
+});
+
+const EVENT_TYPE_NAMES: Record<DebateStreamEvent['type'], string> = {
+  start: 'DebateStartEvent',
+  turn_start: 'DebateTurnStartEvent',
+  token: 'DebateTokenEvent',
+  citations: 'DebateCitationsEvent',
+  turn_end: 'DebateTurnEndEvent',
+  synthesis: 'DebateSynthesisEvent',
+  done: 'DebateDoneEvent',
+  error: 'DebateErrorEvent',
+};
+
+const DebateStreamEventRef = builder.unionType('DebateStreamEvent', {
+  description: 'The events of POST /v1/conversations/stream.',
+  types: [StartEventRef, TurnStartEventRef, TokenEventRef, CitationsEventRef, TurnEndEventRef, SynthesisEventRef, DoneEventRef, ErrorEventRef],
+  resolveType: (event) => EVENT_TYPE_NAMES[event.type],
+});
+
+/** A refusal before the stream, carried to `resolve` so it becomes the subscription's GraphQL error. */
+interface Refused {
+  refused: unknown;
+}
+type StreamItem = DebateStreamEvent | Refused;
+
+/**
+ * As the chat stream's subscription: what the start throws is the subscription's GraphQL error; later
+ * failures are DebateErrorEvent items; a subscriber that leaves aborts the debate (its own signal).
+ */
+async function subscribeDebate(
+  ctx: GraphQLContext,
+  start: (service: Awaited<ReturnType<GraphQLContext['service']>>, opts: DebateOptions) => Promise<PendingDebate>,
+  route: string,
+): Promise<AsyncIterableIterator<StreamItem>> {
+  const controller = new AbortController();
+  const queue = new EventQueue<StreamItem>(() => controller.abort());
+  try {
+    const service = await ctx.service();
+    const signal = AbortSignal.any([controller.signal, service.app.shutdown.signal]);
+    const pending = await start({ ...service, signal }, { route, sink: (event) => queue.push(event) });
+    void finishStreamedDebate(pending).finally(() => queue.end());
+  } catch (refused) {
+    queue.push({ refused });
+    queue.end();
+  }
+  return queue;
+}
+
+const resolveItem = (item: StreamItem) => {
+  if ('refused' in item) throw item.refused;
+  return item;
+};
+
+builder.subscriptionFields((t) => ({
+  conversationStream: t.field({
+    type: DebateStreamEventRef,
+    description: 'Starts a debate and follows it live: the events of POST /v1/conversations/stream.',
+    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/stream' }),
+    args: { input: t.arg({ type: StartConversationInput, required: true }) },
+    subscribe: (_r, args, ctx) => subscribeDebate(ctx, (service, opts) => startConversation(service, plainInput(args.input), opts), 'graphql conversationStream'),
+    resolve: resolveItem,
+  }),
+  continueConversationStream: t.field({
+    type: DebateStreamEventRef,
+    description: 'Continues a conversation and follows the new round live: the events of POST /v1/conversations/:id/messages/stream.',
+    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/:id/messages/stream' }),
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ContinueConversationInput, required: true }) },
+    subscribe: (_r, args, ctx) =>
+      subscribeDebate(ctx, (service, opts) => continueConversation(service, String(args.id), plainInput(args.input), opts), 'graphql continueConversationStream'),
+    resolve: resolveItem,
+  }),
+}));
