@@ -14,6 +14,7 @@ import '../modules/knowledge/knowledge.graphql.js';
 import '../modules/tools/tools.graphql.js';
 import '../modules/people/people.graphql.js';
 import '../modules/verify/verify.graphql.js';
+import '../modules/proofs/proofs.graphql.js';
 import '../modules/widgets/widgets.graphql.js';
 
 let built: GraphQLSchema | undefined;

@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
-import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from './agents.schemas.js';
-import { createAgent, deleteAgent, getAgent, listAgents, toAgentDto, updateAgent } from './agents.service.js';
+import { AgentConsoleFieldsSchema, AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from './agents.schemas.js';
+import { createAgent, deleteAgent, getAgent, listAgents, toAgentDto, updateAgent, updateAgentConsoleFields } from './agents.service.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
 import { isPoste } from './agent.entity.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
@@ -17,6 +18,7 @@ builder.objectFields(AgentRef, (t) => ({
 // service still refuses a bad value with the same message as REST.
 const CreateAgentInput = inputFromZod('CreateAgentInput', CreateAgentSchema);
 const UpdateAgentInput = inputFromZod('UpdateAgentInput', UpdateAgentSchema);
+const AgentConsoleFieldsInput = inputFromZod('AgentConsoleFieldsInput', AgentConsoleFieldsSchema);
 
 /** GraphQL turns omitted input fields into absent keys and explicit nulls into null: same as JSON. */
 builder.queryFields((t) => ({
@@ -43,6 +45,15 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentInput, required: true }) },
     resolve: async (_r, args, ctx) =>
       toAgentDto(await updateAgent(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+  }),
+  updateAgentConsoleFields: t.field({
+    type: AgentRef,
+    description:
+      'Sets the console-only lists of an agent (expertise, outOfScope, checklist; collectionScope follows linkKnowledge). Signed-in people only: API-created agents keep them empty.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentConsoleFieldsInput, required: true }) },
+    extensions: operationNeeds({ scope: 'agents', write: true, person: true }),
+    resolve: async (_r, args, ctx) =>
+      toAgentDto(await updateAgentConsoleFields(await ctx.service(), String(args.id), plainInput(args.input) as never)),
   }),
   deleteAgent: t.boolean({
     args: { id: t.arg.id({ required: true }) },

@@ -45,6 +45,31 @@ export const UpdateAgentSchema = z.object({
 });
 export type UpdateAgentInput = z.input<typeof UpdateAgentSchema>;
 
+const consoleList = (field: string) =>
+  z
+    .array(
+      z
+        .string({ error: `${field} must be a list of strings` })
+        .trim()
+        .min(1, `${field} must not hold empty items`)
+        .max(500, `each ${field} item must be at most 500 characters`)
+        .refine((s) => !s.includes('\u0000'), `${field} must not contain NUL characters`),
+      { error: `${field} must be a list of strings` },
+    )
+    .max(100, `${field} must hold at most 100 items`);
+
+/**
+ * The console-only fields people set in the console (SPEC: `expertise`, `outOfScope`, `checklist`;
+ * `collectionScope` follows the agent's knowledge links). Omitted or null keeps the list; a list
+ * replaces it whole.
+ */
+export const AgentConsoleFieldsSchema = z.object({
+  expertise: consoleList('expertise').nullish(),
+  outOfScope: consoleList('outOfScope').nullish(),
+  checklist: consoleList('checklist').nullish(),
+});
+export type AgentConsoleFieldsInput = z.input<typeof AgentConsoleFieldsSchema>;
+
 /** The Agent resource as returned by REST (and mirrored by GraphQL). */
 export const AgentDtoSchema = z.object({
   id: z.string(),

@@ -4,9 +4,11 @@ import { newId } from '../../lib/ids.js';
 import { authorize } from '../keys/access.js';
 import { Agent, AgentMemory } from './agent.entity.js';
 import {
+  AgentConsoleFieldsSchema,
   CreateAgentSchema,
   PERSONA_FIELDS,
   UpdateAgentSchema,
+  type AgentConsoleFieldsInput,
   type AgentDto,
   type CreateAgentInput,
   type UpdateAgentInput,
@@ -92,6 +94,20 @@ export async function updateAgent(ctx: ServiceContext, id: string, input: Update
     if (value !== undefined && value !== null) agent[field] = value;
   }
   if (data.isDevilsAdvocate !== undefined && data.isDevilsAdvocate !== null) agent.isDevilsAdvocate = data.isDevilsAdvocate;
+  agent.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return agent;
+}
+
+/** Sets the console-only lists of an agent (the console's agent form; GraphQL, signed-in people only). */
+export async function updateAgentConsoleFields(ctx: ServiceContext, id: string, input: AgentConsoleFieldsInput): Promise<Agent> {
+  authorize(ctx, WRITE);
+  const data = AgentConsoleFieldsSchema.parse(input ?? {});
+  const agent = await findAgent(ctx, id);
+  for (const field of ['expertise', 'outOfScope', 'checklist'] as const) {
+    const value = data[field];
+    if (value !== undefined && value !== null) agent[field] = [...new Set(value)];
+  }
   agent.updatedAt = ctx.clock.now();
   await ctx.em.flush();
   return agent;

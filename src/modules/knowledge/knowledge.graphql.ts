@@ -10,6 +10,7 @@ import {
   SourceDtoSchema,
   UpdateCollectionSchema,
   UpdateSourceSchema,
+  UploadBase64Schema,
 } from './knowledge.schemas.js';
 import {
   createCollection,
@@ -22,7 +23,16 @@ import {
 } from './collections.service.js';
 import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from './links.service.js';
 import { queryKnowledge } from './query.service.js';
-import { deleteSource, getSource, listSources, loadSourcesByCollection, toSourceDto, updateSource } from './sources.service.js';
+import {
+  base64Upload,
+  deleteSource,
+  getSource,
+  listSources,
+  loadSourcesByCollection,
+  toSourceDto,
+  updateSource,
+  uploadSource,
+} from './sources.service.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
 export const KnowledgeSourceRef = objectFromZod('KnowledgeSource', SourceDtoSchema, {
@@ -115,7 +125,17 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const UploadKnowledgeSourceInput = inputFromZod('UploadKnowledgeSourceInput', UploadBase64Schema);
+
 builder.mutationFields((t) => ({
+  uploadKnowledgeSource: t.field({
+    type: KnowledgeSourceRef,
+    description:
+      'Uploads a document sent as base64 (the console); answers the source in ingesting state. Bound by the GraphQL body limit (SVC_BODY_LIMIT); programs use the multipart route POST /v1/knowledge-sources/upload.',
+    args: { input: t.arg({ type: UploadKnowledgeSourceInput, required: true }) },
+    extensions: operationNeeds({ scope: 'knowledge', write: true, rateLimit: 'upload', twin: 'POST /v1/knowledge-sources/upload' }),
+    resolve: async (_r, args, ctx) => toSourceDto(await uploadSource(await ctx.service(), base64Upload(plainInput(args.input) as never))),
+  }),
   createKnowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
     args: { input: t.arg({ type: CollectionInput, required: true }) },

@@ -148,3 +148,19 @@ export const AgentKnowledgeDtoSchema = z.object({
   collectionScope: z.array(z.string()),
 });
 export type AgentKnowledgeDto = z.infer<typeof AgentKnowledgeDtoSchema>;
+
+/**
+ * GraphQL `uploadKnowledgeSource` (the console): the document as base64 in a JSON body, so it is bound
+ * by the GraphQL body limit (SVC_BODY_LIMIT) besides the 25 MB upload cap; programs use the multipart route.
+ */
+export const UploadBase64Schema = z.object({
+  filename: z.string({ error: 'filename is required' }).min(1, 'filename is required').max(MAX_NAME, `filename must be at most ${MAX_NAME} characters`),
+  mimeType: z.string({ error: 'mimeType must be a string' }).max(200, 'mimeType must be at most 200 characters').nullish(),
+  contentBase64: z
+    .string({ error: 'contentBase64 is required' })
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'contentBase64 must be base64')
+    .refine((s) => s.length % 4 === 0, 'contentBase64 must be base64'),
+  collectionId: z.string({ error: 'collectionId must be a string' }).nullish(),
+  name: UploadNameSchema.nullable(),
+});
+export type UploadBase64Input = z.input<typeof UploadBase64Schema>;

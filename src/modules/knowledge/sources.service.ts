@@ -1,5 +1,6 @@
 /** Knowledge sources: the upload, its reads and edits, and its deletion. */
 import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -13,10 +14,12 @@ import {
   ListSourcesSchema,
   MAX_UPLOAD_BYTES,
   UpdateSourceSchema,
+  UploadBase64Schema,
   UploadNameSchema,
   type ListSourcesInput,
   type SourceDto,
   type UpdateSourceInput,
+  type UploadBase64Input,
 } from './knowledge.schemas.js';
 import { removeLinksTo } from './links.service.js';
 
@@ -119,6 +122,29 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
   });
   wakeIngestion(ctx.app);
   return source;
+}
+
+/**
+ * The reader for a document sent as base64 (GraphQL): the same checks as the multipart reader (a file
+ * name without folders, the size cap) before `uploadSource` stores it.
+ */
+export function base64Upload(input: UploadBase64Input): UploadReader {
+  return async (maxBytes) => {
+    const data = UploadBase64Schema.parse(input);
+    if (Math.floor((data.contentBase64.length * 3) / 4) > maxBytes + 2) {
+      throw errors.payloadTooLarge(`File too large: the limit is ${maxBytes} bytes (25 MB)`);
+    }
+    const bytes = Buffer.from(data.contentBase64, 'base64');
+    if (bytes.length > maxBytes) throw errors.payloadTooLarge(`File too large: the limit is ${maxBytes} bytes (25 MB)`);
+    const filename = basename(data.filename.replace(/\\/g, '/')).replace(/[\u0000-\u001f]/g, '').trim() || 'upload';
+    return {
+      filename,
+      mimeType: data.mimeType?.trim() || 'application/octet-stream',
+      bytes,
+      ...(data.collectionId ? { collectionId: data.collectionId } : {}),
+      ...(data.name ? { name: data.name } : {}),
+    };
+  };
 }
 
 export async function listSources(ctx: ServiceContext, input: ListSourcesInput = {}): Promise<KnowledgeSource[]> {
