@@ -4,7 +4,7 @@
  * sentence of the debate that matches it best. A disagreement with no holder named is attributed to
  * the debaters who said it; a confidence that is not a number from 0 to 1 is derived from the counts.
  */
-import { foldText } from '../models/text-match.js';
+import { foldText, splitSentences } from '../models/text-match.js';
 import type { StoredParticipant, StoredSynthesis } from './conversation.entity.js';
 import type { SaidBefore } from './debate-prompt.js';
 
@@ -71,11 +71,52 @@ export function readSynthesis(text: string, participants: StoredParticipant[], t
       return { point, heldBy: heldBy.length > 0 ? heldBy : devilsAdvocate ? [devilsAdvocate] : [] };
     })
     .filter((d) => d.point !== '');
-  let recommendation = typeof json.recommendation === 'string' ? json.recommendation.trim() : strings(json.recommendation).join(' ');
-  if (!recommendation && Object.keys(json).length === 0) recommendation = text.trim();
+  const recommendation = typeof json.recommendation === 'string' ? json.recommendation.trim() : strings(json.recommendation).join(' ');
+  if (agreements.length === 0 && disagreements.length === 0 && !recommendation) return extractiveSynthesis(participants, transcript);
   const given = typeof json.confidence === 'number' ? json.confidence : typeof json.confidence === 'string' ? Number(json.confidence) : NaN;
   const confidence = Number.isFinite(given) && given >= 0 && given <= 1 ? given : derivedConfidence(agreements.length, disagreements.length);
   return { agreements, disagreements, recommendation, confidence, verdict: disagreements.length === 0 ? 'consensus' : 'contested' };
+}
+
+/**
+ * The synthesis read from the debate itself, when the model's says nothing usable (the built-in local
+ * model fills fields with sentences only when their words match): points of agreement are the
+ * sentences two or more regular debaters made, the open disagreements what the devil's advocate said
+ * beyond them, the recommendation the most shared point.
+ */
+export function extractiveSynthesis(participants: StoredParticipant[], transcript: SaidBefore[]): Parts {
+  const said = new Map<string, { text: string; by: Set<string>; order: number }>();
+  const devil: { key: string; text: string }[] = [];
+  for (const m of transcript) {
+    if (m.kind !== 'turn' || !m.speaker) continue;
+    for (const raw of splitSentences(m.content)) {
+      const text = raw.replace(CITATION, '').trim();
+      const key = foldText(text);
+      if (!key || /^my mission\b/.test(key)) continue;
+      if (m.speaker.isDevilsAdvocate) {
+        if (!devil.some((d) => d.key === key)) devil.push({ key, text });
+        continue;
+      }
+      const entry = said.get(key) ?? { text, by: new Set<string>(), order: said.size };
+      entry.by.add(m.speaker.agentId);
+      said.set(key, entry);
+    }
+  }
+  const shared = [...said.values()].filter((e) => e.by.size >= 2).sort((x, y) => y.by.size - x.by.size || x.order - y.order);
+  const agreed = new Set(shared.map((e) => foldText(e.text)));
+  const devilsAdvocate = participants.find((p) => p.isDevilsAdvocate)?.agentId;
+  const disagreements = devil
+    .filter((d) => !agreed.has(d.key))
+    .slice(0, 3)
+    .map((d) => ({ point: d.text, heldBy: devilsAdvocate ? [devilsAdvocate] : [] }));
+  const agreements = shared.slice(0, 3).map((e) => e.text);
+  return {
+    agreements,
+    disagreements,
+    recommendation: agreements[0] ?? '',
+    confidence: derivedConfidence(agreements.length, disagreements.length),
+    verdict: disagreements.length === 0 ? 'consensus' : 'contested',
+  };
 }
 
 /** Share of agreed points among the points made, kept within 0.2 to 0.9 (never certainty from counting). */

@@ -1,0 +1,75 @@
+/**
+ * The same debate on the built-in local model, with no model server at all: a readable, extractive
+ * debate from the context, the debaters' own knowledge and what the others said; debaters drawn from
+ * the workspace by relevance when none are named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { createAgent, persona } from '../support/agents.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { fixtures, ingest } from '../support/knowledge.js';
+
+let t: TestApp;
+let a: TestTenant;
+let travel: string;
+let sales: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  a = await t.tenant();
+  travel = await createAgent(t, a.key, persona('Tess', { role: 'Travel manager', mission: 'Keep hotel and train costs under control' }));
+  sales = await createAgent(t, a.key, persona('Sam', { role: 'Sales lead', mission: 'Keep the sales team close to customers, on trains and in hotels' }));
+  await createAgent(t, a.key, persona('Lee', { role: 'Lawyer', mission: 'Review contracts and legal risks' }));
+  await createAgent(t, a.key, persona('Fay', { role: 'Finance controller', mission: 'Check the budget of every hotel night' }));
+  await createAgent(t, a.key, persona('Contra', { role: 'Critic', mission: 'Oppose hotel caps', isDevilsAdvocate: true }));
+  const source = await ingest(t, a, fixtures.markdown(), 'travel.md');
+  await api(t.baseUrl, a.key).post(`/v1/knowledge/agents/${travel}/links`, { sourceId: source.id });
+});
+afterAll(() => t.close());
+
+describe('a debate on the built-in local model', () => {
+  it('draws the most relevant debaters, seats the existing devil\'s advocate, and gives a readable, extractive debate', async () => {
+    const res = await api(t.baseUrl, a.key).post('/v1/conversations', {
+      topic: 'Should the hotel cap per night stay as it is?',
+      rounds: 2,
+      context: [
+        { category: 'Complaints', data: 'Sales staff say the hotel cap is too low in capital cities. Hotels in Paris often cost 210 EUR per night.' },
+        { category: 'Budget', data: 'The travel budget grew by 4% this year. Hotel nights are the largest share of the travel budget.' },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const conv = res.body.conversation;
+    // Three regulars drawn by relevance to the topic (hotel, cap, night): the lawyer is left out, and the
+    // flagged devil's advocate is seated as such, never drawn as a regular.
+    const regulars = conv.participants.filter((p: any) => !p.isDevilsAdvocate).map((p: any) => p.name);
+    expect(regulars).toHaveLength(3);
+    expect(regulars).not.toContain('Lee');
+    expect(regulars).not.toContain('Contra');
+    expect(conv.participants.filter((p: any) => p.isDevilsAdvocate).map((p: any) => p.name)).toEqual(['Contra']);
+    const turns = conv.messages.filter((m: any) => m.kind === 'turn');
+    expect(turns).toHaveLength(8);
+    for (const m of turns) {
+      expect(m.content.trim().length).toBeGreaterThan(20);
+      expect(m.content).not.toMatch(/^[{[]/);
+    }
+    // Tess reads her own document and cites it.
+    const tess = turns.find((m: any) => m.agentId === travel);
+    expect(tess.content).toMatch(/\[1\]/);
+    expect(tess.knowledgeUsed[0]).toMatchObject({ ref: 1, sourceName: 'travel.md' });
+    // The devil's advocate answers from what the others said.
+    const contra = turns.filter((m: any) => m.isDevilsAdvocate).at(-1);
+    const othersSaid = turns.filter((m: any) => !m.isDevilsAdvocate).map((m: any) => m.content).join(' ');
+    expect(contra.content.split(/(?<=\.)\s+/).some((s: string) => othersSaid.includes(s.replace(/\s*\[\d+\]$/, '')))).toBe(true);
+    expect(conv.synthesis.content).toMatch(/^Points of agreement:\n- .+\nOpen disagreements:\n- .+\nRecommendation: .+\nConfidence: \d+%$/s);
+    expect(conv.synthesis.confidence).toBeGreaterThan(0);
+    expect(conv.synthesis.confidence).toBeLessThanOrEqual(1);
+    expect(conv.proofId).toMatch(/^prf_/);
+    // Read from the debate: each point of agreement was made by two regular debaters or more.
+    expect(conv.synthesis.agreements.length).toBeGreaterThan(0);
+    for (const point of conv.synthesis.agreements) {
+      const by = new Set(turns.filter((m: any) => !m.isDevilsAdvocate && m.content.includes(point)).map((m: any) => m.agentId));
+      expect(by.size).toBeGreaterThanOrEqual(2);
+    }
+    expect(conv.synthesis.content).not.toContain('none stated');
+  });
+});
