@@ -23,6 +23,7 @@ import { flowsRouter } from './engine/flows.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
+import { widgetPublicRouter } from './widget-public.routes.js';
 
 /** Gateway paths answer body errors in their dialect; every other route in the native shape. */
 const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
@@ -72,6 +73,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(widgetsRouter(app));
   server.use(consoleRouter(app)); // the built console app at /console (docs/console.md)
   server.use(flowsRouter(app));
+  server.use(widgetPublicRouter(app));
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

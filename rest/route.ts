@@ -10,7 +10,7 @@ import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = CeilingName;
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 export interface Reply {
   status: number;

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { Router, type Request, type Response } from 'express';
+import type { ServiceContext } from '../src/core/context.js';
+import type { Deps } from '../src/core/deps.js';
+import { errors, isAborted, toDomainError } from '../src/errors/index.js';
+import { finishStreamedTurn } from '../src/modules/chat/chat-stream.js';
+import { familyScope, authenticateWidget } from '../src/modules/widgets/widget-caller.js';
+import { startWidgetChat, widgetConfig, type WidgetStreamEvent } from '../src/modules/widgets/widget-chat.service.js';
+import { WidgetChatSchema, WidgetConfigSchema } from '../src/modules/widgets/widgets.schemas.js';
+import { admit, authenticate } from '../src/pipeline/pipeline.js';
+import { sendError } from './errors.js';
+import { NativeErrorSchema } from './openapi.js';
+import { mountPublic, param, routeRegistry, type PublicRouteDef, type Reply } from './route.js';
+import { openSse, type SseStream } from './sse.js';
+
+/**
+ * The widget's public side (docs/widgets.md): the script a page embeds with one tag, and the endpoints
+ * it calls. No key is ever sent or shown: the request pipeline's first step authenticates the widget
+ * named in the path, from the page's `Origin`, and the rest of the pipeline runs as for every way in.
+ * CORS answers only the widget's allowed origins; any other origin gets no CORS header (the browser
+ * keeps the answer from the page) and a 403 `origin_not_allowed`.
+ */
+
+const SCRIPT_FILE = new URL('../src/modules/widgets/client/widget.js', import.meta.url);
+
+interface Asset {
+  plain: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+
+function loadScript(): Asset {
+  const plain = readFileSync(SCRIPT_FILE);
+  return { plain, gzip: gzipSync(plain, { level: 9 }), etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"` };
+}
+
+/** `GET /widget.js`: cached for five minutes, gzipped when the browser accepts it, 304 when unchanged. */
+function serveScript(asset: Asset, req: Request, res: Response): void {
+  res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('ETag', asset.etag);
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.status(304).end();
+    return;
+  }
+  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.status(200).send(gzip ? asset.gzip : asset.plain);
+}
+
+const originOf = (req: Request): string | null => (typeof req.headers.origin === 'string' ? req.headers.origin : null);
+
+const credentialsOf = (req: Request) => ({ publicId: param(req, 'publicId'), origin: originOf(req), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+
+/** CORS headers for an origin the widget allows (set only once the pipeline accepted it). */
+function allowOrigin(res: Response, origin: string): void {
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Expose-Headers', 'retry-after');
+}
+
+/**
+ * The CORS preflight of the widget's endpoints: allowed origins may send `POST` with a JSON body; any
+ * other origin (or an unknown widget) gets no CORS header, so the browser never sends the request. It
+ * checks the widget and the origin only: nothing is done, so nothing is counted.
+ */
+async function preflight(app: Deps, req: Request): Promise<Reply> {
+  const caller = await authenticateWidget(app, credentialsOf(req));
+  return {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': caller.widget!.origin,
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'content-type',
+      'Access-Control-Max-Age': '600',
+    },
+  };
+}
+
+interface VisitorRouteDef extends Omit<PublicRouteDef, 'handler'> {
+  /** Changes something (a question is answered and metered). */
+  write: boolean;
+  handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
+}
+
+/** The statuses every widget endpoint may answer besides its own (documented in /openapi.json). */
+const VISITOR_RESPONSES = {
+  403: { description: '`origin_not_allowed` (no allowed Origin), or `client_suspended`', schema: NativeErrorSchema },
+  404: { description: 'No widget by that public identifier', schema: NativeErrorSchema },
+  429: { description: '`rate_limited`: the widget\'s per-IP rate, with retry-after', schema: NativeErrorSchema },
+};
+
+/**
+ * Mounts a widget endpoint: the request pipeline (the widget caller, then the visitor's per-IP rate, the
+ * family's scope and read-only), CORS for the allowed origin, the handler, then the request scope is
+ * disposed of (a question hold the request did not record is given back).
+ */
+function mountVisitor(router: Router, app: Deps, def: VisitorRouteDef): void {
+  const { handler, write, ...doc } = def;
+  if (!routeRegistry.some((r) => r.method === def.method && r.path === def.path)) {
+    routeRegistry.push({ ...doc, responses: { ...VISITOR_RESPONSES, ...def.responses }, handler: async () => undefined });
+  }
+  const name = `${def.method.toUpperCase()} ${def.path}`;
+  router[def.method](def.path, async (req, res) => {
+    res.setHeader('Vary', 'Origin');
+    const log = app.log.child({ route: name });
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let ctx: ServiceContext;
+    try {
+      const caller = await authenticate(app, { widget: credentialsOf(req) });
+      const visitor = caller.widget!;
+      // The answer, refusals included, is readable by the page once the widget accepted its origin.
+      allowOrigin(res, visitor.origin);
+      ctx = await admit(app, caller, { name, needs: { scope: familyScope(visitor.widget.family), write } }, { log, signal: abort.signal });
+    } catch (err) {
+      return sendError(res, err, 'native', log);
+    }
+    try {
+      const reply = await handler(ctx, req, res);
+      if (reply && !res.headersSent) res.status(reply.status).json(reply.body);
+    } catch (err) {
+      const aborted = isAborted(toDomainError(err).error);
+      if (aborted && abort.signal.aborted) return void res.end();
+      sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : err, 'native', log);
+    } finally {
+      await ctx.scope.dispose();
+    }
+  });
+}
+
+/** The visitor's question: refusals before the stream are JSON; then tokens, `done` or one `error` event. */
+async function streamAnswer(app: Deps, ctx: ServiceContext, req: Request, res: Response): Promise<void> {
+  let sse: SseStream | undefined;
+  const early: WidgetStreamEvent[] = [];
+  const sink = (event: WidgetStreamEvent) => (sse ? sse.send(event) : early.push(event));
+  const pending = await startWidgetChat(ctx, req.body, sink);
+  sse = openSse(res, { pingMs: app.config.streamPingMs });
+  for (const event of early) sse.send(event);
+  try {
+    await finishStreamedTurn(pending);
+  } finally {
+    sse.end();
+  }
+}
+
+export function widgetPublicRouter(app: Deps): Router {
+  const r = Router();
+  const script = loadScript();
+  mountPublic(r, app, {
+    public: true,
+    scope: null,
+    tag: 'widgets',
+    method: 'get',
+    path: '/widget.js',
+    summary: 'The embeddable widget script: <script src="…/widget.js" data-widget="<publicId>" async></script>',
+    responses: { 200: { description: 'JavaScript (gzipped when accepted)' }, 304: { description: 'Unchanged (If-None-Match)' } },
+    handler: async (req, res) => serveScript(script, req, res),
+  });
+  const base = { public: true, scope: null, tag: 'widgets' } as const;
+  for (const path of ['/widget/:publicId/config', '/widget/:publicId/chat']) {
+    mountPublic(r, app, {
+      ...base,
+      method: 'options',
+      path,
+      summary: 'CORS preflight: answered with CORS headers for the widget\'s allowed origins only',
+      responses: {
+        204: { description: 'The origin is allowed: Access-Control-Allow-Origin, -Methods (GET, POST), -Headers (content-type)' },
+        403: { description: '`origin_not_allowed`, without any CORS header', schema: NativeErrorSchema },
+        404: { description: 'No widget by that public identifier', schema: NativeErrorSchema },
+      },
+      handler: async (req, res) => {
+        res.setHeader('Vary', 'Origin');
+        return preflight(app, req);
+      },
+    });
+  }
+  mountVisitor(r, app, {
+    ...base,
+    method: 'get',
+    path: '/widget/:publicId/config',
+    write: false,
+    summary: "The widget's name and greeting, for its panel (allowed origins only)",
+    responses: { 200: { description: 'Configuration', schema: WidgetConfigSchema } },
+    handler: async (ctx) => ({ status: 200, body: widgetConfig(ctx) }),
+  });
+  mountVisitor(r, app, {
+    ...base,
+    method: 'post',
+    path: '/widget/:publicId/chat',
+    write: true,
+    streams: true,
+    body: WidgetChatSchema,
+    summary: 'Ask the widget a question; the answer streams (token, done with citations, or error events)',
+    responses: {
+      200: { description: 'text/event-stream of `data: {"type","data"}` events: token, done (content, citations), error' },
+      400: { description: 'message missing, empty or too long, malformed history; widget_agent_unscoped (its agent lost its documents)', schema: NativeErrorSchema },
+      402: { description: '`WIDGET_MONTHLY_LIMIT`: the widget answered its monthly ceiling; or the workspace has no questions left', schema: NativeErrorSchema },
+      404: { description: "No widget by that public identifier, or the widget's agent was deleted", schema: NativeErrorSchema },
+      501: { description: '`widget_family_unavailable`', schema: NativeErrorSchema },
+    },
+    handler: (ctx, req, res) => streamAnswer(app, ctx, req, res),
+  });
+  return r;
+}
