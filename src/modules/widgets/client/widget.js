@@ -18,7 +18,7 @@
     ':host{all:initial;font:15px/1.4 system-ui,sans-serif;color:#1d2330}' +
     '.l{position:fixed;right:20px;bottom:20px;z-index:2147483647;border:0;border-radius:24px;padding:12px 18px;background:#2450d6;color:#fff;font:inherit;cursor:pointer;box-shadow:0 2px 10px #0004}' +
     '.p{position:fixed;right:20px;bottom:76px;z-index:2147483647;width:min(360px,calc(100vw - 40px));height:min(520px,calc(100vh - 100px));display:flex;flex-direction:column;background:#fff;border-radius:12px;box-shadow:0 4px 24px #0005;overflow:hidden}' +
-    '.p[hidden]{display:none}' +
+    '[hidden]{display:none!important}' +
     '.h{display:flex;justify-content:space-between;align-items:center;padding:10px 14px;background:#2450d6;color:#fff;font-weight:600}' +
     '.h button{border:0;background:none;color:#fff;font-size:20px;cursor:pointer}' +
     '.g{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px}' +
