@@ -120,3 +120,11 @@ describe('form helpers and the usage chart', () => {
     expect(cols).toEqual([[Date.UTC(2026, 10, 1) / 1000, Date.UTC(2026, 10, 2) / 1000], [5, 3], [5, 2], [0, 1]]);
   });
 });
+
+describe('knowledge scope changes', () => {
+  it('links what is wanted and new, unlinks what is no longer wanted', async () => {
+    const { scopeChanges } = await import('../../console/src/lib/scope.js');
+    expect(scopeChanges(['kcol_a', 'ksrc_b'], ['ksrc_b', 'ksrc_c'])).toEqual({ link: ['ksrc_c'], unlink: ['kcol_a'] });
+    expect(scopeChanges([], [])).toEqual({ link: [], unlink: [] });
+  });
+});

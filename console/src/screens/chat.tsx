@@ -1,7 +1,278 @@
-export default function Screen() {
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { stringifyDocument } from '@urql/core';
+import { useQuery } from 'urql';
+import { Empty, ErrorNote } from '../components/ui.js';
+import { graphql } from '../graphql.js';
+import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent, type Passage, type TurnState } from '../lib/chat-stream.js';
+import { splitCitations } from '../lib/citations.js';
+import { failureOf } from '../lib/errors.js';
+import { hrefOf } from '../lib/routes.js';
+import { Link } from '../router.js';
+import { useSse } from '../sse.js';
+
+const ChatSide = graphql(`
+  query ChatSide {
+    agents { id name isPoste }
+    chatSessions(limit: 30) { id title updatedAt agentId }
+  }
+`);
+
+const SessionQuery = graphql(`
+  query ChatSessionView($id: ID!) {
+    chatSession(id: $id) {
+      id title agentId
+      messages { id role content agentName mood { emotion intensity } }
+    }
+  }
+`);
+
+export const ChatStream = graphql(`
+  subscription ChatStream($agentId: ID, $input: ChatInput!) {
+    chatStream(agentId: $agentId, input: $input) {
+      __typename
+      ... on ChatTokenEvent { delta }
+      ... on ChatStageEvent { name phase ms }
+      ... on ChatMoodEvent { mood { name emotion intensity } }
+      ... on ChatToolCallEvent { toolName }
+      ... on ChatToolResultEvent { toolName success durationMs }
+      ... on ChatKnowledgeEvent { items { ref sourceName chunkPreview page section dossierName } }
+      ... on ChatDoneEvent {
+        result {
+          sessionId agentName content proofId
+          tokenUsage { totalTokens }
+          knowledgeUsed { ref sourceName chunkPreview page section dossierName }
+        }
+      }
+      ... on ChatErrorEvent { error code }
+    }
+  }
+`);
+
+interface Turn {
+  question: string;
+  state: TurnState;
+}
+
+const AUTO = '';
+
+export default function ChatScreen({ id }: { id?: string }) {
+  const sse = useSse();
+  const [side, refetchSide] = useQuery({ query: ChatSide });
+  const [sessionId, setSessionId] = useState<string | undefined>(id);
+  const [history] = useQuery({ query: SessionQuery, variables: { id: id ?? '' }, pause: !id });
+  const [agentId, setAgentId] = useState<string>(() => new URLSearchParams(location.search).get('agent') ?? AUTO);
+  const [message, setMessage] = useState('');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [passage, setPassage] = useState<Passage | null>(null);
+  const cancel = useRef<(() => void) | null>(null);
+  const agentSelect = useId();
+  const messageId = useId();
+
+  // Opening another session starts afresh; leaving the screen cancels a stream in flight.
+  useEffect(() => {
+    setSessionId(id);
+    setTurns([]);
+  }, [id]);
+  useEffect(() => () => cancel.current?.(), []);
+  useEffect(() => {
+    const agent = history.data?.chatSession.agentId;
+    if (agent) setAgentId(agent);
+  }, [history.data]);
+
+  const streaming = turns.some((t) => t.state.status === 'streaming');
+  const update = (index: number, fn: (s: TurnState) => TurnState) =>
+    setTurns((all) => all.map((t, i) => (i === index ? { ...t, state: fn(t.state) } : t)));
+
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    const question = message.trim();
+    if (!question || streaming) return;
+    setMessage('');
+    const index = turns.length;
+    setTurns((all) => [...all, { question, state: startTurn() }]);
+    const variables = { ...(agentId ? { agentId } : {}), input: { message: question, ...(sessionId ? { sessionId } : {}) } };
+    cancel.current = sse.subscribe<{ chatStream: ChatEvent }>(
+      { query: stringifyDocument(ChatStream), variables },
+      {
+        next: (result) => {
+          if (result.errors?.length) return update(index, (s) => endTurn(s, failureOf({ graphQLErrors: result.errors })));
+          const event = result.data?.chatStream;
+          if (!event) return;
+          update(index, (s) => applyChatEvent(s, event));
+          if (event.__typename === 'ChatDoneEvent' && event.result.sessionId !== sessionId) {
+            setSessionId(event.result.sessionId);
+            window.history.replaceState(null, '', hrefOf('chat', event.result.sessionId));
+            refetchSide({ requestPolicy: 'network-only' });
+          }
+        },
+        error: (err) => update(index, (s) => endTurn(s, failureOf(err))),
+        complete: () => update(index, (s) => endTurn(s)),
+      },
+    );
+  };
+
+  const stop = () => {
+    cancel.current?.();
+    cancel.current = null;
+    setTurns((all) => all.map((t) => ({ ...t, state: stopTurn(t.state) })));
+  };
+
+  const agents = side.data?.agents.filter((a) => !a.isPoste) ?? [];
+  const past = history.data?.chatSession.messages ?? [];
   return (
-    <section>
-      <h1>Chat</h1>
+    <section aria-labelledby="chat-title" className="chat">
+      <aside aria-label="Sessions">
+        <div className="toolbar">
+          <h2 style={{ margin: 0 }}>Sessions</h2>
+          <Link href={hrefOf('chat')} className="button-link">
+            New chat
+          </Link>
+        </div>
+        <ErrorNote error={side.error} />
+        {side.data && side.data.chatSessions.length === 0 ? (
+          <p className="hint">No sessions yet: your first message starts one.</p>
+        ) : (
+          <ul className="list">
+            {side.data?.chatSessions.map((s) => (
+              <li key={s.id}>
+                <Link href={hrefOf('chat', s.id)} aria-current={s.id === sessionId ? 'page' : undefined}>
+                  {s.title || 'Untitled'}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <div>
+        <h1 id="chat-title">{history.data?.chatSession.title || 'Chat'}</h1>
+        <div className="field">
+          <label htmlFor={agentSelect}>Agent</label>
+          <select id={agentSelect} value={agentId} onChange={(e) => setAgentId(e.target.value)} disabled={streaming}>
+            <option value={AUTO}>Auto-pick the best agent</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {side.data && agents.length === 0 ? (
+          <Empty title="No agent to chat with">
+            Create an agent first under <Link href={hrefOf('agents')}>Agents</Link>.
+          </Empty>
+        ) : null}
+        <ErrorNote error={history.error} />
+        <div className="messages" aria-live="polite">
+          {past.map((m) => (
+            <div key={m.id} className={`msg ${m.role === 'user' ? 'user' : ''}`}>
+              <span className="who-said">{m.role === 'user' ? 'You' : (m.agentName ?? 'Agent')}</span>
+              {m.content}
+              {m.mood ? <div className="turn-meta">Mood: {m.mood.emotion}</div> : null}
+            </div>
+          ))}
+          {turns.map((t, i) => (
+            <TurnView key={i} turn={t} onCite={setPassage} />
+          ))}
+        </div>
+        <form onSubmit={send} className="field">
+          <label htmlFor={messageId}>Message</label>
+          <textarea
+            id={messageId}
+            rows={3}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) send(e);
+            }}
+            placeholder="Ask a question (Enter sends, Shift+Enter for a new line)"
+          />
+          <div className="row">
+            <button type="submit" className="primary" disabled={streaming || !message.trim()}>
+              Send
+            </button>
+            <button type="button" onClick={stop} disabled={!streaming}>
+              Stop
+            </button>
+          </div>
+        </form>
+      </div>
+      <PassageDialog passage={passage} onClose={() => setPassage(null)} />
     </section>
+  );
+}
+
+function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }) {
+  const s = turn.state;
+  const refs = new Map(s.passages.map((p) => [p.ref, p]));
+  return (
+    <>
+      <div className="msg user">
+        <span className="who-said">You</span>
+        {turn.question}
+      </div>
+      <div className="msg" data-testid="live-answer" aria-busy={s.status === 'streaming'}>
+        <span className="who-said">{s.result?.agentName ?? s.mood?.name ?? 'Agent'}</span>
+        {splitCitations(s.text, new Set(refs.keys())).map((piece, i) =>
+          piece.kind === 'text' ? (
+            <span key={i}>{piece.text}</span>
+          ) : (
+            <button key={i} type="button" className="cite" onClick={() => onCite(refs.get(piece.ref)!)} aria-label={`Open cited passage ${piece.ref}`}>
+              [{piece.ref}]
+            </button>
+          ),
+        )}
+        {s.status === 'streaming' && !s.text ? <span className="hint">Thinking…</span> : null}
+        <div className="turn-meta">
+          {s.stages.map((st) => (
+            <span key={st.name} className="badge" title={st.ms != null ? `${st.ms} ms` : undefined}>
+              {st.name}: {st.phase}
+            </span>
+          ))}
+          {s.mood ? (
+            <span className="badge">
+              mood: {s.mood.emotion} ({Math.round(s.mood.intensity * 100)}%)
+            </span>
+          ) : null}
+          {s.toolCalls.map((c, i) => (
+            <span key={i} className="badge">
+              tool {c.toolName}: {c.done ? (c.success ? `ok in ${c.durationMs} ms` : 'failed') : 'running'}
+            </span>
+          ))}
+          {s.status === 'stopped' ? <span className="badge">stopped</span> : null}
+          {s.result?.tokenUsage ? <span>{s.result.tokenUsage.totalTokens} tokens</span> : null}
+          {s.result?.proofId ? <span>proof {s.result.proofId}</span> : null}
+        </div>
+        {s.error ? <ErrorNote error={{ graphQLErrors: [{ message: s.error.message, extensions: { code: s.error.code } }] }} /> : null}
+      </div>
+    </>
+  );
+}
+
+function PassageDialog({ passage, onClose }: { passage: Passage | null; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (passage && !d.open) d.showModal();
+    if (!passage && d.open) d.close();
+  }, [passage]);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="passage-title">
+      {passage ? (
+        <>
+          <h2 id="passage-title">
+            [{passage.ref}] {passage.sourceName}
+          </h2>
+          <p className="hint">
+            {passage.dossierName ? `${passage.dossierName} · ` : ''}
+            {passage.section ? `${passage.section} · ` : ''}page {passage.page}
+          </p>
+          <blockquote>{passage.chunkPreview}</blockquote>
+          <button type="button" onClick={onClose} autoFocus>
+            Close
+          </button>
+        </>
+      ) : null}
+    </dialog>
   );
 }

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations, startConsole, type ConsoleHarness } from '../support/browser.js';
+import { startScriptedChatApp } from '../support/chat.js';
+import type { ScriptedModelServer } from '../support/scripted-model-server.js';
+
+let h: ConsoleHarness;
+let model: ScriptedModelServer;
+
+beforeAll(async () => {
+  const started = await startScriptedChatApp();
+  model = started.model;
+  h = await startConsole({ app: started.t });
+});
+afterAll(async () => {
+  await h?.close();
+  await h?.t.close();
+  await model?.close();
+});
+
+describe('agents and chat in the console (headless Chromium)', () => {
+  it('creates an agent with its console-only fields, then chats with it: tokens arrive live, stop cancels, the session continues', async () => {
+    const { email, password } = await h.person();
+    const page = await h.signedIn(email, password);
+
+    await page.getByText('No agents yet').waitFor();
+    await page.getByRole('button', { name: 'New agent' }).click();
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Role').fill('Tax adviser');
+    await page.getByLabel('Personality').fill('calm and precise');
+    await page.getByLabel('Mission').fill('Answer VAT questions');
+    await page.getByLabel('Decision style').fill('cites the rule first');
+    await page.getByLabel('System prompt').fill('Be brief.');
+    await page.getByLabel('Expertise').fill('VAT\nPayroll');
+    await page.getByLabel('Out of scope').fill('Legal advice');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('list', { name: 'Agents' }).getByText('Expertise: VAT, Payroll').waitFor();
+
+    await page.getByRole('link', { name: 'Chat with Ada' }).click();
+    await page.getByLabel('Agent', { exact: true }).waitFor();
+    await expect.poll(() => page.getByLabel('Agent', { exact: true }).inputValue()).not.toBe('');
+
+    // First turn: pieces stream, then the model goes silent: the pieces are on screen while the turn is still open.
+    model.enqueue({ chunks: ['VAT is ', 'charged at ', 'twenty percent'], hang: true });
+    await page.getByLabel('Message').fill('What is the VAT rate?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const live = page.getByTestId('live-answer').last();
+    await expect.poll(() => live.textContent()).toContain('VAT is ');
+    await expect.poll(() => live.textContent()).toContain('VAT is charged at twenty percent');
+    expect(await live.getAttribute('aria-busy')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await live.getByText('stopped').waitFor();
+    expect(await live.getAttribute('aria-busy')).toBe('false');
+    // Stopping closed the stream's request: the service is answering nothing any more.
+    await expect.poll(() => h.t.openRequests).toBe(0);
+
+    // Second turn completes: the session is kept in the address and the list.
+    model.enqueue({ chunks: ['Reduced ', 'rates exist.'] });
+    await page.getByLabel('Message').fill('Any reduced rate?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const second = page.getByTestId('live-answer').nth(1);
+    await expect.poll(() => second.getAttribute('aria-busy')).toBe('false');
+    expect(await second.textContent()).toContain('Reduced rates exist.');
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat\/[^/]+$/);
+    const sessionUrl = page.url();
+
+    // Continue after a reload: the history is there and a third turn goes to the same session.
+    await page.reload();
+    await page.getByText('Reduced rates exist.').waitFor();
+    model.enqueue({ chunks: ['Yes, ', 'for food.'] });
+    await page.getByLabel('Message').fill('Which goods?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('Yes, for food.');
+    const last = model.requests.at(-1)!;
+    const sent = JSON.stringify(last.messages);
+    expect(sent).toContain('Any reduced rate?');
+    expect(page.url()).toBe(sessionUrl);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
