@@ -24,6 +24,7 @@ import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
 import { widgetPublicRouter } from './widget-public.routes.js';
+import { mcpRouter } from './mcp.routes.js';
 
 /** Gateway paths answer body errors in their dialect; every other route in the native shape. */
 const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
@@ -71,6 +72,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(registreRouter(app));
   server.use(apiKeysRouter(app));
   server.use(widgetsRouter(app));
+  server.use(mcpRouter(app)); // POST /mcp, the MCP tool server (README, "MCP")
   server.use(consoleRouter(app)); // the built console app at /console (docs/console.md)
   server.use(flowsRouter(app));
   server.use(widgetPublicRouter(app));

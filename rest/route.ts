@@ -4,7 +4,8 @@ import type { Deps } from '../src/core/deps.js';
 import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
-import { openRequest, type Credentials } from '../src/pipeline/pipeline.js';
+import { createContext } from '../src/core/context.js';
+import { authenticate, openRequest, type Credentials } from '../src/pipeline/pipeline.js';
 import { errors, isAborted, toDomainError } from '../src/errors/index.js';
 import { sendError, type Dialect } from './errors.js';
 
@@ -52,6 +53,12 @@ export interface RouteDef extends Needs {
    * approvals stay with people; docs/people.md, "Where the cookie works").
    */
   people?: boolean;
+  /**
+   * The pipeline only authenticates (401 before the handler runs); the operations behind the route admit
+   * themselves one by one with their own needs, as GraphQL root fields do (the MCP endpoint's tools). The
+   * handler's context is the caller's, with nothing admitted.
+   */
+  admitsItself?: boolean;
   /** Streams or custom replies write to `res` themselves and return nothing. */
   handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
 }
@@ -127,7 +134,10 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     });
     let ctx: ServiceContext;
     try {
-      ctx = await openRequest(app, def.people ? credentialsWithSessionOf(req) : credentialsOf(req), op, { log, signal: abort.signal });
+      const credentials = def.people ? credentialsWithSessionOf(req) : credentialsOf(req);
+      ctx = def.admitsItself
+        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal })
+        : await openRequest(app, credentials, op, { log, signal: abort.signal });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }

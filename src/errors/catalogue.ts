@@ -93,6 +93,9 @@ export const ErrorCode = {
   invalidSignature: 'invalid_signature',
   /** An inbound trigger of a disabled flow. */
   flowDisabled: 'flow_disabled',
+  // MCP endpoint (README, "MCP")
+  /** GET or DELETE on the stateless MCP endpoint, which takes POST only (no server stream, no session). */
+  methodNotAllowed: 'method_not_allowed',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -269,6 +272,9 @@ export const errors = {
   runFinished: (status: string) => make(409, ErrorCode.runFinished, `The run is already ${status}`, { status }),
   invalidSignature: () => make(401, ErrorCode.invalidSignature, 'Missing or invalid X-Svc-Signature'),
   flowDisabled: () => make(409, ErrorCode.flowDisabled, 'The flow is disabled: its schedule and inbound triggers do not start runs'),
+
+  // MCP endpoint
+  methodNotAllowed: (allowed: string) => make(405, ErrorCode.methodNotAllowed, `Method not allowed: this endpoint accepts ${allowed} only`, {}, { allow: allowed }),
 };
 
 export type ErrorFactory = keyof typeof errors;

@@ -78,6 +78,7 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   widgetAgentUnscoped: ['agt_x'],
   widgetFamilyUnavailable: ['light'],
   originNotAllowed: ['https://elsewhere.example'],
+  methodNotAllowed: ['POST'],
   widgetMonthlyLimit: [100],
 };
 

@@ -1,0 +1,74 @@
+import { Router } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import type { Deps } from '../src/core/deps.js';
+import { errors } from '../src/errors/index.js';
+import { buildMcpServer } from '../src/modules/mcp/mcp.server.js';
+import { admit } from '../src/pipeline/pipeline.js';
+import { mount } from './route.js';
+
+const JsonRpcMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]).optional().describe('Absent on notifications'),
+    method: z.string().describe('initialize, tools/list, tools/call, ping, notifications/initialized...'),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .describe('One JSON-RPC 2.0 message of the Model Context Protocol (streamable HTTP transport, stateless)');
+
+const JsonRpcReply = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+
+/**
+ * `POST /mcp` (SPEC Route inventory): the MCP tool server over stateless streamable HTTP, built with the
+ * official SDK. The key is checked before MCP runs (401 in the native shape); every tool is listed to
+ * every key, and each tool call goes through the request pipeline on its own (src/modules/mcp/).
+ * One server and transport per request: no session, no server-to-client stream, JSON answers.
+ */
+export function mcpRouter(app: Deps): Router {
+  const r = Router();
+  const base = { tag: 'mcp', scope: null, admitsItself: true, path: '/mcp' } as const;
+
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    summary:
+      'MCP tool server (stateless streamable HTTP): tools service_ask, knowledge_search, service_verify, poste_run, flow_list, flow_run, run_status, approvals_list; each checks its own scope when called',
+    write: false,
+    body: JsonRpcMessage,
+    responses: {
+      200: { description: 'The JSON-RPC response (a refused or failed tool call is a result with isError: true)', schema: JsonRpcReply },
+      202: { description: 'A notification or response was accepted (no body)' },
+      400: { description: 'Not a valid JSON-RPC message', schema: JsonRpcReply },
+      406: { description: 'Accept must list application/json and text/event-stream', schema: JsonRpcReply },
+    },
+    handler: async (ctx, req, res) => {
+      const server = buildMcpServer(
+        (tool) => admit(app, ctx.caller, { name: tool.twin, needs: tool.needs }, { log: ctx.log, signal: ctx.signal }),
+        ctx.log,
+      );
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    },
+  });
+
+  for (const method of ['get', 'delete'] as const) {
+    mount(r, app, {
+      ...base,
+      method,
+      summary: `Not offered: the endpoint is stateless (no server stream, no session to ${method === 'get' ? 'open' : 'end'})`,
+      responses: { 405: { description: 'method_not_allowed, with Allow: POST' } },
+      handler: () => Promise.reject(errors.methodNotAllowed('POST')),
+    });
+  }
+  return r;
+}

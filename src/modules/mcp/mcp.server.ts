@@ -1,0 +1,51 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServiceContext } from '../../core/context.js';
+import type { Logger } from '../../lib/logger.js';
+import { toDomainError } from '../../errors/index.js';
+import { MCP_TOOLS, type McpTool } from './mcp.tools.js';
+
+/**
+ * Admits one tool call through the request pipeline (the key's rate, the twin route's ceiling, the
+ * tool's scope, read-only) and returns its service context; the adapter provides it (`rest/mcp.routes.ts`).
+ */
+export type AdmitTool = (tool: McpTool) => Promise<ServiceContext>;
+
+export const MCP_SERVER_INFO = { name: 'svc', version: '1.0.0' } as const;
+
+/**
+ * The MCP server of one request (the endpoint is stateless): every tool registered, each admitted on its
+ * own when called. A refusal (scope, read-only, limits, allowance) or a failure of the use case is a
+ * tool error (`isError: true`) whose text names the code and says why, never a protocol error: the
+ * model reading it can tell the user what is missing.
+ */
+export function buildMcpServer(admitTool: AdmitTool, log: Logger): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  for (const tool of MCP_TOOLS) {
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) =>
+      callTool(tool, args ?? {}, admitTool, log),
+    );
+  }
+  return server;
+}
+
+async function callTool(tool: McpTool, args: Record<string, unknown>, admitTool: AdmitTool, log: Logger): Promise<CallToolResult> {
+  let ctx: ServiceContext | undefined;
+  try {
+    ctx = await admitTool(tool);
+    if ('unavailable' in tool.run) return toolError('not_available', `${tool.name} is not available: ${tool.run.unavailable}`);
+    const result = (await tool.run(ctx, args)) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  } catch (err) {
+    const { error, unexpected } = toDomainError(err);
+    if (unexpected) log.error({ err, tool: tool.name }, 'MCP tool failed unexpectedly');
+    return toolError(error.code, error.message, error.details);
+  } finally {
+    await ctx?.scope.dispose();
+  }
+}
+
+function toolError(code: string, message: string, details: Record<string, unknown> = {}): CallToolResult {
+  const body = { error: message, code, ...details };
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], structuredContent: body };
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { ServiceContext } from '../../core/context.js';
+import type { CapabilityScope } from '../keys/scopes.js';
+import { queryKnowledge } from '../knowledge/query.service.js';
+import { verifyText } from '../verify/verify.service.js';
+
+/**
+ * One MCP tool: what the client sees (name, description, input shape) and what it needs from the request
+ * pipeline, declared like a REST route's `Needs`. `twin` is the REST route it mirrors: the call counts
+ * against that route's ceiling (one bucket whichever API is used), as a GraphQL twin does.
+ */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  /** Types and descriptions for the client; the service parses the real rules (and names the field). */
+  input: z.ZodRawShape;
+  needs: { scope: CapabilityScope; write: boolean; rateLimit?: 'knowledgeQuery' | 'verify' | 'gateway' | 'agentChat' };
+  twin: string;
+  /** The use case, or why its family cannot answer on this server yet. */
+  run: ((ctx: ServiceContext, args: Record<string, unknown>) => Promise<unknown>) | { unavailable: string };
+}
+
+const idList = (what: string) => z.array(z.string()).optional().describe(what);
+
+/**
+ * The tools of `POST /mcp`. Every key sees all of them; each checks its own scope when called. None
+ * decides an approval: `approvals_list` only lists them (approvals stay with signed-in people).
+ */
+export const MCP_TOOLS: McpTool[] = [
+  {
+    name: 'service_ask',
+    title: 'Ask the workspace documents',
+    description:
+      'Answers a question only from the documents of the workspace (or of one dossier), with [n] citations and the passages; refuses when the documents do not cover it. Metered in questions. Needs scope light.',
+    input: {
+      question: z.string().describe('The question'),
+      dossierId: z.string().optional().describe('Restrict the answer to this dossier'),
+      provider: z.string().optional().describe('auto, local, or a provider id allowed in the workspace'),
+    },
+    needs: { scope: 'light', write: true },
+    twin: 'POST /light/ask',
+    run: { unavailable: 'the light question-answering family (POST /light/ask) is not available on this server yet' },
+  },
+  {
+    name: 'knowledge_search',
+    title: 'Search the workspace documents',
+    description:
+      'Ranked passages of the workspace documents for a query (full text, fused with vectors when embeddings are configured), with source, section, page and similarity. Consumes no questions. Needs scope knowledge.',
+    input: {
+      query: z.string().describe('What to look for'),
+      topK: z.number().int().optional().describe('How many passages, 1 to 20 (default 5; 8 for list questions)'),
+      agentId: z.string().optional().describe("Search only what this agent reads (its linked sources and collections)"),
+      sourceIds: idList('Search only these sources'),
+      collectionIds: idList('Search only these collections (dossiers)'),
+    },
+    needs: { scope: 'knowledge', write: false, rateLimit: 'knowledgeQuery' },
+    twin: 'POST /v1/knowledge/query',
+    run: async (ctx, args) => ({ results: await queryKnowledge(ctx, args as never) }),
+  },
+  {
+    name: 'service_verify',
+    title: 'Verify a text against passages or collections',
+    description:
+      'Checks each claim of a text against the given passages or knowledge collections (no model called) and returns the report with its certificate id. One control. Needs scope proof.',
+    input: {
+      text: z.string().describe('The text whose claims are checked'),
+      passages: z
+        .array(z.object({ source: z.string(), content: z.string() }))
+        .optional()
+        .describe('Passages to check against; or collectionIds, never both'),
+      collectionIds: idList('Knowledge collections to check against'),
+    },
+    needs: { scope: 'proof', write: true, rateLimit: 'verify' },
+    twin: 'POST /v1/verify',
+    run: async (ctx, args) => ({ report: await verifyText(ctx, args) }),
+  },
+  {
+    name: 'poste_run',
+    title: 'Run a poste on a dossier',
+    description:
+      'Runs an installed poste (task agent) over a dossier: each checklist item answered with citations and checked by the verifier. Metered in questions. Needs scope agents.',
+    input: {
+      key: z.string().describe('The poste key (GET /v1/postes)'),
+      dossierId: z.string().describe('The dossier to work on'),
+      instructions: z.string().optional().describe('Extra instructions for this run'),
+    },
+    needs: { scope: 'agents', write: true },
+    twin: 'POST /v1/postes/:key/run',
+    run: { unavailable: 'postes (POST /v1/postes/:key/run) are not available on this server yet' },
+  },
+  {
+    name: 'flow_list',
+    title: 'List the automation flows',
+    description: 'The automation flows of the workspace. Needs scope engine.',
+    input: {},
+    needs: { scope: 'engine', write: false },
+    twin: 'GET /engine/flows',
+    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+  },
+  {
+    name: 'flow_run',
+    title: 'Start a flow run',
+    description:
+      'Starts a manual run of a flow and returns the run to follow with run_status. Outbound steps still wait for a human approval. Needs scope engine.',
+    input: { flowId: z.string().describe('The flow to run'), input: z.record(z.string(), z.unknown()).optional().describe('The run input') },
+    needs: { scope: 'engine', write: true },
+    twin: 'POST /engine/flows/:id/run',
+    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+  },
+  {
+    name: 'run_status',
+    title: 'Status of a flow run',
+    description: 'A flow run: its status and steps. Needs scope engine.',
+    input: { runId: z.string().describe('The run id') },
+    needs: { scope: 'engine', write: false },
+    twin: 'GET /engine/runs/:runId',
+    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+  },
+  {
+    name: 'approvals_list',
+    title: 'List pending approvals',
+    description: 'Approvals of the workspace waiting for a person. Listing only: approvals are decided by signed-in people, never through MCP. Needs scope engine.',
+    input: {},
+    needs: { scope: 'engine', write: false },
+    twin: 'GET /engine/approvals',
+    run: { unavailable: 'automation flows and their approvals (/engine/approvals) are not available on this server yet' },
+  },
+];
