@@ -16,7 +16,8 @@ const one = z.object({ widget: WidgetDtoSchema });
 /** `/engine/widgets`: the workspace's embeddable widgets (scope `engine`; docs/widgets.md). */
 export function widgetsRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'widgets', scope: 'engine' } as const;
+  // Like the rest of the engine family, signed-in people may use their session cookie too.
+  const base = { tag: 'widgets', scope: 'engine', people: true } as const;
   mount(r, app, {
     ...base,
     method: 'get',

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { createAgent, makePoste, persona } from '../support/agents.js';
+import { createPerson } from '../../src/modules/people/people.service.js';
+import { browser } from '../people/support.js';
 
 let t: TestApp;
 let a: TestTenant;
@@ -241,5 +243,24 @@ describe('GraphQL: the same management for the console', () => {
     expect((await ro('{ widgets { id } }')).errors).toBeUndefined();
     const res = await ro(`mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }`, { i: valid() });
     expect(res.errors?.[0].extensions).toMatchObject({ code: 'read_only_key' });
+  });
+});
+
+describe('signed-in people (the console)', () => {
+  it('a member manages widgets with the session cookie, over REST and GraphQL; a write from another origin is refused', async () => {
+    const email = `widgets-${Date.now()}@example.com`;
+    await createPerson({ em: t.app.services.orm.em.fork(), clock: t.clock }, a.workspaceId, { email, password: 'correct horse battery', role: 'member' });
+    const person = browser(t.baseUrl, { ip: '192.0.2.10' });
+    expect((await person.signIn(email, 'correct horse battery')).status).toBe(200);
+    const created = await person.post('/engine/widgets', valid({ name: 'By a person' }));
+    expect(created.status).toBe(201);
+    expect((await person.get('/engine/widgets')).body.widgets.map((w: { name: string }) => w.name)).toContain('By a person');
+    const gql = await person.graphql(`mutation($i: CreateWidgetInput!) { createWidget(input: $i) { name } }`, { i: valid({ name: 'Console widget' }) });
+    expect(gql.body.data.createWidget).toEqual({ name: 'Console widget' });
+    const foreign = browser(t.baseUrl, { ip: '192.0.2.11', origin: 'https://elsewhere.example' });
+    await foreign.jar.setCookie(`svc_session=${await person.sessionToken()}`, t.baseUrl);
+    const refused = await foreign.post('/engine/widgets', valid());
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('csrf_rejected');
   });
 });
