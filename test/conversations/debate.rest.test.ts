@@ -322,3 +322,35 @@ describe('the gateway and the conversation record', () => {
     expect(gone.body.error.code).toBe('conversation_not_found');
   });
 });
+
+describe('continuing after the table changed', () => {
+  it("a follow-up by another user of the workspace: a new devil's advocate when the first was deleted, the event to that user's endpoints", async () => {
+    const w = await t.tenant();
+    const x = await createAgent(t, w.key, persona('Xena'));
+    const y = await createAgent(t, w.key, persona('Yves'));
+    model.enqueue({ content: 'X1.' }, { content: 'Y1.' }, { content: 'D1.' }, { content: SYNTHESIS });
+    const conv = (await api(t.baseUrl, w.key).post('/v1/conversations', { topic: 'Offices', agentIds: [x, y], rounds: 1 })).body.conversation;
+    const firstDevil = conv.participants[2].agentId;
+    expect((await api(t.baseUrl, w.key).delete(`/v1/agents/${firstDevil}`)).status).toBe(204);
+
+    const other = await t.user(w.workspaceId);
+    const hook = async (key: string) =>
+      (await api(t.baseUrl, key).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['debate.synthesized'] })).body.webhook.id as string;
+    const starterHook = await hook(w.key);
+    const otherHook = await hook(other.key);
+    model.enqueue({ content: 'X2.' }, { content: 'Y2.' }, { content: 'D2.' }, { content: SYNTHESIS });
+    const first = model.requests.length;
+    const res = await api(t.baseUrl, other.key).post(`/v1/conversations/${conv.id}/messages`, { message: 'And remote work?' });
+    expect(res.status).toBe(200);
+    const next = res.body.conversation;
+    const devils = next.participants.filter((p: any) => p.isDevilsAdvocate);
+    expect(devils).toHaveLength(1);
+    expect(devils[0].agentId).not.toBe(firstDevil);
+    expect(next.messages.filter((m: any) => m.round === 2).map((m: any) => m.agentId)).toEqual([null, x, y, devils[0].agentId, null]);
+    // The deleted devil's advocate's words are still in what the next speakers see, under its name.
+    expect(systemOf(model.requests[first]!)).toContain("[Round 1] Devil's Advocate (devil's advocate): D1.");
+    expect(await storedDeliveries(t, otherHook)).toHaveLength(1);
+    // The follow-up's event goes to the user who asked it, not to the one who started the debate.
+    expect(await storedDeliveries(t, starterHook)).toHaveLength(0);
+  });
+});

@@ -166,11 +166,20 @@ export async function continueConversation(ctx: ServiceContext, id: string, raw:
   const regulars = seats.filter((s) => !s.seat.isDevilsAdvocate);
   if (regulars.length === 0) throw errors.validation(null, 'This conversation has no debater left to answer: start a new debate');
   const admission = await assertCanConsume(ctx, { feature: 'chat' });
+  // Every round seats one devil's advocate: the conversation's own, else the workspace's, else a new one.
+  let devil = seats.find((s) => s.seat.isDevilsAdvocate);
+  if (!devil) {
+    const agent = agents.find((a) => a.isDevilsAdvocate && !isPoste(a)) ?? createDevilsAdvocate(ctx);
+    devil = { seat: participantOf(agent, true), agent };
+    conversation.participants = [...conversation.participants.filter((p) => !p.isDevilsAdvocate), devil.seat];
+  }
   const stored = (await messagesOf(ctx, [conversation.id])).get(conversation.id) ?? [];
   const transcript: SaidBefore[] = stored.map((m) => ({
     round: m.round,
     kind: m.kind,
-    speaker: conversation.participants.find((p) => p.agentId === m.agentId),
+    speaker:
+      conversation.participants.find((p) => p.agentId === m.agentId) ??
+      (m.agentId ? { agentId: m.agentId, name: m.agentName ?? m.agentId, role: '', isDevilsAdvocate: m.isDevilsAdvocate } : undefined),
     content: m.content,
   }));
   const round = conversation.rounds + 1;
@@ -202,7 +211,7 @@ export async function continueConversation(ctx: ServiceContext, id: string, raw:
     route: opts.route,
     sink: opts.sink,
     conversation,
-    seats: [...regulars, ...seats.filter((s) => s.seat.isDevilsAdvocate)],
+    seats: [...regulars, devil],
     firstRound: round,
     lastRound: round,
     question: input.message,
