@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlowWork } from '../../src/modules/flows/engine.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { ingest } from '../support/knowledge.js';
@@ -125,7 +126,7 @@ describe('POST /mcp with the official client', () => {
 
   it('the families not installed on this server answer a clear tool error, never a result', async () => {
     const client = await connect(a.key);
-    for (const name of ['service_ask', 'poste_run', 'flow_list', 'flow_run', 'run_status', 'approvals_list']) {
+    for (const name of ['service_ask', 'poste_run']) {
       const res = await call(client, name);
       expect(res.isError, name).toBe(true);
       expect(res.structuredContent?.code, name).toBe('not_available');
@@ -159,6 +160,59 @@ describe('POST /mcp with the official client', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('the flow tools', () => {
+  it('list flows, start a run, follow it, list its approval; the approval stays open for a person', async () => {
+    const tenant = await t.tenant();
+    const rest = api(t.baseUrl, tenant.key);
+    const created = await rest.post('/engine/flows', {
+      name: 'Review',
+      graph: {
+        nodes: [
+          { key: 'start', type: 'trigger.manual' },
+          { key: 'draft', type: 'transform', config: { template: 'Hello {{input.name}}' } },
+          { key: 'ok', type: 'approval', config: { question: 'Keep "{{steps.draft.text}}"?' } },
+          { key: 'done', type: 'transform', config: { template: 'kept' } },
+        ],
+        edges: [
+          { from: 'start', to: 'draft' },
+          { from: 'draft', to: 'ok' },
+          { from: 'ok', to: 'done' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const flowId = created.body.flow.id;
+    const client = await connect(await t.key(tenant, { scopes: ['engine'] }));
+
+    const flows = await call(client, 'flow_list');
+    expect(flows.isError).toBeFalsy();
+    expect(flows.structuredContent).toEqual((await rest.get('/engine/flows')).body);
+
+    const started = await call(client, 'flow_run', { flowId, input: { name: 'Ada' } });
+    expect(started.isError).toBeFalsy();
+    const runId = started.structuredContent!.run.id;
+    expect(started.structuredContent!.run).toMatchObject({ flowId, status: 'queued', trigger: 'manual' });
+
+    await runFlowWork(t.app.services);
+    const status = await call(client, 'run_status', { runId });
+    expect(status.structuredContent).toEqual((await rest.get(`/engine/runs/${runId}`)).body);
+    expect(status.structuredContent!.run.status).toBe('waiting_approval');
+
+    const approvals = await call(client, 'approvals_list', { status: 'open' });
+    expect(approvals.structuredContent).toEqual((await rest.get('/engine/approvals?status=open')).body);
+    expect(approvals.structuredContent!.approvals).toEqual([expect.objectContaining({ runId, nodeKey: 'ok', status: 'open', question: 'Keep "Hello Ada"?' })]);
+
+    // Unknown ids are tool errors worded as the REST 404s.
+    expect((await call(client, 'run_status', { runId: 'run_unknown' })).structuredContent).toMatchObject({ code: 'not_found' });
+    expect((await call(client, 'flow_run', { flowId: 'flow_unknown' })).structuredContent).toMatchObject({ code: 'not_found' });
+    // A read-only engine key lists but cannot start a run.
+    const reader = await connect(await t.key(tenant, { scopes: ['engine', 'readonly'] }));
+    expect((await call(reader, 'flow_list')).isError).toBeFalsy();
+    expect((await call(reader, 'flow_run', { flowId })).structuredContent).toMatchObject({ code: 'read_only_key' });
+    expect((await rest.get(`/engine/runs/${runId}`)).body.run.status).toBe('waiting_approval');
   });
 });
 

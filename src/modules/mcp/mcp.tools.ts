@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
 import type { CapabilityScope } from '../keys/scopes.js';
+import { getRun, listApprovals, listFlows, startManualRun } from '../flows/flows.service.js';
 import { queryKnowledge } from '../knowledge/query.service.js';
 import { verifyText } from '../verify/verify.service.js';
 
@@ -92,11 +93,11 @@ export const MCP_TOOLS: McpTool[] = [
   {
     name: 'flow_list',
     title: 'List the automation flows',
-    description: 'The automation flows of the workspace. Needs scope engine.',
+    description: 'The automation flows of the workspace, oldest first (as GET /engine/flows). Needs scope engine.',
     input: {},
     needs: { scope: 'engine', write: false },
     twin: 'GET /engine/flows',
-    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+    run: async (ctx) => ({ flows: await listFlows(ctx) }),
   },
   {
     name: 'flow_run',
@@ -106,24 +107,24 @@ export const MCP_TOOLS: McpTool[] = [
     input: { flowId: z.string().describe('The flow to run'), input: z.record(z.string(), z.unknown()).optional().describe('The run input') },
     needs: { scope: 'engine', write: true },
     twin: 'POST /engine/flows/:id/run',
-    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+    run: async (ctx, args) => ({ run: await startManualRun(ctx, String(args.flowId ?? ''), { input: args.input }) }),
   },
   {
     name: 'run_status',
     title: 'Status of a flow run',
-    description: 'A flow run: its status and steps. Needs scope engine.',
+    description: "A flow run with each step's status, timing, output summary and error (as GET /engine/runs/:runId). Needs scope engine.",
     input: { runId: z.string().describe('The run id') },
     needs: { scope: 'engine', write: false },
     twin: 'GET /engine/runs/:runId',
-    run: { unavailable: 'automation flows (/engine/flows) are not available on this server yet' },
+    run: async (ctx, args) => ({ run: await getRun(ctx, String(args.runId ?? '')) }),
   },
   {
     name: 'approvals_list',
     title: 'List pending approvals',
     description: 'Approvals of the workspace waiting for a person. Listing only: approvals are decided by signed-in people, never through MCP. Needs scope engine.',
-    input: {},
+    input: { status: z.enum(['open', 'all']).optional().describe('open: open and claimed ones only; all (default): also the recent decided ones') },
     needs: { scope: 'engine', write: false },
     twin: 'GET /engine/approvals',
-    run: { unavailable: 'automation flows and their approvals (/engine/approvals) are not available on this server yet' },
+    run: async (ctx, args) => ({ approvals: await listApprovals(ctx, { status: args.status === 'open' ? 'open' : 'all' }) }),
   },
 ];
