@@ -14,6 +14,7 @@ import { SseContext } from './sse.js';
 const screens: Record<Screen, ComponentType<{ id?: string }>> = {
   agents: lazy(() => import('./screens/agents.js')),
   chat: lazy(() => import('./screens/chat.js')),
+  debates: lazy(() => import('./screens/debates.js')),
   knowledge: lazy(() => import('./screens/knowledge.js')),
   webhooks: lazy(() => import('./screens/webhooks.js')),
   usage: lazy(() => import('./screens/usage.js')),
@@ -24,6 +25,7 @@ const screens: Record<Screen, ComponentType<{ id?: string }>> = {
 const NAV: { screen: Screen; label: string }[] = [
   { screen: 'agents', label: 'Agents' },
   { screen: 'chat', label: 'Chat' },
+  { screen: 'debates', label: 'Debates' },
   { screen: 'knowledge', label: 'Knowledge' },
   { screen: 'webhooks', label: 'Webhooks' },
   { screen: 'usage', label: 'Usage' },

@@ -128,3 +128,33 @@ describe('knowledge scope changes', () => {
     expect(scopeChanges([], [])).toEqual({ link: [], unlink: [] });
   });
 });
+
+describe('a debate followed live', () => {
+  it('builds each turn from its tokens, in the order turns start, then the synthesis and done', async () => {
+    const { applyDebateEvent, endDebate, startDebate, stopDebate } = await import('../../console/src/lib/debate-stream.js');
+    const synthesis = { verdict: 'contested', recommendation: 'Pilot first', confidence: 0.6, agreements: ['Cost matters'], disagreements: [], content: 'S' };
+    const s = [
+      { __typename: 'DebateStartEvent', conversationId: 'cnv_1', topic: 'Remote work?' },
+      { __typename: 'DebateTurnStartEvent', messageId: 'm1', agentName: 'Ada', round: 1, isDevilsAdvocate: false },
+      { __typename: 'DebateTokenEvent', messageId: 'm1', delta: 'Yes, ' },
+      { __typename: 'DebateTurnStartEvent', messageId: 'm2', agentName: 'Bo', round: 1, isDevilsAdvocate: true },
+      { __typename: 'DebateTokenEvent', messageId: 'm1', delta: 'mostly.' },
+      { __typename: 'DebateTokenEvent', messageId: 'm2', delta: 'No.' },
+      { __typename: 'DebateTurnEndEvent', message: { id: 'm2', content: 'No (final).' } },
+      { __typename: 'DebateSynthesisEvent', synthesis },
+    ].reduce((st, e) => applyDebateEvent(st, e as never), startDebate('Remote work?'));
+    expect(s.conversationId).toBe('cnv_1');
+    expect(s.turns.map((t) => [t.agentName, t.text, t.done, t.isDevilsAdvocate])).toEqual([
+      ['Ada', 'Yes, mostly.', false, false],
+      ['Bo', 'No (final).', true, true],
+    ]);
+    expect(s.synthesis).toEqual(synthesis);
+    expect(applyDebateEvent(s, { __typename: 'DebateDoneEvent' }).status).toBe('done');
+    expect(applyDebateEvent(s, { __typename: 'DebateErrorEvent', error: 'Not enough agents', code: 'validation_failed' })).toMatchObject({
+      status: 'failed',
+      error: { message: 'Not enough agents', code: 'validation_failed' },
+    });
+    expect(stopDebate(s).status).toBe('stopped');
+    expect(endDebate(s).status).toBe('failed');
+  });
+});

@@ -1,0 +1,180 @@
+import { stringifyDocument } from '@urql/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from 'urql';
+import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import { graphql } from '../graphql.js';
+import { applyDebateEvent, endDebate, startDebate, stopDebate, type DebateEvent, type DebateState, type DebateSynthesisView } from '../lib/debate-stream.js';
+import { failureOf } from '../lib/errors.js';
+import { formatTime } from '../lib/format.js';
+import { useSse } from '../sse.js';
+
+const DebatesQuery = graphql(`
+  query Debates {
+    agents { id name isPoste isDevilsAdvocate }
+    conversations(limit: 20) {
+      id topic status createdAt rounds
+      participants { agentId name isDevilsAdvocate }
+      synthesis { verdict recommendation confidence agreements content disagreements { point heldBy } }
+    }
+  }
+`);
+
+const DebateStream = graphql(`
+  subscription DebateStream($input: StartConversationInput!) {
+    conversationStream(input: $input) {
+      __typename
+      ... on DebateStartEvent { conversationId topic }
+      ... on DebateTurnStartEvent { messageId agentName round isDevilsAdvocate }
+      ... on DebateTokenEvent { messageId delta }
+      ... on DebateTurnEndEvent { message { id content } }
+      ... on DebateCitationsEvent { messageId }
+      ... on DebateSynthesisEvent { synthesis { verdict recommendation confidence agreements content disagreements { point heldBy } } }
+      ... on DebateDoneEvent { type }
+      ... on DebateErrorEvent { error code }
+    }
+  }
+`);
+
+export default function DebatesScreen() {
+  const sse = useSse();
+  const [{ data, error }, refetch] = useQuery({ query: DebatesQuery });
+  const [topic, setTopic] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [rounds, setRounds] = useState('1');
+  const [live, setLive] = useState<DebateState | null>(null);
+  const cancel = useRef<(() => void) | null>(null);
+  useEffect(() => () => cancel.current?.(), []);
+  const agents = data?.agents.filter((a) => !a.isPoste) ?? [];
+  const running = live?.status === 'running';
+
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    if (running || !topic.trim()) return;
+    setLive(startDebate(topic.trim()));
+    const input = { topic: topic.trim(), rounds: Number(rounds) || 1, ...(chosen.length ? { agentIds: chosen } : {}) };
+    cancel.current = sse.subscribe<{ conversationStream: DebateEvent }>(
+      { query: stringifyDocument(DebateStream), variables: { input } },
+      {
+        next: (result) => {
+          if (result.errors?.length) return setLive((s) => s && endDebate(s, failureOf({ graphQLErrors: result.errors })));
+          const event = result.data?.conversationStream;
+          if (event) setLive((s) => s && applyDebateEvent(s, event));
+          if (event?.__typename === 'DebateDoneEvent') refetch({ requestPolicy: 'network-only' });
+        },
+        error: (err) => setLive((s) => s && endDebate(s, failureOf(err))),
+        complete: () => setLive((s) => s && endDebate(s)),
+      },
+    );
+  };
+  const stop = () => {
+    cancel.current?.();
+    setLive((s) => s && stopDebate(s));
+  };
+
+  return (
+    <section aria-labelledby="debates-title">
+      <h1 id="debates-title">Debates</h1>
+      <ErrorNote error={error} />
+      <div className="split">
+        <form className="card" onSubmit={start} aria-labelledby="new-debate">
+          <h2 id="new-debate" style={{ marginTop: 0 }}>
+            New debate
+          </h2>
+          <Field label="Topic" multiline value={topic} onChange={setTopic} required />
+          <fieldset>
+            <legend>Debaters (none chosen: the service seats them)</legend>
+            {agents.length === 0 ? <p className="hint">Create agents first: a debate needs at least two.</p> : null}
+            {agents.map((a) => (
+              <label key={a.id} className="row">
+                <input type="checkbox" checked={chosen.includes(a.id)} onChange={(e) => setChosen((l) => (e.target.checked ? [...l, a.id] : l.filter((x) => x !== a.id)))} />{' '}
+                {a.name}
+                {a.isDevilsAdvocate ? " (devil's advocate)" : ''}
+              </label>
+            ))}
+          </fieldset>
+          <Field label="Rounds" type="number" value={rounds} onChange={setRounds} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={running}>
+              Start debate
+            </button>
+            <button type="button" onClick={stop} disabled={!running}>
+              Stop
+            </button>
+          </div>
+        </form>
+        <div>
+          {live ? <LiveDebate state={live} /> : null}
+          <h2>Past debates</h2>
+          {data && data.conversations.length === 0 ? (
+            <Empty title="No debates yet">Ask a question with several sides: the agents argue it in rounds and a synthesis closes it.</Empty>
+          ) : (
+            <ul className="list">
+              {data?.conversations.map((c) => (
+                <li key={c.id}>
+                  <strong>{c.topic}</strong> <Status value={c.status} /> <span className="hint">{formatTime(c.createdAt)}</span>
+                  <p className="hint">{c.participants.map((p) => p.name).join(', ')}</p>
+                  {c.synthesis ? <SynthesisView synthesis={c.synthesis} /> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function LiveDebate({ state }: { state: DebateState }) {
+  return (
+    <article aria-labelledby="live-debate" aria-busy={state.status === 'running'}>
+      <h2 id="live-debate">{state.topic}</h2>
+      <div className="messages" aria-live="polite">
+        {state.turns.map((t) => (
+          <div key={t.messageId} className="msg" data-testid="debate-turn">
+            <span className="who-said">
+              {t.agentName} · round {t.round}
+              {t.isDevilsAdvocate ? " · devil's advocate" : ''}
+            </span>
+            {t.text}
+          </div>
+        ))}
+      </div>
+      {state.synthesis ? <SynthesisView synthesis={state.synthesis} /> : state.status === 'running' ? <p className="hint">The debate is running…</p> : null}
+      {state.status === 'stopped' ? <p className="hint">Stopped.</p> : null}
+      {state.error ? <ErrorNote error={{ graphQLErrors: [{ message: state.error.message, extensions: { code: state.error.code } }] }} /> : null}
+    </article>
+  );
+}
+
+function SynthesisView({ synthesis: s }: { synthesis: DebateSynthesisView }) {
+  return (
+    <div className="card" data-testid="synthesis">
+      <p>
+        <strong>Synthesis</strong> <span className="badge">{s.verdict}</span> <span className="hint">confidence {Math.round(s.confidence * 100)}%</span>
+      </p>
+      <p>{s.recommendation}</p>
+      {s.agreements.length ? (
+        <>
+          <p className="label">Agreements</p>
+          <ul>
+            {s.agreements.map((a, i) => (
+              <li key={i}>{a}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {s.disagreements.length ? (
+        <>
+          <p className="label">Open disagreements</p>
+          <ul>
+            {s.disagreements.map((d, i) => (
+              <li key={i}>
+                {d.point} <span className="hint">({d.heldBy.join(', ')})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}
