@@ -221,6 +221,20 @@ describe('the answer streams, metered to the workspace', () => {
     expect(model.requests.length).toBe(sent);
   });
 
+  it("the widget's agent deleted: 404 before any stream, nothing consumed", async () => {
+    const gone = await createAgent(t, a.key, persona('Short-lived desk'));
+    const col = (await api(t.baseUrl, a.key).post('/v1/knowledge-collections', { name: 'Gone soon' })).body.collection;
+    await api(t.baseUrl, a.key).post(`/v1/knowledge/agents/${gone}/links`, { collectionId: col.id });
+    const w = await makeWidget(a, { agentId: gone });
+    expect((await api(t.baseUrl, a.key).delete(`/v1/agents/${gone}`)).status).toBe(204);
+    const sent = model.requests.length;
+    const res = await ask(w.publicId, { message: 'hello' });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe(`Agent not found: ${gone}`);
+    expect(model.requests.length).toBe(sent);
+    expect((await api(t.baseUrl, a.key).get(`/engine/widgets/${w.id}`)).body.widget.agentId).toBe(gone);
+  });
+
   it('a workspace with no questions left: the stream reports QUESTION_LIMIT and nothing is consumed', async () => {
     const b = await t.tenant({ name: 'Spent', plan: 'pro', seats: 1 });
     const agent = await createAgent(t, b.key, persona('Spent desk'));
