@@ -16,6 +16,7 @@ import '../modules/people/people.graphql.js';
 import '../modules/verify/verify.graphql.js';
 import '../modules/proofs/proofs.graphql.js';
 import '../modules/widgets/widgets.graphql.js';
+import '../modules/flows/flows.graphql.js';
 
 let built: GraphQLSchema | undefined;
 

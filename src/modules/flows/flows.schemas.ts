@@ -51,6 +51,14 @@ const idRef = (field: string) => requiredText(field, 64);
 const nameList = (field: string) => z.array(requiredText(`${field}[]`, MAX_NAME), { error: presence(field, 'a list of names') }).max(20);
 const idList = (field: string) => z.array(idRef(`${field}[]`), { error: presence(field, 'a list of ids') }).max(20);
 
+/** Passages a verify step checks the text against, instead of collections. */
+const passages = z
+  .array(z.strictObject({ source: requiredText('passages[].source', 500), content: requiredText('passages[].content', 20_000) }), {
+    error: presence('passages', 'a list of { source, content }'),
+  })
+  .min(1, 'passages needs at least one passage')
+  .max(50);
+
 /** Per node type, the config a node must carry (strict: an unknown field is a problem too). */
 export const NODE_CONFIGS = {
   'trigger.manual': z.strictObject({}),
@@ -63,7 +71,9 @@ export const NODE_CONFIGS = {
     collectionIds: idList('collectionIds').optional(),
     topK: pgInt('topK', { max: 20 }).optional(),
   }),
-  'verify.text': z.strictObject({ text: requiredText('text', 20_000), collectionIds: idList('collectionIds').min(1, 'collectionIds needs at least one id') }),
+  'verify.text': z
+    .strictObject({ text: requiredText('text', 20_000), collectionIds: idList('collectionIds').optional(), passages: passages.optional() })
+    .refine((c) => (c.collectionIds === undefined) !== (c.passages === undefined), 'give either collectionIds or passages'),
   condition: z.strictObject({
     left: text('left', 2_000),
     op: z.enum(['equals', 'notEquals', 'contains', 'exists', 'greaterThan', 'lessThan'], {
@@ -98,7 +108,9 @@ export const PORTABLE_CONFIGS: Partial<Record<NodeType, z.ZodType>> = {
     collections: nameList('collections').optional(),
     topK: pgInt('topK', { max: 20 }).optional(),
   }),
-  'verify.text': z.strictObject({ text: requiredText('text', 20_000), collections: nameList('collections').min(1, 'collections needs at least one name') }),
+  'verify.text': z
+    .strictObject({ text: requiredText('text', 20_000), collections: nameList('collections').optional(), passages: passages.optional() })
+    .refine((c) => (c.collections === undefined) !== (c.passages === undefined), 'give either collections or passages'),
 };
 
 /** A node as sent: its type and config are checked by graph validation (problems, not a 400). */

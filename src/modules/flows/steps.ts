@@ -89,7 +89,8 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
     case 'verify.text': {
       const c = NODE_CONFIGS['verify.text'].parse(node.config ?? {});
       return asCreator(app, run, signal, async (ctx) => {
-        const report = await verifyText(ctx, { text: render(c.text, context), collectionIds: c.collectionIds });
+        const text = render(c.text, context);
+        const report = await verifyText(ctx, c.passages ? { text, passages: c.passages } : { text, collectionIds: c.collectionIds });
         const { counts } = report;
         return {
           kind: 'done',
