@@ -20,6 +20,8 @@ import { verifyRouter } from './v1/verify.routes.js';
 import { registreRouter } from './v1/registre.routes.js';
 import { flowHooksRouter } from './engine/flow-hooks.routes.js';
 import { flowsRouter } from './engine/flows.routes.js';
+import { partnerClientsRouter } from './partner/clients.routes.js';
+import { partnerStatementsRouter } from './partner/statements.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
@@ -76,6 +78,8 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(consoleRouter(app)); // the built console app at /console (docs/console.md)
   server.use(flowsRouter(app));
   server.use(widgetPublicRouter(app));
+  server.use(partnerClientsRouter(app));
+  server.use(partnerStatementsRouter(app));
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

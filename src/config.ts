@@ -40,6 +40,13 @@ const ConfigSchema = z.object({
   SVC_FLOW_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
   SVC_FLOW_APPROVAL_TIMEOUT_MS: intFromEnv(24 * 60 * 60 * 1000),
   SVC_FLOW_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  // Partner payments through Stripe (docs/partner.md): the secret key, the webhook signing secret, and
+  // the API's address (default Stripe's own; tests point it at a loopback fake).
+  SVC_STRIPE_SECRET_KEY: z.string().optional(),
+  SVC_STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  SVC_STRIPE_API_URL: z.string().url().optional(),
+  // Days an integrator's invoice may stay unpaid past its due date before its clients' keys get 403 provider_unpaid.
+  SVC_PARTNER_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
 });
 
 export type AppConfig = {
@@ -63,6 +70,8 @@ export type AppConfig = {
   smtpUrl?: string;
   mailFrom: string;
   flows: { leaseMs: number; approvalTimeoutMs: number; pollMs: number };
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  partnerGraceDays: number;
   env: Record<string, string | undefined>;
 };
 
@@ -100,6 +109,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SVC_SMTP_URL?.trim() || undefined,
     mailFrom: c.SVC_MAIL_FROM,
     flows: { leaseMs: c.SVC_FLOW_LEASE_MS, approvalTimeoutMs: c.SVC_FLOW_APPROVAL_TIMEOUT_MS, pollMs: c.SVC_FLOW_POLL_MS },
+    stripe: {
+      secretKey: c.SVC_STRIPE_SECRET_KEY?.trim() || undefined,
+      webhookSecret: c.SVC_STRIPE_WEBHOOK_SECRET?.trim() || undefined,
+      apiUrl: c.SVC_STRIPE_API_URL,
+    },
+    partnerGraceDays: c.SVC_PARTNER_GRACE_DAYS,
     env,
   };
 }

@@ -17,6 +17,7 @@ import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
 import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
 import { createMailer } from '../modules/people/mailer.js';
 import { startPeopleSweep } from '../modules/people/sweep.js';
+import { createPartnerRuntime } from '../modules/partner/runtime.js';
 import { createProofChain } from '../modules/proofs/chain.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
@@ -110,6 +111,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     tools: createToolRunner(),
     mailer: createMailer(kernel),
     flows: createFlowsRuntime(),
+    partner: createPartnerRuntime(kernel),
   });
   kernel.onClose(() => services.mailer.close());
   startRateCounterSweep(services);

@@ -11,6 +11,7 @@ import { createUser, createWorkspace, findWorkspaceOrFail, setSuspended } from '
 import { createPerson, invite, setPassword, toPersonDto } from '../modules/people/people.service.js';
 import type { Mailer } from '../modules/people/mailer.js';
 import type { Logger } from '../lib/logger.js';
+import { programJson, setPartner } from '../modules/partner/partner.service.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -137,6 +138,12 @@ export const commands: Record<string, Handler> = {
     const inWindow = notifications.filter((n) => n.createdAt >= new Date(usage.periodStart) && n.createdAt < new Date(usage.periodEnd));
     return { usage, notifications: inWindow.map(toNotificationDto) };
   },
+  /** `workspace set-partner W [--sandbox] [--grace-days N]`: the workspace becomes an integrator (docs/partner.md). */
+  'workspace set-partner': async (actx, [id], flags) => ({
+    partner: programJson(
+      await setPartner(actx, need(id, 'workspace id'), { sandbox: flags.sandbox === true, graceDays: intFlag(flags, 'grace-days') ?? 7 }),
+    ),
+  }),
   /** `notifications W [--month YYYY-MM]`: key budget notifications, newest first. */
   notifications: async (actx, [id], flags) => {
     const ws = await findWorkspaceOrFail(actx, need(id, 'workspace id'));

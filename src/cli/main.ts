@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       role: { type: 'string' },
       password: { type: 'string' },
+      sandbox: { type: 'boolean' },
+      'grace-days': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +76,7 @@ const USAGE = `Usage: npm run --silent svc -- <command>
   workspace add-pack W --questions 100|500|2000
   usage W [--month YYYY-MM]
   notifications W [--month YYYY-MM]
+  workspace set-partner W [--sandbox] [--grace-days N]
 `;
 
 function describe(err: unknown): string {

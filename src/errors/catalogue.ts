@@ -96,6 +96,21 @@ export const ErrorCode = {
   // MCP endpoint (README, "MCP")
   /** GET or DELETE on the stateless MCP endpoint, which takes POST only (no server stream, no session). */
   methodNotAllowed: 'method_not_allowed',
+  // Partner (integrator) program (docs/partner.md, error codes)
+  /** A `/partner/*` operation called from a workspace that is not an integrator. */
+  partnerRequired: 'partner_required',
+  /** Paying an invoice that is paid or void. */
+  invoiceNotPayable: 'invoice_not_payable',
+  /** No payment provider configured (SVC_STRIPE_SECRET_KEY unset). */
+  paymentsNotConfigured: 'payments_not_configured',
+  /** The payment provider could not be reached or refused the request. */
+  paymentProviderError: 'payment_provider_error',
+  /** A provider webhook whose signature does not verify. */
+  webhookSignatureInvalid: 'webhook_signature_invalid',
+  /** Device pairing: the code is not confirmed yet (poll again). */
+  authorizationPending: 'authorization_pending',
+  /** Device pairing: the code is unknown, used or expired. */
+  deviceCodeInvalid: 'device_code_invalid',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -122,6 +137,9 @@ export const RESOURCES = {
   flow: 'Flow',
   flowRun: 'Run',
   approval: 'Approval',
+  client: 'Client',
+  invoice: 'Invoice',
+  device: 'Device',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 
@@ -275,6 +293,14 @@ export const errors = {
 
   // MCP endpoint
   methodNotAllowed: (allowed: string) => make(405, ErrorCode.methodNotAllowed, `Method not allowed: this endpoint accepts ${allowed} only`, {}, { allow: allowed }),
+  // Partner (integrator) program
+  partnerRequired: () => make(403, ErrorCode.partnerRequired, 'This workspace is not an integrator (partner program)'),
+  invoiceNotPayable: (status: string) => make(409, ErrorCode.invoiceNotPayable, `Invoice is ${status}: nothing to pay`, { status }),
+  paymentsNotConfigured: () => make(503, ErrorCode.paymentsNotConfigured, 'Payments are not configured on this server'),
+  paymentProviderError: () => make(502, ErrorCode.paymentProviderError, 'The payment provider failed; retry later'),
+  webhookSignatureInvalid: () => make(400, ErrorCode.webhookSignatureInvalid, 'Webhook signature does not verify'),
+  authorizationPending: () => make(400, ErrorCode.authorizationPending, 'The pairing code is not confirmed yet'),
+  deviceCodeInvalid: () => make(400, ErrorCode.deviceCodeInvalid, 'Unknown, used or expired pairing code'),
 };
 
 export type ErrorFactory = keyof typeof errors;

@@ -80,6 +80,13 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   originNotAllowed: ['https://elsewhere.example'],
   methodNotAllowed: ['POST'],
   widgetMonthlyLimit: [100],
+  partnerRequired: [],
+  invoiceNotPayable: ['paid'],
+  paymentsNotConfigured: [],
+  paymentProviderError: [],
+  webhookSignatureInvalid: [],
+  authorizationPending: [],
+  deviceCodeInvalid: [],
 };
 
 const entries = Object.entries(SAMPLES).map(([name, args]) => {

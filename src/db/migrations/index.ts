@@ -19,6 +19,7 @@ import { Migration20261123140000 } from './Migration20261123140000.js';
 import { Migration20261123165000 } from './Migration20261123165000.js';
 import { Migration20261123150000 } from './Migration20261123150000.js';
 import { Migration20261123185000 } from './Migration20261123185000.js';
+import { Migration20261123170000 } from './Migration20261123170000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261123165000', class: Migration20261123165000 },
   { name: 'Migration20261123150000', class: Migration20261123150000 },
   { name: 'Migration20261123185000', class: Migration20261123185000 },
+  { name: 'Migration20261123170000', class: Migration20261123170000 },
 ];

@@ -145,7 +145,7 @@ const keyLookupSql = (em: Em): string =>
 
 /**
  * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
- * (401 variants, 403 client_suspended). One lookup per call (`lookupKeyRow`, or `lookup`: the request
+ * (401 variants, 403 client_suspended, 403 provider_unpaid). One lookup per call (`lookupKeyRow`, or `lookup`: the request
  * pipeline shares one lookup between the calls with the same key that arrive while the previous lookup
  * of that key is in flight, each still answered by a lookup made after it arrived), never cached, so a
  * revocation or a change takes effect at the next call. The lookup is by hash; the final comparison is
@@ -172,7 +172,7 @@ export async function authenticateSecret(
   if (!userRow) throw errors.unauthorized(AuthMessages.unknownUser);
   const user = em.map(User, userRow as never);
   const workspace = em.map(Workspace, wsRow as never);
-  if (workspace.suspended) throw errors.clientSuspended();
+  assertWorkspaceOpen(workspace, clock.now());
   return {
     workspace,
     user,
@@ -181,6 +181,17 @@ export async function authenticateSecret(
     restricted: isRestricted(key.scopes),
     readonly: key.readonly,
   };
+}
+
+/**
+ * The workspace's own refusals, read from the workspace row the key lookup already joins (no query of
+ * their own): 403 client_suspended (suspended by its integrator or an operator), then 403
+ * provider_unpaid once its integrator's overdue invoice has passed the grace period (docs/partner.md).
+ */
+export function assertWorkspaceOpen(workspace: Pick<Workspace, 'suspended' | 'providerUnpaidAfter'>, now: Date): void {
+  if (workspace.suspended) throw errors.clientSuspended();
+  const unpaidAfter = workspace.providerUnpaidAfter;
+  if (unpaidAfter && unpaidAfter.getTime() <= now.getTime()) throw errors.providerUnpaid();
 }
 
 /** Reads a key from `Authorization: Bearer` or `x-api-key`. */

@@ -6,6 +6,7 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret, sha256Hex } from '../../lib/secrets.js';
 import { ApiKey } from '../keys/api-key.entity.js';
+import { assertWorkspaceOpen } from '../keys/keys.service.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import { assertSameOrigin } from './csrf.js';
 import { PersonSession } from './people.entity.js';
@@ -167,13 +168,13 @@ export function personCaller(session: PersonSession, user: User, workspace: Work
 /**
  * The request pipeline's step 1 for a signed-in person (`authenticate`, src/pipeline/pipeline.ts):
  * a write must come from the service's own origin (403 csrf_rejected), the session must be live
- * (401), the workspace not suspended (403 client_suspended).
+ * (401), the workspace not suspended nor its integrator unpaid (403 client_suspended, provider_unpaid).
  */
 export async function authenticateSession(app: Deps, credentials: SessionCredentials): Promise<Caller> {
   assertSameOrigin(credentials, ownOrigin(app, credentials.requestOrigin));
   const now = app.clock.now();
   const found = await findLiveSession(app.orm.em.fork(), now, sessionTokenOf(credentials.cookie));
   if (!found) throw errors.unauthorized(SessionMessages.expired);
-  if (found.workspace.suspended) throw errors.clientSuspended();
+  assertWorkspaceOpen(found.workspace, now);
   return personCaller(found.session, found.user, found.workspace, now);
 }

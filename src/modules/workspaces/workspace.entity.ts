@@ -14,6 +14,13 @@ const WorkspaceSchema = defineEntity({
     subscriptionStartedAt: p.datetime(),
     subscriptionActive: p.boolean(),
     suspended: p.boolean(),
+    /** The integrator managing this client workspace (docs/partner.md); null for any other workspace. */
+    integratorId: p.string().nullable(),
+    /**
+     * On a client workspace: when its integrator's oldest open invoice passes its grace period, from which
+     * time its keys get 403 provider_unpaid (kept by the partner module; read with the key lookup).
+     */
+    providerUnpaidAfter: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
 });
