@@ -22,6 +22,7 @@ import { flowHooksRouter } from './engine/flow-hooks.routes.js';
 import { flowsRouter } from './engine/flows.routes.js';
 import { partnerClientsRouter } from './partner/clients.routes.js';
 import { partnerStatementsRouter } from './partner/statements.routes.js';
+import { partnerPaymentsRouter, partnerProviderWebhookRouter } from './partner/payments.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
@@ -56,6 +57,7 @@ const objectBody =
 
 export function mountRest(server: Express, app: Deps): void {
   server.use(flowHooksRouter(app)); // reads its raw body (the signature covers the exact bytes): before the JSON parser
+  server.use(partnerProviderWebhookRouter(app)); // raw body: its signature covers the exact bytes
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
   server.use(bodyErrors(app.log));
   server.use(objectBody(app.log));
@@ -80,6 +82,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(widgetPublicRouter(app));
   server.use(partnerClientsRouter(app));
   server.use(partnerStatementsRouter(app));
+  server.use(partnerPaymentsRouter(app));
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

@@ -18,6 +18,7 @@ import { loadModelsConfig, ModelRegistry } from '../modules/models/registry.js';
 import { createMailer } from '../modules/people/mailer.js';
 import { startPeopleSweep } from '../modules/people/sweep.js';
 import { createPartnerRuntime } from '../modules/partner/runtime.js';
+import { startPartner } from '../modules/partner/month-end.js';
 import { createProofChain } from '../modules/proofs/chain.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/signing-key.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/secret-box.js';
@@ -118,6 +119,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
   startPeopleSweep(services); // sessions over, links used or expired, throttle windows past
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run
   startFlows(services); // flow worker (runs, schedules, approval timeouts) when background jobs run
+  startPartner(services); // month-end invoices when background jobs run
   startKnowledge(services); // ingestion worker (resumes jobs left running) and staleness watch when background jobs run
   startEmbeddings(services); // passage vectors back-filled when an embeddings endpoint is set and background jobs run
   const http = buildHttpApp(services);
