@@ -111,7 +111,7 @@ export function partnerProviderWebhookRouter(app: Deps): Router {
     responses: {
       200: { description: 'Received', schema: z.object({ received: z.literal(true), type: z.string() }) },
       400: { description: 'webhook_signature_invalid' },
-      503: UNCONFIGURED,
+      404: { description: 'No payment provider configured on this server' },
     },
     handler: async (req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

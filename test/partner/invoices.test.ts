@@ -228,7 +228,7 @@ describe('sandbox integrators', () => {
 });
 
 describe('without a payment provider', () => {
-  it('answers 503 payments_not_configured', async () => {
+  it('answers 503 payments_not_configured (and the provider webhook is missing)', async () => {
     const bare = await startPartnerApp();
     try {
       await bare.client('Client');
@@ -240,7 +240,7 @@ describe('without a payment provider', () => {
         expect(res.body).toMatchObject({ code: 'payments_not_configured' });
       }
       const hook = await fetch(`${bare.t.baseUrl}/partner/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect(hook.status).toBe(503);
+      expect(hook.status).toBe(404);
       expect((await bare.partner.get('/partner/status')).body.partner.paymentsConfigured).toBe(false);
     } finally {
       await bare.close();

@@ -106,14 +106,15 @@ export async function removeAutoDebit(ctx: ServiceContext): Promise<void> {
 
 /**
  * `POST /partner/stripe/webhook`: the provider's events, verified by signature over the raw body
- * (SVC_STRIPE_WEBHOOK_SECRET; 400 webhook_signature_invalid otherwise). A completed payment checkout or
+ * (SVC_STRIPE_WEBHOOK_SECRET; 400 webhook_signature_invalid otherwise; 404 without a configured provider). A completed payment checkout or
  * a succeeded payment intent marks its invoice paid; a completed setup checkout saves the payment method.
  * Handling is idempotent: the provider may deliver an event more than once.
  */
 export async function handleProviderEvent(app: Deps, rawBody: Buffer, signature: string | undefined): Promise<{ received: true; type: string }> {
-  const stripe = provider(app.partner.payments);
+  // Without a provider (or its signing secret) there is no webhook to call: the route looks missing.
+  const stripe = app.partner.payments;
   const secret = app.partner.webhookSecret;
-  if (!secret) throw errors.paymentsNotConfigured();
+  if (!stripe || !secret) throw errors.notFound('route', null, 'Route not found: POST /partner/stripe/webhook (no payment provider configured)');
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(rawBody, signature ?? '', secret);
