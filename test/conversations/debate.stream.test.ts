@@ -118,7 +118,7 @@ describe('POST /v1/conversations/stream', () => {
     expect(res.status).toBe(200);
     const events = res.events as any[];
     expect(kinds(events)).toEqual(['start', 'turn_start:Xena', 'token', 'token', 'turn_end', 'turn_start:Yves', 'token', 'token', 'turn_end', 'error']);
-    expect(events.at(-1).data).toMatchObject({ status: 402, code: 'API_KEY_BUDGET_EXCEEDED' });
+    expect(events.at(-1).data).toMatchObject({ status: 402, code: 'API_KEY_BUDGET_EXCEEDED', conversationId: events[0].data.conversationId });
     expect(model.requests.length - before).toBe(2);
     const conv = (await api(t.baseUrl, k.key).get(`/v1/conversations/${events[0].data.conversationId}`)).body.conversation;
     expect(conv).toMatchObject({ status: 'interrupted', rounds: 1, synthesis: null, proofId: null });

@@ -7,6 +7,7 @@
  * reaches stops it after the current turn, keeping what was said.
  */
 import type { ServiceContext } from '../../core/context.js';
+import { DomainError, isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';
 import type { RenderedBlock } from '../chat/context-blocks.js';
@@ -83,7 +84,7 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
     for (let round = p.firstRound; round <= p.lastRound; round++) {
       for (const { seat, agent } of p.seats) {
         // The key's ceiling, reached by what the debate consumed so far, ends it before the next turn.
-        if (saved.length > 0) await assertKeyBudget(ctx, questionsFor(model.usage, p.provider.modelClass) + 1);
+        if (saved.length > 0) await ceilingCheck(p);
         const message = await speak(p, { seat, agent, round, said, position: position++ });
         saved.push(message);
         said.push({ round, kind: 'turn', speaker: seat, content: message.content });
@@ -95,6 +96,19 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
     await model.run.recordUnfinished(ctx.log);
     await markInterrupted(ctx, conversation, lastSpokenRound);
     throw err;
+  }
+}
+
+/**
+ * The key's ceiling before the next turn: its month total plus what this debate consumed so far. The
+ * refusal names the conversation, whose turns so far are kept (the plain route answers it as its 402).
+ */
+async function ceilingCheck(p: PendingDebate): Promise<void> {
+  try {
+    await assertKeyBudget(p.ctx, questionsFor(p.model.usage, p.provider.modelClass) + 1);
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    throw new DomainError(err.status, err.message, err.code, { details: { ...err.details, conversationId: p.conversation.id }, headers: err.headers });
   }
 }
 
