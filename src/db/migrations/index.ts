@@ -18,6 +18,7 @@ import { Migration20261123130000 } from './Migration20261123130000.js';
 import { Migration20261123140000 } from './Migration20261123140000.js';
 import { Migration20261123165000 } from './Migration20261123165000.js';
 import { Migration20261123150000 } from './Migration20261123150000.js';
+import { Migration20261123150100 } from './Migration20261123150100.js';
 import { Migration20261123185000 } from './Migration20261123185000.js';
 import { Migration20261123170000 } from './Migration20261123170000.js';
 
@@ -43,6 +44,7 @@ export const migrationsList = [
   { name: 'Migration20261123140000', class: Migration20261123140000 },
   { name: 'Migration20261123165000', class: Migration20261123165000 },
   { name: 'Migration20261123150000', class: Migration20261123150000 },
+  { name: 'Migration20261123150100', class: Migration20261123150100 },
   { name: 'Migration20261123185000', class: Migration20261123185000 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
 ];

@@ -240,11 +240,12 @@ export async function advanceRun(app: Deps, claim: Claim, signal: AbortSignal): 
             errorCode: null,
             idempotencyKey: isOutbound(node.type) ? idempotencyKeyOf(r.id, node.key) : null,
             resumeAt: null,
+            workerId: app.flows.workerId,
             startedAt: now,
             finishedAt: null,
           });
         } else {
-          Object.assign(step, { status: 'running', attempts: plan.attempts, startedAt: now, finishedAt: null, error: null, errorCode: null });
+          Object.assign(step, { status: 'running', attempts: plan.attempts, workerId: app.flows.workerId, startedAt: now, finishedAt: null, error: null, errorCode: null });
         }
         r.status = 'running';
         r.dueAt = null;

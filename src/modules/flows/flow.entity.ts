@@ -93,6 +93,8 @@ const FlowStepSchema = defineEntity({
     idempotencyKey: p.string().nullable(),
     /** A wait step: when it is over. */
     resumeAt: p.datetime().nullable(),
+    /** The process that last ran the step (`<host>:<pid>:<random>`). */
+    workerId: p.string().nullable(),
     startedAt: p.datetime(),
     finishedAt: p.datetime().nullable(),
   },

@@ -86,6 +86,7 @@ export function newRun(
       errorCode: null,
       idempotencyKey: null,
       resumeAt: null,
+      workerId: null,
       startedAt: opts.now,
       finishedAt: opts.now,
     });

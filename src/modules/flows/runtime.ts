@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Deps } from '../../core/deps.js';
 import { Notifier } from '../../lib/notifier.js';
 import { advanceRun, claimRuns, expireApprovals, fireDueSchedules, nextWakeAt, releaseClaims, type Claim } from './engine.js';
@@ -8,10 +10,12 @@ export interface FlowsRuntime {
   readonly wake: Notifier;
   /** Notified after a commit that appended run events: this process's run streams read them at once. */
   readonly events: Notifier;
+  /** This process, as recorded on the steps it runs. */
+  readonly workerId: string;
 }
 
 export function createFlowsRuntime(): FlowsRuntime {
-  return { wake: new Notifier(), events: new Notifier() };
+  return { wake: new Notifier(), events: new Notifier(), workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` };
 }
 
 declare module '../../core/deps.js' {
