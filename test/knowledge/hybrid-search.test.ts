@@ -174,7 +174,7 @@ describe('configuration', () => {
   it('SVC_EMBEDDINGS_MODEL is required with SVC_EMBEDDINGS_BASE_URL; empty values mean unset', () => {
     expect(() => loadEmbeddingsConfig({ SVC_EMBEDDINGS_BASE_URL: 'http://127.0.0.1:1/v1' })).toThrow(ZodError);
     expect(loadEmbeddingsConfig({ SVC_EMBEDDINGS_BASE_URL: '', SVC_EMBEDDINGS_MODEL: '' }).baseUrl).toBeNull();
-    expect(loadEmbeddingsConfig({}).maxScan).toBe(20_000);
+    expect(loadEmbeddingsConfig({}).maxScan).toBe(5_000);
     expect(() => loadEmbeddingsConfig({ SVC_EMBEDDINGS_BASE_URL: 'not a url', SVC_EMBEDDINGS_MODEL: 'm' })).toThrow(ZodError);
   });
 

@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import OpenAI from 'openai';
 import { z } from 'zod';
 
@@ -12,7 +13,7 @@ const EmbeddingsEnvSchema = z
     SVC_EMBEDDINGS_API_KEY: optionalText,
     SVC_EMBEDDINGS_TIMEOUT_MS: positiveInt(30_000),
     SVC_EMBEDDINGS_BATCH: positiveInt(64),
-    SVC_EMBEDDINGS_MAX_SCAN: positiveInt(20_000),
+    SVC_EMBEDDINGS_MAX_SCAN: positiveInt(5_000),
   })
   .refine((e) => !e.SVC_EMBEDDINGS_BASE_URL || e.SVC_EMBEDDINGS_MODEL, {
     message: 'SVC_EMBEDDINGS_MODEL is required with SVC_EMBEDDINGS_BASE_URL',
@@ -105,7 +106,11 @@ export function vectorBytes(v: Float32Array): Buffer {
   return out;
 }
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** The stored bytes as a vector: one aligned copy on little-endian machines (a read per value elsewhere). */
 export function vectorFromBytes(bytes: Uint8Array): Float32Array {
+  if (LITTLE_ENDIAN) return new Float32Array(Uint8Array.prototype.slice.call(bytes).buffer, 0, bytes.byteLength >> 2);
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const v = new Float32Array(buf.length / 4);
   for (let i = 0; i < v.length; i++) v[i] = buf.readFloatLE(i * 4);
