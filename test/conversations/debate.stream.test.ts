@@ -235,6 +235,30 @@ describe('GraphQL', () => {
     expect(listed.errors).toBeUndefined();
   });
 
+  it('a subscriber that leaves stops the debate: the conversation is interrupted with what was said', async () => {
+    const k = await t.tenant();
+    const x = await createAgent(t, k.key, persona('Xena'));
+    const y = await createAgent(t, k.key, persona('Yves'));
+    model.enqueue({ content: 'First turn.' }, { chunks: ['Never ', 'finished '], hang: true });
+    const before = model.requests.length;
+    const client = createClient({ url: `${t.baseUrl}/graphql/stream`, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${k.key}` }) });
+    const iterator = client.iterate({ query: STREAM, variables: { input: { topic: 'Leave early', agentIds: [x, y], rounds: 2 } } });
+    let id = '';
+    for (;;) {
+      const { value } = await iterator.next();
+      const event = (value as Result).data!.conversationStream;
+      if (event.type === 'start') id = event.conversationId;
+      if (event.type === 'token' && event.delta === 'Never ') break;
+    }
+    await iterator.return!();
+    client.dispose();
+    await expect.poll(async () => (await api(t.baseUrl, k.key).get(`/v1/conversations/${id}`)).body.conversation.status).toBe('interrupted');
+    const conv = (await api(t.baseUrl, k.key).get(`/v1/conversations/${id}`)).body.conversation;
+    expect(conv.messages.map((m: any) => m.content)).toEqual(['First turn.']);
+    await expect.poll(() => ledgerRows(t, k.workspaceId)).toMatchObject({ rows: 1 });
+    expect(model.requests.length - before).toBe(2);
+  });
+
   for (const singleConnection of [false, true]) {
     it(`conversationStream over graphql-sse (${singleConnection ? 'single connection' : 'distinct connections'}): the REST stream's events`, async () => {
       model.enqueue({ chunks: ['Trains ', 'win [1].'] }, { chunks: ['Flights.'] }, { chunks: ['Weakest point: cost.'] }, { content: SYNTHESIS });
