@@ -13,6 +13,9 @@ import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
 import { proofsRouter } from './v1/proofs.routes.js';
 import { webhooksRouter } from './v1/webhooks.routes.js';
 import { knowledgeRouter } from './v1/knowledge.routes.js';
+import { dossiersRouter } from './v1/dossiers.routes.js';
+import { lightRouter } from './light/light.routes.js';
+import { postesRouter } from './v1/postes.routes.js';
 import { toolsRouter } from './v1/tools.routes.js';
 import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
@@ -70,6 +73,9 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(proofsRouter(app));
   server.use(webhooksRouter(app));
   server.use(knowledgeRouter(app));
+  server.use(dossiersRouter(app));
+  server.use(lightRouter(app));
+  server.use(postesRouter(app));
   server.use(toolsRouter(app));
   server.use(verifyUsageRouter(app)); // before any `/v1/verify/:id` router
   server.use(verifyRouter(app));

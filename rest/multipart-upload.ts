@@ -17,6 +17,7 @@ const DRAIN_GRACE_MS = 5_000;
 export const UploadFormSchema = z.object({
   file: z.file().describe('The document (text, Markdown, HTML, PDF or DOCX), at most 25 MB'),
   collectionId: z.string().optional(),
+  dossierId: z.string().optional().describe('A dossier of the workspace to upload into (400 Dossier not found otherwise)'),
   name: z.string().max(MAX_NAME).optional(),
 });
 
@@ -95,6 +96,7 @@ export function readMultipartUpload(req: IncomingMessage, res: ServerResponse, m
           mimeType: got.mimeType,
           bytes: Buffer.concat(got.chunks),
           ...(fields.collectionId !== undefined ? { collectionId: fields.collectionId } : {}),
+          ...(fields.dossierId !== undefined ? { dossierId: fields.dossierId } : {}),
           ...(fields.name !== undefined ? { name: fields.name.slice(0, MAX_NAME) } : {}),
         });
       });

@@ -30,6 +30,7 @@ import { createVerifyRuntime } from '../modules/verify/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import { createFlowsRuntime, startFlows } from '../modules/flows/runtime.js';
 import type { Resolver } from '../net/index.js';
+import { createLightRuntime } from '../modules/light/light.runtime.js';
 
 export interface StartOptions {
   /** DNS resolver for outbound HTTP (tests simulate DNS answers); default: the system resolver. */
@@ -113,6 +114,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     mailer: createMailer(kernel),
     flows: createFlowsRuntime(),
     partner: createPartnerRuntime(kernel),
+    light: createLightRuntime(config.env),
   });
   kernel.onClose(() => services.mailer.close());
   startRateCounterSweep(services);

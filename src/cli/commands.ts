@@ -9,6 +9,7 @@ import { MonthSchema } from '../modules/usage/usage.schemas.js';
 import { buildUsageReport, findKeyNotifications, toNotificationDto } from '../modules/usage/usage.service.js';
 import { createUser, createWorkspace, findWorkspaceOrFail, setSuspended } from '../modules/workspaces/workspaces.service.js';
 import { createPerson, invite, setPassword, toPersonDto } from '../modules/people/people.service.js';
+import { installPosteAsOperator } from '../modules/postes/postes.service.js';
 import type { Mailer } from '../modules/people/mailer.js';
 import type { Logger } from '../lib/logger.js';
 import { programJson, setPartner } from '../modules/partner/partner.service.js';
@@ -58,6 +59,10 @@ type Handler = (actx: CliContext, args: string[], flags: Flags) => Promise<unkno
 
 /** Each command is `<noun> <verb>`; handlers call the same services as the API. */
 export const commands: Record<string, Handler> = {
+  /** Installs a template of the poste catalogue in a workspace (docs/postes.md). */
+  'poste install': async (actx, [workspaceId], flags) => ({
+    poste: await installPosteAsOperator(actx, need(workspaceId, 'workspace id'), { key: required(flags, 'key') }),
+  }),
   'workspace create': async (actx, _args, flags) => {
     const { workspace, user, issued } = await createWorkspace(actx, {
       name: required(flags, 'name'),

@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       password: { type: 'string' },
       sandbox: { type: 'boolean' },
       'grace-days': { type: 'string' },
+      key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,6 +78,7 @@ const USAGE = `Usage: npm run --silent svc -- <command>
   usage W [--month YYYY-MM]
   notifications W [--month YYYY-MM]
   workspace set-partner W [--sandbox] [--grace-days N]
+  poste install W --key contract-review|invoice-check|due-diligence-summary|policy-compliance
 `;
 
 function describe(err: unknown): string {

@@ -11,8 +11,9 @@ import { toolEntities } from '../modules/tools/tool.entity.js';
 import { partnerEntities } from '../modules/partner/partner.entity.js';
 import { VerifyReport } from '../modules/verify/verify-report.entity.js';
 import { flowEntities } from '../modules/flows/flow.entity.js';
+import { posteEntities } from '../modules/postes/poste.entity.js';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.entity.js';
 import { Widget } from '../modules/widgets/widget.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities, ...posteEntities];

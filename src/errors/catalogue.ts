@@ -111,6 +111,19 @@ export const ErrorCode = {
   authorizationPending: 'authorization_pending',
   /** Device pairing: the code is unknown, used or expired. */
   deviceCodeInvalid: 'device_code_invalid',
+  // Issue 16: light, postes.
+  /** `provider` of a light question is not auto, local or a configured provider. */
+  invalidProvider: 'invalid_provider',
+  /** A poste already installed under this key in the workspace. */
+  posteAlreadyInstalled: 'poste_already_installed',
+  /** A key that names no template of the poste catalogue. */
+  unknownPosteTemplate: 'unknown_poste_template',
+  /** A poste run on a dossier with no ready document. */
+  dossierEmpty: 'dossier_empty',
+  /** `POST /light/web` on a server without `SVC_WEB_SEARCH_URL`. */
+  webSearchNotConfigured: 'web_search_not_configured',
+  /** The configured web search did not answer usable results. */
+  webSearchFailed: 'web_search_failed',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -140,6 +153,10 @@ export const RESOURCES = {
   client: 'Client',
   invoice: 'Invoice',
   device: 'Device',
+  // Issue 16: dossiers, postes and their runs.
+  dossier: 'Dossier',
+  poste: 'Poste',
+  posteRun: 'Poste run',
 } as const;
 export type Resource = keyof typeof RESOURCES;
 
@@ -301,6 +318,18 @@ export const errors = {
   webhookSignatureInvalid: () => make(400, ErrorCode.webhookSignatureInvalid, 'Webhook signature does not verify'),
   authorizationPending: () => make(400, ErrorCode.authorizationPending, 'The pairing code is not confirmed yet'),
   deviceCodeInvalid: () => make(400, ErrorCode.deviceCodeInvalid, 'Unknown, used or expired pairing code'),
+  // Issue 16: light, postes.
+  invalidProvider: (provider: string, allowed: string[]) =>
+    make(400, ErrorCode.invalidProvider, `Unknown provider: ${provider} (allowed: ${allowed.join(', ')})`, { field: 'provider', allowed }),
+  posteAlreadyInstalled: (key: string, agentId: string) =>
+    make(409, ErrorCode.posteAlreadyInstalled, `Poste already installed: ${key}`, { key, agentId }),
+  unknownPosteTemplate: (key: string, keys: string[]) =>
+    make(400, ErrorCode.unknownPosteTemplate, `Unknown poste template: ${key} (catalogue: ${keys.join(', ')})`, { field: 'key', keys }),
+  dossierEmpty: (dossierId: string) =>
+    make(400, ErrorCode.dossierEmpty, 'The dossier has no ready document to run on', { field: 'dossierId', dossierId }),
+  webSearchNotConfigured: () =>
+    make(501, ErrorCode.webSearchNotConfigured, 'Web search is not configured on this server (SVC_WEB_SEARCH_URL)'),
+  webSearchFailed: () => make(502, ErrorCode.webSearchFailed, 'The web search did not answer'),
 };
 
 export type ErrorFactory = keyof typeof errors;

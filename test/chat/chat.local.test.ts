@@ -114,7 +114,7 @@ describe('auto-pick on the local model', () => {
     expect((await auto({ message: 'Bonjour' })).body.agentId).toBe(ada);
   });
 
-  it('considers postes: undecided skips them for the oldest agent that can answer; a poste picked is refused', async () => {
+  it('considers postes but never sends a chat to one: undecided or picked, a conversational agent answers; postes only is 404', async () => {
     const w = await t.tenant();
     const desk = await createAgent(t, w.key, persona('Desk', { role: 'Compliance desk', mission: 'Run dossier compliance checklists' }));
     await makePoste(t, w.key, desk);
@@ -122,9 +122,15 @@ describe('auto-pick on the local model', () => {
     const undecided = await auto({ message: 'Bonjour' }, w.key);
     expect(undecided.status).toBe(200);
     expect(undecided.body.agentId).toBe(helper);
+    // The lexical rule picks the poste (its role and mission match); the chat goes to a conversational agent.
     const picked = await auto({ message: 'Run the compliance checklists on this dossier' }, w.key);
-    expect(picked.status).toBe(500);
-    expect(picked.body).toEqual({ error: 'Agent chat failed' });
+    expect(picked.status).toBe(200);
+    expect(picked.body.agentId).toBe(helper);
+    const only = await t.tenant();
+    await makePoste(t, only.key, await createAgent(t, only.key, persona('Desk')));
+    const none = await auto({ message: 'Run the compliance checklists' }, only.key);
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual({ error: 'No agents available in this workspace' });
   });
 
   it('streams with the planned agent: the done event names it', async () => {

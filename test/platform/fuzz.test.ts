@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -151,6 +153,7 @@ const RAW_BODIES = [
 
 let t: TestApp;
 let key: string;
+let search: Server;
 let operations: Operation[];
 let health: { slowestMs: number; failures: number; stop: () => Promise<void> };
 
@@ -187,7 +190,13 @@ function watchHealth(baseUrl: string) {
 
 beforeAll(async () => {
   // Every host resolves to loopback: webhook and tool URLs the fuzzer makes up never leave the machine.
-  t = await startTestApp({ resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+  // A web search on loopback that finds nothing, so that POST /light/web reaches its service.
+  search = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}'));
+  await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve));
+  t = await startTestApp({
+    resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    env: { SVC_WEB_SEARCH_URL: `http://127.0.0.1:${(search.address() as AddressInfo).port}/search` },
+  });
   ({ key } = await t.tenant());
   const client = api(t.baseUrl, key);
   known.agent = (await client.post('/v1/agents', persona('Ada'))).body.agent.id;
@@ -222,6 +231,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await health?.stop();
   await t?.close();
+  search?.closeAllConnections();
+  search?.close();
 });
 
 function expectWellFormed(op: Operation, res: { status: number; headers: Headers; text: string }, sent: string) {

@@ -15,8 +15,19 @@ export interface Plan {
   decidedBy: 'only-agent' | 'lexical' | 'model' | 'fallback';
 }
 
-/** `agents` oldest first, never empty. */
+/**
+ * `agents` oldest first, holding at least one conversational agent. The planner sees postes too (SPEC:
+ * auto-pick considers them), but a chat is never sent to one: a poste it picks gives way to the
+ * conversational agent the lexical rule prefers, else the oldest conversational agent.
+ */
 export async function planAgent(model: TurnModel, agents: Agent[], message: string, masker: PiiMasker): Promise<Plan> {
+  const plan = await planAmong(model, agents, message, masker);
+  if (!isPoste(plan.agent)) return plan;
+  const picked = pickLexically(agents.filter((a) => !isPoste(a)), message);
+  return picked ? { agent: picked, decidedBy: 'lexical' } : { agent: fallbackAgent(agents), decidedBy: 'fallback' };
+}
+
+async function planAmong(model: TurnModel, agents: Agent[], message: string, masker: PiiMasker): Promise<Plan> {
   if (agents.length === 1) return { agent: agents[0]!, decidedBy: 'only-agent' };
   if (model.provider.local) {
     const picked = pickLexically(agents, message);

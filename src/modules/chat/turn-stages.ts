@@ -72,7 +72,8 @@ export async function meteredUntilDone<T>(model: TurnModel | undefined, log: Ser
 export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
   const { ctx, input, masker, stages } = turn;
   const agents = await loadWorkspaceAgents(ctx);
-  if (agents.length === 0) throw errors.notFound('agent', null, NO_AGENTS);
+  // Postes cannot be chatted with: a workspace of postes only has no agent to pick.
+  if (!agents.some((a) => !isPoste(a))) throw errors.notFound('agent', null, NO_AGENTS);
   let admission: Admission;
   try {
     admission = await assertCanConsume(ctx, { feature: 'chat' });

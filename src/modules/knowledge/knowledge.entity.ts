@@ -1,5 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
+export const COLLECTION_KINDS = ['collection', 'dossier'] as const;
+export type CollectionKind = (typeof COLLECTION_KINDS)[number];
+
 export const SOURCE_STATUSES = ['ingesting', 'ready', 'failed'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
@@ -12,11 +15,15 @@ const KnowledgeCollectionSchema = defineEntity({
     userId: p.string(),
     name: p.text(),
     description: p.text(),
+    /** `dossier`: a named folder of documents for one matter (dossiers.service.ts); `collection` otherwise. */
+    kind: p.string().$type<CollectionKind>().default('collection'),
+    /** A dossier's client, removed from web queries (light module). */
+    clientName: p.text().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
 });
-/** A named group of sources (a "dossier" in the console); `dossierName` of knowledge items. */
+/** A named group of sources; of kind `dossier` it is a dossier; its name is `dossierName` of knowledge items. */
 export class KnowledgeCollection extends KnowledgeCollectionSchema.class {}
 KnowledgeCollectionSchema.setClass(KnowledgeCollection);
 

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { authorize } from '../keys/access.js';
 import { documentLimitFor, subscriptionState } from '../usage/plans.js';
 import { wakeIngestion } from './ingestion.worker.js';
+import { findDossier, unknownDossier } from './dossiers.service.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 import { findCollection, findSource, READ, sourceNotFound, unknownCollection, WRITE } from './knowledge.lookup.js';
 import { readDocument, storeDocument } from './knowledge.repository.js';
@@ -53,6 +54,8 @@ export interface UploadedFile {
   mimeType: string;
   bytes: Buffer;
   collectionId?: string;
+  /** A dossier to upload into (a collection of kind `dossier`); with `collectionId`, both must name it. */
+  dossierId?: string;
   /** Optional display name (defaults to the file name). */
   name?: string;
 }
@@ -76,8 +79,14 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
   const file = await read(MAX_UPLOAD_BYTES);
   const name = UploadNameSchema.safeParse(file.name);
   if (!name.success) throw errors.validation('name', name.error.issues[0].message);
-  const collectionId = file.collectionId?.trim() || null;
+  let collectionId = file.collectionId?.trim() || null;
   if (collectionId && !(await findCollection(ctx, collectionId))) throw unknownCollection();
+  const dossierId = file.dossierId?.trim() || null;
+  if (dossierId) {
+    if (!(await findDossier(ctx, dossierId))) throw unknownDossier();
+    if (collectionId && collectionId !== dossierId) throw errors.validation('dossierId', 'dossierId and collectionId name different collections');
+    collectionId = dossierId;
+  }
 
   const now = ctx.clock.now();
   const source = await ctx.em.transactional(async (tx) => {

@@ -1,0 +1,55 @@
+/**
+ * Answers grounded in numbered passages, shared by light questions, web answers and poste runs: the
+ * prompt that asks for `[n]` citations and for a fixed reply when the passages do not answer, and the
+ * reading of the answer (which passages it cites, whether it declined).
+ */
+import type { ChatMessage, TurnMaterial } from '../models/provider.js';
+
+/** What the model replies when the passages do not answer (docs/light.md). */
+export const DECLINE = 'NOT_IN_DOCUMENTS';
+
+export interface NumberedPassage {
+  ref: number;
+  text: string;
+  sourceName: string;
+  section?: string;
+}
+
+const RULES = [
+  'Answer only from the numbered passages below.',
+  'After each statement, cite the passage or passages that support it with their numbers in brackets, for example [1] or [2][3].',
+  'Use no other knowledge and never guess.',
+  `If the passages do not answer, reply exactly ${DECLINE} and nothing else.`,
+].join(' ');
+
+export function passagesBlock(passages: NumberedPassage[]): string {
+  return passages.map((p) => `[${p.ref}] ${p.sourceName}${p.section ? ` — ${p.section}` : ''}\n${p.text}`).join('\n\n');
+}
+
+/** The messages of a grounded answer: instructions and passages, the earlier turns, the question. */
+export function groundedMessages(opts: {
+  instructions: string;
+  passages: NumberedPassage[];
+  question: string;
+  history?: { role: 'user' | 'assistant'; content: string }[];
+}): { messages: ChatMessage[]; material: TurnMaterial } {
+  const system = [opts.instructions, RULES, `Passages:\n\n${passagesBlock(opts.passages)}`].filter(Boolean).join('\n\n');
+  return {
+    messages: [{ role: 'system', content: system }, ...(opts.history ?? []).map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: opts.question }],
+    material: { passages: opts.passages.map((p) => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, ...(p.section ? { section: p.section } : {}) })) },
+  };
+}
+
+/** The passage numbers an answer cites (`[n]`, `[n, m]`, `[n][m]`), in order of first citation, within 1..max. */
+export function citedRefs(answer: string, max: number): number[] {
+  const out: number[] = [];
+  for (const m of answer.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const n of m[1]!.split(',').map((s) => Number(s.trim()))) {
+      if (n >= 1 && n <= max && !out.includes(n)) out.push(n);
+    }
+  }
+  return out;
+}
+
+/** Whether the model declined: its answer is (or starts with) the decline word. */
+export const declined = (answer: string): boolean => answer.trim().replace(/^["'`*]+/, '').toUpperCase().startsWith(DECLINE);

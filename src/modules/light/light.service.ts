@@ -1,0 +1,258 @@
+/**
+ * Light (issue 16, docs/light.md): answers only from the workspace's documents, or one dossier's, with
+ * `[n]` citations; refuses, naming what was searched, when the documents do not cover the question; and
+ * on request searches the web with a redacted query. Every answer is metered through the request's
+ * admission and gets a proof certificate, refusals included (a refusal before any model ran consumes
+ * nothing).
+ */
+import type { ServiceContext } from '../../core/context.js';
+import { errors } from '../../errors/index.js';
+import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
+import { authorize } from '../keys/access.js';
+import { findDossier, dossierNames, unknownDossier } from '../knowledge/dossiers.service.js';
+import { KnowledgeCollection, KnowledgeSource } from '../knowledge/knowledge.entity.js';
+import type { SearchScope } from '../knowledge/knowledge.repository.js';
+import { searchItems } from '../knowledge/query.service.js';
+import { MeteredModel } from '../models/metered-call.js';
+import { usageOf, type CompletionResult, type ModelProvider, type TokenUsage } from '../models/provider.js';
+import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
+import { assertCanConsume } from '../usage/metering.service.js';
+import { coverage, documentFrequencies, termGroups } from './coverage.js';
+import { citedRefs, declined, groundedMessages, type NumberedPassage } from './grounded.js';
+import {
+  AskSchema,
+  WebAskSchema,
+  type AskInput,
+  type Citation,
+  type LightAnswer,
+  type Refusal,
+  type RefusalReason,
+  type Searched,
+  type WebAskInput,
+  type WebResult,
+} from './light.schemas.js';
+import { redactQuery } from './redaction.js';
+import { searchWeb } from './web-search.js';
+
+/** Light questions change nothing stored but consume questions: a read-only key is refused, as for chat. */
+const ACCESS = { scope: 'light', write: true } as const;
+export const ASK_ROUTE = 'POST /light/ask';
+export const WEB_ROUTE = 'POST /light/web';
+/** Passages read per question. */
+export const ASK_TOP_K = 6;
+const MAX_ANSWER_TOKENS = 800;
+
+const ASK_INSTRUCTIONS = "You answer questions for the members of a workspace from the workspace's own documents.";
+const WEB_INSTRUCTIONS = 'You answer a question from web search results. The numbered passages are the results: title, address and extract.';
+
+/** `auto` the default model, `local` the built-in one, else a configured provider by name (400 `invalid_provider`). */
+export function resolveProvider(ctx: ServiceContext, name: string | null | undefined): ModelProvider {
+  const models = ctx.app.models;
+  if (!name || name === 'auto') return models.default();
+  if (name === 'local') return models.local();
+  const found = models.get(name);
+  if (!found) throw errors.invalidProvider(name, ['auto', 'local', ...models.all().map((p) => p.name).filter((n) => n !== 'local')]);
+  return found;
+}
+
+/** What a question found in its scope: what was searched, the passages, and how much of the question the best one covers. */
+export interface Found {
+  searched: Searched;
+  passages: KnowledgeUsedItem[];
+  coverage: number;
+}
+
+/** Searches the workspace (or the dossier) for the question and measures the coverage (coverage.ts). */
+export async function searchForQuestion(
+  ctx: ServiceContext,
+  opts: { question: string; dossier: KnowledgeCollection | null; topK?: number },
+): Promise<Found> {
+  const workspaceId = ctx.caller.workspace.id;
+  const scope: SearchScope = opts.dossier ? { kind: 'some', sourceIds: [], collectionIds: [opts.dossier.id] } : { kind: 'workspace' };
+  const groups = termGroups(opts.question);
+  const [documents, passages, freq] = await Promise.all([
+    ctx.em.fork().count(KnowledgeSource, { workspaceId, status: 'ready', ...(opts.dossier ? { collectionId: opts.dossier.id } : {}) }),
+    searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query: opts.question, topK: opts.topK ?? ASK_TOP_K, scope }),
+    documentFrequencies(ctx.em.fork(), workspaceId, groups),
+  ]);
+  return {
+    searched: {
+      scope: opts.dossier ? 'dossier' : 'workspace',
+      dossierId: opts.dossier?.id ?? null,
+      dossierName: opts.dossier?.name ?? null,
+      documents,
+      passagesFound: passages.length,
+      query: opts.question,
+    },
+    passages,
+    coverage: coverage(groups, freq, passages),
+  };
+}
+
+function whereSearched(s: Searched): string {
+  const where = s.scope === 'dossier' ? `the dossier "${s.dossierName}"` : "the workspace's documents";
+  return `${where} (${s.documents} document${s.documents === 1 ? '' : 's'})`;
+}
+
+function refusalOf(reason: RefusalReason, found: Found, threshold: number): Refusal {
+  const where = whereSearched(found.searched);
+  const message =
+    reason === 'no_documents'
+      ? `There is no ready document in ${where}: nothing to answer from.`
+      : reason === 'model_declined' || reason === 'uncited'
+        ? `The passages found in ${where} do not answer this question.`
+        : `The documents searched, ${where}, do not cover this question.`;
+  return { reason, message, coverage: found.coverage, threshold, searched: found.searched };
+}
+
+export const toCitation = (p: KnowledgeUsedItem): Citation => ({
+  ref: p.ref,
+  sourceId: p.sourceId,
+  sourceName: p.sourceName,
+  section: p.section,
+  page: p.page,
+  chunkPreview: p.chunkPreview,
+  similarity: p.similarity,
+  chunkId: p.chunkId,
+  collectionId: p.collectionId ?? null,
+  dossierName: p.dossierName ?? null,
+  text: p.text,
+});
+
+const numbered = (p: KnowledgeUsedItem): NumberedPassage => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, section: p.section });
+
+/** Runs the model once on the admission; an answer that fails after the model ran is metered on what ran. */
+async function answerOnce(
+  ctx: ServiceContext,
+  run: MeteredModel,
+  req: ReturnType<typeof groundedMessages>,
+): Promise<CompletionResult> {
+  try {
+    const result = await run.call({ messages: req.messages, material: req.material, temperature: 0.1, maxTokens: MAX_ANSWER_TOKENS });
+    await run.record(result.model);
+    return result;
+  } catch (err) {
+    await run.recordUnfinished(ctx.log);
+    throw err;
+  }
+}
+
+async function certify(
+  ctx: ServiceContext,
+  route: string,
+  opts: { provider: string; model: string; request: unknown; answer: Omit<LightAnswer, 'proofId'>; usage: TokenUsage },
+): Promise<string> {
+  const { id } = await issueProof(ctx, {
+    route,
+    modelAddress: opts.provider,
+    model: opts.model,
+    request: opts.request,
+    answer: canonicalJson({ answer: opts.answer.answer, refused: opts.answer.refused, citations: opts.answer.citations.map((c) => c.chunkId) }),
+    usage: opts.usage,
+  });
+  return id;
+}
+
+/**
+ * `POST /light/ask`: searches, refuses without a model when the best passage covers less of the question
+ * than the measured threshold, else asks the model for a cited answer from the passages; an answer that
+ * declines or cites nothing is a refusal too. Exported for the MCP tool `service_ask`.
+ */
+export async function ask(ctx: ServiceContext, input: AskInput): Promise<LightAnswer> {
+  authorize(ctx, ACCESS);
+  const q = AskSchema.parse(input ?? {});
+  const provider = resolveProvider(ctx, q.provider);
+  let dossier: KnowledgeCollection | null = null;
+  if (q.dossierId) {
+    dossier = await findDossier(ctx, q.dossierId);
+    if (!dossier) throw unknownDossier();
+  }
+  const admission = await assertCanConsume(ctx, { feature: 'gateway' });
+  const threshold = ctx.app.light.minCoverage;
+  const found = await searchForQuestion(ctx, { question: q.question, dossier });
+  const request = { question: q.question, history: q.history ?? [], dossierId: q.dossierId ?? null, provider: q.provider ?? 'auto' };
+
+  const refuse = async (reason: RefusalReason, model: string | null, usage: TokenUsage): Promise<LightAnswer> => {
+    const refusal = refusalOf(reason, found, threshold);
+    const answer = { answer: refusal.message, refused: true, refusal, citations: [], provenance: { searched: found.searched, documents: [], webResults: [], webQuery: null }, model, usage };
+    return { ...answer, proofId: await certify(ctx, ASK_ROUTE, { provider: request.provider, model: model ?? 'none', request, answer, usage }) };
+  };
+
+  if (found.searched.documents === 0) return refuse('no_documents', null, usageOf(0, 0));
+  if (found.passages.length === 0) return refuse('no_passages', null, usageOf(0, 0));
+  if (found.coverage < threshold) return refuse('not_covered', null, usageOf(0, 0));
+
+  const run = new MeteredModel(provider, { meter: admission, route: ASK_ROUTE, signal: ctx.signal });
+  const result = await answerOnce(ctx, run, groundedMessages({ instructions: ASK_INSTRUCTIONS, passages: found.passages.map(numbered), question: q.question, history: q.history ?? [] }));
+  if (declined(result.content)) return refuse('model_declined', result.model, run.usage);
+  const refs = citedRefs(result.content, found.passages.length);
+  if (refs.length === 0) return refuse('uncited', result.model, run.usage);
+  const citations = refs.map((r) => toCitation(found.passages[r - 1]!));
+  const documents = [...new Map(citations.map((c) => [c.sourceId, { sourceId: c.sourceId, sourceName: c.sourceName, collectionId: c.collectionId, dossierName: c.dossierName }])).values()];
+  const answer = {
+    answer: result.content.trim(),
+    refused: false,
+    refusal: null,
+    citations,
+    provenance: { searched: found.searched, documents, webResults: [], webQuery: null },
+    model: result.model,
+    usage: run.usage,
+  };
+  return { ...answer, proofId: await certify(ctx, ASK_ROUTE, { provider: request.provider, model: result.model, request, answer, usage: run.usage }) };
+}
+
+/**
+ * `POST /light/web`: the explicit web search after a refusal. The query is redacted before it leaves
+ * (redaction.ts); the model answers from the results with `[n]` citations, which `provenance.webResults`
+ * lists. 501 `web_search_not_configured` without `SVC_WEB_SEARCH_URL`; 502 `web_search_failed`.
+ */
+export async function askWeb(ctx: ServiceContext, input: WebAskInput): Promise<LightAnswer> {
+  authorize(ctx, ACCESS);
+  const q = WebAskSchema.parse(input ?? {});
+  const provider = resolveProvider(ctx, q.provider);
+  const endpoint = ctx.app.light.webSearchUrl;
+  if (!endpoint) throw errors.webSearchNotConfigured();
+  const admission = await assertCanConsume(ctx, { feature: 'gateway' });
+  const webQuery = redactQuery(q.question, await dossierNames(ctx));
+  const hits = webQuery ? await searchWeb(ctx, endpoint, webQuery, ctx.app.light.webSearchTimeoutMs) : [];
+  const webResults: WebResult[] = hits.map((h, i) => ({ ref: i + 1, title: h.title, url: h.url, snippet: h.snippet }));
+  const request = { question: q.question, provider: q.provider ?? 'auto' };
+  const base = { citations: [], refusal: null };
+  const finish = async (answer: Omit<LightAnswer, 'proofId'>, model: string): Promise<LightAnswer> => ({
+    ...answer,
+    proofId: await certify(ctx, WEB_ROUTE, { provider: request.provider, model, request, answer, usage: answer.usage }),
+  });
+  const refusedWith = (reason: RefusalReason, used: WebResult[], model: string | null, usage: TokenUsage) => {
+    const searched: Searched = { scope: 'workspace', dossierId: null, dossierName: null, documents: 0, passagesFound: hits.length, query: webQuery };
+    const message = reason === 'no_web_results' ? 'The web search found nothing for this question.' : 'The web results do not answer this question.';
+    return finish(
+      {
+        ...base,
+        answer: message,
+        refused: true,
+        refusal: { reason, message, coverage: 0, threshold: 0, searched },
+        provenance: { searched: null, documents: [], webResults: used, webQuery },
+        model,
+        usage,
+      },
+      model ?? 'none',
+    );
+  };
+  if (webResults.length === 0) return refusedWith('no_web_results', [], null, usageOf(0, 0));
+  const run = new MeteredModel(provider, { meter: admission, route: WEB_ROUTE, signal: ctx.signal });
+  const passages = webResults.map((r) => ({ ref: r.ref, text: r.snippet || r.title, sourceName: r.title, section: r.url }));
+  const result = await answerOnce(ctx, run, groundedMessages({ instructions: WEB_INSTRUCTIONS, passages, question: q.question }));
+  const refs = citedRefs(result.content, webResults.length);
+  if (declined(result.content) || refs.length === 0) return refusedWith(declined(result.content) ? 'model_declined' : 'uncited', webResults, result.model, run.usage);
+  return finish(
+    {
+      ...base,
+      answer: result.content.trim(),
+      refused: false,
+      provenance: { searched: null, documents: [], webResults: refs.map((r) => webResults[r - 1]!), webQuery },
+      model: result.model,
+      usage: run.usage,
+    },
+    result.model,
+  );
+}
