@@ -2,11 +2,18 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { createApp } from '../../src/app/create-app.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, listen } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
 import { embedPending } from '../../src/modules/knowledge/embeddings.runtime.js';
 import { loadEmbeddingsConfig } from '../../src/modules/knowledge/embeddings.js';
 import { reciprocalRankFusion } from '../../src/modules/knowledge/hybrid-search.js';
+import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
+import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createTestDatabase } from '../support/database.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
@@ -166,6 +173,51 @@ describe('the in-process bound', () => {
       expect((await q({ query: 'money back', sourceIds: [refunds.id] })).body.results).toHaveLength(1);
     } finally {
       await bounded.close();
+    }
+  });
+});
+
+describe('the back-fill worker', () => {
+  it('embeds at start the passages written before the endpoint was configured', async () => {
+    const db = await createTestDatabase();
+    const dataDir = db.url ? 'memory://' : mkdtempSync(join(tmpdir(), 'svc-backfill-'));
+    const env = { LOG_LEVEL: 'silent', SVC_DEPLOYMENT: 'onprem', SVC_DATA_DIR: dataDir, ...(db.url ? { DATABASE_URL: db.url } : {}) };
+    try {
+      // First without an endpoint: the document is ingested and searchable by full text only.
+      const before = await createApp({ config: loadConfig({ ...env, SVC_BACKGROUND_JOBS: 'off' }) });
+      let sourceId: string;
+      try {
+        const server = await listen(before.http, 0, '127.0.0.1');
+        const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const tenant = await createWorkspace({ em: before.services.orm.em.fork(), clock: before.services.clock }, { name: 'W', plan: 'cabinet', seats: 1 });
+        const form = new FormData();
+        form.append('file', new Blob(['# Refunds\n\nCustomers are reimbursed within 30 days.'], { type: 'text/markdown' }), 'refunds.md');
+        const res = await fetch(`${baseUrl}/v1/knowledge-sources/upload`, { method: 'POST', headers: { authorization: `Bearer ${tenant.issued.secret}` }, body: form });
+        sourceId = ((await res.json()) as { source: { id: string } }).source.id;
+        await runPendingIngestion(before.services);
+        server.closeAllConnections();
+        server.close();
+      } finally {
+        await before.close();
+      }
+      // Then with the endpoint and background jobs on: the worker's first round embeds what is missing.
+      const after = await createApp({
+        config: loadConfig({ ...env, SVC_BACKGROUND_JOBS: 'on', SVC_EMBEDDINGS_BASE_URL: server.baseUrl, SVC_EMBEDDINGS_MODEL: 'scripted-embed' }),
+      });
+      try {
+        const embedded = () =>
+          after.services.orm.em
+            .fork()
+            .execute<{ n: string | number }[]>(`select count(*) as n from knowledge_chunk_embedding e join knowledge_chunk c on c.id = e.chunk_id where c.source_id = ?`, [sourceId])
+            .then((r) => Number(r[0]!.n));
+        await expect.poll(embedded, { timeout: 10_000 }).toBeGreaterThan(0);
+        expect(server.requests.some((r) => r.input.some((text) => text.includes('reimbursed within 30 days')))).toBe(true);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await db.drop();
+      if (!db.url) rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
