@@ -221,41 +221,20 @@ export async function advanceRun(app: Deps, claim: Claim, signal: AbortSignal): 
         handedBack = true;
         return;
       }
-      // Record the step as running (an outbound step with its idempotency key) before it does anything.
+      // A step that reaches outside (a model, the knowledge base, the verifier, HTTP, mail) is recorded as
+      // running (an outbound one with its idempotency key) before it does anything; the others only compute
+      // and are recorded once, with their outcome.
       const node = plan.node;
-      const started = await whileHeld(app, claim, async (tx, r) => {
-        let step = await tx.findOne(FlowStep, { runId: r.id, nodeKey: node.key });
-        if (!step) {
-          step = tx.create(FlowStep, {
-            id: newId('stp'),
-            workspaceId: r.workspaceId,
-            runId: r.id,
-            nodeKey: node.key,
-            nodeType: node.type,
-            status: 'running',
-            attempts: plan.attempts,
-            output: null,
-            summary: null,
-            error: null,
-            errorCode: null,
-            idempotencyKey: isOutbound(node.type) ? idempotencyKeyOf(r.id, node.key) : null,
-            resumeAt: null,
-            workerId: app.flows.workerId,
-            startedAt: now,
-            finishedAt: null,
-          });
-        } else {
-          Object.assign(step, { status: 'running', attempts: plan.attempts, workerId: app.flows.workerId, startedAt: now, finishedAt: null, error: null, errorCode: null });
-        }
-        r.status = 'running';
-        r.dueAt = null;
-        r.updatedAt = now;
-        await appendEvent(tx, r.id, { type: 'step_started', data: { nodeKey: node.key, type: node.type, attempt: plan.attempts } }, now);
-      });
-      if (!started) return;
+      const twoPhase = REACHES_OUT.has(node.type);
+      if (twoPhase) {
+        const started = await whileHeld(app, claim, async (tx, r) => {
+          await startStep(app, tx, r, node, plan.attempts, now);
+        });
+        if (!started) return;
+      }
       const result = await executeNode(app, run, node, templateContext(run, steps), signal);
       if (signal.aborted) return;
-      const pausedOrOver = await recordResult(app, claim, node, result);
+      const pausedOrOver = await recordResult(app, claim, node, result, twoPhase ? undefined : plan.attempts);
       if (pausedOrOver !== 'continue') {
         handedBack = pausedOrOver !== 'lost';
         return;
@@ -269,6 +248,41 @@ export async function advanceRun(app: Deps, claim: Claim, signal: AbortSignal): 
     // Handed back for others (fairness, or nothing to do now): claimable at once.
     if (!handedBack && !signal.aborted) await releaseClaims(app, [claim.token]).catch(() => undefined);
   }
+}
+
+/** Steps that reach outside the engine: recorded `running` before they work (crash recovery, at most once). */
+const REACHES_OUT = new Set(['agent.ask', 'knowledge.query', 'verify.text', 'http.request', 'mail.send']);
+
+/** Writes the step `running` (a new row, or the row of a step done again) and its `step_started` event. */
+async function startStep(app: Deps, tx: Em, r: FlowRun, node: FlowNode, attempts: number, now: Date): Promise<FlowStep> {
+  let step = await tx.findOne(FlowStep, { runId: r.id, nodeKey: node.key });
+  if (!step) {
+    step = tx.create(FlowStep, {
+      id: newId('stp'),
+      workspaceId: r.workspaceId,
+      runId: r.id,
+      nodeKey: node.key,
+      nodeType: node.type,
+      status: 'running',
+      attempts,
+      output: null,
+      summary: null,
+      error: null,
+      errorCode: null,
+      idempotencyKey: isOutbound(node.type) ? idempotencyKeyOf(r.id, node.key) : null,
+      resumeAt: null,
+      workerId: app.flows.workerId,
+      startedAt: now,
+      finishedAt: null,
+    });
+  } else {
+    Object.assign(step, { status: 'running', attempts, workerId: app.flows.workerId, startedAt: now, finishedAt: null, error: null, errorCode: null });
+  }
+  r.status = 'running';
+  r.dueAt = null;
+  r.updatedAt = now;
+  await appendEvent(tx, r.id, { type: 'step_started', data: { nodeKey: node.key, type: node.type, attempt: attempts } }, now);
+  return step;
 }
 
 function failStep(step: FlowStep, now: Date, error: string, code: string): void {
@@ -288,12 +302,15 @@ const stepEventData = (s: FlowStep) => ({
   durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
 });
 
-/** Writes a step's outcome; says whether the run goes on, paused or ended (or the claim was lost). */
-async function recordResult(app: Deps, claim: Claim, node: FlowNode, result: StepResult): Promise<'continue' | 'paused' | 'over' | 'lost'> {
+/**
+ * Writes a step's outcome (with `startAttempt`, a computing step, its start too, in the same
+ * transaction); says whether the run goes on, paused or ended (or the claim was lost).
+ */
+async function recordResult(app: Deps, claim: Claim, node: FlowNode, result: StepResult, startAttempt?: number): Promise<'continue' | 'paused' | 'over' | 'lost'> {
   let next: 'continue' | 'paused' | 'over' = 'continue';
   const held = await whileHeld(app, claim, async (tx, run) => {
     const now = app.clock.now();
-    const step = await tx.findOneOrFail(FlowStep, { runId: run.id, nodeKey: node.key });
+    const step = startAttempt !== undefined ? await startStep(app, tx, run, node, startAttempt, now) : await tx.findOneOrFail(FlowStep, { runId: run.id, nodeKey: node.key });
     if (step.status !== 'running') {
       next = 'paused';
       return;

@@ -41,6 +41,9 @@ export class FlowWorker {
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
   #again = false;
+  /** When the next housekeeping is due, and the next due time known (schedule, wait, approval expiry); performance.now() units. */
+  #housekeepAt = 0;
+  #dueAt = Number.POSITIVE_INFINITY;
 
   constructor(app: Deps) {
     this.#app = app;
@@ -52,11 +55,16 @@ export class FlowWorker {
   }
 
   start(): void {
-    this.wake();
+    this.wake(true);
   }
 
-  wake(): void {
+  /**
+   * Claims what is claimable now. `housekeeping` (the timer's wake-ups, at most every poll) also expires
+   * approvals, fires due schedules and reads the next due time; a commit's wake-up only claims.
+   */
+  wake(housekeeping = false): void {
     if (!this.#claiming) return;
+    if (housekeeping) this.#housekeepAt = 0;
     if (this.#ticking) {
       this.#again = true;
       return;
@@ -74,23 +82,29 @@ export class FlowWorker {
 
   async #tick(): Promise<void> {
     const app = this.#app;
-    let delay = app.config.flows.pollMs;
+    const pollMs = app.config.flows.pollMs;
+    let full = false;
     try {
-      await expireApprovals(app);
-      await fireDueSchedules(app);
+      if (performance.now() >= this.#housekeepAt) {
+        await expireApprovals(app);
+        await fireDueSchedules(app);
+        const at = await nextWakeAt(app);
+        this.#dueAt = at ? performance.now() + Math.max(0, at.getTime() - app.clock.now().getTime() + 1) : Number.POSITIVE_INFINITY;
+        this.#housekeepAt = performance.now() + pollMs;
+      }
       const room = MAX_IN_FLIGHT - this.#inFlight.size;
       if (room > 0 && this.#claiming) {
         const claims = await claimRuns(app, room);
         for (const claim of claims) this.#track(claim);
-        if (claims.length === room) delay = 0;
+        full = claims.length === room;
       }
-      const at = await nextWakeAt(app);
-      if (at) delay = Math.min(delay, Math.max(0, at.getTime() - app.clock.now().getTime() + 1));
     } catch (err) {
       if (this.#claiming) app.log.error({ err }, 'flow worker tick failed');
     }
     if (!this.#claiming) return;
-    this.#timer = setTimeout(() => this.wake(), delay);
+    const next = Math.min(this.#housekeepAt, this.#dueAt);
+    if (full) return void setImmediate(() => this.wake());
+    this.#timer = setTimeout(() => this.wake(performance.now() >= this.#dueAt - 1), Math.max(0, next - performance.now()));
     this.#timer.unref();
   }
 
