@@ -25,6 +25,7 @@ import { flowHooksRouter } from './engine/flow-hooks.routes.js';
 import { flowsRouter } from './engine/flows.routes.js';
 import { partnerClientsRouter } from './partner/clients.routes.js';
 import { partnerStatementsRouter } from './partner/statements.routes.js';
+import { partnerDevicesRouter } from './partner/devices.routes.js';
 import { partnerPaymentsRouter, partnerProviderWebhookRouter } from './partner/payments.routes.js';
 import { credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
@@ -89,6 +90,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(partnerClientsRouter(app));
   server.use(partnerStatementsRouter(app));
   server.use(partnerPaymentsRouter(app));
+  server.use(partnerDevicesRouter(app)); // /partner/devices/code and /token before /partner/devices/:id
 }
 
 /** Keyed families: an unknown path under them still checks the key first (SPEC: key checks happen before routing). */

@@ -189,7 +189,7 @@ export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionE
 /**
  * Appends one consumption to the ledger with the admission's hold given back in the same transaction
  * (`recordBatch`, shared with the workspace's other answers recorded at that moment). When the key passes
- * 80% of its monthly ceiling, a notification is stored once per key and month, and logged.
+ * 80% of its monthly ceiling, a notification is stored once per key and month, logged, and mailed to the key's owner.
  */
 async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdId: string | undefined): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
@@ -328,5 +328,29 @@ async function notifyKeyBudget(ctx: ServiceContext, n: { keyId: string; used: nu
   );
   if (inserted.length > 0) {
     ctx.log.warn({ workspaceId: ctx.caller.workspace.id, keyId: n.keyId, month, used: n.used, limit: n.limit }, message);
+    mailKeyBudget(ctx, { ...n, month, message });
   }
+}
+
+/**
+ * The 80% notification by mail as well, to the key's owner when that user has an e-mail (a person, or a
+ * client's invited manager: docs/partner.md). Sent after the answer is recorded, never awaited by it; a
+ * failure is logged (the stored notification stays readable).
+ */
+function mailKeyBudget(ctx: ServiceContext, n: { keyId: string; used: number; limit: number; month: string; message: string }): void {
+  const to = ctx.caller.user.email;
+  if (!to || ctx.caller.person) return;
+  const name = ctx.caller.key.name ? `"${ctx.caller.key.name}" (${n.keyId})` : n.keyId;
+  ctx.app.mailer
+    .send({
+      to,
+      subject: `API key ${ctx.caller.key.preview} has used ${Math.floor((n.used * 100) / n.limit)}% of its monthly questions`,
+      text: [
+        `The API key ${name} of the workspace "${ctx.caller.workspace.name}" has used ${n.used} of its ${n.limit} questions for ${n.month} (UTC).`,
+        'Past its limit, calls that consume questions are refused (402 API_KEY_BUDGET_EXCEEDED) until next month or until the limit is raised',
+        '(PATCH /developer/api-keys/:id with a higher monthlyQuestionLimit).',
+        '',
+      ].join('\n'),
+    })
+    .catch((err: unknown) => ctx.log.error({ err: err instanceof Error ? err.message : String(err), keyId: n.keyId }, 'key budget mail could not be sent'));
 }

@@ -1,0 +1,78 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Deps } from '../../src/core/deps.js';
+import { ClientKeyDtoSchema, DeviceCodeRequestSchema, DeviceConfirmSchema, DeviceDtoSchema, DeviceTokenSchema } from '../../src/modules/partner/partner.schemas.js';
+import { confirmDevice, deviceToken, listDevices, requestDeviceCode, unpairDevice } from '../../src/modules/partner/devices.service.js';
+import { mount, mountPublic, param } from '../route.js';
+import { PARTNER_403 } from './clients.routes.js';
+
+/** Device pairing (docs/partner.md, Devices): a device code the integrator confirms. */
+export function partnerDevicesRouter(app: Deps): Router {
+  const r = Router();
+  const base = { tag: 'partner', scope: 'partner' } as const;
+
+  mountPublic(r, app, {
+    public: true,
+    scope: null,
+    tag: 'partner',
+    method: 'post',
+    path: '/partner/devices/code',
+    summary: 'An install asks for a pairing code (no key): deviceCode stays with it, userCode is shown to a person',
+    body: DeviceCodeRequestSchema,
+    responses: {
+      200: {
+        description: 'The codes',
+        schema: z.object({ deviceCode: z.string(), userCode: z.string(), verificationPath: z.string(), expiresIn: z.number().int(), interval: z.number().int() }),
+      },
+      400: { description: 'name not a string' },
+    },
+    handler: async (req) => ({ status: 200, body: await requestDeviceCode(app, req.body) }),
+  });
+  mountPublic(r, app, {
+    public: true,
+    scope: null,
+    tag: 'partner',
+    method: 'post',
+    path: '/partner/devices/token',
+    summary: "The install polls with its device code (no key): the integrator's read-only partner key once confirmed, once",
+    body: DeviceTokenSchema,
+    responses: {
+      200: { description: 'Paired: the key, its secret shown this once', schema: z.object({ key: ClientKeyDtoSchema.extend({ secret: z.string() }) }) },
+      400: { description: 'authorization_pending (poll again), device_code_invalid, or deviceCode missing' },
+    },
+    handler: async (req) => ({ status: 200, body: { key: await deviceToken(app, req.body) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/partner/devices/confirm',
+    summary: 'Pairs the install showing this userCode with the integrator',
+    body: DeviceConfirmSchema,
+    responses: {
+      200: { description: 'Paired', schema: z.object({ device: DeviceDtoSchema }) },
+      400: { description: 'userCode missing, or device_code_invalid (unknown, used or expired)' },
+      403: PARTNER_403,
+    },
+    handler: async (ctx, req) => ({ status: 200, body: { device: await confirmDevice(ctx, req.body) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/partner/devices',
+    summary: "The integrator's paired installs",
+    responses: { 200: { description: 'Devices', schema: z.object({ devices: z.array(DeviceDtoSchema) }) }, 403: PARTNER_403 },
+    handler: async (ctx) => ({ status: 200, body: { devices: await listDevices(ctx) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'delete',
+    path: '/partner/devices/:id',
+    summary: 'Unpairs an install: its key is revoked at its next call',
+    responses: { 204: { description: 'Unpaired' }, 403: PARTNER_403, 404: { description: 'Not a device of this integrator' } },
+    handler: async (ctx, req) => {
+      await unpairDevice(ctx, param(req, 'id'));
+      return { status: 204 };
+    },
+  });
+  return r;
+}
