@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 export const CONSOLE_ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -72,6 +73,36 @@ export async function ensureConsoleBuilt(opts: { quiet?: boolean } = {}): Promis
     writeFileSync(HASH_FILE, hash + '\n');
     return true;
   });
+}
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * What a browser fetches before the console can show its first screen: the page, the entry chunk, the
+ * chunks it imports statically and their CSS (screens loaded with `import()` come later), each with its
+ * gzipped size (level 9, as a server or CDN would send it).
+ */
+export function firstLoad(): { files: { file: string; bytes: number; gzipped: number }[]; gzipped: number } {
+  const manifest = JSON.parse(readFileSync(join(CONSOLE_DIST, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const wanted = new Set<string>(['index.html']);
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || wanted.has(chunk.file)) return;
+    wanted.add(chunk.file);
+    for (const css of chunk.css ?? []) wanted.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+  const files = [...wanted].map((file) => {
+    const content = readFileSync(join(CONSOLE_DIST, file));
+    return { file, bytes: content.length, gzipped: gzipSync(content, { level: 9 }).length };
+  });
+  return { files, gzipped: files.reduce((n, f) => n + f.gzipped, 0) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

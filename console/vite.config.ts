@@ -12,6 +12,8 @@ export default defineConfig({
     assetsDir: 'assets',
     target: 'es2022',
     reportCompressedSize: false,
+    // dist/.vite/manifest.json: what the first load fetches (console/build.ts `firstLoad`).
+    manifest: true,
   },
   server: {
     // `npx vite console` during development: the service runs beside it on :3000.

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIST, consoleBuildIsStale, ensureConsoleBuilt } from '../../console/build.js';
+import { CONSOLE_DIST, consoleBuildIsStale, ensureConsoleBuilt, firstLoad } from '../../console/build.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -42,5 +42,14 @@ describe('serving /console', () => {
     const missing = await fetch(`${t.baseUrl}/console/assets/nope-123.js`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'Console file not found: /console/assets/nope-123.js' });
+  });
+
+  it('keeps the first load (page, entry chunk and its static imports, CSS) within 300 kB gzipped; screens load on demand', async () => {
+    const load = firstLoad();
+    expect(load.gzipped).toBeLessThanOrEqual(300_000);
+    const page = await (await fetch(`${t.baseUrl}/console`)).text();
+    for (const f of load.files.filter((x) => x.file.startsWith('assets/index-'))) expect(page).toContain(`/console/${f.file}`);
+    // The chart library and the screens are not part of it.
+    expect(load.files.some((f) => /usage|chat|agents/.test(f.file))).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ import 'uplot/dist/uPlot.min.css';
 import { usageColumns, type DayUsage } from '../lib/usage-chart.js';
 
 /** Questions, answers and controls by day (uPlot); the table beside it carries the same numbers for screen readers. */
-export function UsageChart({ days }: { days: DayUsage[] }) {
+/** `from`/`to`: the allowance window (ISO), the x axis's extent whatever days have data. */
+export function UsageChart({ days, from, to }: { days: DayUsage[]; from: string; to: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -16,12 +17,15 @@ export function UsageChart({ days }: { days: DayUsage[] }) {
         height: 240,
         series: [
           {},
-          { label: 'Questions', stroke: '#1f5fbf', width: 2 },
-          { label: 'Answers', stroke: '#1b6e3a', width: 2 },
-          { label: 'Controls', stroke: '#8a5300', width: 2 },
+          { label: 'Questions', stroke: '#1f5fbf', width: 2, points: { size: 7 } },
+          { label: 'Answers', stroke: '#1b6e3a', width: 2, points: { size: 7 } },
+          { label: 'Controls', stroke: '#8a5300', width: 2, points: { size: 7 } },
         ],
         axes: [{}, { label: 'per day' }],
-        scales: { x: { time: true } },
+        scales: {
+          x: { time: true, range: () => [Date.parse(from) / 1000, Date.parse(to) / 1000] },
+          y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] },
+        },
       },
       usageColumns(days),
       el,
@@ -32,6 +36,6 @@ export function UsageChart({ days }: { days: DayUsage[] }) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [days]);
+  }, [days, from, to]);
   return <div ref={box} className="chart" role="img" aria-label="Usage by day: questions, answers and controls" />;
 }

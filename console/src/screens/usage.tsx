@@ -48,7 +48,7 @@ export default function UsageScreen() {
           {u.byDay.length === 0 ? (
             <Empty title="No questions this window yet">Chat with an agent or call the API: each question counts here.</Empty>
           ) : (
-            <UsageChart days={u.byDay} />
+            <UsageChart days={u.byDay} from={u.periodStart} to={u.periodEnd} />
           )}
           <h2>By key</h2>
           {u.byKey.length === 0 ? (
@@ -67,7 +67,7 @@ export default function UsageScreen() {
                 <tbody>
                   {u.byKey.map((k) => (
                     <tr key={k.keyId ?? 'none'}>
-                      <td>{k.key ? `${k.key.name ?? 'unnamed'} (${k.key.preview})` : (k.keyId ?? '—')}</td>
+                      <td>{k.key ? `${k.key.name ?? 'unnamed'} (${k.key.preview})` : k.keyId?.startsWith('person:') ? `Signed-in person (${k.keyId.slice(7)})` : (k.keyId ?? '—')}</td>
                       <td>{k.questions}</td>
                       <td>{k.answers}</td>
                       <td>{k.controls}</td>
