@@ -13,7 +13,8 @@ function phrasePattern(name: string): RegExp | null {
   const folded = foldText(name).replace(/\s+/g, ' ').trim();
   if (!folded) return null;
   const body = [...folded]
-    .map((ch) => (ch === ' ' ? '\\s+' : `${ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}\\p{M}*`))
+    // Only syntax characters may be escaped under the `u` flag (an escaped hyphen is an error there).
+    .map((ch) => (ch === ' ' ? '\\s+' : `${ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\p{M}*`))
     .join('');
   return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'gu');
 }
