@@ -31,6 +31,11 @@ const BEFORE_START = {
   404: { description: 'An unknown agent in agentIds' },
 };
 
+const BUSY = {
+  description:
+    'conversation_busy: the conversation is still debating (its first debate or another follow-up is running); nothing was stored or consumed, retry once that round has ended',
+};
+
 const STREAM_200 = {
   description:
     'text/event-stream of `data: {"type","data"}` events: start, turn_start, token, citations, turn_end, synthesis, done; error after the stream opened',
@@ -124,6 +129,7 @@ export function conversationsRouter(app: Deps): Router {
       400: { description: 'message missing or empty' },
       402: BEFORE_START[402],
       404: { description: 'conversation_not_found (unknown id or another workspace)' },
+      409: BUSY,
       500: { description: 'Debate failed (model failure); what was said is kept' },
     },
     handler: async (ctx, req) => ({
@@ -144,6 +150,7 @@ export function conversationsRouter(app: Deps): Router {
       400: { description: 'message missing or empty' },
       402: BEFORE_START[402],
       404: { description: 'conversation_not_found (unknown id or another workspace)' },
+      409: BUSY,
     },
     handler: (ctx, req, res) =>
       streamed(app, res, (sink) => continueConversation(ctx, param(req, 'id'), req.body, { route: label(ROUTES.messagesStream), sink })),

@@ -124,6 +124,9 @@ export const ErrorCode = {
   webSearchNotConfigured: 'web_search_not_configured',
   /** The configured web search did not answer usable results. */
   webSearchFailed: 'web_search_failed',
+  // Conversations (issue 14, docs/debates.md)
+  /** A follow-up to a conversation whose debate (or previous follow-up) is still running. */
+  conversationBusy: 'conversation_busy',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -330,6 +333,9 @@ export const errors = {
   webSearchNotConfigured: () =>
     make(501, ErrorCode.webSearchNotConfigured, 'Web search is not configured on this server (SVC_WEB_SEARCH_URL)'),
   webSearchFailed: () => make(502, ErrorCode.webSearchFailed, 'The web search did not answer'),
+  // Conversations (issue 14)
+  conversationBusy: (id: string) =>
+    make(409, ErrorCode.conversationBusy, `Conversation ${id} is still debating: retry once its round has ended`, { conversationId: id }),
 };
 
 export type ErrorFactory = keyof typeof errors;

@@ -354,3 +354,51 @@ describe('continuing after the table changed', () => {
     expect(await storedDeliveries(t, starterHook)).toHaveLength(0);
   });
 });
+
+describe('two follow-ups to one conversation at the same instant', () => {
+  it('are serialised: one runs its round, the other is 409 conversation_busy with nothing stored or consumed; then it can be asked', async () => {
+    const w = await t.tenant();
+    const x = await createAgent(t, w.key, persona('Xavier'));
+    const y = await createAgent(t, w.key, persona('Yasmin'));
+    model.enqueue({ content: 'X1.' }, { content: 'Y1.' }, { content: 'D1.' }, { content: SYNTHESIS });
+    const conv = (await api(t.baseUrl, w.key).post('/v1/conversations', { topic: 'Offices', agentIds: [x, y], rounds: 1 })).body.conversation;
+    const ledgerBefore = await ledgerRows(t, w.workspaceId);
+
+    // The first turn of whichever follow-up gets the conversation waits until the test lets it answer.
+    let answer!: () => void;
+    const thinking = new Promise<void>((resolve) => (answer = resolve));
+    model.enqueue({ content: 'X2.', until: thinking }, { content: 'Y2.' }, { content: 'D2.' }, { content: SYNTHESIS });
+    const first = model.requests.length;
+    const settled: { status: number; body: any }[] = [];
+    const c = api(t.baseUrl, w.key);
+    const both = [
+      c.post(`/v1/conversations/${conv.id}/messages`, { message: 'And remote work?' }),
+      c.post(`/v1/conversations/${conv.id}/messages`, { message: 'And coworking?' }),
+    ].map((p) => p.then((res) => (settled.push(res), res)));
+    await expect.poll(() => settled.length).toBe(1);
+    const [busy] = settled;
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ code: 'conversation_busy', conversationId: conv.id });
+    // Only the winner's first turn reached the model; the loser consumed nothing.
+    expect(model.requests.length).toBe(first + 1);
+    expect(await ledgerRows(t, w.workspaceId)).toEqual(ledgerBefore);
+    answer();
+    const results = await Promise.all(both);
+    const won = results.find((r) => r.status === 200)!;
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const asked = won.body.conversation.messages.filter((m: any) => m.kind === 'question');
+    expect(asked).toHaveLength(1);
+    expect(won.body.conversation).toMatchObject({ rounds: 2, status: 'synthesized' });
+
+    // The round over, the refused question can be asked: it becomes round 3.
+    model.enqueue({ content: 'X3.' }, { content: 'Y3.' }, { content: 'D3.' }, { content: SYNTHESIS });
+    const loser = results.indexOf(results.find((r) => r.status === 409)!) === 0 ? 'And remote work?' : 'And coworking?';
+    const again = await c.post(`/v1/conversations/${conv.id}/messages`, { message: loser });
+    expect(again.status).toBe(200);
+    const questions = again.body.conversation.messages.filter((m: any) => m.kind === 'question');
+    expect(questions.map((m: any) => [m.round, m.content])).toEqual([
+      [2, asked[0].content],
+      [3, loser],
+    ]);
+  });
+});

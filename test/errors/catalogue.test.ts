@@ -71,6 +71,7 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   dossierEmpty: ['dos_x'],
   webSearchNotConfigured: [],
   webSearchFailed: [],
+  conversationBusy: ['conv_x'],
   unsupportedMediaType: ['Unsupported media type'],
   unsupportedDocument: ['Unsupported file type: .png'],
   documentUnreadable: ['The file is empty'],

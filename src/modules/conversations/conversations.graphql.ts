@@ -84,7 +84,7 @@ builder.mutationFields((t) => ({
   }),
   continueConversation: t.field({
     type: ConversationRef,
-    description: 'A follow-up question: one more round, then a new synthesis.',
+    description: 'A follow-up question: one more round, then a new synthesis (409 conversation_busy while the conversation is still debating).',
     extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/:id/messages' }),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ContinueConversationInput, required: true }) },
     resolve: async (_r, args, ctx) =>

@@ -150,6 +150,33 @@ function announce(p: PendingDebate): void {
 }
 
 /**
+ * A conversation left `running` this long after its last turn (the process that ran it died) may be
+ * taken over by a follow-up; a live debate saves a turn far more often than that.
+ */
+export const STALE_RUNNING_MS = 5 * 60_000;
+
+/**
+ * One follow-up at a time per conversation: the conversation passes to `running` in one conditional
+ * update, so of two follow-ups (or a follow-up during the first debate) exactly one gets it and the
+ * other is 409 `conversation_busy`, before anything is stored or any model runs (its hold is given
+ * back with the request). A debate holds no row lock while its models think.
+ */
+async function claimForFollowUp(ctx: ServiceContext, conversation: Conversation): Promise<void> {
+  const now = ctx.clock.now();
+  const stale = new Date(now.getTime() - STALE_RUNNING_MS);
+  const claimed = await ctx.em.nativeUpdate(
+    Conversation,
+    {
+      id: conversation.id,
+      workspaceId: conversation.workspaceId,
+      $or: [{ status: { $ne: 'running' } }, { updatedAt: null }, { updatedAt: { $lt: stale } }],
+    },
+    { status: 'running', updatedAt: now },
+  );
+  if (claimed === 0) throw errors.conversationBusy(conversation.id);
+}
+
+/**
  * A follow-up question: stored as the question of a new round, which every seated debater still in
  * the workspace answers (the devil's advocate last), then a new synthesis.
  */
@@ -166,6 +193,7 @@ export async function continueConversation(ctx: ServiceContext, id: string, raw:
   const regulars = seats.filter((s) => !s.seat.isDevilsAdvocate);
   if (regulars.length === 0) throw errors.validation(null, 'This conversation has no debater left to answer: start a new debate');
   const admission = await assertCanConsume(ctx, { feature: 'chat' });
+  await claimForFollowUp(ctx, conversation);
   // Every round seats one devil's advocate: the conversation's own, else the workspace's, else a new one.
   let devil = seats.find((s) => s.seat.isDevilsAdvocate);
   if (!devil) {
