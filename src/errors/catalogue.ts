@@ -315,7 +315,7 @@ export const errors = {
   methodNotAllowed: (allowed: string) => make(405, ErrorCode.methodNotAllowed, `Method not allowed: this endpoint accepts ${allowed} only`, {}, { allow: allowed }),
   // Partner (integrator) program
   partnerRequired: () => make(403, ErrorCode.partnerRequired, 'This workspace is not an integrator (partner program)'),
-  invoiceNotPayable: (status: string) => make(409, ErrorCode.invoiceNotPayable, `Invoice is ${status}: nothing to pay`, { status }),
+  invoiceNotPayable: (status: string) => make(409, ErrorCode.invoiceNotPayable, `Invoice is ${status}: nothing to pay`, { invoiceStatus: status }),
   paymentsNotConfigured: () => make(503, ErrorCode.paymentsNotConfigured, 'Payments are not configured on this server'),
   paymentProviderError: () => make(502, ErrorCode.paymentProviderError, 'The payment provider failed; retry later'),
   webhookSignatureInvalid: () => make(400, ErrorCode.webhookSignatureInvalid, 'Webhook signature does not verify'),

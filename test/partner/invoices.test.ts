@@ -115,7 +115,7 @@ describe('unpaid cascade and payment through the hosted checkout', () => {
     // Paying a paid invoice is refused; an unknown invoice is a 404.
     const twice = await p.partner.post(`/partner/invoices/${invoice.id}/pay`);
     expect(twice.status).toBe(409);
-    expect(twice.body).toMatchObject({ code: 'invoice_not_payable', status: 'paid' });
+    expect(twice.body).toMatchObject({ code: 'invoice_not_payable', invoiceStatus: 'paid' });
     expect((await p.partner.post('/partner/invoices/inv_nope/pay')).status).toBe(404);
     expect((await p.partner.get('/partner/invoices/inv_nope/confirm')).status).toBe(404);
     expect((await p.partner.get('/partner/status')).body.partner).toMatchObject({ overdue: false, unpaidAfter: null });

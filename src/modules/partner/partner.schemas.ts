@@ -225,3 +225,5 @@ export const DeviceConfirmSchema = z.object({
 export const DeviceTokenSchema = z.object({
   deviceCode: z.string({ error: 'deviceCode is required' }).min(1, 'deviceCode is required').max(200, 'deviceCode is at most 200 characters'),
 });
+
+export type ApiKeyDtoWithSecret = z.infer<typeof ClientKeyDtoSchema> & { secret: string };
