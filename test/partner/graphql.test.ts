@@ -30,7 +30,7 @@ describe('partner API over GraphQL (the console)', () => {
     const id = created.data.createPartnerClient.id;
     expect(created.data.createPartnerClient).toEqual({ id, name: 'Console client', seats: 3, acknowledgement: 'no_admin', rates: { ratePer100Cents: null } });
     const bad = await gql('mutation($i: CreatePartnerClientInput!) { createPartnerClient(input: $i) { id } }', { i: { name: 'X', seats: 0 } });
-    expect(bad.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'seats' });
+    expect(bad.errors![0].extensions).toMatchObject({ code: 'validation_failed', field: 'seats' });
 
     const patched = await gql('mutation($id: ID!, $i: UpdatePartnerClientInput!) { updatePartnerClient(id: $id, input: $i) { rates { ratePer100Cents seatRateCents includedQuestionsPerSeat } } }', {
       id,
@@ -38,7 +38,7 @@ describe('partner API over GraphQL (the console)', () => {
     });
     expect(patched.data.updatePartnerClient.rates).toEqual({ ratePer100Cents: 250, seatRateCents: 1500, includedQuestionsPerSeat: 500 });
     const negative = await gql('mutation($id: ID!, $i: UpdatePartnerClientInput!) { updatePartnerClient(id: $id, input: $i) { name } }', { id, i: { seatRateCents: -1 } });
-    expect(negative.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'seatRateCents' });
+    expect(negative.errors![0].extensions).toMatchObject({ code: 'validation_failed', field: 'seatRateCents' });
 
     const key = await gql('mutation($c: ID!, $i: CreatePartnerClientKeyInput!) { createPartnerClientKey(clientId: $c, input: $i) { secret key { id scopes } } }', {
       c: id,
@@ -47,7 +47,7 @@ describe('partner API over GraphQL (the console)', () => {
     const { secret, key: k } = key.data.createPartnerClientKey;
     expect(k.scopes).toEqual(['agents']);
     const withPartner = await gql('mutation($c: ID!, $i: CreatePartnerClientKeyInput!) { createPartnerClientKey(clientId: $c, input: $i) { secret } }', { c: id, i: { scopes: ['partner'] } });
-    expect(withPartner.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'scopes' });
+    expect(withPartner.errors![0].extensions).toMatchObject({ code: 'validation_failed', field: 'scopes' });
     expect((await gql('query($c: ID!) { partnerClientKeys(clientId: $c) { id } }', { c: id })).data.partnerClientKeys).toEqual([{ id: k.id }]);
 
     const client = api(p.t.baseUrl, secret);
@@ -63,17 +63,17 @@ describe('partner API over GraphQL (the console)', () => {
     const rest = await p.partner.get(`/partner/clients/${id}/statement`);
     expect(rest.body.statement.marginCents).toBe(2595);
     const badMonth = await gql('query($c: ID!) { partnerStatement(clientId: $c, month: "2026-13") { month } }', { c: id });
-    expect(badMonth.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'month' });
+    expect(badMonth.errors![0].extensions).toMatchObject({ code: 'validation_failed', field: 'month' });
 
     const usage = await gql('query($c: ID!) { partnerClientUsage(clientId: $c) { questions byDay { date questions } } }', { c: id });
     expect(usage.data.partnerClientUsage).toEqual({ questions: 2345, byDay: [{ date: '2026-11-01', questions: 2345 }] });
     const paid = await gql('mutation($c: ID!) { setPartnerPayment(clientId: $c, month: "2026-11", input: { paid: true, amountCents: 6613 }) { month paid amountCents dueCents } }', { c: id });
     expect(paid.data.setPartnerPayment).toEqual({ month: '2026-11', paid: true, amountCents: 6613, dueCents: 6613 });
     const future = await gql('mutation($c: ID!) { setPartnerPayment(clientId: $c, month: "2027-01", input: { paid: true }) { month } }', { c: id });
-    expect(future.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'month' });
+    expect(future.errors![0].extensions).toMatchObject({ code: 'validation_failed', field: 'month' });
     const ledger = await gql('query($c: ID!) { partnerPayments(clientId: $c, months: 2) { month paid } }', { c: id });
     expect(ledger.data.partnerPayments).toEqual([{ month: '2026-11', paid: true }, { month: '2026-10', paid: false }]);
-    expect((await gql('query($c: ID!) { partnerPayments(clientId: $c, months: 25) { month } }', { c: id })).errors[0].extensions.field).toBe('months');
+    expect((await gql('query($c: ID!) { partnerPayments(clientId: $c, months: 25) { month } }', { c: id })).errors![0].extensions.field).toBe('months');
     const wholesale = await gql('{ partnerWholesale { totalCents clients { clientId wholesaleCents } } }');
     expect(wholesale.data.partnerWholesale).toEqual({ totalCents: 4018, clients: [{ clientId: id, wholesaleCents: 4018 }] });
 
@@ -94,7 +94,7 @@ describe('partner API over GraphQL (the console)', () => {
     expect(first.data.confirmPartnerInvoice).toEqual({ status: 'paid', paidAt: '2026-12-01T00:05:00.000Z' });
     expect(await gql(confirm, { id: invoice.id })).toEqual(first);
     const again = await gql('mutation($id: ID!) { payPartnerInvoice(id: $id) { url } }', { id: invoice.id });
-    expect(again.errors[0].extensions).toMatchObject({ code: 'invoice_not_payable', status: 409, invoiceStatus: 'paid' });
+    expect(again.errors![0].extensions).toMatchObject({ code: 'invoice_not_payable', status: 409, invoiceStatus: 'paid' });
 
     const setup = (await gql('mutation { setupPartnerAutoDebit { sessionId } }')).data.setupPartnerAutoDebit;
     stripe.completeCheckout(setup.sessionId);
@@ -114,9 +114,9 @@ describe('partner API over GraphQL (the console)', () => {
   it('refuses a workspace that is not an integrator, and keys without the partner scope', async () => {
     const other = await p.t.tenant({ name: 'Not a partner' });
     const res = await api(p.t.baseUrl, other.key).graphql('{ partnerClients { id } }');
-    expect(res.errors[0].extensions).toMatchObject({ code: 'partner_required', status: 403 });
+    expect(res.errors![0].extensions).toMatchObject({ code: 'partner_required', status: 403 });
     const agentsOnly = await p.t.key(p.integrator, { scopes: ['agents'] });
     const denied = await api(p.t.baseUrl, agentsOnly).graphql('{ partnerStatus { mode } }');
-    expect(denied.errors[0].extensions).toMatchObject({ code: 'scope_denied' });
+    expect(denied.errors![0].extensions).toMatchObject({ code: 'scope_denied' });
   });
 });
