@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { createTestDatabase } from '../test/support/database.js';
+import { cpuSeconds } from './support/processes.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 
 const RUNS = Number(process.argv[2] ?? 300);
@@ -61,6 +62,7 @@ try {
   });
   const flowId = five.flow.id as string;
   let next = 0;
+  const cpu0 = servers.reduce((sum, p) => sum + cpuSeconds(p.child.pid), 0);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -77,6 +79,7 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = servers.reduce((sum, p) => sum + cpuSeconds(p.child.pid), 0) - cpu0;
   const { rows: spans } = await sql.query<{ failed: string; ms: string; p50: string; p95: string }>(
     `select count(*) filter (where status = 'failed') as failed,
             extract(epoch from max(finished_at) - min(created_at)) * 1000 as ms,
@@ -100,6 +103,8 @@ try {
       runsPerSecondInDb: +(RUNS / (Number(s.ms) / 1000)).toFixed(1),
       runLatencyMs: { p50: Math.round(Number(s.p50)), p95: Math.round(Number(s.p95)) },
       workersUsed: Number(workers[0]!.n),
+      serverCpuMsPerRun: +((cpu * 1000) / RUNS).toFixed(1),
+      loadAverage: (await import('node:os')).loadavg()[0]!.toFixed(1),
     }),
   );
 
