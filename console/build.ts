@@ -69,7 +69,16 @@ export async function ensureConsoleBuilt(opts: { quiet?: boolean } = {}): Promis
     if (!consoleBuildIsStale()) return false; // built by whoever held the lock before
     const hash = sourceHash();
     const { build } = await import('vite');
-    await build({ configFile: join(CONSOLE_ROOT, 'vite.config.ts'), logLevel: opts.quiet ? 'error' : 'warn' });
+    // Always a production build: under vitest NODE_ENV is `test`, which would make Vite bundle React's
+    // development build, and that build would then be served by `npm start` (same source hash).
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({ configFile: join(CONSOLE_ROOT, 'vite.config.ts'), mode: 'production', logLevel: opts.quiet ? 'error' : 'warn' });
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    }
     writeFileSync(HASH_FILE, hash + '\n');
     return true;
   });

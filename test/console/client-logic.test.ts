@@ -158,3 +158,31 @@ describe('a debate followed live', () => {
     expect(endDebate(s).status).toBe('failed');
   });
 });
+
+describe('flow graph in the editor', () => {
+  it('lays nodes out by depth from the triggers and writes the document back with unknown fields kept', async () => {
+    const { layout, parseGraph, toGraph, toViewEdges } = await import('../../console/src/lib/flow-graph.js');
+    const doc = parseGraph({
+      nodes: [
+        { key: 'done', type: 'transform', config: { template: 'x' } },
+        { key: 'start', type: 'trigger.manual' },
+        { key: 'ok', type: 'approval' },
+        { key: 'orphan', type: 'wait' },
+      ],
+      edges: [
+        { from: 'start', to: 'ok' },
+        { from: 'ok', to: 'done', when: 'approved' },
+        { from: 'orphan', to: 'orphan' },
+      ],
+    });
+    const nodes = layout(doc);
+    const y = Object.fromEntries(nodes.map((n) => [n.id, n.position.y]));
+    expect(y.start).toBeLessThan(y.ok);
+    expect(y.ok).toBeLessThan(y.done);
+    expect(y.orphan).toBeGreaterThan(y.done);
+    const edges = toViewEdges(doc);
+    expect(toGraph(nodes, edges)).toEqual(doc);
+    expect(toGraph(nodes, [...edges, { source: 'done', target: 'orphan' }]).edges.at(-1)).toEqual({ from: 'done', to: 'orphan' });
+    expect(parseGraph(null)).toEqual({ nodes: [], edges: [] });
+  });
+});
