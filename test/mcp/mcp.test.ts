@@ -124,16 +124,6 @@ describe('POST /mcp with the official client', () => {
     expect(res.structuredContent).toMatchObject({ code: 'read_only_key' });
   });
 
-  it('the families not installed on this server answer a clear tool error, never a result', async () => {
-    const client = await connect(a.key);
-    for (const name of ['service_ask', 'poste_run']) {
-      const res = await call(client, name);
-      expect(res.isError, name).toBe(true);
-      expect(res.structuredContent?.code, name).toBe('not_available');
-      expect(textOf(res), name).toMatch(new RegExp(`^not_available: ${name} is not available: .* not available on this server yet$`));
-    }
-  });
-
   it('bad arguments are a tool error naming the field, as the REST route words it', async () => {
     const client = await connect(a.key);
     const empty = await call(client, 'knowledge_search', { query: '   ' });

@@ -33,7 +33,6 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, admitTool:
   let ctx: ServiceContext | undefined;
   try {
     ctx = await admitTool(tool);
-    if ('unavailable' in tool.run) return toolError('not_available', `${tool.name} is not available: ${tool.run.unavailable}`);
     const result = (await tool.run(ctx, args)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {

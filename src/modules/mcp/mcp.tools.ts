@@ -3,6 +3,8 @@ import type { ServiceContext } from '../../core/context.js';
 import type { CapabilityScope } from '../keys/scopes.js';
 import { getRun, listApprovals, listFlows, startManualRun } from '../flows/flows.service.js';
 import { queryKnowledge } from '../knowledge/query.service.js';
+import { ask } from '../light/light.service.js';
+import { runPoste } from '../postes/postes.service.js';
 import { verifyText } from '../verify/verify.service.js';
 
 /**
@@ -18,8 +20,8 @@ export interface McpTool {
   input: z.ZodRawShape;
   needs: { scope: CapabilityScope; write: boolean; rateLimit?: 'knowledgeQuery' | 'verify' | 'gateway' | 'agentChat' };
   twin: string;
-  /** The use case, or why its family cannot answer on this server yet. */
-  run: ((ctx: ServiceContext, args: Record<string, unknown>) => Promise<unknown>) | { unavailable: string };
+  /** The use case: the service function its REST twin calls. */
+  run: (ctx: ServiceContext, args: Record<string, unknown>) => Promise<unknown>;
 }
 
 const idList = (what: string) => z.array(z.string()).optional().describe(what);
@@ -36,12 +38,16 @@ export const MCP_TOOLS: McpTool[] = [
       'Answers a question only from the documents of the workspace (or of one dossier), with [n] citations and the passages; refuses when the documents do not cover it. Metered in questions. Needs scope light.',
     input: {
       question: z.string().describe('The question'),
+      history: z
+        .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }))
+        .optional()
+        .describe('Earlier turns of the conversation, oldest first (at most 20)'),
       dossierId: z.string().optional().describe('Restrict the answer to this dossier'),
       provider: z.string().optional().describe('auto, local, or a provider id allowed in the workspace'),
     },
     needs: { scope: 'light', write: true },
     twin: 'POST /light/ask',
-    run: { unavailable: 'the light question-answering family (POST /light/ask) is not available on this server yet' },
+    run: async (ctx, args) => ask(ctx, args as never),
   },
   {
     name: 'knowledge_search',
@@ -88,7 +94,7 @@ export const MCP_TOOLS: McpTool[] = [
     },
     needs: { scope: 'agents', write: true },
     twin: 'POST /v1/postes/:key/run',
-    run: { unavailable: 'postes (POST /v1/postes/:key/run) are not available on this server yet' },
+    run: async (ctx, args) => ({ run: await runPoste(ctx, { key: args.key, dossierId: args.dossierId, instructions: args.instructions } as never) }),
   },
   {
     name: 'flow_list',
