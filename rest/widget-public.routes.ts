@@ -5,7 +5,6 @@ import { Router, type Request, type Response } from 'express';
 import type { ServiceContext } from '../src/core/context.js';
 import type { Deps } from '../src/core/deps.js';
 import { errors, isAborted, toDomainError } from '../src/errors/index.js';
-import { finishStreamedTurn } from '../src/modules/chat/chat-stream.js';
 import { familyScope, authenticateWidget } from '../src/modules/widgets/widget-caller.js';
 import { startWidgetChat, widgetConfig, type WidgetStreamEvent } from '../src/modules/widgets/widget-chat.service.js';
 import { WidgetChatSchema, WidgetConfigSchema } from '../src/modules/widgets/widgets.schemas.js';
@@ -140,11 +139,11 @@ async function streamAnswer(app: Deps, ctx: ServiceContext, req: Request, res: R
   let sse: SseStream | undefined;
   const early: WidgetStreamEvent[] = [];
   const sink = (event: WidgetStreamEvent) => (sse ? sse.send(event) : early.push(event));
-  const pending = await startWidgetChat(ctx, req.body, sink);
+  const answer = await startWidgetChat(ctx, req.body, sink);
   sse = openSse(res, { pingMs: app.config.streamPingMs });
   for (const event of early) sse.send(event);
   try {
-    await finishStreamedTurn(pending);
+    await answer.finish();
   } finally {
     sse.end();
   }
@@ -202,8 +201,7 @@ export function widgetPublicRouter(app: Deps): Router {
       200: { description: 'text/event-stream of `data: {"type","data"}` events: token, done (content, citations), error' },
       400: { description: 'message missing, empty or too long, malformed history; widget_agent_unscoped (its agent lost its documents)', schema: NativeErrorSchema },
       402: { description: '`WIDGET_MONTHLY_LIMIT`: the widget answered its monthly ceiling; or the workspace has no questions left', schema: NativeErrorSchema },
-      404: { description: "No widget by that public identifier, or the widget's agent was deleted", schema: NativeErrorSchema },
-      501: { description: '`widget_family_unavailable`', schema: NativeErrorSchema },
+      404: { description: "No widget by that public identifier, or the widget's agent or dossier was deleted", schema: NativeErrorSchema },
     },
     handler: (ctx, req, res) => streamAnswer(app, ctx, req, res),
   });

@@ -8,9 +8,8 @@ import { mount, param } from '../route.js';
 const notFound = { description: 'Unknown widget (or another workspace’s)' };
 const badRequest = {
   description:
-    'Invalid field (named by `field`), unknown agent or a poste; `widget_agent_unscoped` when the agent reads no chosen documents or dossiers',
+    'Invalid field (named by `field`): unknown agent or a poste, light without a dossier or an unknown one; `widget_agent_unscoped` when the agent reads no chosen documents or dossiers',
 };
-const unavailable = { description: '`widget_family_unavailable`: the family cannot answer on this server yet (light)' };
 const one = z.object({ widget: WidgetDtoSchema });
 
 /** `/engine/widgets`: the workspace's embeddable widgets (scope `engine`; docs/widgets.md). */
@@ -30,9 +29,9 @@ export function widgetsRouter(app: Deps): Router {
     ...base,
     method: 'post',
     path: '/engine/widgets',
-    summary: 'Create an embeddable widget (an agent limited to chosen documents or dossiers, or the light family)',
+    summary: 'Create an embeddable widget (an agent limited to chosen documents or dossiers, or the light family on one dossier)',
     body: CreateWidgetSchema,
-    responses: { 201: { description: 'Created', schema: one }, 400: badRequest, 501: unavailable },
+    responses: { 201: { description: 'Created', schema: one }, 400: badRequest },
     handler: async (ctx, req) => ({ status: 201, body: { widget: await createWidget(ctx, req.body) } }),
   });
   mount(r, app, {
@@ -49,7 +48,7 @@ export function widgetsRouter(app: Deps): Router {
     path: '/engine/widgets/:id',
     summary: 'Change a widget: omitted or null fields keep their value; its answerer is checked again',
     body: UpdateWidgetSchema,
-    responses: { 200: { description: 'Updated', schema: one }, 400: badRequest, 404: notFound, 501: unavailable },
+    responses: { 200: { description: 'Updated', schema: one }, 400: badRequest, 404: notFound },
     handler: async (ctx, req) => ({ status: 200, body: { widget: await updateWidget(ctx, param(req, 'id'), req.body) } }),
   });
   mount(r, app, {

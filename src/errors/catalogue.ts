@@ -72,8 +72,6 @@ export const ErrorCode = {
   // Embeddable widgets (docs/widgets.md)
   /** An agent widget's agent reads no chosen documents or dossiers (its `collectionScope` is empty). */
   widgetAgentUnscoped: 'widget_agent_unscoped',
-  /** The widget's family cannot answer on this server (the light family before it is installed). */
-  widgetFamilyUnavailable: 'widget_family_unavailable',
   /** A widget's public endpoint called from an origin the widget does not allow, or with no Origin. */
   originNotAllowed: 'origin_not_allowed',
   /** The widget answered its monthly ceiling of questions. */
@@ -290,8 +288,6 @@ export const errors = {
       `An agent widget needs an agent limited to chosen documents or dossiers: link sources or collections to agent ${agentId} first`,
       { field: 'agentId', agentId },
     ),
-  widgetFamilyUnavailable: (family: string) =>
-    make(501, ErrorCode.widgetFamilyUnavailable, `Widgets of the ${family} family are not available on this server yet`, { family }),
   originNotAllowed: (origin: string | null) =>
     make(
       403,

@@ -83,7 +83,6 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   addressNotSupported: ['debate:x'],
   serverRestarting: [],
   widgetAgentUnscoped: ['agt_x'],
-  widgetFamilyUnavailable: ['light'],
   originNotAllowed: ['https://elsewhere.example'],
   methodNotAllowed: ['POST'],
   widgetMonthlyLimit: [100],

@@ -16,8 +16,10 @@ let engine: string;
 let scoped: string;
 let unscoped: string;
 let poste: string;
+let dossierId: string;
+let collectionId: string;
 
-const valid = (extra: Record<string, unknown> = {}) => ({
+const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   name: 'Help desk',
   family: 'agent',
   agentId: scoped,
@@ -40,6 +42,8 @@ beforeAll(async () => {
   const col = (await admin.post('/v1/knowledge-collections', { name: 'Public FAQ' })).body.collection;
   expect((await admin.post(`/v1/knowledge/agents/${scoped}/links`, { collectionId: col.id })).status).toBe(200);
   expect((await admin.post(`/v1/knowledge/agents/${poste}/links`, { collectionId: col.id })).status).toBe(200);
+  collectionId = col.id;
+  dossierId = (await admin.post('/v1/dossiers', { name: 'Public answers' })).body.dossier.id;
 });
 afterAll(async () => {
   await t?.close();
@@ -59,6 +63,7 @@ describe('POST /engine/widgets', () => {
       greeting: 'Hello!',
       family: 'agent',
       agentId: scoped,
+      dossierId: null,
       allowedOrigins: ['https://shop.example', 'http://localhost:8080'],
       monthlyQuestionLimit: 500,
       ipRatePerMinute: 10,
@@ -76,10 +81,10 @@ describe('POST /engine/widgets', () => {
     expect(res.body.error).toContain('chosen documents or dossiers');
   });
 
-  it('refuses a light widget with 501 widget_family_unavailable while the light family is not on this server', async () => {
-    const res = await api(t.baseUrl, engine).post('/engine/widgets', valid({ family: 'light', agentId: undefined }));
-    expect(res.status).toBe(501);
-    expect(res.body).toMatchObject({ code: 'widget_family_unavailable', family: 'light' });
+  it('creates a light widget answering from one dossier', async () => {
+    const res = await api(t.baseUrl, engine).post('/engine/widgets', valid({ family: 'light', agentId: undefined, dossierId }));
+    expect(res.status).toBe(201);
+    expect(res.body.widget).toMatchObject({ family: 'light', agentId: null, dossierId });
   });
 
   it.each([
@@ -91,7 +96,11 @@ describe('POST /engine/widgets', () => {
     ['agent unknown', { agentId: 'agt_nobody' }, 'agentId', 'Agent not found: agt_nobody'],
     ['agent of another workspace', { agentId: 'OTHER' }, 'agentId', 'Agent not found'],
     ['agent is a poste', { agentId: 'POSTE' }, 'agentId', 'is a poste'],
-    ['light with an agent', { family: 'light' }, 'agentId', 'has no agent'],
+    ['light with an agent', { family: 'light', dossierId: 'DOSSIER' }, 'agentId', 'has no agent'],
+    ['light without a dossier', { family: 'light', agentId: undefined }, 'dossierId', 'dossierId is required for a light widget'],
+    ['light on an unknown dossier', { family: 'light', agentId: undefined, dossierId: 'kcol_nothing' }, 'dossierId', 'Dossier not found'],
+    ['light on a collection that is no dossier', { family: 'light', agentId: undefined, dossierId: 'COLLECTION' }, 'dossierId', 'Dossier not found'],
+    ['agent with a dossier', { dossierId: 'DOSSIER' }, 'dossierId', 'leave dossierId out'],
     ['no origins', { allowedOrigins: [] }, 'allowedOrigins', 'at least one origin'],
     ['origins missing', { allowedOrigins: undefined }, 'allowedOrigins', 'allowedOrigins is required'],
     ['origin with a path', { allowedOrigins: ['https://shop.example/page'] }, 'allowedOrigins.0', 'is not an origin'],
@@ -108,6 +117,8 @@ describe('POST /engine/widgets', () => {
     const body = valid(change);
     if (body.agentId === 'OTHER') body.agentId = otherAgent;
     if (body.agentId === 'POSTE') body.agentId = poste;
+    if (body.dossierId === 'DOSSIER') body.dossierId = dossierId;
+    if (body.dossierId === 'COLLECTION') body.dossierId = collectionId;
     const res = await api(t.baseUrl, engine).post('/engine/widgets', body);
     expect(res.status).toBe(400);
     expect(res.body.field).toBe(field);
@@ -151,9 +162,14 @@ describe('reading, changing and deleting', () => {
     const unscopedPatch = await client.patch(`/engine/widgets/${first.id}`, { agentId: unscoped });
     expect(unscopedPatch.status).toBe(400);
     expect(unscopedPatch.body.code).toBe('widget_agent_unscoped');
-    expect((await client.patch(`/engine/widgets/${first.id}`, { family: 'light' })).body.code).toBe('widget_family_unavailable');
+    expect((await client.patch(`/engine/widgets/${first.id}`, { family: 'light' })).body.field).toBe('dossierId');
     expect((await client.patch(`/engine/widgets/${first.id}`, { allowedOrigins: ['nope'] })).status).toBe(400);
     expect((await client.get(`/engine/widgets/${first.id}`)).body.widget.agentId).toBe(scoped);
+    // To the light family and back: each keeps only what it answers with.
+    const light = await client.patch(`/engine/widgets/${first.id}`, { family: 'light', dossierId });
+    expect(light.body.widget).toMatchObject({ family: 'light', agentId: null, dossierId });
+    const back = await client.patch(`/engine/widgets/${first.id}`, { family: 'agent', agentId: scoped });
+    expect(back.body.widget).toMatchObject({ family: 'agent', agentId: scoped, dossierId: null });
 
     const foreign = api(t.baseUrl, other.key);
     expect((await foreign.get(`/engine/widgets/${first.id}`)).status).toBe(404);
@@ -205,7 +221,7 @@ describe('scope engine and read-only keys', () => {
 });
 
 describe('GraphQL: the same management for the console', () => {
-  const FIELDS = 'id publicId name greeting family agentId allowedOrigins monthlyQuestionLimit ipRatePerMinute questionsThisMonth createdAt updatedAt';
+  const FIELDS = 'id publicId name greeting family agentId dossierId allowedOrigins monthlyQuestionLimit ipRatePerMinute questionsThisMonth createdAt updatedAt';
 
   it('creates, lists, changes and deletes through the same service, with the same refusals', async () => {
     const gql = api(t.baseUrl, engine).graphql;
@@ -229,8 +245,10 @@ describe('GraphQL: the same management for the console', () => {
 
     const refused = await gql(`mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }`, { i: valid({ agentId: unscoped }) });
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'widget_agent_unscoped', status: 400 });
-    const light = await gql(`mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }`, { i: valid({ family: 'light', agentId: null }) });
-    expect(light.errors?.[0].extensions).toMatchObject({ code: 'widget_family_unavailable', status: 501 });
+    const light = await gql(`mutation($i: CreateWidgetInput!) { createWidget(input: $i) { family dossierId } }`, {
+      i: valid({ family: 'light', agentId: null, dossierId }),
+    });
+    expect(light.data.createWidget).toEqual({ family: 'light', dossierId });
 
     expect((await gql(`mutation { deleteWidget(id: "${w.id}") }`)).data.deleteWidget).toBe(true);
     expect((await gql(`{ widget(id: "${w.id}") { id } }`)).errors?.[0].extensions).toMatchObject({ code: 'not_found', status: 404 });

@@ -251,6 +251,52 @@ describe('the answer streams, metered to the workspace', () => {
   });
 });
 
+describe('light widgets', () => {
+  const LEASE = '# Warehouse lease\n\n## Rent\n\nThe annual rent of the Lyon warehouse is 412,000 EUR excluding tax, paid quarterly.\n';
+
+  it("answer from the widget's dossier only, with citations, metered under the widget; refuse what the dossier does not cover", async () => {
+    const dossierId = (await api(t.baseUrl, a.key).post('/v1/dossiers', { name: 'Lease dossier' })).body.dossier.id;
+    await ingest(t, a, Buffer.from(LEASE), 'lease.md', { dossierId });
+    const w = await makeWidget(a, { family: 'light', agentId: null, dossierId });
+    expect((await visitor(SITE).get(`/widget/${w.publicId}/config`)).body.family).toBe('light');
+
+    model.enqueue({ content: 'The annual rent is 412,000 EUR excluding tax [1].' });
+    const res = await ask(w.publicId, { message: 'What is the annual rent of the Lyon warehouse?' });
+    expect(res.status).toBe(200);
+    expect(res.events).toEqual([
+      { type: 'token', data: { delta: 'The annual rent is 412,000 EUR excluding tax [1].' } },
+      { type: 'done', data: { content: 'The annual rent is 412,000 EUR excluding tax [1].', citations: [{ ref: 1, sourceName: 'lease.md', section: expect.stringContaining('Rent'), page: 1 }] } },
+    ]);
+    const rows = await ledger(a.workspaceId);
+    expect(rows.at(-1)).toMatchObject({ key_id: `widget:${w.id}`, user_id: `widget:${w.id}` });
+    expect((await api(t.baseUrl, a.key).get(`/engine/widgets/${w.id}`)).body.widget.questionsThisMonth).toBe(1);
+
+    // The travel handbook is in the workspace but not in the dossier: refused, no model asked.
+    const sent = model.requests.length;
+    const outside = await ask(w.publicId, { message: 'What is the hotel cap per night?' });
+    expect(outside.status).toBe(200);
+    const done = outside.events.at(-1)!.data as unknown as { content: string; citations: unknown[] };
+    expect(done.content).toContain('do not cover this question');
+    expect(done.citations).toEqual([]);
+    expect(model.requests.length).toBe(sent);
+  });
+
+  it('the monthly ceiling holds for light widgets too; a deleted dossier is a 404', async () => {
+    const dossierId = (await api(t.baseUrl, a.key).post('/v1/dossiers', { name: 'Short dossier' })).body.dossier.id;
+    await ingest(t, a, Buffer.from(LEASE), 'lease-2.md', { dossierId });
+    const w = await makeWidget(a, { family: 'light', agentId: null, dossierId, monthlyQuestionLimit: 1 });
+    model.enqueue({ content: 'The annual rent is 412,000 EUR excluding tax [1].' });
+    expect((await ask(w.publicId, { message: 'What is the annual rent of the Lyon warehouse?' })).status).toBe(200);
+    const sent = model.requests.length;
+    const refused = await ask(w.publicId, { message: 'How is the annual rent of the Lyon warehouse paid?' });
+    expect(refused.status).toBe(402);
+    expect(refused.body.code).toBe('WIDGET_MONTHLY_LIMIT');
+    expect(model.requests.length).toBe(sent);
+    expect((await api(t.baseUrl, a.key).delete(`/v1/dossiers/${dossierId}`)).status).toBe(204);
+    expect((await ask(w.publicId, { message: 'What is the annual rent?' })).status).toBe(404);
+  });
+});
+
 describe('limits', () => {
   it('per IP: past ipRatePerMinute, 429 rate_limited with retry-after (seconds left in the minute); other addresses still answered; the next minute again', async () => {
     const w = await makeWidget(a, { ipRatePerMinute: 2 });

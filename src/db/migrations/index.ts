@@ -21,6 +21,7 @@ import { Migration20261123150000 } from './Migration20261123150000.js';
 import { Migration20261123150100 } from './Migration20261123150100.js';
 import { Migration20261123185000 } from './Migration20261123185000.js';
 import { Migration20261123170000 } from './Migration20261123170000.js';
+import { Migration20261123185100 } from './Migration20261123185100.js';
 import { Migration20261123160000 } from './Migration20261123160000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
@@ -48,5 +49,6 @@ export const migrationsList = [
   { name: 'Migration20261123150100', class: Migration20261123150100 },
   { name: 'Migration20261123185000', class: Migration20261123185000 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
+  { name: 'Migration20261123185100', class: Migration20261123185100 },
   { name: 'Migration20261123160000', class: Migration20261123160000 },
 ];

@@ -8,8 +8,11 @@ import type { ServiceContext } from '../../core/context.js';
 import { chatStreamError, errors, isDomainError, ErrorCode } from '../../errors/index.js';
 import { Agent } from '../agents/agent.entity.js';
 import type { ChatStreamEvent } from '../chat/chat-events.js';
-import { startTurn, type PendingTurn } from '../chat/chat.service.js';
+import { finishStreamedTurn } from '../chat/chat-stream.js';
+import { startTurn } from '../chat/chat.service.js';
 import { authorize } from '../keys/access.js';
+import { findDossier } from '../knowledge/dossiers.service.js';
+import { ask } from '../light/light.service.js';
 import { assertKeyBudget } from '../usage/metering.service.js';
 import type { Widget } from './widget.entity.js';
 import { familyScope, type WidgetVisitor } from './widget-caller.js';
@@ -72,29 +75,49 @@ export function toWidgetEvent(widget: Widget, event: ChatStreamEvent): WidgetStr
   }
 }
 
-/**
- * `POST /widget/:publicId/chat`: validates the question, checks the widget's answerer and its monthly
- * ceiling (402 `WIDGET_MONTHLY_LIMIT`), then starts the agent's turn — only from the agent's chosen
- * documents: no tools, no colleagues, no memory read or written, nothing stored (the panel keeps the
- * conversation and sends it back as `history`). Whatever this throws precedes the stream; the rest of
- * the turn (`finishStreamedTurn`) reports its failures in-stream.
- */
-export async function startWidgetChat(ctx: ServiceContext, raw: unknown, sink: (event: WidgetStreamEvent) => void): Promise<PendingTurn> {
-  const { widget } = visitorOf(ctx);
-  authorize(ctx, { scope: familyScope(widget.family), write: true });
-  const input = WidgetChatSchema.parse(raw ?? {});
-  if (widget.family !== 'agent' || !widget.agentId) throw errors.widgetFamilyUnavailable(widget.family);
-  const agent = await ctx.em.findOne(Agent, { id: widget.agentId, workspaceId: ctx.caller.workspace.id });
-  if (!agent) throw errors.notFound('agent', widget.agentId);
-  // Links may have been removed since the widget was made: it never answers beyond chosen documents.
-  if ((agent.collectionScope ?? []).length === 0) throw errors.widgetAgentUnscoped(agent.id);
+/** An answer admitted before the stream opens; `finish` sends its events (its failures are `error` events). */
+export interface WidgetAnswer {
+  finish(): Promise<void>;
+}
+
+/** The widget's monthly ceiling (its stand-in key's budget), before anything runs: 402 `WIDGET_MONTHLY_LIMIT`. */
+async function assertCeiling(ctx: ServiceContext, widget: Widget): Promise<void> {
   try {
     await assertKeyBudget(ctx);
   } catch (err) {
     if (isDomainError(err) && err.code === ErrorCode.apiKeyBudgetExceeded) throw errors.widgetMonthlyLimit(widget.monthlyQuestionLimit);
     throw err;
   }
-  return startTurn(
+}
+
+/**
+ * `POST /widget/:publicId/chat`: validates the question, checks the widget's answerer and its monthly
+ * ceiling (402 `WIDGET_MONTHLY_LIMIT`), then answers from the documents the workspace chose, metered to
+ * the workspace; nothing of the visitor is stored (the panel keeps the conversation and sends it back as
+ * `history`). Whatever this throws precedes the stream.
+ */
+export async function startWidgetChat(ctx: ServiceContext, raw: unknown, sink: (event: WidgetStreamEvent) => void): Promise<WidgetAnswer> {
+  const { widget } = visitorOf(ctx);
+  authorize(ctx, { scope: familyScope(widget.family), write: true });
+  const input = WidgetChatSchema.parse(raw ?? {});
+  return widget.family === 'light' ? lightAnswer(ctx, widget, input, sink) : agentAnswer(ctx, widget, input, sink);
+}
+
+type VisitorQuestion = ReturnType<typeof WidgetChatSchema.parse>;
+
+/**
+ * An agent widget: the agent's chat turn, only from its chosen documents — no tools, no colleagues, no
+ * memory read or written, no session — streamed token by token; the rest of the turn
+ * (`finishStreamedTurn`) reports its failures in-stream.
+ */
+async function agentAnswer(ctx: ServiceContext, widget: Widget, input: VisitorQuestion, sink: (event: WidgetStreamEvent) => void): Promise<WidgetAnswer> {
+  const agentId = widget.agentId ?? '';
+  const agent = await ctx.em.findOne(Agent, { id: agentId, workspaceId: ctx.caller.workspace.id });
+  if (!agent) throw errors.notFound('agent', agentId);
+  // Links may have been removed since the widget was made: it never answers beyond chosen documents.
+  if ((agent.collectionScope ?? []).length === 0) throw errors.widgetAgentUnscoped(agent.id);
+  await assertCeiling(ctx, widget);
+  const pending = await startTurn(
     ctx,
     {
       message: input.message,
@@ -115,4 +138,26 @@ export async function startWidgetChat(ctx: ServiceContext, raw: unknown, sink: (
       recall: false,
     },
   );
+  return { finish: () => finishStreamedTurn(pending) };
+}
+
+/**
+ * A light widget: the light family's `ask` on the widget's dossier (answers only from its documents with
+ * citations, or refuses saying they do not cover the question), run before the stream opens — light
+ * answers whole, so the panel gets it as one token, then `done`.
+ */
+async function lightAnswer(ctx: ServiceContext, widget: Widget, input: VisitorQuestion, sink: (event: WidgetStreamEvent) => void): Promise<WidgetAnswer> {
+  const dossierId = widget.dossierId ?? '';
+  if (!(await findDossier(ctx, dossierId))) throw errors.notFound('dossier', dossierId);
+  await assertCeiling(ctx, widget);
+  const answer = await ask(ctx, { question: input.message, history: input.history ?? [], dossierId });
+  return {
+    finish: async () => {
+      sink({ type: 'token', data: { delta: answer.answer } });
+      sink({
+        type: 'done',
+        data: { content: answer.answer, citations: answer.citations.map((c) => ({ ref: c.ref, sourceName: c.sourceName, section: c.section, page: c.page })) },
+      });
+    },
+  };
 }

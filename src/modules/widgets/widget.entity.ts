@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** What answers a widget's visitors: one agent limited to chosen documents, or the light family. */
+/** What answers a widget's visitors: one agent limited to chosen documents, or the light family on one dossier. */
 export type WidgetFamily = 'agent' | 'light';
 
 const WidgetSchema = defineEntity({
@@ -17,6 +17,8 @@ const WidgetSchema = defineEntity({
     greeting: p.text().nullable(),
     family: p.string().$type<WidgetFamily>(),
     agentId: p.string().nullable(),
+    /** The dossier a light widget answers from. */
+    dossierId: p.string().nullable(),
     /** Exact origins (`scheme://host[:port]`), normalised. */
     allowedOrigins: p.json<string[]>(),
     monthlyQuestionLimit: p.integer(),

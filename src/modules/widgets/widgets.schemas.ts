@@ -62,18 +62,20 @@ export const WIDGET_FAMILIES = ['agent', 'light'] as const;
 const family = z.enum(WIDGET_FAMILIES, { error: presence('family', 'agent or light') });
 
 const agentId = z.string({ error: 'agentId must be a string' }).max(64, 'agentId must be at most 64 characters');
+const dossierId = z.string({ error: 'dossierId must be a string' }).max(64, 'dossierId must be at most 64 characters');
 
 const monthlyQuestionLimit = pgInt('monthlyQuestionLimit');
 const ipRatePerMinute = pgInt('ipRatePerMinute', { max: MAX_IP_RATE });
 
 /**
  * `POST /engine/widgets`. An agent widget names its agent (`agentId`), which must read chosen documents
- * or dossiers; a light widget names none.
+ * or dossiers; a light widget names the dossier it answers from (`dossierId`).
  */
 export const CreateWidgetSchema = z.object({
   name,
   family,
   agentId: agentId.nullish(),
+  dossierId: dossierId.nullish().describe('The dossier a light widget answers from (required for light, refused for agent)'),
   allowedOrigins,
   monthlyQuestionLimit: monthlyQuestionLimit.describe('Questions the widget may answer per calendar month (UTC)'),
   ipRatePerMinute: ipRatePerMinute.describe('Requests one IP address may make per calendar minute'),
@@ -86,6 +88,7 @@ export const UpdateWidgetSchema = z.object({
   name: name.nullish(),
   family: family.nullish(),
   agentId: agentId.nullish(),
+  dossierId: dossierId.nullish(),
   allowedOrigins: allowedOrigins.nullish(),
   monthlyQuestionLimit: monthlyQuestionLimit.nullish(),
   ipRatePerMinute: ipRatePerMinute.nullish(),
@@ -101,6 +104,7 @@ export const WidgetDtoSchema = z.object({
   greeting: z.string().nullable(),
   family: z.enum(WIDGET_FAMILIES),
   agentId: z.string().nullable(),
+  dossierId: z.string().nullable(),
   allowedOrigins: z.array(z.string()),
   monthlyQuestionLimit: z.number().int(),
   ipRatePerMinute: z.number().int(),

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { isPoste } from '../agents/agent.entity.js';
-import { Agent } from '../agents/agent.entity.js';
+import { Agent, isPoste } from '../agents/agent.entity.js';
 import { authorize } from '../keys/access.js';
+import { findDossier, unknownDossier } from '../knowledge/dossiers.service.js';
 import { calendarMonth } from '../usage/periods.js';
 import { questionsByKeyIds } from '../usage/usage.repository.js';
 import { Widget, type WidgetFamily } from './widget.entity.js';
@@ -24,9 +24,6 @@ import {
 const READ = { scope: 'engine' } as const;
 const WRITE = { scope: 'engine', write: true } as const;
 
-/** Families that can answer on this server. The light family joins once its `ask` use case exists. */
-const AVAILABLE_FAMILIES: readonly WidgetFamily[] = ['agent'];
-
 export function toWidgetDto(w: Widget, questionsThisMonth: number): WidgetDto {
   return {
     id: w.id,
@@ -35,6 +32,7 @@ export function toWidgetDto(w: Widget, questionsThisMonth: number): WidgetDto {
     greeting: w.greeting ?? null,
     family: w.family,
     agentId: w.agentId ?? null,
+    dossierId: w.dossierId ?? null,
     allowedOrigins: w.allowedOrigins,
     monthlyQuestionLimit: w.monthlyQuestionLimit,
     ipRatePerMinute: w.ipRatePerMinute,
@@ -62,22 +60,32 @@ async function withUsage(ctx: ServiceContext, widgets: Widget[]): Promise<Widget
   return widgets.map((w) => toWidgetDto(w, used.get(widgetKeyId(w.id)) ?? 0));
 }
 
+/** What answers a widget's visitors, as stored: an agent, or a dossier for the light family. */
+interface Answerer {
+  family: WidgetFamily;
+  agentId: string | null;
+  dossierId: string | null;
+}
+
 /**
- * What answers the widget must be able to: an agent widget names a conversational agent of the workspace
- * limited to chosen documents or dossiers (400 `widget_agent_unscoped` otherwise); a light widget names
- * none; a family this server cannot answer with is refused (501 `widget_family_unavailable`).
+ * What answers the widget must be able to, never beyond documents the workspace chose: an agent widget
+ * names a conversational agent of the workspace limited to chosen documents or dossiers (400
+ * `widget_agent_unscoped` otherwise); a light widget names the dossier it answers from (light would
+ * otherwise read every document of the workspace).
  */
-async function checkAnswerer(ctx: ServiceContext, family: WidgetFamily, agentId: string | null): Promise<void> {
+async function checkAnswerer(ctx: ServiceContext, { family, agentId, dossierId }: Answerer): Promise<void> {
   if (family === 'agent') {
+    if (dossierId) throw errors.validation('dossierId', "An agent widget answers from its agent's documents: leave dossierId out");
     if (!agentId) throw errors.validation('agentId', 'agentId is required for an agent widget');
     const agent = agentId.includes('\u0000') ? null : await ctx.em.findOne(Agent, { id: agentId, workspaceId: ctx.caller.workspace.id });
     if (!agent) throw errors.validation('agentId', `Agent not found: ${agentId}`);
     if (isPoste(agent)) throw errors.validation('agentId', `Agent ${agentId} is a poste, which cannot be chatted with`);
     if ((agent.collectionScope ?? []).length === 0) throw errors.widgetAgentUnscoped(agentId);
-  } else if (agentId) {
-    throw errors.validation('agentId', `A ${family} widget has no agent: leave agentId out`);
+    return;
   }
-  if (!AVAILABLE_FAMILIES.includes(family)) throw errors.widgetFamilyUnavailable(family);
+  if (agentId) throw errors.validation('agentId', `A ${family} widget has no agent: leave agentId out`);
+  if (!dossierId) throw errors.validation('dossierId', 'dossierId is required for a light widget: it answers from one dossier');
+  if (!(await findDossier(ctx, dossierId))) throw unknownDossier();
 }
 
 export async function listWidgets(ctx: ServiceContext): Promise<WidgetDto[]> {
@@ -94,8 +102,8 @@ export async function getWidget(ctx: ServiceContext, id: string): Promise<Widget
 export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput): Promise<WidgetDto> {
   authorize(ctx, WRITE);
   const data = CreateWidgetSchema.parse(input ?? {});
-  const agentId = data.agentId ?? null;
-  await checkAnswerer(ctx, data.family, agentId);
+  const answerer: Answerer = { family: data.family, agentId: data.agentId ?? null, dossierId: data.dossierId ?? null };
+  await checkAnswerer(ctx, answerer);
   const now = ctx.clock.now();
   const widget = ctx.em.create(Widget, {
     id: newId('wgt'),
@@ -104,8 +112,7 @@ export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput
     publicId: newPublicId(),
     name: data.name.trim(),
     greeting: data.greeting?.trim() || null,
-    family: data.family,
-    agentId,
+    ...answerer,
     allowedOrigins: data.allowedOrigins,
     monthlyQuestionLimit: data.monthlyQuestionLimit,
     ipRatePerMinute: data.ipRatePerMinute,
@@ -122,11 +129,15 @@ export async function updateWidget(ctx: ServiceContext, id: string, input: Updat
   const data = UpdateWidgetSchema.parse(input ?? {});
   const widget = await findWidget(ctx, id);
   const family = data.family ?? widget.family;
-  // Moving to the light family drops the agent unless one is sent (which is then refused).
-  const agentId = data.agentId !== undefined && data.agentId !== null ? data.agentId : family === 'agent' ? (widget.agentId ?? null) : null;
-  if (data.family != null || data.agentId != null) await checkAnswerer(ctx, family, agentId);
-  widget.family = family;
-  widget.agentId = agentId;
+  // Changing family drops what the other family needed, unless it is sent (and then refused).
+  const kept = (sent: string | null | undefined, stored: string | null | undefined, own: boolean) => sent ?? (own ? (stored ?? null) : null);
+  const answerer: Answerer = {
+    family,
+    agentId: kept(data.agentId, widget.agentId, family === 'agent'),
+    dossierId: kept(data.dossierId, widget.dossierId, family === 'light'),
+  };
+  if (data.family != null || data.agentId != null || data.dossierId != null) await checkAnswerer(ctx, answerer);
+  Object.assign(widget, answerer);
   if (data.name != null) widget.name = data.name.trim();
   if (data.greeting != null) widget.greeting = data.greeting.trim() || null;
   if (data.allowedOrigins != null) widget.allowedOrigins = data.allowedOrigins;
