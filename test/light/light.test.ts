@@ -3,7 +3,7 @@ import { api } from '../support/api.js';
 import type { TestApp, TestTenant } from '../support/app.js';
 import { startScriptedChatApp } from '../support/chat.js';
 import { ingest } from '../support/knowledge.js';
-import { ledgerRows } from '../support/metering.js';
+import { exhaustQuestions, ledgerRows } from '../support/metering.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
 import { startSearchServer, type SearchServer } from './search-server.js';
 
@@ -136,6 +136,16 @@ describe('POST /light/ask', () => {
     expect(ro.body.code).toBe('read_only_key');
     const webDenied = await api(t.baseUrl, knowledgeOnly).post('/light/web', { question: 'Refunds?' });
     expect(webDenied.status).toBe(403);
+  });
+
+  it('402 QUESTION_LIMIT when the workspace has no questions left, before any search or model', async () => {
+    const w = await t.tenant({ plan: 'essentiel', seats: 1 });
+    await exhaustQuestions(t, w.workspaceId, 150);
+    const sent = model.requests.length;
+    const res = await api(t.baseUrl, w.key).post('/light/ask', { question: 'Within how many days are refunds granted?' });
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('QUESTION_LIMIT');
+    expect(model.requests.length).toBe(sent);
   });
 
   it('answers over GraphQL through the same service', async () => {
