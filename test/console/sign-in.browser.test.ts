@@ -40,3 +40,35 @@ describe('console sign-in (headless Chromium)', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 });
+
+describe('accepting an invitation in the console (headless Chromium)', () => {
+  it('an admin invites by GraphQL; the invited person opens the console link, chooses a password and is signed in', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join, resolve } = await import('node:path');
+    const { browser, linkIn } = await import('../people/support.js');
+    const admin = await h.person({ role: 'admin' });
+    const session = browser(h.t.baseUrl, { ip: '10.44.0.1' });
+    expect((await session.signIn(admin.email, admin.password)).status).toBe(200);
+    const invited = `invited-${Date.now()}@example.com`;
+    const res = await session.graphql(`mutation($e: String!) { invitePerson(input: { email: $e, role: member }) { person { state } } }`, { e: invited });
+    expect(res.body.data.invitePerson.person.state).toBe('invited');
+    // Without SMTP the mail is a file (docs/people.md, Mail): under the data directory, or the temp directory's svc-mail/.
+    const { tmpdir } = await import('node:os');
+    const dir = h.t.db.dataDir.startsWith('memory://') ? join(tmpdir(), 'svc-mail') : resolve(h.t.db.dataDir, 'mail');
+    const mail = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).find((m) => m.includes(invited))!;
+    const { token } = linkIn(mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+
+    const page = await h.page();
+    await page.goto(`/console/accept-invitation#invite=${token}`);
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Your name').fill('Cleo');
+    await page.getByLabel('Choose a password').fill('short');
+    await page.getByRole('button', { name: 'Accept and sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Choose a password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Accept and sign in' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    expect(await page.locator('.who').textContent()).toContain(invited);
+  });
+});
