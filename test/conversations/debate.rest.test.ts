@@ -5,6 +5,7 @@
  * only, metering, continuing, reading, deleting, and the refusals.
  */
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
 import { createAgent, persona } from '../support/agents.js';
@@ -14,7 +15,9 @@ import { exhaustQuestions, ledgerRows } from '../support/metering.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
 import { storedDeliveries } from '../support/webhooks.js';
 import type { TestApp, TestTenant } from '../support/app.js';
+import { postgresAvailable } from '../support/database.js';
 
+const hasPostgres = await postgresAvailable();
 let t: TestApp;
 let model: ScriptedModelServer;
 let a: TestTenant;
@@ -400,5 +403,36 @@ describe('two follow-ups to one conversation at the same instant', () => {
       [2, asked[0].content],
       [3, loser],
     ]);
+  });
+});
+
+describe('first debates started together (PostgreSQL: PGlite is one session, debates cannot overlap there)', () => {
+  it.runIf(hasPostgres)("create exactly one devil's advocate for the workspace, seated by all of them and listed once", async () => {
+    const w = await t.tenant();
+    const x = await createAgent(t, w.key, persona('Xenia'));
+    const y = await createAgent(t, w.key, persona('Yusuf'));
+    const debates = 4;
+    // Every call of these debates answers with the synthesis (turns may take any of them).
+    model.enqueue(...Array.from({ length: debates * 4 }, () => ({ content: SYNTHESIS })));
+    // The test holds the workspace's devil's-advocate lock, so every debate has seated its debaters (and
+    // found no devil's advocate) before any of them may create one: they overlap for certain.
+    const db = new pg.Client({ connectionString: t.db.url });
+    await db.connect();
+    const lock = ['svc.devils-advocate', w.workspaceId];
+    await db.query('select pg_advisory_lock(hashtext($1), hashtext($2))', lock);
+    const c = api(t.baseUrl, w.key);
+    const pending = Array.from({ length: debates }, (_, i) => c.post('/v1/conversations', { topic: `Offices ${i}`, agentIds: [x, y], rounds: 1 }));
+    const waiting = async () =>
+      (await db.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n;
+    await expect.poll(waiting).toBe(debates);
+    await db.query('select pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
+    await db.end();
+    const results = await Promise.all(pending);
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: debates }, () => 201));
+    const listed = (await c.get('/v1/agents')).body.agents.filter((g: any) => g.isDevilsAdvocate);
+    expect(listed).toHaveLength(1);
+    for (const r of results) {
+      expect(r.body.conversation.participants.filter((p: any) => p.isDevilsAdvocate).map((p: any) => p.agentId)).toEqual([listed[0].id]);
+    }
   });
 });

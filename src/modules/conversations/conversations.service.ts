@@ -29,7 +29,7 @@ import {
 import type { DebateSink } from './debate-events.js';
 import { runDebate, type PendingDebate } from './debate-engine.js';
 import type { SaidBefore } from './debate-prompt.js';
-import { createDevilsAdvocate, participantOf, seatDebaters } from './roster.js';
+import { devilsAdvocateOf, participantOf, seatDebaters } from './roster.js';
 
 const READ = { scope: 'agents' } as const;
 const WRITE = { scope: 'agents', write: true } as const;
@@ -105,7 +105,7 @@ export async function startConversation(ctx: ServiceContext, raw: unknown, opts:
   const collectionIds = input.collectionIds ?? [];
   await assertCollections(ctx, collectionIds);
   const admission = await assertCanConsume(ctx, { feature: 'chat' });
-  const devilsAdvocate = roster.devilsAdvocate ?? createDevilsAdvocate(ctx);
+  const devilsAdvocate = roster.devilsAdvocate ?? (await devilsAdvocateOf(ctx));
   const seats = seatsOf(roster.debaters, devilsAdvocate);
   const now = ctx.clock.now();
   const conversation = ctx.em.create(Conversation, {
@@ -197,7 +197,7 @@ export async function continueConversation(ctx: ServiceContext, id: string, raw:
   // Every round seats one devil's advocate: the conversation's own, else the workspace's, else a new one.
   let devil = seats.find((s) => s.seat.isDevilsAdvocate);
   if (!devil) {
-    const agent = agents.find((a) => a.isDevilsAdvocate && !isPoste(a)) ?? createDevilsAdvocate(ctx);
+    const agent = agents.find((a) => a.isDevilsAdvocate && !isPoste(a)) ?? (await devilsAdvocateOf(ctx));
     devil = { seat: participantOf(agent, true), agent };
     conversation.participants = [...conversation.participants.filter((p) => !p.isDevilsAdvocate), devil.seat];
   }

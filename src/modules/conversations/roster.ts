@@ -83,10 +83,25 @@ export function drawByRelevance(candidates: Agent[], topic: string): Agent[] {
   return picked.slice(0, seats);
 }
 
-/** Creates the workspace's devil's advocate, owned by the user whose debate needed it (flushed with the caller's unit of work). */
-export function createDevilsAdvocate(ctx: ServiceContext): Agent {
+/**
+ * The workspace's devil's advocate, created when it has none: exactly one however many first debates
+ * start together. The find-or-create runs in a transaction under a transaction-scoped advisory lock per
+ * workspace (as the proof chain's `svc_chain_head`), so a second debate waits for the first one's commit
+ * and then finds its devil's advocate. Called after the debate was admitted: a refused debate creates nothing.
+ */
+export async function devilsAdvocateOf(ctx: ServiceContext): Promise<Agent> {
+  const workspaceId = ctx.caller.workspace.id;
+  return ctx.em.transactional(async (em) => {
+    await em.execute('select pg_advisory_xact_lock(hashtext(?), hashtext(?))', ['svc.devils-advocate', workspaceId]);
+    const flagged = await em.find(Agent, { workspaceId, isDevilsAdvocate: true }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return flagged.find((a) => !isPoste(a)) ?? createDevilsAdvocate(ctx, em);
+  });
+}
+
+/** A new devil's advocate, owned by the user whose debate needed it (flushed with `em`'s unit of work). */
+function createDevilsAdvocate(ctx: ServiceContext, em: ServiceContext['em']): Agent {
   const now = ctx.clock.now();
-  return ctx.em.create(Agent, {
+  return em.create(Agent, {
     id: newId('agt'),
     workspaceId: ctx.caller.workspace.id,
     userId: ctx.caller.user.id,
