@@ -33,7 +33,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       } else if (cmd.cmd === 'publish') {
         await orm.em.fork().transactional(async (em) => {
           for (const runId of cmd.runIds ?? []) {
-            await publishEvent({ em, clock }, {
+            await publishEvent({ em, clock, app: app.services }, {
               name: 'flow.run.finished',
               workspaceId: cmd.workspaceId!,
               actorUserId: null,

@@ -102,7 +102,7 @@ async function main() {
       const publish = async (runIds: string[]) => {
         await app.services.orm.em.fork().transactional(async (em) => {
           for (const runId of runIds) {
-            await publishEvent({ em, clock: app.services.clock }, {
+            await publishEvent({ em, clock: app.services.clock, app: app.services }, {
               name: 'flow.run.finished',
               workspaceId: created.workspace.id,
               actorUserId: null,

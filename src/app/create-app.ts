@@ -29,6 +29,7 @@ import { createKeysRuntime } from '../modules/keys/runtime.js';
 import { createVerifyRuntime } from '../modules/verify/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
 import { createFlowsRuntime, startFlows } from '../modules/flows/runtime.js';
+import { startEventRuns } from '../modules/flows/event-trigger.js';
 import type { Resolver } from '../net/index.js';
 import { createLightRuntime } from '../modules/light/light.runtime.js';
 
@@ -106,7 +107,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     signing,
     proofChain: createProofChain(kernel, signing),
     secretBox,
-    webhooks: createWebhooksRuntime(),
+    webhooks: createWebhooksRuntime([startEventRuns]), // flows' trigger.event: runs written in the event's transaction
     ingestion: createIngestionRuntime(log),
     embeddings,
     knowledge: createKnowledgeRetriever(),

@@ -33,7 +33,7 @@ export async function createEndpoint(
 export async function publish(t: TestApp, event: WebhookEvent): Promise<void> {
   const em = t.app.services.orm.em.fork();
   await em.transactional(async (tx) => {
-    await publishEvent({ em: tx, clock: t.clock }, event);
+    await publishEvent({ em: tx, clock: t.clock, app: t.app.services }, event);
   });
 }
 

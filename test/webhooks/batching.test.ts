@@ -21,7 +21,7 @@ afterAll(async () => {
 /** Events committed together, as a producer's burst: one transaction, one creation time for all. */
 async function publishBurst(tenant: TestTenant, runIds: string[]): Promise<void> {
   await t.app.services.orm.em.fork().transactional(async (em) => {
-    for (const runId of runIds) await publishEvent({ em, clock: t.clock }, flowFinished(tenant.workspaceId, runId));
+    for (const runId of runIds) await publishEvent({ em, clock: t.clock, app: t.app.services }, flowFinished(tenant.workspaceId, runId));
   });
 }
 

@@ -276,8 +276,8 @@ describe('routing (SPEC, Events 5 and 6)', () => {
 
   it('refuses unknown event names and webhook.test from producers', async () => {
     const em = t.app.services.orm.em.fork();
-    await expect(publishEvent({ em, clock: t.clock }, { ...flowFinished(tenant.workspaceId), name: 'nope' as never })).rejects.toThrow(/Unknown webhook event/);
-    await expect(publishEvent({ em, clock: t.clock }, { ...flowFinished(tenant.workspaceId), name: 'webhook.test' })).rejects.toThrow(/test route/);
+    await expect(publishEvent({ em, clock: t.clock, app: t.app.services }, { ...flowFinished(tenant.workspaceId), name: 'nope' as never })).rejects.toThrow(/Unknown webhook event/);
+    await expect(publishEvent({ em, clock: t.clock, app: t.app.services }, { ...flowFinished(tenant.workspaceId), name: 'webhook.test' })).rejects.toThrow(/test route/);
   });
 });
 
@@ -291,7 +291,7 @@ describe('the outbox', () => {
       await em.transactional(async (tx) => {
         const change = await tx.findOneOrFail(WebhookEndpoint, { id: ep.id });
         change.description = 'changed with the event';
-        await publishEvent({ em: tx, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_tx'));
+        await publishEvent({ em: tx, clock: t.clock, app: t.app.services }, flowFinished(tenant.workspaceId, 'run_tx'));
         await tx.flush();
         // Flushed but not committed: the worker was not woken yet, and (on PostgreSQL, where another
         // session can look while this transaction is open; the embedded database has only one) the rows
@@ -304,7 +304,7 @@ describe('the outbox', () => {
 
       await expect(
         em.fork().transactional(async (tx) => {
-          await publishEvent({ em: tx, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_rolled_back'));
+          await publishEvent({ em: tx, clock: t.clock, app: t.app.services }, flowFinished(tenant.workspaceId, 'run_rolled_back'));
           await tx.flush();
           throw new Error('the producer failed');
         }),
@@ -316,7 +316,7 @@ describe('the outbox', () => {
       const plain = em.fork();
       const change = await plain.findOneOrFail(WebhookEndpoint, { id: ep.id });
       change.description = 'second change';
-      await publishEvent({ em: plain, clock: t.clock }, flowFinished(tenant.workspaceId, 'run_flush'));
+      await publishEvent({ em: plain, clock: t.clock, app: t.app.services }, flowFinished(tenant.workspaceId, 'run_flush'));
       expect(await storedDeliveries(t, ep.id)).toHaveLength(1);
       await plain.flush();
       expect(wakes).toBe(2);

@@ -73,7 +73,7 @@ const flowEvent = (workspaceId: string, runId: string) => ({
 
 async function publishMany(p: Process, workspaceId: string, runIds: string[]): Promise<void> {
   await p.app.services.orm.em.fork().transactional(async (em) => {
-    for (const runId of runIds) await publishEvent({ em, clock: p.app.services.clock }, flowEvent(workspaceId, runId));
+    for (const runId of runIds) await publishEvent({ em, clock: p.app.services.clock, app: p.app.services }, flowEvent(workspaceId, runId));
   });
 }
 

@@ -41,13 +41,13 @@ export async function appendEvent(em: Em, runId: string, event: RunEvent, at: Da
 }
 
 /**
- * Writes a new run (queued, claimable at once) with its trigger steps done, through `em` (the caller
- * flushes or commits). Returns the run; the worker picks it up once committed (`app.flows.wake`).
+ * Writes a new run (queued, claimable at once) with its trigger steps done (`startAt`, or the flow's
+ * trigger nodes of that kind), through `em` (the caller flushes or commits). Returns the run; the worker picks it up once committed (`app.flows.wake`).
  */
 export function newRun(
   em: Em,
   flow: Flow,
-  opts: { trigger: TriggerKind; input: Record<string, unknown>; now: Date; scheduledFor?: Date | null },
+  opts: { trigger: TriggerKind; input: Record<string, unknown>; now: Date; scheduledFor?: Date | null; startAt?: string[] },
 ): FlowRun {
   const run = em.create(FlowRun, {
     id: newId('run'),
@@ -70,7 +70,7 @@ export function newRun(
     finishedAt: null,
     updatedAt: opts.now,
   });
-  for (const key of startNodes(flow.graph, opts.trigger)) {
+  for (const key of opts.startAt ?? startNodes(flow.graph, opts.trigger)) {
     const node = flow.graph.nodes.find((n) => n.key === key)!;
     em.create(FlowStep, {
       id: newId('stp'),
@@ -117,7 +117,7 @@ export async function finishRun(
   await tx.nativeUpdate(FlowApproval, { runId: run.id, status: { $in: ['open', 'claimed'] } }, { status: 'cancelled', decidedAt: now });
   const actionable = outcome.status === 'failed';
   await appendEvent(tx, run.id, { type: 'run_finished', data: { runId: run.id, status: run.status, error: run.error, errorCode: run.errorCode } }, now);
-  await publishEvent({ em: tx, clock: app.clock }, {
+  await publishEvent({ em: tx, clock: app.clock, app }, {
     name: 'flow.run.finished',
     workspaceId: run.workspaceId,
     actorUserId: null,

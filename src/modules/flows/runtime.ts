@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { ChangeSetType, type EventSubscriber } from '@mikro-orm/core';
 import { hostname } from 'node:os';
 import type { Deps } from '../../core/deps.js';
 import { Notifier } from '../../lib/notifier.js';
+import { FlowRun } from './flow.entity.js';
 import { advanceRun, claimRuns, expireApprovals, fireDueSchedules, nextWakeAt, releaseClaims, type Claim } from './engine.js';
 
 /** Process state of the flows module, created once by the composition root. */
@@ -134,8 +136,12 @@ export class FlowWorker {
   }
 }
 
-/** Starts the flows module in a running app: with background jobs on, this process's worker. */
+/**
+ * Starts the flows module in a running app: runs written inside another module's transaction (event
+ * triggers) wake the worker once committed; with background jobs on, this process's worker.
+ */
 export function startFlows(app: Deps): void {
+  app.orm.em.getEventManager().registerSubscriber(wakeAfterCommit(app));
   if (!app.config.backgroundJobs) return;
   const worker = new FlowWorker(app);
   const unsubscribe = app.flows.wake.subscribe(() => worker.wake());
@@ -145,4 +151,21 @@ export function startFlows(app: Deps): void {
     unsubscribe();
     await worker.stop();
   });
+}
+
+/** After a flush that wrote new runs: wake the worker at once, or when the enclosing transaction commits. */
+function wakeAfterCommit(app: Deps): EventSubscriber {
+  const waitingForCommit = new WeakSet<object>();
+  return {
+    afterFlush({ em, uow }) {
+      const wroteRuns = uow.getChangeSets().some((cs) => cs.type === ChangeSetType.CREATE && cs.entity instanceof FlowRun);
+      if (!wroteRuns) return;
+      const transaction = em.isInTransaction() ? em.getTransactionContext() : undefined;
+      if (transaction) waitingForCommit.add(transaction);
+      else app.flows.wake.notify();
+    },
+    afterTransactionCommit({ transaction }) {
+      if (transaction && waitingForCommit.delete(transaction)) app.flows.wake.notify();
+    },
+  };
 }

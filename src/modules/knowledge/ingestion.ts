@@ -89,7 +89,7 @@ export async function commitIngestion(app: Deps, tx: Em, source: KnowledgeSource
   source.qaCount = result.qaPairs.length;
   source.ingestedAt = now;
   source.updatedAt = now;
-  await publishEvent({ em: tx, clock: app.clock }, {
+  await publishEvent({ em: tx, clock: app.clock, app }, {
     name: 'source.ingested',
     workspaceId: source.workspaceId,
     actorUserId: source.userId,
@@ -148,7 +148,7 @@ async function detectContradictions(
         createdAt: now,
       });
       recorded++;
-      await publishEvent({ em: tx, clock: app.clock }, {
+      await publishEvent({ em: tx, clock: app.clock, app }, {
         name: 'knowledge.contradiction_detected',
         workspaceId: source.workspaceId,
         actorUserId: source.userId,
@@ -172,7 +172,7 @@ export async function commitFailure(app: Deps, tx: Em, source: KnowledgeSource, 
   source.status = 'failed';
   source.error = reason;
   source.updatedAt = now;
-  await publishEvent({ em: tx, clock: app.clock }, {
+  await publishEvent({ em: tx, clock: app.clock, app }, {
     name: 'source.failed',
     workspaceId: source.workspaceId,
     actorUserId: source.userId,

@@ -46,7 +46,7 @@ export async function runStaleWatch(app: Deps, now: Date = app.clock.now()): Pro
     }
     for (const group of groups.values()) {
       const first = group[0];
-      await publishEvent({ em: tx, clock: app.clock }, {
+      await publishEvent({ em: tx, clock: app.clock, app }, {
         name: 'knowledge.stale',
         workspaceId: first.workspace_id,
         actorUserId: first.user_id,

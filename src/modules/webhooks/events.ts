@@ -1,3 +1,4 @@
+import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/orm.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -29,6 +30,19 @@ export interface WebhookEvent {
   payload: Record<string, unknown>;
 }
 
+/** An event as handed to the event listeners: with its id and the time it was published. */
+export interface PublishedEvent extends WebhookEvent {
+  id: string;
+  at: Date;
+}
+
+/**
+ * Port: a consumer of every service event, called by `publishEvent` through the producer's `em`, inside
+ * its transaction, so what it writes commits or rolls back with the event (never lost, never twice).
+ * The composition root hands the implementations to `createWebhooksRuntime`.
+ */
+export type EventListener = (em: Em, event: PublishedEvent) => Promise<void>;
+
 /** Flow events reach every subscribed endpoint of the workspace; the others stay with the actor's endpoints. */
 export const isWorkspaceWide = (name: WebhookEventName): boolean => name.startsWith('flow.');
 
@@ -38,19 +52,24 @@ export const isWorkspaceWide = (name: WebhookEventName): boolean => name.startsW
  * fits; a worker passes its transaction and the app's clock), so the rows commit or roll back with the
  * producer's own change: call it inside `em.transactional(...)` or before your `flush()`. Once committed,
  * the worker is woken and makes the first attempt at once; nothing is sent if the transaction rolls back.
- * An event with no subscribed endpoint (or a private event without an actor) writes nothing.
+ * An event with no subscribed endpoint (or a private event without an actor) writes no delivery. Every
+ * event first goes to the listeners of `app.webhooks.listeners` (flows' `trigger.event`), through `em`.
  */
-export async function publishEvent({ em, clock }: { em: Em; clock: Clock }, event: WebhookEvent): Promise<void> {
+export async function publishEvent(
+  { em, clock, app }: { em: Em; clock: Clock; app: Pick<Deps, 'webhooks'> },
+  event: WebhookEvent,
+): Promise<void> {
   if (!isWebhookEvent(event.name)) throw new Error(`Unknown webhook event: ${String(event.name)}`);
   if (event.name === 'webhook.test') throw new Error('webhook.test is only sent by the test route');
+  const now = clock.now();
+  const eventId = newId('evt');
+  for (const listener of app.webhooks.listeners) await listener(em, { ...event, id: eventId, at: now });
   const body = JSON.stringify(event.payload);
   const owner = isWorkspaceWide(event.name) ? {} : event.actorUserId ? { userId: event.actorUserId } : null;
   if (!owner) return;
   const endpoints = await em.find(WebhookEndpoint, { workspaceId: event.workspaceId, isActive: true, ...owner });
   const subscribed = endpoints.filter((e) => e.events.includes(event.name));
   if (subscribed.length === 0) return;
-  const now = clock.now();
-  const eventId = newId('evt');
   for (const endpoint of subscribed) {
     newDelivery(em, {
       workspaceId: event.workspaceId,

@@ -3,6 +3,7 @@ import type { Deps } from '../../core/deps.js';
 import { Notifier } from '../../lib/notifier.js';
 import { OutboundPools } from '../../net/index.js';
 import { LogTrimmer, OutcomeWriter } from './dispatcher.js';
+import type { EventListener } from './events.js';
 import { startRetrySweep } from './sweep.js';
 import { WebhookDelivery } from './webhook.entity.js';
 import { WebhookWorker } from './worker.js';
@@ -17,10 +18,12 @@ export interface WebhooksRuntime {
   readonly pools: OutboundPools;
   /** Attempt outcomes, written together (group commit). */
   readonly outcomes: OutcomeWriter;
+  /** Consumers of every published event, called inside the producer's transaction (port, wired by create-app). */
+  readonly listeners: readonly EventListener[];
 }
 
-export function createWebhooksRuntime(): WebhooksRuntime {
-  return { wake: new Notifier(), trims: new LogTrimmer(), pools: new OutboundPools(), outcomes: new OutcomeWriter() };
+export function createWebhooksRuntime(listeners: readonly EventListener[] = []): WebhooksRuntime {
+  return { wake: new Notifier(), trims: new LogTrimmer(), pools: new OutboundPools(), outcomes: new OutcomeWriter(), listeners };
 }
 
 declare module '../../core/deps.js' {
