@@ -1,6 +1,7 @@
 import type { Em } from '../../db/types.js';
 import type { PublishedEvent } from '../webhooks/events.js';
 import { Flow } from './flow.entity.js';
+import { FLOW_TRIGGER_EVENTS } from './flows.schemas.js';
 import { newRun } from './runs.js';
 
 /**
@@ -12,6 +13,7 @@ import { newRun } from './runs.js';
  * The worker is woken after the commit (the flows' commit subscriber).
  */
 export async function startEventRuns(em: Em, event: PublishedEvent): Promise<void> {
+  if (!(FLOW_TRIGGER_EVENTS as readonly string[]).includes(event.name)) return;
   const flows = await em.find(Flow, { workspaceId: event.workspaceId, enabled: true }, { orderBy: { createdAt: 'asc' } });
   for (const flow of flows) {
     const startAt = flow.graph.nodes
