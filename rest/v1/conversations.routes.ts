@@ -27,7 +27,10 @@ const ONE = z.object({ conversation: ConversationDtoSchema });
 
 const BEFORE_START = {
   400: { description: 'A field is missing or wrong (`error` names it): topic, rounds outside 1 to 5, fewer than 2 regular participants, an unknown collection' },
-  402: { description: 'No questions left, or the key budget is spent (nothing consumed)' },
+  402: {
+    description:
+      'QUESTION_LIMIT (the workspace has no question left) or API_KEY_BUDGET_EXCEEDED, before the start (nothing consumed); on the plain routes also mid-debate, when the allowance or the key ceiling no longer covers the next turn: the same 402 with `conversationId`, the turns so far kept and metered (the streams send it as an `error` event)',
+  },
   404: { description: 'An unknown agent in agentIds' },
 };
 

@@ -423,10 +423,20 @@ describe('first debates started together (PostgreSQL: PGlite is one session, deb
     const c = api(t.baseUrl, w.key);
     const pending = Array.from({ length: debates }, (_, i) => c.post('/v1/conversations', { topic: `Offices ${i}`, agentIds: [x, y], rounds: 1 }));
     const waiting = async () =>
-      (await db.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n;
-    await expect.poll(waiting).toBe(debates);
-    await db.query('select pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
-    await db.end();
+      (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks
+            where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())
+              and classid = hashtext($1)::oid and objid = hashtext($2)::oid`,
+          lock,
+        )
+      ).rows[0]!.n;
+    try {
+      await expect.poll(waiting).toBe(debates);
+    } finally {
+      await db.query('select pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
+      await db.end();
+    }
     const results = await Promise.all(pending);
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: debates }, () => 201));
     const listed = (await c.get('/v1/agents')).body.agents.filter((g: any) => g.isDevilsAdvocate);

@@ -9,7 +9,7 @@ import { api } from '../support/api.js';
 import { createAgent, persona } from '../support/agents.js';
 import { startScriptedChatApp } from '../support/chat.js';
 import { fixtures, ingest } from '../support/knowledge.js';
-import { ledgerRows } from '../support/metering.js';
+import { exhaustQuestions, ledgerRows } from '../support/metering.js';
 import type { ScriptedModelServer } from '../support/scripted-model-server.js';
 import { parseSse, streamChat } from '../support/sse.js';
 import type { TestApp, TestTenant } from '../support/app.js';
@@ -129,6 +129,37 @@ describe('POST /v1/conversations/stream', () => {
     expect(again.status).toBe(402);
     expect(again.body.code).toBe('API_KEY_BUDGET_EXCEEDED');
     expect(await ledgerRows(t, k.workspaceId)).toEqual({ rows: 1, totalTokens: 16_200, questions: 7 });
+  });
+
+  it("the workspace's allowance running out mid-debate stops it the same way: 402 QUESTION_LIMIT after the current turn, what was said kept and metered", async () => {
+    const k = await t.tenant({ plan: 'pro', seats: 1 });
+    const x = await createAgent(t, k.key, persona('Xena'));
+    const y = await createAgent(t, k.key, persona('Yves'));
+    // 5 of the workspace's 400 questions left; the key has no ceiling.
+    await exhaustQuestions(t, k.workspaceId, 395);
+    // 8 100 tokens a turn on a standard model (3x): 4 questions after the first turn (5 with the next one:
+    // covered), 7 after the second (8 needed: refused).
+    model.enqueue(...['X one.', 'Y one.'].map((content) => ({ content, usage: { prompt: 8000, completion: 100 } })));
+    const before = model.requests.length;
+    const res = await streamChat(t, k.key, '/v1/conversations/stream', { topic: 'Budget', agentIds: [x, y], rounds: 2 });
+    expect(res.status).toBe(200);
+    const events = res.events as any[];
+    expect(kinds(events)).toEqual(['start', 'turn_start:Xena', 'token', 'token', 'turn_end', 'turn_start:Yves', 'token', 'token', 'turn_end', 'error']);
+    expect(events.at(-1).data).toMatchObject({ status: 402, code: 'QUESTION_LIMIT', conversationId: events[0].data.conversationId });
+    expect(model.requests.length - before).toBe(2);
+    const conv = (await api(t.baseUrl, k.key).get(`/v1/conversations/${events[0].data.conversationId}`)).body.conversation;
+    expect(conv).toMatchObject({ status: 'interrupted', rounds: 1, synthesis: null, proofId: null });
+    expect(conv.messages.map((m: any) => [m.round, m.agentId, m.content])).toEqual([[1, x, 'X one.'], [1, y, 'Y one.']]);
+    // What ran is recorded whole (past the allowance, as any answer that cost more than its hold).
+    expect(await ledgerRows(t, k.workspaceId)).toEqual({ rows: 1, totalTokens: 16_200, questions: 7 });
+    // Every hold of the debate (the admission's and the extensions') was given back with its record.
+    expect(await holdsOf(k.workspaceId)).toBe(0);
+    // Spent: the next debate is refused before it starts, nothing consumed.
+    const again = await streamChat(t, k.key, '/v1/conversations/stream', { topic: 'Budget', agentIds: [x, y] });
+    expect(again.status).toBe(402);
+    expect(again.body.code).toBe('QUESTION_LIMIT');
+    expect(await ledgerRows(t, k.workspaceId)).toEqual({ rows: 1, totalTokens: 16_200, questions: 7 });
+    expect(await holdsOf(k.workspaceId)).toBe(0);
   });
 
   it('a client that leaves stops the debate: no further speaker, what was said kept, what ran metered', async () => {
@@ -281,3 +312,9 @@ describe('GraphQL', () => {
     });
   }
 });
+
+/** Live question holds of a workspace. */
+async function holdsOf(workspaceId: string): Promise<number> {
+  const [row] = await t.app.services.orm.em.fork().execute<{ n: unknown }[]>('select count(*) as n from question_hold where workspace_id = ?', [workspaceId]);
+  return Number(row?.n ?? 0);
+}

@@ -19,7 +19,7 @@ import { agentScope } from '../knowledge/knowledge.repository.js';
 import { searchItems } from '../knowledge/query.service.js';
 import { usageOf, type ChatMessage, type ModelProvider, type TokenUsage } from '../models/provider.js';
 import { issueProof } from '../proofs/proofs.service.js';
-import { assertKeyBudget, questionsFor } from '../usage/metering.service.js';
+import { assertCanConsume, questionsFor } from '../usage/metering.service.js';
 import { publishEvent } from '../webhooks/events.js';
 import { CHAT_LIMITS } from '../chat/chat.schemas.js';
 import { Conversation, ConversationMessage, type StoredParticipant, type StoredSynthesis } from './conversation.entity.js';
@@ -83,7 +83,7 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
   try {
     for (let round = p.firstRound; round <= p.lastRound; round++) {
       for (const { seat, agent } of p.seats) {
-        // The key's ceiling, reached by what the debate consumed so far, ends it before the next turn.
+        // The key's ceiling or the workspace's allowance, reached by what the debate consumed so far, ends it before the next turn.
         if (saved.length > 0) await ceilingCheck(p);
         const message = await speak(p, { seat, agent, round, said, position: position++ });
         saved.push(message);
@@ -100,12 +100,15 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
 }
 
 /**
- * The key's ceiling before the next turn: its month total plus what this debate consumed so far. The
- * refusal names the conversation, whose turns so far are kept (the plain route answers it as its 402).
+ * Before the next turn, the request's admission is asked again for what this debate consumed so far plus
+ * one question: the key's ceiling (its month total plus that) and the workspace's allowance (the debate's
+ * hold grows to that, as any admission; usage/metering.service.ts). The refusal (402
+ * API_KEY_BUDGET_EXCEEDED or QUESTION_LIMIT) names the conversation, whose turns so far are kept (the
+ * plain route answers it as its 402).
  */
 async function ceilingCheck(p: PendingDebate): Promise<void> {
   try {
-    await assertKeyBudget(p.ctx, questionsFor(p.model.usage, p.provider.modelClass) + 1);
+    await assertCanConsume(p.ctx, { feature: 'chat', required: questionsFor(p.model.usage, p.provider.modelClass) + 1 });
   } catch (err) {
     if (!isDomainError(err)) throw err;
     throw new DomainError(err.status, err.message, err.code, { details: { ...err.details, conversationId: p.conversation.id }, headers: err.headers });

@@ -43,14 +43,31 @@ export interface ConsumptionEntry {
  */
 export class Admission implements UsageMeter {
   private recording?: Promise<{ questions: number }>;
+  private readonly holdIds: string[];
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly holdId: string,
-  ) {}
+    holdId: string,
+    /** Questions held for this answer so far. */
+    private held: number,
+  ) {
+    this.holdIds = [holdId];
+  }
+
+  /**
+   * A long answer that runs in steps (a debate's turns) asks, before the next step, for its hold to cover
+   * `required` questions in all: the missing ones are admitted like any admission (`svc_admit`, an extra
+   * hold given back with the others), or it is the same 402 QUESTION_LIMIT.
+   */
+  async extend(required: number): Promise<void> {
+    if (required <= this.held || this.recording) return;
+    const ws = this.ctx.caller.workspace;
+    this.holdIds.push(await this.ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required: required - this.held }));
+    this.held = required;
+  }
 
   record(entry: ConsumptionEntry): Promise<{ questions: number }> {
-    this.recording ??= writeConsumption(this.ctx, entry, this.holdId).catch((err: unknown) => {
+    this.recording ??= writeConsumption(this.ctx, entry, this.holdIds).catch((err: unknown) => {
       this.recording = undefined;
       throw err;
     });
@@ -62,9 +79,9 @@ export class Admission implements UsageMeter {
     if (this.recording) return;
     const { app } = this.ctx;
     try {
-      await app.orm.em.fork().execute('delete from question_hold where id = ?', [this.holdId]);
+      await sql(app.orm.em.fork(), 'delete from question_hold where id = any($1::text[])', [pgArrayLiteral(this.holdIds)]);
     } catch (err) {
-      app.log.warn({ err, holdId: this.holdId }, 'could not release a question hold; it expires by itself');
+      app.log.warn({ err, holdIds: this.holdIds }, 'could not release a question hold; it expires by itself');
     }
   }
 }
@@ -170,12 +187,15 @@ export async function assertCanConsume(
   if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
   else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
   await assertKeyBudget(ctx, required);
-  // A request admitted once holds once.
+  // A request admitted once holds once; asked again for more (a debate before its next turn), its hold grows.
   const admitted = ctx.scope.get<Admission>(ADMISSION);
-  if (admitted) return admitted;
+  if (admitted) {
+    await admitted.extend(required);
+    return admitted;
+  }
   // Admissions to one workspace that arrive together are decided in one transaction (group commit).
   const holdId = await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
-  const admission = new Admission(ctx, holdId);
+  const admission = new Admission(ctx, holdId, required);
   ctx.scope.own(ADMISSION, admission, (a) => a.release());
   return admission;
 }
@@ -183,7 +203,7 @@ export async function assertCanConsume(
 /** Records a consumption through the request's admission, or without a hold when it has none. */
 export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionEntry): Promise<{ questions: number }> {
   const admission = ctx.scope.get<Admission>(ADMISSION);
-  return admission ? admission.record(entry) : writeConsumption(ctx, entry, undefined);
+  return admission ? admission.record(entry) : writeConsumption(ctx, entry, []);
 }
 
 /**
@@ -191,7 +211,7 @@ export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionE
  * (`recordBatch`, shared with the workspace's other answers recorded at that moment). When the key passes
  * 80% of its monthly ceiling, a notification is stored once per key and month, logged, and mailed to the key's owner.
  */
-async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdId: string | undefined): Promise<{ questions: number }> {
+async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdIds: string[]): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
   const { workspace: ws, key, user } = ctx.caller;
   const limit = key.monthlyQuestionLimit;
@@ -202,7 +222,7 @@ async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, hol
     keyId: key.id,
     userId: user.id,
     limited,
-    holdId,
+    holdIds,
     entry: opts,
     questions,
   });
@@ -264,7 +284,8 @@ export interface PendingConsumption {
   userId: string;
   /** The key has a monthly ceiling: its month total is read back. */
   limited: boolean;
-  holdId: string | undefined;
+  /** The admission's holds, given back in the same statement. */
+  holdIds: string[];
   entry: ConsumptionEntry;
   questions: number;
 }
@@ -297,7 +318,7 @@ export async function recordBatch(
       window.start,
       window.end,
       planTerms(ws).questions,
-      pgArrayLiteral(items.flatMap((i) => (i.holdId ? [i.holdId] : []))),
+      pgArrayLiteral(items.flatMap((i) => i.holdIds)),
       pgArrayLiteral(items.map(() => newId('use'))),
       pgArrayLiteral(items.map((i) => i.keyId)),
       pgArrayLiteral(items.map((i) => i.userId)),
