@@ -79,7 +79,9 @@ export class Admission implements UsageMeter {
     if (this.recording) return;
     const { app } = this.ctx;
     try {
-      await sql(app.orm.em.fork(), 'delete from question_hold where id = any($1::text[])', [pgArrayLiteral(this.holdIds)]);
+      const em = app.orm.em.fork();
+      if (this.holdIds.length === 1) await em.execute('delete from question_hold where id = ?', [this.holdIds[0]]);
+      else await sql(em, 'delete from question_hold where id = any($1::text[])', [pgArrayLiteral(this.holdIds)]);
     } catch (err) {
       app.log.warn({ err, holdIds: this.holdIds }, 'could not release a question hold; it expires by itself');
     }
