@@ -121,7 +121,7 @@ export const credentialsWithSessionOf = (req: Request): Credentials => ({
 /**
  * Mounts a keyed route: the request pipeline (authenticate, limits, scope and read-only; auth-stage
  * refusals in the native shape on every dialect), the handler, then the request scope is disposed of
- * (a question hold the request did not record is given back).
+ * (a question hold the request did not record is given back) before the answer is sent.
  */
 export function mount(router: Router, app: Deps, def: RouteDef): void {
   const dialect = def.dialect ?? 'native';
@@ -141,17 +141,21 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     } catch (err) {
       return sendError(res, err, 'native', log);
     }
+    let outcome: { ok: true; value: Reply | void } | { ok: false; err: unknown };
     try {
-      send(res, await def.handler(ctx, req, res));
+      outcome = { ok: true, value: await def.handler(ctx, req, res) };
     } catch (err) {
-      // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
-      // client still waits (told to retry elsewhere).
-      const aborted = isAborted(toDomainError(err).error);
-      if (aborted && abort.signal.aborted) return void res.end();
-      sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : err, dialect, log);
+      outcome = { ok: false, err };
     } finally {
+      // Disposed of before the answer leaves: a client's next request never meets a hold of this one.
       await ctx.scope.dispose();
     }
+    if (outcome.ok) return send(res, outcome.value);
+    // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
+    // client still waits (told to retry elsewhere).
+    const aborted = isAborted(toDomainError(outcome.err).error);
+    if (aborted && abort.signal.aborted) return void res.end();
+    sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : outcome.err, dialect, log);
   });
 }
 
