@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import type { ChatStreamEvent } from './chat-events.js';
 import { finishStreamedTurn } from './chat-stream.js';
@@ -55,22 +56,7 @@ const DoneEventRef = builder.objectRef<EventOf<'done'>>('ChatDoneEvent').impleme
   fields: (t) => ({ type: t.exposeString('type'), result: t.field({ type: TurnResultRef, resolve: (e) => e.data }) }),
 });
 
-const ErrorEventRef = builder.objectRef<EventOf<'error'>>('ChatErrorEvent').implement({
-  fields: (t) => ({
-    type: t.exposeString('type'),
-    status: t.int({ resolve: (e) => e.data.status }),
-    error: t.string({ resolve: (e) => e.data.error }),
-    code: t.string({ nullable: true, resolve: (e) => e.data.code ?? null }),
-    details: t.field({
-      type: 'JSON',
-      nullable: true,
-      resolve: (e) => {
-        const { status: _s, error: _e, code: _c, ...details } = e.data;
-        return Object.keys(details).length > 0 ? details : null;
-      },
-    }),
-  }),
-});
+const ErrorEventRef = streamErrorEventRef<EventOf<'error'>>('ChatErrorEvent');
 
 const EVENT_TYPE_NAMES: Record<ChatStreamEvent['type'], string> = {
   stage: 'ChatStageEvent',

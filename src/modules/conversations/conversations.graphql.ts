@@ -3,6 +3,7 @@
  * same events over graphql-sse as the REST stream.
  */
 import { builder } from '../../graphql/builder.js';
+import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
@@ -156,22 +157,7 @@ const DoneEventRef = builder.objectRef<EventOf<'done'>>('DebateDoneEvent').imple
   fields: (t) => ({ type: t.exposeString('type'), conversation: t.field({ type: ConversationRef, resolve: (e) => e.data }) }),
 });
 
-const ErrorEventRef = builder.objectRef<EventOf<'error'>>('DebateErrorEvent').implement({
-  fields: (t) => ({
-    type: t.exposeString('type'),
-    status: t.int({ resolve: (e) => e.data.status }),
-    error: t.string({ resolve: (e) => e.data.error }),
-    code: t.string({ nullable: true, resolve: (e) => e.data.code ?? null }),
-    details: t.field({
-      type: 'JSON',
-      nullable: true,
-      resolve: (e) => {
-        const { status: _s, error: _e, code: _c, ...details } = e.data;
-        return Object.keys(details).length > 0 ? details : null;
-      },
-    }),
-  }),
-});
+const ErrorEventRef = streamErrorEventRef<EventOf<'error'>>('DebateErrorEvent');
 
 const EVENT_TYPE_NAMES: Record<DebateStreamEvent['type'], string> = {
   start: 'DebateStartEvent',
