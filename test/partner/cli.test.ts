@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
+import { runCli } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { postgresAvailable } from '../support/database.js';
 
-const run = promisify(execFile);
 let t: TestApp;
 
-async function svc(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'svc', '--', ...args], {
-      env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
-      cwd: new URL('../..', import.meta.url).pathname,
-    });
-    return { code: 0, json: JSON.parse(stdout), stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, json: null, stderr: e.stderr };
-  }
-}
+const svc = (...args: string[]) => runCli({ DATABASE_URL: t.db.url }, ...args);
 
 const hasPg = await postgresAvailable();
 

@@ -1,30 +1,18 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { mailText } from '../support/smtp-server.js';
 import { browser, linkIn, startPeopleApp, type PeopleApp } from './support.js';
 
-const run = promisify(execFile);
 const hasPg = await postgresAvailable();
 
 // The CLI (and the first start) and the server are processes of their own on one database: real PostgreSQL.
 describe.skipIf(!hasPg)('operators: CLI user commands and the first admin link', () => {
   let t: PeopleApp;
 
-  async function svc(...args: string[]): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run('npm', ['run', '--silent', 'svc', '--', ...args], {
-        env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'warn', SVC_SMTP_URL: t.smtp.url, SVC_PUBLIC_URL: t.baseUrl },
-        cwd: new URL('../..', import.meta.url).pathname,
-      });
-      return { code: 0, json: JSON.parse(stdout), stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, json: null, stdout: e.stdout, stderr: e.stderr };
-    }
-  }
+  const svc = (...args: string[]) =>
+    runCli({ DATABASE_URL: t.db.url, LOG_LEVEL: 'warn', SVC_SMTP_URL: t.smtp.url, SVC_PUBLIC_URL: t.baseUrl }, ...args);
 
   beforeAll(async () => {
     t = await startPeopleApp();

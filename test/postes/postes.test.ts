@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson } from '../../src/modules/people/people.service.js';
 import { browser } from '../people/support.js';
 import { api } from '../support/api.js';
 import type { TestApp, TestTenant } from '../support/app.js';
 import { startScriptedChatApp } from '../support/chat.js';
+import { runCli } from '../support/cli.js';
 import { postgresAvailable } from '../support/database.js';
 import { ingest } from '../support/knowledge.js';
 import { ledgerRows } from '../support/metering.js';
@@ -219,18 +218,17 @@ describe('POST /v1/postes/:key/run', () => {
   });
 });
 
-const run = promisify(execFile);
 const hasPg = await postgresAvailable();
 
 describe.skipIf(!hasPg)('npm run svc -- poste install', () => {
   it('installs from the catalogue and prints JSON; a second install fails', async () => {
     const w = await t.tenant();
-    const svc = (...args: string[]) =>
-      run('npm', ['run', '--silent', 'svc', '--', ...args], { env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' }, cwd: new URL('../..', import.meta.url).pathname });
-    const { stdout } = await svc('poste', 'install', w.workspaceId, '--key', 'invoice-check');
-    const printed = JSON.parse(stdout);
+    const svc = (...args: string[]) => runCli({ DATABASE_URL: t.db.url }, ...args);
+    const printed = (await svc('poste', 'install', w.workspaceId, '--key', 'invoice-check')).json;
     expect(printed).toMatchObject({ poste: { key: 'invoice-check', name: 'Invoice check', agentId: expect.any(String) } });
     expect((await api(t.baseUrl, w.key).get('/v1/postes')).body.postes).toEqual([printed.poste]);
-    await expect(svc('poste', 'install', w.workspaceId, '--key', 'invoice-check')).rejects.toMatchObject({ stderr: expect.stringContaining('Poste already installed') });
+    const again = await svc('poste', 'install', w.workspaceId, '--key', 'invoice-check');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('Poste already installed');
   }, 60_000);
 });
