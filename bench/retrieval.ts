@@ -186,7 +186,7 @@ try {
       );
       for (let from = filled + 1; from <= size; from += 500) {
         const rows = Array.from({ length: Math.min(500, size - from + 1) }, (_, i) => ({ chunkId: `kchk_bench_${dims}_${from + i}`, workspaceId: t.workspaceId, vector: vector(dims) }));
-        await storeEmbeddings(em(), { model: embeddingsEnv.SVC_EMBEDDINGS_MODEL, engine: 'in-process', now: new Date(), rows, indexedDims: new Set() });
+        await storeEmbeddings(em(), { model: embeddingsEnv.SVC_EMBEDDINGS_MODEL, engine: 'in-process', now: new Date(), rows });
       }
       filled = size;
       const ms: number[] = [];

@@ -3,7 +3,7 @@ import { ApiKey } from '../modules/keys/api-key.entity.js';
 import { ChatSession, SessionMessage } from '../modules/chat/chat.entity.js';
 import { Conversation, ConversationMessage } from '../modules/conversations/conversation.entity.js';
 import { GatewaySigningKey, ProofCertificate } from '../modules/proofs/proof.entity.js';
-import { KeyNotification, QuestionPack, UsageEntry } from '../modules/usage/usage.entity.js';
+import { KeyNotification, QuestionHold, QuestionPack, RateCounter, UsageEntry } from '../modules/usage/usage.entity.js';
 import { User, Workspace } from '../modules/workspaces/workspace.entity.js';
 import { peopleEntities } from '../modules/people/people.entity.js';
 import { knowledgeEntities } from '../modules/knowledge/knowledge.entity.js';
@@ -16,4 +16,4 @@ import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.en
 import { Widget } from '../modules/widgets/widget.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities, ...posteEntities];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, QuestionHold, RateCounter, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities, ...posteEntities];

@@ -16,13 +16,14 @@ import { Migration20261123120200 } from './Migration20261123120200.js';
 import { Migration20261123120300 } from './Migration20261123120300.js';
 import { Migration20261123130000 } from './Migration20261123130000.js';
 import { Migration20261123140000 } from './Migration20261123140000.js';
-import { Migration20261123165000 } from './Migration20261123165000.js';
 import { Migration20261123150000 } from './Migration20261123150000.js';
 import { Migration20261123150100 } from './Migration20261123150100.js';
-import { Migration20261123185000 } from './Migration20261123185000.js';
-import { Migration20261123170000 } from './Migration20261123170000.js';
-import { Migration20261123185100 } from './Migration20261123185100.js';
 import { Migration20261123160000 } from './Migration20261123160000.js';
+import { Migration20261123165000 } from './Migration20261123165000.js';
+import { Migration20261123170000 } from './Migration20261123170000.js';
+import { Migration20261123185000 } from './Migration20261123185000.js';
+import { Migration20261123185100 } from './Migration20261123185100.js';
+import { Migration20261126200000 } from './Migration20261126200000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -44,11 +45,12 @@ export const migrationsList = [
   { name: 'Migration20261123120300', class: Migration20261123120300 },
   { name: 'Migration20261123130000', class: Migration20261123130000 },
   { name: 'Migration20261123140000', class: Migration20261123140000 },
-  { name: 'Migration20261123165000', class: Migration20261123165000 },
   { name: 'Migration20261123150000', class: Migration20261123150000 },
   { name: 'Migration20261123150100', class: Migration20261123150100 },
-  { name: 'Migration20261123185000', class: Migration20261123185000 },
-  { name: 'Migration20261123170000', class: Migration20261123170000 },
-  { name: 'Migration20261123185100', class: Migration20261123185100 },
   { name: 'Migration20261123160000', class: Migration20261123160000 },
+  { name: 'Migration20261123165000', class: Migration20261123165000 },
+  { name: 'Migration20261123170000', class: Migration20261123170000 },
+  { name: 'Migration20261123185000', class: Migration20261123185000 },
+  { name: 'Migration20261123185100', class: Migration20261123185100 },
+  { name: 'Migration20261126200000', class: Migration20261126200000 },
 ];

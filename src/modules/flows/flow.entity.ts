@@ -127,4 +127,19 @@ const FlowApprovalSchema = defineEntity({
 export class FlowApproval extends FlowApprovalSchema.class {}
 FlowApprovalSchema.setClass(FlowApproval);
 
-export const flowEntities = [Flow, FlowRun, FlowStep, FlowApproval];
+/** One line of a run's live log (run-stream.ts), in `seq` order; written with SQL beside the step it reports. */
+const FlowRunEventSchema = defineEntity({
+  name: 'FlowRunEvent',
+  tableName: 'flow_run_event',
+  properties: {
+    seq: p.bigint('number').primary().autoincrement(),
+    runId: p.string(),
+    type: p.string(),
+    data: p.json<unknown>(),
+    createdAt: p.datetime(),
+  },
+});
+export class FlowRunEvent extends FlowRunEventSchema.class {}
+FlowRunEventSchema.setClass(FlowRunEvent);
+
+export const flowEntities = [Flow, FlowRun, FlowStep, FlowApproval, FlowRunEvent];

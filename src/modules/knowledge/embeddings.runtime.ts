@@ -1,7 +1,7 @@
 import type { Deps, Kernel } from '../../core/deps.js';
 import { EmbeddingsClient, loadEmbeddingsConfig } from './embeddings.js';
 import { yieldToLoop } from './knowledge.repository.js';
-import { passagesToEmbed, prepareVectorStore, storeEmbeddings, type VectorEngine } from './vector-store.js';
+import { passagesToEmbed, detectVectorStore, storeEmbeddings, type VectorEngine } from './vector-store.js';
 
 /** Process state of hybrid retrieval, created once by the composition root. */
 export interface EmbeddingsRuntime {
@@ -13,8 +13,6 @@ export interface EmbeddingsRuntime {
   readonly maxScan: number;
   /** Passages per embeddings request. */
   readonly batch: number;
-  /** pgvector: dimensions whose HNSW index this process has made sure of. */
-  readonly indexedDims: Set<number>;
 }
 
 declare module '../../core/deps.js' {
@@ -29,13 +27,13 @@ declare module '../../core/deps.js' {
  */
 export async function createEmbeddingsRuntime(kernel: Kernel): Promise<EmbeddingsRuntime> {
   const config = loadEmbeddingsConfig(kernel.config.env);
-  const base = { maxScan: config.maxScan, batch: config.batch, indexedDims: new Set<number>() };
+  const base = { maxScan: config.maxScan, batch: config.batch };
   if (!config.baseUrl) {
     kernel.log.info('knowledge search: full text only (SVC_EMBEDDINGS_BASE_URL is not set)');
     return { ...base, client: null, engine: 'in-process' };
   }
   const client = new EmbeddingsClient({ ...config, baseUrl: config.baseUrl });
-  const { engine, version } = await prepareVectorStore(kernel.orm.em.fork(), kernel.log);
+  const { engine, version } = await detectVectorStore(kernel.orm.em.fork());
   if (engine === 'pgvector') {
     kernel.log.info({ model: config.model, pgvector: version }, 'knowledge search: hybrid (full text + vectors), vectors ranked by pgvector');
   } else {
@@ -69,7 +67,6 @@ export async function embedPending(app: Deps, opts: { sourceId?: string; signal?
       model: client.model,
       engine,
       now: app.clock.now(),
-      indexedDims: app.embeddings.indexedDims,
       rows: todo.map((p, i) => ({ chunkId: p.chunkId, workspaceId: p.workspaceId, vector: vectors[i]! })),
     });
     stored += todo.length;

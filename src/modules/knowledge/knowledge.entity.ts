@@ -158,6 +158,58 @@ const AgentKnowledgeLinkSchema = defineEntity({
 export class AgentKnowledgeLink extends AgentKnowledgeLinkSchema.class {}
 AgentKnowledgeLinkSchema.setClass(AgentKnowledgeLink);
 
+/**
+ * A passage of a ready source. Written and searched with SQL (knowledge.repository.ts): `searchVector` is
+ * the full-text vector PostgreSQL ranks, never read into the process.
+ */
+const KnowledgeChunkSchema = defineEntity({
+  name: 'KnowledgeChunk',
+  tableName: 'knowledge_chunk',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    sourceId: p.string(),
+    ordinal: p.integer(),
+    section: p.text(),
+    page: p.integer(),
+    text: p.text(),
+    tokenEstimate: p.integer(),
+    searchVector: p.string().columnType('tsvector').lazy(),
+    createdAt: p.datetime(),
+  },
+});
+export class KnowledgeChunk extends KnowledgeChunkSchema.class {}
+KnowledgeChunkSchema.setClass(KnowledgeChunk);
+
+/** A passage's embedding (little-endian float32), when an embeddings endpoint is configured (vector-store.ts). */
+const KnowledgeChunkEmbeddingSchema = defineEntity({
+  name: 'KnowledgeChunkEmbedding',
+  tableName: 'knowledge_chunk_embedding',
+  properties: {
+    chunkId: p.string().primary(),
+    workspaceId: p.string(),
+    model: p.text(),
+    dims: p.integer(),
+    embedding: p.blob().lazy(),
+    createdAt: p.datetime(),
+  },
+});
+export class KnowledgeChunkEmbedding extends KnowledgeChunkEmbeddingSchema.class {}
+KnowledgeChunkEmbeddingSchema.setClass(KnowledgeChunkEmbedding);
+
+/** The uploaded bytes of a source, kept apart so that listing sources never reads them. */
+const KnowledgeDocumentSchema = defineEntity({
+  name: 'KnowledgeDocument',
+  tableName: 'knowledge_document',
+  properties: {
+    sourceId: p.string().primary(),
+    workspaceId: p.string(),
+    content: p.blob().lazy(),
+  },
+});
+export class KnowledgeDocument extends KnowledgeDocumentSchema.class {}
+KnowledgeDocumentSchema.setClass(KnowledgeDocument);
+
 export const knowledgeEntities = [
   KnowledgeCollection,
   KnowledgeSource,
@@ -166,4 +218,7 @@ export const knowledgeEntities = [
   KnowledgeQaPair,
   IngestionJob,
   AgentKnowledgeLink,
+  KnowledgeChunk,
+  KnowledgeChunkEmbedding,
+  KnowledgeDocument,
 ];

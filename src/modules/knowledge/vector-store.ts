@@ -12,22 +12,18 @@ import { scopeCondition, type SearchHit, type SearchScope } from './knowledge.re
  */
 export type VectorEngine = 'pgvector' | 'in-process';
 
-/** Detects pgvector (creating the extension when the server offers it) and prepares its column. */
-export async function prepareVectorStore(em: Em, log: Logger): Promise<{ engine: VectorEngine; version?: string }> {
-  try {
-    let rows = await em.execute<{ extversion: string }[]>(`select extversion from pg_extension where extname = 'vector'`);
-    if (rows.length === 0) {
-      const offered = await em.execute<{ name: string }[]>(`select name from pg_available_extensions where name = 'vector'`);
-      if (offered.length === 0) return { engine: 'in-process' };
-      await em.execute('create extension if not exists vector');
-      rows = await em.execute<{ extversion: string }[]>(`select extversion from pg_extension where extname = 'vector'`);
-    }
-    await em.execute('alter table knowledge_chunk_embedding add column if not exists vec vector');
-    return { engine: 'pgvector', version: rows[0]?.extversion };
-  } catch (err) {
-    log.warn({ err }, 'pgvector is offered but could not be enabled; passage vectors are ranked in process');
-    return { engine: 'in-process' };
-  }
+/**
+ * Detects pgvector: the extension and the `vec` column that Migration20261126200000 creates where the
+ * server offers it. No DDL here: the schema is changed by migrations only.
+ */
+export async function detectVectorStore(em: Em): Promise<{ engine: VectorEngine; version?: string }> {
+  const rows = await em.execute<{ extversion: string }[]>(
+    `select e.extversion from pg_extension e
+      where e.extname = 'vector'
+        and exists (select 1 from information_schema.columns
+                     where table_schema = current_schema() and table_name = 'knowledge_chunk_embedding' and column_name = 'vec')`,
+  );
+  return rows.length > 0 ? { engine: 'pgvector', version: rows[0]!.extversion } : { engine: 'in-process' };
 }
 
 export interface PassageToEmbed {
@@ -67,12 +63,9 @@ export async function passagesToEmbed(
 /** What is embedded for a passage: its section heading (context) and its text. */
 export const passageText = (section: string, text: string): string => (section ? `${section}\n\n${text}` : text);
 
-/** pgvector's HNSW index holds at most 2 000 dimensions; longer vectors are ranked by an exact scan. */
-const HNSW_MAX_DIMS = 2000;
-
 /**
  * Writes (or replaces) the vectors of passages. Passages deleted meanwhile are skipped. With pgvector
- * the `vec` column is written too, and the first vectors of a dimension create its partial HNSW index.
+ * the `vec` column is written too; Migration20261126200000's partial HNSW index of its size, if any, covers it.
  */
 export async function storeEmbeddings(
   em: Em,
@@ -81,8 +74,6 @@ export async function storeEmbeddings(
     engine: VectorEngine;
     now: Date;
     rows: { chunkId: string; workspaceId: string; vector: Float32Array }[];
-    /** Dimensions whose index this process has made sure of (the runtime's set). */
-    indexedDims: Set<number>;
   },
 ): Promise<void> {
   if (opts.rows.length === 0) return;
@@ -102,16 +93,6 @@ export async function storeEmbeddings(
        set model = excluded.model, dims = excluded.dims, embedding = excluded.embedding, created_at = excluded.created_at${pg ? ', vec = excluded.vec' : ''}`,
     params,
   );
-  if (pg) {
-    for (const dims of new Set(opts.rows.map((r) => r.vector.length))) {
-      if (dims > HNSW_MAX_DIMS || opts.indexedDims.has(dims)) continue;
-      await em.execute(
-        `create index if not exists knowledge_chunk_embedding_vec_${dims}_idx on knowledge_chunk_embedding
-           using hnsw ((vec::vector(${dims})) vector_cosine_ops) where dims = ${dims}`,
-      );
-      opts.indexedDims.add(dims);
-    }
-  }
 }
 
 /** Passages ranked by the vector search, best first, with their cosine similarity to the query. */

@@ -41,4 +41,17 @@ const PersonTokenSchema = defineEntity({
 export class PersonToken extends PersonTokenSchema.class {}
 PersonTokenSchema.setClass(PersonToken);
 
-export const peopleEntities = [PersonSession, PersonToken];
+/** Failed sign-ins per account or per address in the current window (throttle.ts, SQL only). */
+const SignInThrottleSchema = defineEntity({
+  name: 'SignInThrottle',
+  tableName: 'sign_in_throttle',
+  properties: {
+    bucket: p.string().primary(),
+    failures: p.integer(),
+    windowStart: p.datetime(),
+  },
+});
+export class SignInThrottle extends SignInThrottleSchema.class {}
+SignInThrottleSchema.setClass(SignInThrottle);
+
+export const peopleEntities = [PersonSession, PersonToken, SignInThrottle];

@@ -67,3 +67,34 @@ const KeyNotificationSchema = defineEntity({
 });
 export class KeyNotification extends KeyNotificationSchema.class {}
 KeyNotificationSchema.setClass(KeyNotification);
+
+/**
+ * Questions set aside for a request between its admission and its record (`svc_admit` / `svc_record`,
+ * metering.service.ts); an expired hold no longer counts.
+ */
+const QuestionHoldSchema = defineEntity({
+  name: 'QuestionHold',
+  tableName: 'question_hold',
+  properties: {
+    id: p.string().primary(),
+    workspaceId: p.string(),
+    questions: p.integer(),
+    expiresAt: p.datetime(),
+  },
+});
+export class QuestionHold extends QuestionHoldSchema.class {}
+QuestionHoldSchema.setClass(QuestionHold);
+
+/** Requests counted per bucket (key, route, address) and calendar minute (rate-limit.service.ts, SQL only). */
+const RateCounterSchema = defineEntity({
+  name: 'RateCounter',
+  tableName: 'rate_counter',
+  properties: {
+    bucket: p.string().primary(),
+    minute: p.bigint('number').primary(),
+    count: p.integer(),
+    granted: p.integer().default(0),
+  },
+});
+export class RateCounter extends RateCounterSchema.class {}
+RateCounterSchema.setClass(RateCounter);
