@@ -13,18 +13,14 @@ CREATE FUNCTION public.svc_admit(p_ws text, p_now timestamp with time zone, p_st
     LANGUAGE plpgsql
     AS $$
       declare
-        v_used bigint; v_bought bigint; v_packs_used bigint; v_held bigint; v_available bigint;
+        v_available bigint;
         v_out bigint[] := '{}';
       begin
         perform set_config('synchronous_commit', 'off', true);
         perform 1 from workspace where id = p_ws for no key update;
         delete from question_hold where workspace_id = p_ws and expires_at <= p_now;
-        select coalesce(sum(from_allowance), 0) into v_used from usage_ledger
-         where workspace_id = p_ws and kind = 'question' and created_at >= p_start and created_at < p_end;
-        select coalesce(sum(questions), 0) into v_bought from question_pack where workspace_id = p_ws;
-        select coalesce(sum(from_packs), 0) into v_packs_used from usage_ledger where workspace_id = p_ws and from_packs > 0;
-        select coalesce(sum(questions), 0) into v_held from question_hold where workspace_id = p_ws;
-        v_available := greatest(0, greatest(0, p_allowance - v_used) + greatest(0, v_bought - v_packs_used) - v_held);
+        select greatest(0, b.allowance_left + b.packs_left - b.held) into v_available
+          from svc_balance(p_ws, p_start, p_end, p_allowance) b;
         for i in 1 .. coalesce(array_length(p_required, 1), 0) loop
           v_out := v_out || v_available;
           if v_available >= p_required[i] then
@@ -36,6 +32,21 @@ CREATE FUNCTION public.svc_admit(p_ws text, p_now timestamp with time zone, p_st
       end $$;
 
 --
+-- Name: svc_balance(text, timestamp with time zone, timestamp with time zone, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_balance(p_ws text, p_start timestamp with time zone, p_end timestamp with time zone, p_allowance bigint) RETURNS TABLE(allowance_used bigint, packs_bought bigint, packs_used bigint, held bigint, allowance_left bigint, packs_left bigint)
+    LANGUAGE sql STABLE
+    AS $$
+        select u.used, b.bought, p.used, h.held, greatest(0, p_allowance - u.used), greatest(0, b.bought - p.used)
+          from (select coalesce(sum(from_allowance), 0)::bigint as used from usage_ledger
+                 where workspace_id = p_ws and kind = 'question' and created_at >= p_start and created_at < p_end) u,
+               (select coalesce(sum(questions), 0)::bigint as bought from question_pack where workspace_id = p_ws) b,
+               (select coalesce(sum(from_packs), 0)::bigint as used from usage_ledger where workspace_id = p_ws and from_packs > 0) p,
+               (select coalesce(sum(questions), 0)::bigint as held from question_hold where workspace_id = p_ws) h
+      $$;
+
+--
 -- Name: svc_record(text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, text[], text[], text[], text[], text[], text[], text[], integer[], integer[], integer[], integer[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -43,17 +54,13 @@ CREATE FUNCTION public.svc_record(p_ws text, p_now timestamp with time zone, p_s
     LANGUAGE plpgsql
     AS $$
       declare
-        v_used bigint; v_bought bigint; v_packs_used bigint; v_allowance_left bigint; v_packs_left bigint;
+        v_allowance_left bigint; v_packs_left bigint;
         v_from_allowance bigint; v_from_packs bigint;
       begin
         perform 1 from workspace where id = p_ws for no key update;
         delete from question_hold where id = any(p_hold_ids);
-        select coalesce(sum(from_allowance), 0) into v_used from usage_ledger
-         where workspace_id = p_ws and kind = 'question' and created_at >= p_start and created_at < p_end;
-        select coalesce(sum(questions), 0) into v_bought from question_pack where workspace_id = p_ws;
-        select coalesce(sum(from_packs), 0) into v_packs_used from usage_ledger where workspace_id = p_ws and from_packs > 0;
-        v_allowance_left := greatest(0, p_allowance - v_used);
-        v_packs_left := greatest(0, v_bought - v_packs_used);
+        select b.allowance_left, b.packs_left into v_allowance_left, v_packs_left
+          from svc_balance(p_ws, p_start, p_end, p_allowance) b;
         for i in 1 .. coalesce(array_length(p_ids, 1), 0) loop
           v_from_allowance := least(p_questions[i], v_allowance_left);
           v_from_packs := least(p_questions[i] - v_from_allowance, v_packs_left);

@@ -113,13 +113,11 @@ export interface Balance {
   available: number;
 }
 
-/** The workspace's allowance at an instant, read fresh from the ledger (never cached). */
+/** The workspace's allowance at an instant, read fresh from the ledger (never cached) by `svc_balance`, as admission reads it. */
 export async function readBalance(em: Em, ws: Workspace, at: Date): Promise<Balance> {
   const window = allowanceWindow(ws, at);
   const allowance = planTerms(ws).questions;
-  const { allowanceUsed, packsBought, packsUsed } = await readLedgerBalance(em, ws.id, window);
-  const allowanceLeft = Math.max(0, allowance - allowanceUsed);
-  const packsLeft = Math.max(0, packsBought - packsUsed);
+  const { allowanceUsed, allowanceLeft, packsBought, packsUsed, packsLeft } = await readLedgerBalance(em, ws.id, window, allowance);
   return { window, allowance, allowanceUsed, allowanceLeft, packsBought, packsUsed, packsLeft, available: allowanceLeft + packsLeft };
 }
 

@@ -6,21 +6,29 @@ const num = (v: unknown): number => Number(v ?? 0);
 
 export interface LedgerBalance {
   allowanceUsed: number;
+  allowanceLeft: number;
   packsBought: number;
   packsUsed: number;
+  packsLeft: number;
 }
 
-/** Questions taken from the allowance in a window, and packs bought and used over all time: one round trip. */
-export async function readLedgerBalance(em: Em, workspaceId: string, window: Period): Promise<LedgerBalance> {
-  const [row] = await em.execute<{ allowance_used: unknown; packs_bought: unknown; packs_used: unknown }[]>(
-    `select
-       (select coalesce(sum(from_allowance), 0) from usage_ledger
-         where workspace_id = ? and kind = 'question' and created_at >= ? and created_at < ?) as allowance_used,
-       (select coalesce(sum(questions), 0) from question_pack where workspace_id = ?) as packs_bought,
-       (select coalesce(sum(from_packs), 0) from usage_ledger where workspace_id = ? and from_packs > 0) as packs_used`,
-    [workspaceId, window.start, window.end, workspaceId, workspaceId],
+/**
+ * The workspace's balance as `svc_balance` (Migration20261126200100) computes it for admission and
+ * recording too: the allowance used in the window and what is left of `allowance`, packs bought, used
+ * and left. One round trip.
+ */
+export async function readLedgerBalance(em: Em, workspaceId: string, window: Period, allowance: number): Promise<LedgerBalance> {
+  const [row] = await em.execute<Record<'allowance_used' | 'allowance_left' | 'packs_bought' | 'packs_used' | 'packs_left', unknown>[]>(
+    'select allowance_used, allowance_left, packs_bought, packs_used, packs_left from svc_balance(?, ?, ?, ?)',
+    [workspaceId, window.start, window.end, allowance],
   );
-  return { allowanceUsed: num(row?.allowance_used), packsBought: num(row?.packs_bought), packsUsed: num(row?.packs_used) };
+  return {
+    allowanceUsed: num(row?.allowance_used),
+    allowanceLeft: num(row?.allowance_left),
+    packsBought: num(row?.packs_bought),
+    packsUsed: num(row?.packs_used),
+    packsLeft: num(row?.packs_left),
+  };
 }
 
 /** Questions consumed through one key in a period. */
