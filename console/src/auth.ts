@@ -1,4 +1,4 @@
-import { ConsoleError, nativeError, NETWORK_MESSAGE } from './lib/errors.js';
+import { ConsoleError, nativeError, NETWORK_MESSAGE, waitMessage } from './lib/errors.js';
 
 /**
  * Sessions are opened and closed by the people module's /auth routes (they set and clear the httpOnly
@@ -23,6 +23,7 @@ async function post(path: string, body: unknown): Promise<unknown> {
   } catch {
     parsed = undefined;
   }
+  if (res.status === 429) throw new ConsoleError(waitMessage(res.headers.get('retry-after')), 'rate_limited');
   if (!res.ok) throw nativeError(res.status, parsed);
   return parsed;
 }
@@ -31,3 +32,5 @@ export const signIn = (email: string, password: string) => post('/auth/sign-in',
 export const signOut = () => post('/auth/sign-out', {});
 export const acceptInvitation = (input: { token: string; password: string; name?: string; email?: string }) =>
   post('/auth/invitations/accept', input);
+/** Mails a reset link when the address belongs to an account; the answer is the same either way. */
+export const requestPasswordReset = (email: string) => post('/auth/password-reset', { email });

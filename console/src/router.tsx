@@ -9,6 +9,12 @@ export function navigate(href: string): void {
   for (const l of listeners) l();
 }
 
+/** Replaces the current address (no new history entry) and tells the screens, as navigating does. */
+export function replaceRoute(href: string): void {
+  history.replaceState(null, '', href);
+  for (const l of listeners) l();
+}
+
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.pathname));
   useEffect(() => {

@@ -77,5 +77,34 @@ describe('agents and chat in the console (headless Chromium)', () => {
     expect(sent).toContain('Any reduced rate?');
     expect(page.url()).toBe(sessionUrl);
     expect(await seriousViolations(page)).toEqual([]);
-  });
+
+    // New chat from a reopened session: an empty transcript, and the next message starts another session.
+    const sessions = page.getByRole('complementary', { name: 'Sessions' });
+    await page.getByRole('link', { name: 'New chat' }).click();
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat$/);
+    await expect.poll(() => page.getByText('Yes, for food.').count()).toBe(0);
+    expect(await page.getByText('Reduced rates exist.').count()).toBe(0);
+    model.enqueue({ chunks: ['Standard ', 'rate first.'] });
+    await page.getByLabel('Message').fill('Start over: what is VAT?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('Standard rate first.');
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('Any reduced rate?');
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat\/[^/]+$/);
+    const secondUrl = page.url();
+    expect(secondUrl).not.toBe(sessionUrl);
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+
+    // New chat right after a first conversation (no reload in between): the transcript goes, and so does the session.
+    await page.getByRole('link', { name: 'New chat' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').count()).toBe(0);
+    model.enqueue({ chunks: ['A third ', 'session.'] });
+    await page.getByLabel('Message').fill('And a third topic?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('A third session.');
+    expect(await page.getByTestId('live-answer').count()).toBe(1);
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('Start over: what is VAT?');
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat\/[^/]+$/);
+    expect(page.url()).not.toBe(secondUrl);
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(3);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent } from '../../console/src/lib/chat-stream.js';
 import { splitCitations } from '../../console/src/lib/citations.js';
-import { ConsoleError, failureOf, isSignedOut, nativeError, NETWORK_MESSAGE } from '../../console/src/lib/errors.js';
+import { ConsoleError, failureOf, isSignedOut, nativeError, NETWORK_MESSAGE, waitMessage } from '../../console/src/lib/errors.js';
 import { linesToList } from '../../console/src/lib/lines.js';
 import { hrefOf, invitationTokenOf, parseRoute } from '../../console/src/lib/routes.js';
 import { usageColumns } from '../../console/src/lib/usage-chart.js';
@@ -42,6 +42,18 @@ describe('errors shown to the person', () => {
     expect(nativeError(401, { error: 'Invalid e-mail or password' })).toEqual(new ConsoleError('Invalid e-mail or password', 'unauthorized'));
     expect(failureOf(nativeError(429, { error: 'Rate limit exceeded', code: 'rate_limited' }))).toEqual({ message: 'Rate limit exceeded', code: 'rate_limited' });
     expect(failureOf(nativeError(502, '<html>bad gateway</html>')).message).toBe('The service failed to answer. Try again in a moment.');
+  });
+});
+
+describe('the wait after too many attempts', () => {
+  it('words retry-after in seconds or whole minutes, and copes without it', () => {
+    expect(waitMessage('900')).toBe('Too many attempts. Try again in 15 minutes.');
+    expect(waitMessage('61')).toBe('Too many attempts. Try again in 2 minutes.');
+    expect(waitMessage('60')).toBe('Too many attempts. Try again in 1 minute.');
+    expect(waitMessage('1')).toBe('Too many attempts. Try again in 1 second.');
+    expect(waitMessage('42')).toBe('Too many attempts. Try again in 42 seconds.');
+    expect(waitMessage(null)).toBe('Too many attempts. Wait a few minutes, then try again.');
+    expect(waitMessage('soon')).toBe('Too many attempts. Wait a few minutes, then try again.');
   });
 });
 

@@ -72,3 +72,74 @@ describe('accepting an invitation in the console (headless Chromium)', () => {
     expect(await page.locator('.who').textContent()).toContain(invited);
   });
 });
+
+/** The newest mail to `to` from the file mailer (docs/people.md, Mail), quoted-printable undone. */
+async function mailTo(to: string): Promise<string> {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = h.t.db.dataDir.startsWith('memory://') ? join(tmpdir(), 'svc-mail') : resolve(h.t.db.dataDir, 'mail');
+  const found = readdirSync(dir)
+    .map((f) => join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+    .map((f) => readFileSync(f, 'utf8'))
+    .find((m) => m.includes(to));
+  if (!found) throw new Error(`no mail to ${to}`);
+  return found.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
+
+describe('sign-in refusals and a forgotten password (headless Chromium)', () => {
+  it('after 5 wrong passwords even the right one is refused with the wait in words, and the focus is on the message', async () => {
+    const { email, password } = await h.person();
+    const page = await h.page();
+    await page.getByLabel('E-mail').fill(email);
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('Password').fill(`wrong password ${i}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid e-mail or password');
+      // The message has the focus, so a screen reader reads it and the person sees where to look.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+      await page.getByRole('button', { name: 'Sign in' }).and(page.locator(':enabled')).waitFor();
+    }
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many attempts. Try again in 15 minutes.');
+    expect(await page.getByRole('alert').textContent()).not.toContain('rate_limited');
+    expect(await page.getByRole('navigation', { name: 'Sections' }).count()).toBe(0);
+  });
+
+  it('a person who forgot the password asks for a link, chooses a new password on its page and reaches the console', async () => {
+    const { email, password } = await h.person();
+    const page = await h.page();
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the reset link' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain(`If an account uses ${email}`);
+
+    const { linkIn } = await import('../people/support.js');
+    let mail = '';
+    await expect.poll(async () => (mail = await mailTo(email).catch(() => '')), { timeout: 20_000 }).toContain('/auth/set-password#reset=');
+    const { link } = linkIn(mail);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('New password').fill('my brand new password');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Done: you are signed in as ${email}.`);
+    await page.getByRole('link', { name: 'Open the console' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    expect(await page.locator('.who').textContent()).toContain(email);
+
+    // The old password no longer opens a session; the new one does.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid e-mail or password');
+    await page.getByLabel('Password').fill('my brand new password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+  });
+});

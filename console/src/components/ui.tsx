@@ -1,14 +1,17 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { failureOf } from '../lib/errors.js';
 
-/** A server error, as the catalogue words it. */
-export function ErrorNote({ error }: { error: unknown }) {
+/** A server error, as the catalogue words it (the machine code stays in the DOM for tools, never in the text). */
+export function ErrorNote({ error, focus }: { error: unknown; focus?: boolean }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focus && error) ref.current?.focus();
+  }, [focus, error]);
   if (!error) return null;
   const f = failureOf(error);
   return (
-    <p className="error" role="alert">
+    <p className="error" role="alert" data-code={f.code} ref={ref} tabIndex={focus ? -1 : undefined}>
       {f.message}
-      {f.code ? <span className="code"> ({f.code})</span> : null}
     </p>
   );
 }

@@ -56,3 +56,13 @@ export function nativeError(status: number, body: unknown): ConsoleError {
   }
   return new ConsoleError(status >= 500 ? 'The service failed to answer. Try again in a moment.' : `Request refused (${status}).`);
 }
+
+/** A 429's wait in words, from its retry-after (seconds): "Try again in 15 minutes." */
+export function waitMessage(retryAfter: string | null | undefined): string {
+  const head = 'Too many attempts.';
+  const seconds = Number(retryAfter);
+  if (!retryAfter || !Number.isFinite(seconds) || seconds <= 0) return `${head} Wait a few minutes, then try again.`;
+  if (seconds < 60) return `${head} Try again in ${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? '' : 's'}.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${head} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}

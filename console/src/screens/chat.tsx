@@ -7,7 +7,7 @@ import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent, type Pass
 import { splitCitations } from '../lib/citations.js';
 import { failureOf } from '../lib/errors.js';
 import { hrefOf } from '../lib/routes.js';
-import { Link } from '../router.js';
+import { Link, replaceRoute } from '../router.js';
 import { useSse } from '../sse.js';
 
 const ChatSide = graphql(`
@@ -59,7 +59,10 @@ export default function ChatScreen({ id }: { id?: string }) {
   const sse = useSse();
   const [side, refetchSide] = useQuery({ query: ChatSide });
   const [sessionId, setSessionId] = useState<string | undefined>(id);
-  const [history] = useQuery({ query: SessionQuery, variables: { id: id ?? '' }, pause: !id });
+  // The session this screen's first turn created: the address moves to it, but its turns are already on screen.
+  const adopted = useRef<string | undefined>(undefined);
+  const reading = id !== undefined && id !== adopted.current;
+  const [history] = useQuery({ query: SessionQuery, variables: { id: id ?? '' }, pause: !reading });
   const [agentId, setAgentId] = useState<string>(() => new URLSearchParams(location.search).get('agent') ?? AUTO);
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -68,8 +71,12 @@ export default function ChatScreen({ id }: { id?: string }) {
   const agentSelect = useId();
   const messageId = useId();
 
-  // Opening another session starts afresh; leaving the screen cancels a stream in flight.
+  // Opening another session (or New chat) starts afresh and cancels a stream in flight; leaving the screen does too.
   useEffect(() => {
+    if (id !== undefined && id === adopted.current) return;
+    adopted.current = undefined;
+    cancel.current?.();
+    cancel.current = null;
     setSessionId(id);
     setTurns([]);
   }, [id]);
@@ -100,8 +107,9 @@ export default function ChatScreen({ id }: { id?: string }) {
           if (!event) return;
           update(index, (s) => applyChatEvent(s, event));
           if (event.__typename === 'ChatDoneEvent' && event.result.sessionId !== sessionId) {
+            adopted.current = event.result.sessionId;
             setSessionId(event.result.sessionId);
-            window.history.replaceState(null, '', hrefOf('chat', event.result.sessionId));
+            replaceRoute(hrefOf('chat', event.result.sessionId));
             refetchSide({ requestPolicy: 'network-only' });
           }
         },
@@ -118,7 +126,8 @@ export default function ChatScreen({ id }: { id?: string }) {
   };
 
   const agents = side.data?.agents.filter((a) => !a.isPoste) ?? [];
-  const past = history.data?.chatSession.messages ?? [];
+  const shown = reading && history.data?.chatSession.id === id ? history.data.chatSession : null;
+  const past = shown?.messages ?? [];
   return (
     <section aria-labelledby="chat-title" className="chat">
       <aside aria-label="Sessions">
@@ -144,7 +153,7 @@ export default function ChatScreen({ id }: { id?: string }) {
         )}
       </aside>
       <div>
-        <h1 id="chat-title">{history.data?.chatSession.title || 'Chat'}</h1>
+        <h1 id="chat-title">{shown?.title || 'Chat'}</h1>
         <div className="field">
           <label htmlFor={agentSelect}>Agent</label>
           <select id={agentSelect} value={agentId} onChange={(e) => setAgentId(e.target.value)} disabled={streaming}>

@@ -13,9 +13,13 @@ import { useSse } from '../sse.js';
 const FlowsQuery = graphql(`
   query Flows {
     flows { id name version enabled nextDueAt updatedAt graph }
-    flowApprovals(openOnly: true) { id flowName question status createdAt expiresAt runId }
   }
 `);
+const ApprovalsQuery = graphql(`
+  query FlowApprovalsOpen { flowApprovals(openOnly: true) { id flowName question status createdAt expiresAt runId } }
+`);
+/** The inbox is read again at this pace while the page is visible, so approvals asked by any run (a schedule, an event, another person) appear without a reload. */
+const INBOX_POLL_MS = 2000;
 const RunsQuery = graphql(`
   query FlowRuns($id: ID!) { flowRuns(flowId: $id, limit: 10) { id status trigger createdAt finishedAt error } }
 `);
@@ -35,6 +39,14 @@ const NEW_GRAPH = { nodes: [{ key: 'start', type: 'trigger.manual' }], edges: []
 export default function FlowsScreen() {
   const client = useClient();
   const [{ data, error }, refetch] = useQuery({ query: FlowsQuery });
+  const [inbox, refetchInbox] = useQuery({ query: ApprovalsQuery });
+  const reloadInbox = () => refetchInbox({ requestPolicy: 'network-only' });
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reloadInbox();
+    }, INBOX_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [createError, setCreateError] = useState<unknown>(null);
@@ -56,7 +68,8 @@ export default function FlowsScreen() {
     <section aria-labelledby="flows-title">
       <h1 id="flows-title">Flows</h1>
       <ErrorNote error={error} />
-      <Approvals approvals={data?.flowApprovals ?? []} onDecided={reload} />
+      <ErrorNote error={inbox.error} />
+      <Approvals approvals={inbox.data?.flowApprovals ?? []} onDecided={reloadInbox} />
       <div className="split">
         <div>
           <h2>Your flows</h2>
@@ -80,7 +93,7 @@ export default function FlowsScreen() {
             <button type="submit">Create flow</button>
           </form>
         </div>
-        <div>{flow ? <FlowDetail key={`${flow.id}:${flow.version}`} flow={flow} onSaved={reload} /> : <p className="hint">Choose a flow to edit its graph and run it.</p>}</div>
+        <div>{flow ? <FlowDetail key={`${flow.id}:${flow.version}`} flow={flow} onSaved={reload} onRunEvent={reloadInbox} /> : <p className="hint">Choose a flow to edit its graph and run it.</p>}</div>
       </div>
     </section>
   );
@@ -134,7 +147,7 @@ function Approvals({ approvals, onDecided }: { approvals: { id: string; flowName
 type NodeData = { label: string; doc: FlowNodeDoc };
 type EdgeData = { doc: FlowEdgeDoc };
 
-function FlowDetail({ flow, onSaved }: { flow: { id: string; name: string; version: number; graph: unknown }; onSaved: () => void }) {
+function FlowDetail({ flow, onSaved, onRunEvent }: { flow: { id: string; name: string; version: number; graph: unknown }; onSaved: () => void; onRunEvent: (type: string) => void }) {
   const client = useClient();
   const doc = parseGraph(flow.graph);
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<NodeData>>(layout(doc));
@@ -208,19 +221,21 @@ function FlowDetail({ flow, onSaved }: { flow: { id: string; name: string; versi
           </li>
         ))}
       </ul>
-      {runId ? <RunLog key={runId} runId={runId} /> : null}
+      {runId ? <RunLog key={runId} runId={runId} onEvent={onRunEvent} /> : null}
     </article>
   );
 }
 
 /** A run's steps, and its events as they happen (flowRunEvents over graphql-sse, from the run's start). */
-function RunLog({ runId }: { runId: string }) {
+function RunLog({ runId, onEvent }: { runId: string; onEvent: (type: string) => void }) {
   const sse = useSse();
   const [lines, setLines] = useState<string[]>([]);
   const [failure, setFailure] = useState<unknown>(null);
   const [detail, refetch] = useQuery({ query: RunQuery, variables: { id: runId }, requestPolicy: 'network-only' });
   const refetchRef = useRef(refetch);
   refetchRef.current = refetch;
+  const onEventRef = useRef(onEvent);
+  onEventRef.current = onEvent;
   useEffect(
     () =>
       sse.subscribe<{ flowRunEvents: { seq: number; type: string; data: Record<string, unknown> } }>(
@@ -233,6 +248,7 @@ function RunLog({ runId }: { runId: string }) {
             const node = typeof ev.data.nodeKey === 'string' ? ` ${ev.data.nodeKey}` : '';
             setLines((l) => [...l, `#${ev.seq} ${ev.type}${node}`]);
             refetchRef.current({ requestPolicy: 'network-only' });
+            if (ev.type.startsWith('approval_')) onEventRef.current(ev.type);
           },
           error: (err) => setFailure({ graphQLErrors: [{ message: failureOf(err).message }] }),
           complete: () => undefined,

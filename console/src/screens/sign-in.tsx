@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { acceptInvitation, signIn } from '../auth.js';
+import { acceptInvitation, requestPasswordReset, signIn } from '../auth.js';
 import { ErrorNote, Field } from '../components/ui.js';
 import { invitationTokenOf } from '../lib/routes.js';
 
@@ -8,6 +8,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [forgot, setForgot] = useState(false);
+  if (forgot) return <ForgotPassword email={email} onBack={() => setForgot(false)} />;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -26,11 +28,63 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <h1 id="sign-in-title">Sign in</h1>
         <Field label="E-mail" type="email" value={email} onChange={setEmail} required autoComplete="username" />
         <Field label="Password" type="password" value={password} onChange={setPassword} required autoComplete="current-password" />
-        <ErrorNote error={error} />
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <ErrorNote error={error} focus />
+        <div className="row">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+          <button type="button" className="link-button" onClick={() => setForgot(true)}>
+            Forgot your password?
+          </button>
+        </div>
         <p className="hint">No account yet? Ask an admin of your workspace for an invitation; its link lets you choose a password.</p>
+      </form>
+    </main>
+  );
+}
+
+/** Asks for a reset link; the answer never says whether the address has an account. */
+function ForgotPassword({ email: initial, onBack }: { email: string; onBack: () => void }) {
+  const [email, setEmail] = useState(initial);
+  const [error, setError] = useState<unknown>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await requestPasswordReset(email.trim());
+      setSent(email.trim());
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="centered">
+      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="forgot-title">
+        <h1 id="forgot-title">Reset your password</h1>
+        {sent ? (
+          <p role="status">
+            If an account uses {sent}, an e-mail with a link to choose a new password is on its way. The link works for one hour, once.
+          </p>
+        ) : (
+          <>
+            <p className="hint">Enter the e-mail you sign in with: we send a link to choose a new password.</p>
+            <Field label="E-mail" type="email" value={email} onChange={setEmail} required autoComplete="username" />
+            <ErrorNote error={error} focus />
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Sending…' : 'Send the reset link'}
+            </button>
+          </>
+        )}
+        <p>
+          <button type="button" className="link-button" onClick={onBack}>
+            Back to sign in
+          </button>
+        </p>
       </form>
     </main>
   );
@@ -79,7 +133,7 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: () => void }) {
           hint="Only for the first admin's invitation, which has no e-mail yet; leave empty otherwise."
         />
         <Field label="Choose a password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
-        <ErrorNote error={error} />
+        <ErrorNote error={error} focus />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Accept and sign in'}
         </button>
