@@ -24,6 +24,7 @@ import {
 import {
   clearedSessionCookie,
   findLiveSession,
+  isTrustedOrigin,
   ownOrigin,
   SessionMessages,
   sessionCookie,
@@ -45,6 +46,9 @@ const sessionCredentials = (req: Request): SessionCredentials => ({
   requestOrigin: requestOrigin(req),
 });
 
+/** Whether an origin is trusted with the session (the service's own, SVC_CORS_ORIGINS). */
+const trusted = (app: Deps, req: Request) => (origin: string) => isTrustedOrigin(app, requestOrigin(req), origin);
+
 /**
  * Browsers send `Origin` on cross-site posts: a sign-in or a link confirmation from another site is
  * refused like a cookie-authenticated write (login CSRF). Clients that send neither header (curl,
@@ -52,7 +56,7 @@ const sessionCredentials = (req: Request): SessionCredentials => ({
  */
 function assertNotCrossSite(app: Deps, req: Request): void {
   if (req.headers.origin === undefined && req.headers.referer === undefined) return;
-  assertSameOrigin(sessionCredentials(req), ownOrigin(app, requestOrigin(req)));
+  assertSameOrigin(sessionCredentials(req), trusted(app, req));
 }
 
 const UserBody = z.object({ user: AuthUserSchema });
@@ -103,7 +107,7 @@ export function authRouter(app: Deps): Router {
     handler: async (req) => {
       const token = sessionTokenOf(req.headers.cookie);
       if (token) {
-        assertSameOrigin(sessionCredentials(req), ownOrigin(app, requestOrigin(req)));
+        assertSameOrigin(sessionCredentials(req), trusted(app, req));
         await signOut(app.orm.em.fork(), app.clock.now(), token);
       }
       return { status: 204, headers: { 'set-cookie': clearedSessionCookie(app, requestOrigin(req)) } };
@@ -115,9 +119,15 @@ export function authRouter(app: Deps): Router {
     method: 'get',
     path: '/auth/me',
     summary: 'Who is signed in (session cookie)',
-    responses: { 200: { description: 'The signed-in person', schema: UserBody }, 401: { description: 'Not signed in, or the session is over' } },
+    responses: {
+      200: { description: 'The signed-in person', schema: UserBody },
+      401: { description: 'Not signed in, or the session is over' },
+      403: { description: 'csrf_rejected: sent from an origin that is not trusted (docs/security.md)' },
+    },
     handler: async (req) => {
       const token = sessionTokenOf(req.headers.cookie);
+      // Read by the cookie, so from a trusted origin (or with neither Origin nor Referer) only.
+      if (token) assertSameOrigin(sessionCredentials(req), trusted(app, req));
       const found = await findLiveSession(app.orm.em.fork(), app.clock.now(), token);
       if (!found) throw errors.unauthorized(token ? SessionMessages.expired : SessionMessages.missing);
       return { status: 200, body: { user: toAuthUser(found.user) } };

@@ -11,6 +11,8 @@ const ConfigSchema = z.object({
   SVC_DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_PUBLIC_URL: z.string().optional(),
+  // Origins besides the console's own that may call /graphql from a browser with credentials (docs/security.md).
+  SVC_CORS_ORIGINS: z.string().default(''),
   SVC_BODY_LIMIT: z.string().default('1mb'),
   SVC_DB_POOL_MAX: intFromEnv(10),
   // Server processes sharing the port (node:cluster); 1 = this process only. Needs PostgreSQL (docs/scaling.md).
@@ -57,6 +59,8 @@ export type AppConfig = {
   deployment: 'cloud' | 'onprem';
   logLevel: string;
   publicUrl?: string;
+  /** Origins (scheme://host[:port]) trusted besides the service's own: CORS with credentials and the CSRF check. */
+  corsOrigins: string[];
   bodyLimit: string;
   dbPoolMax: number;
   workers: number;
@@ -75,6 +79,26 @@ export type AppConfig = {
   env: Record<string, string | undefined>;
 };
 
+/**
+ * SVC_CORS_ORIGINS: a comma- or space-separated list of origins, each `scheme://host[:port]` with nothing
+ * after it. `*` is refused: origins trusted with people's cookies are named one by one.
+ */
+function parseOrigins(list: string): string[] {
+  const origins = list.split(/[\s,]+/).filter(Boolean);
+  return origins.map((value) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || value.includes('*') || !['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
+      throw new Error(`Invalid configuration: SVC_CORS_ORIGINS: '${value}' is not an origin (scheme://host[:port], no path, no wildcard)`);
+    }
+    return url.origin;
+  });
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
@@ -90,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployment: c.SVC_DEPLOYMENT,
     logLevel: c.LOG_LEVEL,
     publicUrl: c.SVC_PUBLIC_URL,
+    corsOrigins: parseOrigins(c.SVC_CORS_ORIGINS),
     bodyLimit: c.SVC_BODY_LIMIT,
     dbPoolMax: c.SVC_DB_POOL_MAX,
     workers: c.SVC_WORKERS,

@@ -92,7 +92,10 @@ export const ErrorCode = {
   /** An inbound trigger of a disabled flow. */
   flowDisabled: 'flow_disabled',
   // MCP endpoint (README, "MCP")
-  /** GET or DELETE on the stateless MCP endpoint, which takes POST only (no server stream, no session). */
+  /**
+   * GET or DELETE on the stateless MCP endpoint, which takes POST only (no server stream, no session);
+   * a GraphQL mutation or subscription sent over GET (GET is for queries).
+   */
   methodNotAllowed: 'method_not_allowed',
   // Partner (integrator) program (docs/partner.md, error codes)
   /** A `/partner/*` operation called from a workspace that is not an integrator. */
@@ -308,7 +311,8 @@ export const errors = {
   flowDisabled: () => make(409, ErrorCode.flowDisabled, 'The flow is disabled: its schedule and inbound triggers do not start runs'),
 
   // MCP endpoint
-  methodNotAllowed: (allowed: string) => make(405, ErrorCode.methodNotAllowed, `Method not allowed: this endpoint accepts ${allowed} only`, {}, { allow: allowed }),
+  methodNotAllowed: (allowed: string, message = `Method not allowed: this endpoint accepts ${allowed} only`) =>
+    make(405, ErrorCode.methodNotAllowed, message, {}, { allow: allowed }),
   // Partner (integrator) program
   partnerRequired: () => make(403, ErrorCode.partnerRequired, 'This workspace is not an integrator (partner program)'),
   invoiceNotPayable: (status: string) => make(409, ErrorCode.invoiceNotPayable, `Invoice is ${status}: nothing to pay`, { invoiceStatus: status }),

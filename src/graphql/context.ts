@@ -3,6 +3,7 @@ import { createContext, type Caller, type ServiceContext } from '../core/context
 import type { Operation } from '../pipeline/operation.js';
 import { admit, authenticate } from '../pipeline/pipeline.js';
 import { RequestScope } from '../core/request-scope.js';
+import { operationKind } from './operation-kind.js';
 
 export interface GraphQLContext {
   app: Deps;
@@ -21,7 +22,13 @@ export interface GraphQLContext {
   origin: string;
 }
 
-export function buildGraphQLContext(app: Deps, request: Request): GraphQLContext {
+/** The GraphQL request's parameters, as yoga and graphql-sse hand them to the context. */
+export interface OperationParams {
+  query?: string;
+  operationName?: string | null;
+}
+
+export function buildGraphQLContext(app: Deps, request: Request, params: OperationParams = {}): GraphQLContext {
   const scope = new RequestScope();
   let caller: Promise<Caller> | undefined;
   let shared: Promise<ServiceContext> | undefined;
@@ -33,6 +40,8 @@ export function buildGraphQLContext(app: Deps, request: Request): GraphQLContext
     origin: request.headers.get('origin'),
     referer: request.headers.get('referer'),
     requestOrigin: origin,
+    // Only needed for a cookie request with neither Origin nor Referer: a query passes, nothing else.
+    operation: () => operationKind(params),
   };
   const authenticated = () =>
     (caller ??= authenticate(app, {

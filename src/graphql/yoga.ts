@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
 import { graphqlHttpGuard } from './http-guard.js';
+import { GRAPHQL_LIMITS } from './limits.js';
 import { limitedFieldsOncePerOperation } from './root-fields.js';
 import { getSchema } from './schema.js';
 
@@ -50,12 +51,6 @@ const codedDocumentErrors: Plugin = {
   },
 };
 
-/**
- * Document limits (docs/operations.md, "Limits on GraphQL"): tokens bound the parser (10k nested
- * braces are refused before they can overflow the stack), then aliases, depth, directives and cost.
- * Introspection is exempt from depth and cost, so GraphiQL keeps working.
- */
-export const GRAPHQL_LIMITS = { tokens: 2000, aliases: 50, depth: 10, directives: 20, cost: 5000 } as const;
 
 /** Armor's plugins; each refusal gets its code and an info log line (`GraphQL document refused`). */
 function armorPlugins(log: Logger) {
@@ -77,7 +72,7 @@ function armorPlugins(log: Logger) {
 
 /**
  * Yoga on `/graphql` (GraphiQL included) with the graphql-sse protocol on `/graphql/stream`, behind the
- * HTTP guard (JSON bodies within `bodyLimit`). Root fields go through the request pipeline
+ * HTTP guard (CORS for trusted origins, queries only over GET, JSON bodies within `bodyLimit`). Root fields go through the request pipeline
  * (`root-fields.ts`); the operation's request scope is disposed of when its result or stream ends.
  */
 export function createGraphQLServer(app: Deps) {
@@ -87,11 +82,13 @@ export function createGraphQLServer(app: Deps) {
     landingPage: false,
     graphiql: { title: 'svc console API' },
     logging: false,
-    context: ({ request }) => buildGraphQLContext(app, request),
+    context: ({ request, params }) => buildGraphQLContext(app, request, params),
+    // CORS is answered by the HTTP guard (trusted origins only), never by yoga, which reflects any origin.
+    cors: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error, app.log) },
     plugins: [...armorPlugins(app.log), limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
   });
-  const guard = graphqlHttpGuard(app.config.bodyLimit, app.log);
+  const guard = graphqlHttpGuard(app);
   return {
     graphqlEndpoint: yoga.graphqlEndpoint,
     requestListener: (req: IncomingMessage, res: ServerResponse): void => guard(req, res, () => void yoga.requestListener(req, res)),

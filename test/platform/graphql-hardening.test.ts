@@ -4,7 +4,7 @@
  * with a 4xx status or a coded GraphQL error, never an internal error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHQL_LIMITS } from '../../src/graphql/yoga.js';
+import { GRAPHQL_LIMITS } from '../../src/graphql/limits.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { persona } from '../support/agents.js';

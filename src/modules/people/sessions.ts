@@ -8,7 +8,7 @@ import { newSecret, sha256Hex } from '../../lib/secrets.js';
 import { ApiKey } from '../keys/api-key.entity.js';
 import { assertWorkspaceOpen } from '../keys/keys.service.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
-import { assertSameOrigin } from './csrf.js';
+import { assertSameOrigin, type CrossSiteFacts } from './csrf.js';
 import { PersonSession } from './people.entity.js';
 
 /** The session cookie's name. */
@@ -26,12 +26,9 @@ export const SessionMessages = {
 } as const;
 
 /** What an adapter passes to authenticate a request by its session cookie. */
-export interface SessionCredentials {
+export interface SessionCredentials extends CrossSiteFacts {
   /** The request's `Cookie` header. */
   cookie?: string | null;
-  method: string;
-  origin?: string | null;
-  referer?: string | null;
   /** The origin the request reached (`proto://host`), used when SVC_PUBLIC_URL is unset. */
   requestOrigin: string;
 }
@@ -53,6 +50,14 @@ function isPlainLocalhost(origin: string): boolean {
 
 /** The service's own origin: SVC_PUBLIC_URL's, or the request's. */
 export const ownOrigin = (app: Deps, requestOrigin: string): string => (app.config.publicUrl ? new URL(app.config.publicUrl).origin : requestOrigin);
+
+/**
+ * Whether a browser page of `origin` is trusted with people's sessions (docs/security.md): the
+ * service's own origin (the console's) and the operator's list SVC_CORS_ORIGINS. The CSRF check and
+ * CORS on /graphql read the same answer.
+ */
+export const isTrustedOrigin = (app: Deps, requestOrigin: string, origin: string): boolean =>
+  origin === ownOrigin(app, requestOrigin) || app.config.corsOrigins.includes(origin);
 
 /**
  * `Set-Cookie` opening a session: httpOnly, SameSite=Lax, Secure except on plain localhost. Max-Age
@@ -167,11 +172,12 @@ export function personCaller(session: PersonSession, user: User, workspace: Work
 
 /**
  * The request pipeline's step 1 for a signed-in person (`authenticate`, src/pipeline/pipeline.ts):
- * a write must come from the service's own origin (403 csrf_rejected), the session must be live
+ * a request from an untrusted origin, or a write with neither Origin nor Referer, is 403 csrf_rejected
+ * (csrf.ts); the session must be live
  * (401), the workspace not suspended nor its integrator unpaid (403 client_suspended, provider_unpaid).
  */
 export async function authenticateSession(app: Deps, credentials: SessionCredentials): Promise<Caller> {
-  assertSameOrigin(credentials, ownOrigin(app, credentials.requestOrigin));
+  assertSameOrigin(credentials, (origin) => isTrustedOrigin(app, credentials.requestOrigin, origin));
   const now = app.clock.now();
   const found = await findLiveSession(app.orm.em.fork(), now, sessionTokenOf(credentials.cookie));
   if (!found) throw errors.unauthorized(SessionMessages.expired);
