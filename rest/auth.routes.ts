@@ -73,7 +73,7 @@ export function authRouter(app: Deps): Router {
   const peopleCtx = (req: Request) => ({
     em: app.orm.em.fork(),
     clock: app.clock,
-    log: app.log,
+    log: req.log,
     mailer: app.mailer,
     linkBase: ownOrigin(app, requestOrigin(req)),
   });

@@ -39,7 +39,7 @@ export function consoleRouter(app: Deps): Router {
   r.use('/console', (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.originalUrl.startsWith('/console/assets/')) {
-      return sendError(res, errors.notFound('route', null, `Console file not found: ${req.originalUrl.split('?')[0]}`), 'native', app.log);
+      return sendError(res, errors.notFound('route', null, `Console file not found: ${req.originalUrl.split('?')[0]}`), 'native', req.log);
     }
     const page = join(CONSOLE_DIST, 'index.html');
     if (!existsSync(page)) return void res.status(503).set(PAGE_HEADERS).send(NOT_BUILT);

@@ -2,7 +2,6 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { Deps } from '../src/core/deps.js';
 import { bodyParseError, errors, notAnObjectBody, type Dialect } from '../src/errors/index.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
-import type { Logger } from '../src/lib/logger.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
 import { authRouter } from './auth.routes.js';
@@ -40,31 +39,27 @@ const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'nativ
  * Body errors (src/errors/translate.ts `bodyParseError`: malformed JSON 400, oversized 413...), rendered
  * in the route's shape; anything else that reaches here is a logged native 500.
  */
-const bodyErrors =
-  (log: Logger): ErrorRequestHandler =>
-  (err, req, res, next) => {
-    if (!err) return next();
-    const error = bodyParseError(err);
-    if (!error) return sendError(res, err, 'native', log);
-    sendError(res, error, bodyDialectOf(req), log);
-  };
+const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
+  if (!err) return next();
+  const error = bodyParseError(err);
+  if (!error) return sendError(res, err, 'native', req.log);
+  sendError(res, error, bodyDialectOf(req), req.log);
+};
 
 /** Body must be a JSON object on write routes; arrays or scalars are rejected like wrong types. */
-const objectBody =
-  (log: Logger): RequestHandler =>
-  (req, res, next) => {
-    if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
-      return sendError(res, notAnObjectBody(), bodyDialectOf(req), log);
-    }
-    next();
-  };
+const objectBody: RequestHandler = (req, res, next) => {
+  if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+    return sendError(res, notAnObjectBody(), bodyDialectOf(req), req.log);
+  }
+  next();
+};
 
 export function mountRest(server: Express, app: Deps): void {
   server.use(flowHooksRouter(app)); // reads its raw body (the signature covers the exact bytes): before the JSON parser
   server.use(partnerProviderWebhookRouter(app)); // raw body: its signature covers the exact bytes
   server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
-  server.use(bodyErrors(app.log));
-  server.use(objectBody(app.log));
+  server.use(bodyErrors);
+  server.use(objectBody);
   server.use(healthRouter(app));
   server.use(authRouter(app));
   server.use(agentsRouter(app));
@@ -101,13 +96,13 @@ export function mountFallbacks(server: Express, app: Deps): void {
     if (KEYED_PREFIX.test(req.path)) {
       // The request pipeline with nothing declared: authentication and the key's ratePerMinute.
       try {
-        const ctx = await openRequest(app, credentialsOf(req), { name: `${req.method} (unknown route)`, needs: {} });
+        const ctx = await openRequest(app, credentialsOf(req), { name: `${req.method} (unknown route)`, needs: {} }, { log: req.log, requestId: req.requestId });
         await ctx.scope.dispose();
       } catch (err) {
-        return sendError(res, err, 'native', app.log);
+        return sendError(res, err, 'native', req.log);
       }
     }
-    sendError(res, errors.notFound('route', null, `Route not found: ${req.method} ${req.path}`), 'native', app.log);
+    sendError(res, errors.notFound('route', null, `Route not found: ${req.method} ${req.path}`), 'native', req.log);
   });
-  server.use(bodyErrors(app.log));
+  server.use(bodyErrors);
 }

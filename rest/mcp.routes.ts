@@ -48,7 +48,7 @@ export function mcpRouter(app: Deps): Router {
     },
     handler: async (ctx, req, res) => {
       const server = buildMcpServer(
-        (tool) => admit(app, ctx.caller, { name: tool.twin, needs: tool.needs }, { log: ctx.log, signal: ctx.signal }),
+        (tool) => admit(app, ctx.caller, { name: tool.twin, needs: tool.needs }, { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
         ctx.log,
       );
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -127,7 +127,8 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
   const dialect = def.dialect ?? 'native';
   const op = operationOf(def);
   register(router, def, async (req, res) => {
-    const log = app.log.child({ route: op.name });
+    const log = req.log.child({ route: op.name });
+    const requestId = req.requestId;
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -136,8 +137,8 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     try {
       const credentials = def.people ? credentialsWithSessionOf(req) : credentialsOf(req);
       ctx = def.admitsItself
-        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal })
-        : await openRequest(app, credentials, op, { log, signal: abort.signal });
+        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal, requestId })
+        : await openRequest(app, credentials, op, { log, signal: abort.signal, requestId });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }
@@ -165,7 +166,7 @@ export function mountPublic(router: Router, app: Deps, def: PublicRouteDef): voi
     try {
       send(res, await def.handler(req, res));
     } catch (err) {
-      sendError(res, err, def.dialect ?? 'native', app.log);
+      sendError(res, err, def.dialect ?? 'native', req.log);
     }
   });
 }

@@ -106,7 +106,7 @@ function mountVisitor(router: Router, app: Deps, def: VisitorRouteDef): void {
   const name = `${def.method.toUpperCase()} ${def.path}`;
   router[def.method](def.path, async (req, res) => {
     res.setHeader('Vary', 'Origin');
-    const log = app.log.child({ route: name });
+    const log = req.log.child({ route: name });
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -117,7 +117,7 @@ function mountVisitor(router: Router, app: Deps, def: VisitorRouteDef): void {
       const visitor = caller.widget!;
       // The answer, refusals included, is readable by the page once the widget accepted its origin.
       allowOrigin(res, visitor.origin);
-      ctx = await admit(app, caller, { name, needs: { scope: familyScope(visitor.widget.family), write } }, { log, signal: abort.signal });
+      ctx = await admit(app, caller, { name, needs: { scope: familyScope(visitor.widget.family), write } }, { log, signal: abort.signal, requestId: req.requestId });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }

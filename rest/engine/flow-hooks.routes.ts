@@ -28,7 +28,7 @@ export function flowHooksRouter(app: Deps): Router {
     },
     handler: async (req) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return { status: 202, body: await receiveWebhook(app, param(req, 'flowId'), body, req.get(SIGNATURE_HEADER)) };
+      return { status: 202, body: await receiveWebhook(app, param(req, 'flowId'), body, req.get(SIGNATURE_HEADER), req.requestId) };
     },
   });
   return r;

@@ -5,6 +5,9 @@ import { CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from '
 import { gatewayPublicKey, getProof, verifyProof } from '../../src/modules/proofs/proofs.service.js';
 import { mount, param } from '../route.js';
 
+/** The request id of the call that produced a certificate, beside (not inside) the signed certificate. */
+const PROOF_REQUEST_ID_HEADER = 'x-svc-proof-request-id';
+
 /** Proof certificates and the gateway public key; errors in the OpenAI shape (SPEC, Errors > Body shapes). */
 export function proofsRouter(app: Deps): Router {
   const r = Router();
@@ -15,9 +18,14 @@ export function proofsRouter(app: Deps): Router {
     ...base,
     method: 'get',
     path: '/v1/proofs/:id',
-    summary: 'A proof certificate',
+    summary:
+      'A proof certificate. The `x-svc-proof-request-id` response header names the `x-request-id` of the call that produced it (absent for certificates issued before request ids were kept); it is not part of the signed certificate',
     responses: { 200: { description: 'The certificate', schema: CertificateSchema }, 404: notFound },
-    handler: async (ctx, req) => ({ status: 200, body: await getProof(ctx, param(req, 'id')) }),
+    handler: async (ctx, req) => {
+      const { certificate, requestId } = await getProof(ctx, param(req, 'id'));
+      const headers: Record<string, string> = requestId ? { [PROOF_REQUEST_ID_HEADER]: requestId } : {};
+      return { status: 200, body: certificate, headers };
+    },
   });
 
   mount(r, app, {

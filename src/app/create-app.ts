@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import { nativeBody } from '../../rest/errors.js';
 import { mountFallbacks, mountRest } from '../../rest/index.js';
+import { assignRequestId } from '../../rest/request-id.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { Deps, Kernel } from '../core/deps.js';
 import { openDatabase } from '../db/orm.js';
@@ -53,6 +54,7 @@ export function buildHttpApp(services: Deps): Express {
   const http = express();
   http.disable('x-powered-by');
   http.set('trust proxy', true);
+  http.use(assignRequestId(services)); // first: every answer, refusals included, carries x-request-id
   // While draining, a request that still arrives on an open connection is answered and the connection closed.
   http.use((_req, res, next) => {
     if (services.shutdown.draining) res.shouldKeepAlive = false;

@@ -26,12 +26,18 @@ export interface ServiceContext {
   signal?: AbortSignal;
   /** What the request owns until it ends (the question hold); disposed of by the adapter that opened it. */
   scope: RequestScope;
+  /**
+   * The id of the HTTP request this work belongs to (`x-request-id`), recorded with what the request
+   * causes (webhook deliveries, flow runs, proof certificates, audit entries); null for work no request
+   * caused (a schedule, a worker's own retry).
+   */
+  requestId: string | null;
 }
 
 export function createContext(
   app: Deps,
   caller: Caller,
-  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope } = {},
+  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null } = {},
 ): ServiceContext {
   return {
     em: app.orm.em.fork(),
@@ -41,5 +47,6 @@ export function createContext(
     app,
     signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
     scope: extra.scope ?? new RequestScope(),
+    requestId: extra.requestId ?? null,
   };
 }

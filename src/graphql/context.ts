@@ -4,6 +4,7 @@ import type { Operation } from '../pipeline/operation.js';
 import { admit, authenticate } from '../pipeline/pipeline.js';
 import { RequestScope } from '../core/request-scope.js';
 import { operationKind } from './operation-kind.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../lib/request-id.js';
 
 export interface GraphQLContext {
   app: Deps;
@@ -33,6 +34,9 @@ export function buildGraphQLContext(app: Deps, request: Request, params: Operati
   let caller: Promise<Caller> | undefined;
   let shared: Promise<ServiceContext> | undefined;
   const origin = new URL(request.url).origin;
+  // Set by the app's first middleware (rest/request-id.ts), which replaces the inbound header with the id.
+  const requestId = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
+  const log = app.log.child({ requestId });
   // GraphQL (the console's API) accepts the session cookie of a signed-in person besides API keys.
   const session = {
     cookie: request.headers.get('cookie'),
@@ -54,11 +58,11 @@ export function buildGraphQLContext(app: Deps, request: Request, params: Operati
     origin,
     signal: request.signal,
     service() {
-      shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope }));
+      shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope, log, requestId }));
       return shared;
     },
     async admit(op) {
-      return admit(app, await authenticated(), op, { signal: request.signal, scope: scope.child() });
+      return admit(app, await authenticated(), op, { signal: request.signal, scope: scope.child(), log, requestId });
     },
     finish: () => scope.dispose(),
   };

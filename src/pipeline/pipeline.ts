@@ -54,6 +54,8 @@ export function authenticate(app: Deps, credentials: Credentials): Promise<Calle
 
 export interface AdmitOptions {
   log?: Logger;
+  /** The HTTP request's id (`x-request-id`), carried by the context. */
+  requestId?: string | null;
   signal?: AbortSignal;
   /** The scope the operation's resources belong to; a new one when absent. */
   scope?: RequestScope;
@@ -65,7 +67,12 @@ export interface AdmitOptions {
  */
 export async function admit(app: Deps, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
   await enforceRequestRates(app, caller, { route: op.name, rateLimit: op.needs.rateLimit });
-  const ctx = createContext(app, caller, { log: opts.log, signal: opts.signal, scope: opts.scope ?? new RequestScope() });
+  const ctx = createContext(app, caller, {
+    log: opts.log,
+    signal: opts.signal,
+    scope: opts.scope ?? new RequestScope(),
+    requestId: opts.requestId,
+  });
   const { scope, write, person, role } = op.needs;
   if (scope !== undefined || person || role) {
     try {

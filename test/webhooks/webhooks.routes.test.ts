@@ -380,7 +380,7 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
     expect(new Date(list[0]!.createdAt).getTime()).toBeGreaterThan(new Date(list[1]!.createdAt).getTime());
     for (const d of list) {
       expect(Object.keys(d).sort()).toEqual(
-        ['createdAt', 'deliveredAt', 'event', 'failureReason', 'id', 'nextRetryAt', 'responseBody', 'retryCount', 'statusCode', 'success'].sort(),
+        ['createdAt', 'deliveredAt', 'event', 'failureReason', 'id', 'requestId', 'nextRetryAt', 'responseBody', 'retryCount', 'statusCode', 'success'].sort(),
       );
       expect(d).toMatchObject({ event: 'flow.run.finished', statusCode: 200, responseBody: 'ok', success: true, retryCount: 0, nextRetryAt: null });
       expect(d.deliveredAt).toBe(t.clock.now().toISOString());

@@ -367,7 +367,7 @@ async function recordResult(app: Deps, claim: Claim, node: FlowNode, result: Ste
         run.leaseToken = null;
         await appendEvent(tx, run.id, { type: 'approval_requested', data: { approvalId: approval.id, nodeKey: node.key, expiresAt: iso(result.expiresAt) } }, now);
         // Identifiers only: never the question (SPEC, Events 4).
-        await publishEvent({ em: tx, clock: app.clock, app }, {
+        await publishEvent({ em: tx, clock: app.clock, app, requestId: run.requestId ?? null }, {
           name: 'flow.approval.requested',
           workspaceId: run.workspaceId,
           actorUserId: null,

@@ -21,6 +21,6 @@ export async function startEventRuns(em: Em, event: PublishedEvent): Promise<voi
       .map((n) => n.key);
     if (startAt.length === 0) continue;
     const input = { ...event.payload, event: event.name, eventId: event.id, occurredAt: event.at.toISOString() };
-    newRun(em, flow, { trigger: 'event', input, now: event.at, startAt });
+    newRun(em, flow, { trigger: 'event', input, now: event.at, startAt, requestId: event.requestId });
   }
 }

@@ -66,6 +66,8 @@ const FlowRunSchema = defineEntity({
     leaseToken: p.string().nullable(),
     /** For schedule runs: the due time that started it (one run per flow and due time). */
     scheduledFor: p.datetime().nullable(),
+    /** The request that started the run (`x-request-id`), directly or through an event; null for schedules. */
+    requestId: p.string().nullable(),
     createdAt: p.datetime(),
     finishedAt: p.datetime().nullable(),
     updatedAt: p.datetime(),

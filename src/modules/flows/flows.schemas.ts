@@ -257,6 +257,7 @@ export const RunDtoSchema = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),
+  requestId: z.string().nullable().describe('The id of the request that started the run (`x-request-id`), directly or through an event; null for schedules'),
 });
 export type RunDto = z.infer<typeof RunDtoSchema>;
 

@@ -328,7 +328,7 @@ export async function startManualRun(ctx: ServiceContext, flowId: string, input:
   authorize(ctx, WRITE);
   const data = StartRunSchema.parse(input ?? {});
   const flow = await findFlow(ctx, flowId);
-  const run = newRun(ctx.em, flow, { trigger: 'manual', input: data.input ?? {}, now: ctx.clock.now() });
+  const run = newRun(ctx.em, flow, { trigger: 'manual', input: data.input ?? {}, now: ctx.clock.now(), requestId: ctx.requestId });
   await ctx.em.flush();
   ctx.app.flows.wake.notify();
   return runDetail(ctx.em, run);

@@ -24,7 +24,13 @@ function signatureMatches(expected: string, given: string | undefined): boolean 
  * before anything else is revealed: an unknown flow and a bad signature get the same 401. A disabled
  * flow is 409 `flow_disabled`. The body (a JSON object) is the run's input.
  */
-export async function receiveWebhook(app: Deps, flowId: string, body: Buffer, signature: string | undefined): Promise<{ runId: string }> {
+export async function receiveWebhook(
+  app: Deps,
+  flowId: string,
+  body: Buffer,
+  signature: string | undefined,
+  requestId: string | null = null,
+): Promise<{ runId: string }> {
   const em = app.orm.em.fork();
   const flow = flowId.length > 64 || flowId.includes('\u0000') ? null : await em.findOne(Flow, { id: flowId });
   const secret = flow ? app.secretBox.open(flow.webhookSecret, `flow:${flow.id}`) : 'fwh_none';
@@ -43,7 +49,7 @@ export async function receiveWebhook(app: Deps, flowId: string, body: Buffer, si
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.invalidBody('The body must be a JSON object');
     input = parsed as Record<string, unknown>;
   }
-  const run = newRun(em, flow, { trigger: 'webhook', input, now: app.clock.now() });
+  const run = newRun(em, flow, { trigger: 'webhook', input, now: app.clock.now(), requestId });
   await em.flush();
   app.flows.wake.notify();
   return { runId: run.id };

@@ -47,7 +47,15 @@ export async function appendEvent(em: Em, runId: string, event: RunEvent, at: Da
 export function newRun(
   em: Em,
   flow: Flow,
-  opts: { trigger: TriggerKind; input: Record<string, unknown>; now: Date; scheduledFor?: Date | null; startAt?: string[] },
+  opts: {
+    trigger: TriggerKind;
+    input: Record<string, unknown>;
+    now: Date;
+    scheduledFor?: Date | null;
+    startAt?: string[];
+    /** The request that caused the run (`ctx.requestId`, an event's); its deliveries and steps carry it. */
+    requestId?: string | null;
+  },
 ): FlowRun {
   const run = em.create(FlowRun, {
     id: newId('run'),
@@ -66,6 +74,7 @@ export function newRun(
     leaseUntil: null,
     leaseToken: null,
     scheduledFor: opts.scheduledFor ?? null,
+    requestId: opts.requestId ?? null,
     createdAt: opts.now,
     finishedAt: null,
     updatedAt: opts.now,
@@ -117,7 +126,7 @@ export async function finishRun(
   await tx.nativeUpdate(FlowApproval, { runId: run.id, status: { $in: ['open', 'claimed'] } }, { status: 'cancelled', decidedAt: now });
   const actionable = outcome.status === 'failed';
   await appendEvent(tx, run.id, { type: 'run_finished', data: { runId: run.id, status: run.status, error: run.error, errorCode: run.errorCode } }, now);
-  await publishEvent({ em: tx, clock: app.clock, app }, {
+  await publishEvent({ em: tx, clock: app.clock, app, requestId: run.requestId ?? null }, {
     name: 'flow.run.finished',
     workspaceId: run.workspaceId,
     actorUserId: null,
@@ -143,6 +152,7 @@ export function toRunDto(r: FlowRun): RunDto {
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
     updatedAt: r.updatedAt.toISOString(),
+    requestId: r.requestId ?? null,
   };
 }
 

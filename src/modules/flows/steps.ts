@@ -39,7 +39,11 @@ async function creatorContext(app: Deps, run: FlowRun, signal: AbortSignal): Pro
   const [workspace, user] = await Promise.all([em.findOne(Workspace, { id: run.workspaceId }), em.findOne(User, { id: run.userId })]);
   if (!workspace || !user) return "The flow's creator no longer exists";
   const key = Object.assign(personKey(user, app.clock.now()), { id: `flow:${run.flowId}` });
-  return createContext(app, { workspace, user, key, scopes: [], restricted: false, readonly: false }, { signal, log: app.log.child({ runId: run.id }) });
+  return createContext(app, { workspace, user, key, scopes: [], restricted: false, readonly: false }, {
+    signal,
+    log: app.log.child(run.requestId ? { runId: run.id, requestId: run.requestId } : { runId: run.id }),
+    requestId: run.requestId ?? null,
+  });
 }
 
 /** A service call of a step, in the creator's context; its catalogue error fails the step with its code. */

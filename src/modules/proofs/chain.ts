@@ -21,6 +21,8 @@ export interface PendingProof {
   outcome?: CallOutcome;
   /** The API key the certificate is issued for (not signed; the register filters by it); null for a person. */
   apiKeyId: string | null;
+  /** The HTTP request of the call (`x-request-id`): stored beside the certificate, not signed. */
+  requestId: string | null;
 }
 
 /**
@@ -88,7 +90,7 @@ async function appendBatch(
 
 const COLUMNS = [
   'id', 'workspace_id', 'seq', 'route', 'model_address', 'model', 'conversation_id', 'request_hash', 'answer_hash',
-  'prompt_tokens', 'completion_tokens', 'total_tokens', 'prev_hash', 'hash', 'signature', 'key_id', 'outcome', 'api_key_id', 'created_at',
+  'prompt_tokens', 'completion_tokens', 'total_tokens', 'prev_hash', 'hash', 'signature', 'key_id', 'outcome', 'api_key_id', 'request_id', 'created_at',
 ] as const;
 
 /** The batch in one statement with bound parameters. */
@@ -96,7 +98,7 @@ async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>): 
   const values = rows.map((_, r) => `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`);
   const params = rows.flatMap((r) => [
     r.id, r.workspaceId, r.seq, r.route, r.modelAddress, r.model, r.conversationId, r.requestHash, r.answerHash,
-    r.promptTokens, r.completionTokens, r.totalTokens, r.prevHash, r.hash, r.signature, r.keyId, r.outcome, r.apiKeyId, r.createdAt,
+    r.promptTokens, r.completionTokens, r.totalTokens, r.prevHash, r.hash, r.signature, r.keyId, r.outcome, r.apiKeyId, r.requestId, r.createdAt,
   ]);
   await sql(kernel.orm.em, `insert into proof_certificate (${COLUMNS.join(', ')}) values ${values.join(', ')}`, params);
 }
@@ -149,6 +151,7 @@ function linkBatch(kernel: Kernel, signing: GatewaySigning, workspaceId: string,
       keyId: key.keyId,
       outcome: item.outcome ?? null,
       apiKeyId: item.apiKeyId,
+      requestId: item.requestId,
       createdAt,
     };
   });

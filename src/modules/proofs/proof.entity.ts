@@ -29,6 +29,8 @@ const ProofCertificateSchema = defineEntity({
     outcome: p.string().nullable(),
     /** The API key the certificate was issued for; not signed (Migration20261123130000, the register's key filter). */
     apiKeyId: p.string().nullable(),
+    /** The id of the HTTP request of the call (`x-request-id`); not signed (Migration20261126201000). */
+    requestId: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -66,6 +66,7 @@ export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise
     usage: input.usage,
     outcome: input.outcome,
     apiKeyId: ctx.caller.person ? null : ctx.caller.key.id,
+    requestId: ctx.requestId,
   });
 }
 
@@ -100,9 +101,15 @@ async function findProof(ctx: ServiceContext, id: string): Promise<ProofCertific
   return proof;
 }
 
-export async function getProof(ctx: ServiceContext, id: string): Promise<Certificate> {
+/**
+ * The certificate exactly as signed, and beside it the id of the call's HTTP request (`x-request-id`,
+ * null before Migration20261126201000): not part of the certificate, whose shape and signature stay as
+ * SPEC has them (the route sends it as the `x-svc-proof-request-id` header).
+ */
+export async function getProof(ctx: ServiceContext, id: string): Promise<{ certificate: Certificate; requestId: string | null }> {
   authorize(ctx, READ);
-  return toCertificateDto(await findProof(ctx, id));
+  const proof = await findProof(ctx, id);
+  return { certificate: toCertificateDto(proof), requestId: proof.requestId ?? null };
 }
 
 /** Recomputes the hash, checks the signature and the link to the previous certificate; names the first failure. */

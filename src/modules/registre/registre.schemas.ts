@@ -40,6 +40,7 @@ export type RegisterQuery = z.input<typeof RegisterQuerySchema>;
 export const RegisterEntrySchema = CertificateSchema.extend({
   kind: z.enum(PROOF_KINDS),
   apiKeyId: z.string().nullable().describe('The API key the certificate was issued for, when recorded (not signed)'),
+  requestId: z.string().nullable().describe('The `x-request-id` of the call that produced the certificate, when recorded (not signed)'),
 });
 export type RegisterEntry = z.infer<typeof RegisterEntrySchema>;
 

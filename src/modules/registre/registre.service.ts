@@ -24,7 +24,7 @@ export function authorizeRegister(ctx: ServiceContext): void {
 export const kindOfRoute = (route: string): ProofKind =>
   route.startsWith('POST /v1/verify') ? 'verify' : route === 'POST /v1/chat/completions' || route === 'POST /v1/messages' ? 'gateway' : 'chat';
 
-export const toRegisterEntry = (c: ProofCertificate): RegisterEntry => ({ ...toCertificateDto(c), kind: kindOfRoute(c.route), apiKeyId: c.apiKeyId ?? null });
+export const toRegisterEntry = (c: ProofCertificate): RegisterEntry => ({ ...toCertificateDto(c), kind: kindOfRoute(c.route), apiKeyId: c.apiKeyId ?? null, requestId: c.requestId ?? null });
 
 const encodeCursor = (seq: number) => Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
 

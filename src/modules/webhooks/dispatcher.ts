@@ -22,6 +22,8 @@ export interface ClaimedDelivery {
   url: string;
   secret: string;
   leaseToken: string;
+  /** The request that caused the delivery, sent as `X-Request-Id`; null when none did. */
+  requestId: string | null;
 }
 
 export interface AttemptResult {
@@ -51,6 +53,7 @@ const toClaimed = (row: Row, leaseToken: string): ClaimedDelivery => ({
   url: String(row.url),
   secret: String(row.secret),
   leaseToken,
+  requestId: row.request_id == null ? null : String(row.request_id),
 });
 
 const execute = (app: Deps, sql: string, params: unknown[]) => app.orm.em.fork().execute<Row[]>(sql, params);
@@ -85,7 +88,7 @@ export async function claimDue(app: Deps, now: Date, stage: Stage, limit: number
            order by d2.next_attempt_at, d2.id
            limit ?
              for update of d2 skip locked))
-  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret, d.next_attempt_at`,
+  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, d.request_id, e.url, e.secret, d.next_attempt_at`,
     [iso(leaseUntil), leaseToken, iso(now), iso(now), IMMEDIATE_ATTEMPTS, limit],
   );
   // RETURNING follows the update's plan, not the claim's order: the attempts start oldest due first.
@@ -106,7 +109,7 @@ export async function claimForReplay(app: Deps, endpointId: string, deliveryId: 
         set lease_until = ?, lease_token = ?, next_attempt_at = null
        from webhook_endpoint e
       where e.id = d.endpoint_id and d.id = ? and d.endpoint_id = ?
-  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret`,
+  returning d.id, d.endpoint_id, d.event, d.body, d.attempts, d.request_id, e.url, e.secret`,
     [iso(new Date(now.getTime() + LEASE_MS)), leaseToken, deliveryId, endpointId],
   );
   return rows[0] ? toClaimed(rows[0], leaseToken) : null;
@@ -135,7 +138,7 @@ export async function attemptDelivery(
   try {
     const res = await safeFetch(d.url, {
       method: 'POST',
-      headers: deliveryHeaders({ deliveryId: d.id, event: d.event, body: d.body, secret: d.secret, at: sentAt }),
+      headers: deliveryHeaders({ deliveryId: d.id, event: d.event, body: d.body, secret: d.secret, at: sentAt, requestId: d.requestId }),
       body: d.body,
       timeoutMs: app.config.webhookTimeoutMs,
       maxResponseBytes: RESPONSE_BODY_MAX_BYTES,
@@ -154,7 +157,7 @@ export async function attemptDelivery(
     if (err instanceof OutboundRequestError) {
       failureReason = err.kind === 'refused' ? `refused: ${err.message}` : err.message;
     } else {
-      app.log.error({ err, deliveryId: d.id }, 'webhook attempt failed unexpectedly');
+      app.log.error({ err, deliveryId: d.id, requestId: d.requestId }, 'webhook attempt failed unexpectedly');
       failureReason = 'internal error while sending';
     }
   }
@@ -173,7 +176,10 @@ export async function attemptDelivery(
     delivered_at: iso(finishedAt),
     next_attempt_at: nextAttemptAt ? iso(nextAttemptAt) : null,
   });
-  app.log.debug({ deliveryId: d.id, event: d.event, attempt: attempts, statusCode, success, failureReason }, 'webhook attempt');
+  app.log.debug(
+    { deliveryId: d.id, event: d.event, attempt: attempts, statusCode, success, failureReason, ...(d.requestId ? { requestId: d.requestId } : {}) },
+    'webhook attempt',
+  );
   return { success, statusCode, nextAttemptAt };
 }
 

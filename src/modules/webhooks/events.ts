@@ -34,6 +34,8 @@ export interface WebhookEvent {
 export interface PublishedEvent extends WebhookEvent {
   id: string;
   at: Date;
+  /** The request that caused the event (`x-request-id`); null when none did. */
+  requestId: string | null;
 }
 
 /**
@@ -56,14 +58,14 @@ export const isWorkspaceWide = (name: WebhookEventName): boolean => name.startsW
  * event first goes to the listeners of `app.webhooks.listeners` (flows' `trigger.event`), through `em`.
  */
 export async function publishEvent(
-  { em, clock, app }: { em: Em; clock: Clock; app: Pick<Deps, 'webhooks'> },
+  { em, clock, app, requestId = null }: { em: Em; clock: Clock; app: Pick<Deps, 'webhooks'>; requestId?: string | null },
   event: WebhookEvent,
 ): Promise<void> {
   if (!isWebhookEvent(event.name)) throw new Error(`Unknown webhook event: ${String(event.name)}`);
   if (event.name === 'webhook.test') throw new Error('webhook.test is only sent by the test route');
   const now = clock.now();
   const eventId = newId('evt');
-  for (const listener of app.webhooks.listeners) await listener(em, { ...event, id: eventId, at: now });
+  for (const listener of app.webhooks.listeners) await listener(em, { ...event, id: eventId, at: now, requestId });
   const body = JSON.stringify(event.payload);
   const owner = isWorkspaceWide(event.name) ? {} : event.actorUserId ? { userId: event.actorUserId } : null;
   if (!owner) return;
@@ -79,6 +81,7 @@ export async function publishEvent(
       body,
       createdAt: now,
       nextAttemptAt: now,
+      requestId,
     });
   }
 }
@@ -96,6 +99,8 @@ export interface NewDelivery {
   /** Set when the caller makes the first attempt itself and reserves the row for it. */
   leaseUntil?: Date | null;
   leaseToken?: string | null;
+  /** The request that caused the delivery (`x-request-id`). */
+  requestId?: string | null;
 }
 
 /** A new delivery row (persisted at the next flush of `em`), before any attempt. */
@@ -116,6 +121,7 @@ export function newDelivery(em: Em, d: NewDelivery): WebhookDelivery {
     nextAttemptAt: d.nextAttemptAt,
     leaseUntil: d.leaseUntil ?? null,
     leaseToken: d.leaseToken ?? null,
+    requestId: d.requestId ?? null,
     createdAt: d.createdAt,
   });
 }

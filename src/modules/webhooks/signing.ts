@@ -32,9 +32,18 @@ export function standardSignature(secret: string, id: string, timestamp: number,
 }
 
 /** Headers of one attempt; the Standard Webhooks timestamp and signature are renewed at each attempt. */
-export function deliveryHeaders(input: { deliveryId: string; event: string; body: string; secret: string; at: Date }): Record<string, string> {
+export function deliveryHeaders(input: {
+  deliveryId: string;
+  event: string;
+  body: string;
+  secret: string;
+  at: Date;
+  /** The request that caused the event: sent as `X-Request-Id` (not signed), so both sides can find it in their logs. */
+  requestId?: string | null;
+}): Record<string, string> {
   const timestamp = Math.floor(input.at.getTime() / 1000);
   return {
+    ...(input.requestId ? { 'X-Request-Id': input.requestId } : {}),
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
     'X-Svc-Event': input.event,

@@ -47,6 +47,8 @@ const WebhookDeliverySchema = defineEntity({
     /** Set while a process is sending an attempt, so no other process claims the same one. */
     leaseUntil: p.datetime().nullable(),
     leaseToken: p.string().nullable(),
+    /** The request that caused the event (`x-request-id`), sent as `X-Request-Id` with every attempt; null when none did. */
+    requestId: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -70,6 +70,7 @@ export const DeliveryDtoSchema = z.object({
   nextRetryAt: z.string().nullable(),
   createdAt: z.string(),
   failureReason: z.string().nullable(),
+  requestId: z.string().nullable().describe('The id of the request that caused the event (`x-request-id`), sent as `X-Request-Id`; null when none did'),
 });
 export type DeliveryDto = z.infer<typeof DeliveryDtoSchema>;
 

@@ -51,6 +51,7 @@ export function toDeliveryDto(d: WebhookDelivery): DeliveryDto {
     nextRetryAt: d.nextAttemptAt?.toISOString() ?? null,
     createdAt: d.createdAt.toISOString(),
     failureReason: d.failureReason ?? null,
+    requestId: d.requestId ?? null,
   };
 }
 
@@ -172,6 +173,7 @@ export async function testWebhook(ctx: ServiceContext, id: string): Promise<Atte
     nextAttemptAt: null,
     leaseUntil: new Date(now.getTime() + LEASE_MS),
     leaseToken,
+    requestId: ctx.requestId,
   });
   await ctx.em.flush();
   const { success, statusCode } = await attemptDelivery(
@@ -185,6 +187,7 @@ export async function testWebhook(ctx: ServiceContext, id: string): Promise<Atte
       url: endpoint.url,
       secret: endpoint.secret,
       leaseToken,
+      requestId: delivery.requestId ?? null,
     },
     'single',
   );

@@ -1,0 +1,61 @@
+import type { Request, RequestHandler } from 'express';
+import type { Deps } from '../src/core/deps.js';
+import type { Logger } from '../src/lib/logger.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** The request's id (`x-request-id`): set by `assignRequestId` before any route runs. */
+      requestId: string;
+      /** The app's logger with the request's id bound: every log line of the request goes through it. */
+      log: Logger;
+    }
+  }
+}
+
+/**
+ * The route template that answered (`/v1/agents/:id`), never the path itself: a bounded label for logs
+ * and metrics. Yoga and the console are mounted as middleware, not routes; anything else no route
+ * answered (404s, refusals before routing) is `unmatched`.
+ */
+export function routeTemplateOf(req: Request): string {
+  const path = req.route?.path;
+  if (typeof path === 'string') return path;
+  const url = req.originalUrl;
+  if (url === '/graphql' || url.startsWith('/graphql?')) return '/graphql';
+  if (url.startsWith('/graphql/stream')) return '/graphql/stream';
+  if (url === '/console' || url.startsWith('/console/') || url.startsWith('/console?')) return '/console';
+  return 'unmatched';
+}
+
+/**
+ * The first middleware of the app: every request gets an id (the inbound `x-request-id` when well-formed,
+ * else a new one), returned in the `x-request-id` response header, bound to the request's logger (a pino
+ * child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
+ * so adapters that read headers themselves (yoga builds a Fetch `Request`) see the same one. When the
+ * response has ended, one `request finished` line says how it went.
+ */
+export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
+  return (req, res, next) => {
+    const id = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    const started = performance.now();
+    req.headers[REQUEST_ID_HEADER] = id;
+    req.requestId = id;
+    req.log = app.log.child({ requestId: id });
+    res.setHeader(REQUEST_ID_HEADER, id);
+    res.once('close', () => {
+      req.log.info(
+        {
+          method: req.method,
+          route: routeTemplateOf(req),
+          status: res.statusCode,
+          durationMs: Math.round(performance.now() - started),
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request finished',
+      );
+    });
+    next();
+  };
+}
