@@ -319,7 +319,8 @@ CREATE TABLE public.flow_run (
     scheduled_for timestamp with time zone,
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone,
-    updated_at timestamp with time zone NOT NULL
+    updated_at timestamp with time zone NOT NULL,
+    request_id character varying(128)
 );
 
 --
@@ -739,7 +740,8 @@ CREATE TABLE public.proof_certificate (
     key_id character varying(64) NOT NULL,
     created_at timestamp with time zone NOT NULL,
     outcome text,
-    api_key_id character varying(64)
+    api_key_id character varying(64),
+    request_id character varying(128)
 );
 
 --
@@ -874,7 +876,8 @@ CREATE TABLE public.webhook_delivery (
     next_attempt_at timestamp with time zone,
     lease_until timestamp with time zone,
     lease_token character varying(64),
-    created_at timestamp with time zone NOT NULL
+    created_at timestamp with time zone NOT NULL,
+    request_id character varying(128)
 );
 
 --
