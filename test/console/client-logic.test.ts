@@ -198,3 +198,24 @@ describe('flow graph in the editor', () => {
     expect(parseGraph(null)).toEqual({ nodes: [], edges: [] });
   });
 });
+
+describe('flow step inspector rules', () => {
+  it('names the fields a step still needs, parses numbers and JSON, and finds a free key', async () => {
+    const { checkStep, setField, fieldText, freshKey, stepKindOf } = await import('../../console/src/lib/flow-steps.js');
+    expect(checkStep('approval', {})).toEqual({ question: 'Question is required' });
+    expect(checkStep('approval', { question: 'Ship?' })).toEqual({});
+    expect(checkStep('wait', { seconds: 'soon' })).toEqual({ seconds: 'Seconds: a whole number' });
+    expect(checkStep('wait', { seconds: 3_000_000 })).toEqual({ seconds: 'Seconds: at most 2592000' });
+    expect(checkStep('condition', { op: 'maybe' })).toEqual({ op: 'Test: choose one of equals, notEquals, contains, exists, greaterThan, lessThan' });
+    expect(checkStep('http.request', { method: 'GET', url: 'https://x.test', headers: 'nope' }).headers).toMatch(/JSON object/);
+    expect(checkStep('mystery', {})).toEqual({ type: 'Unknown step type "mystery"' });
+    const wait = stepKindOf('wait')!.fields[0];
+    expect(setField({}, wait, '30')).toEqual({ seconds: 30 });
+    expect(setField({ seconds: 30 }, wait, '')).toEqual({});
+    const headers = stepKindOf('http.request')!.fields.find((f) => f.name === 'headers')!;
+    expect(setField({}, headers, '{"a":"b"}')).toEqual({ headers: { a: 'b' } });
+    expect(fieldText({ headers: { a: 'b' } }, headers)).toBe('{"a":"b"}');
+    expect(freshKey('approval', ['approval_1'])).toBe('approval_2');
+    expect(freshKey('trigger.manual', [])).toBe('manual_1');
+  });
+});

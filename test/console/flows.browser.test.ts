@@ -70,4 +70,71 @@ describe('flows in the console (headless Chromium)', () => {
     await runFlowWork(h.t.app.services);
     await approvals.getByText('Ship the refund batch?').waitFor({ timeout: 15_000 });
   });
+
+  it('builds an approval flow entirely in the UI, runs it, approves it from the live inbox, then exports and imports it', async () => {
+    const { email, password } = await h.person();
+    const page = await h.signedIn(email, password);
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await page.getByLabel('New flow name').fill('Refund approval');
+    await page.getByRole('button', { name: 'Create flow' }).click();
+    await page.getByRole('heading', { name: /Refund approval/ }).waitFor();
+
+    // An approval step after the start, added with the keyboard-reachable form and connected at once.
+    await page.getByLabel('Steps', { exact: true }).selectOption('start');
+    await page.getByLabel('Step type').selectOption('approval');
+    await page.getByLabel('Step key').fill('manager_ok');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    const inspector = page.getByRole('region', { name: 'Step “manager_ok”' });
+    await inspector.waitFor();
+    expect(await inspector.getByText('→').count()).toBe(0);
+    // Saving before the question is given: the problem is on the step, not a server code.
+    await page.getByRole('button', { name: 'Save graph' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('Fix the problems shown on the steps first (1).');
+    await page.locator('.react-flow__node', { hasText: 'manager_ok' }).getByText('⚠ 1 problem').waitFor();
+    await inspector.getByText('Question is required').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await inspector.getByLabel('Question (required)').fill('Refund 120 EUR to Ada?');
+    await expect.poll(() => page.getByText('⚠ 1 problem').count()).toBe(0);
+
+    // A text composed once approved, connected from the approval on its "approved" branch.
+    await page.getByLabel('Step type').selectOption('transform');
+    await page.getByLabel('Step key').fill('done');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    const done = page.getByRole('region', { name: 'Step “done”' });
+    await done.getByLabel('Template (required)').fill('approved by {{steps.manager_ok.decidedBy}}');
+    await page.getByRole('button', { name: 'Save graph' }).click();
+    await page.getByRole('heading', { name: /Refund approval v2/ }).waitFor();
+    expect(await page.locator('.react-flow__node').allTextContents()).toEqual(['start · trigger.manual', 'manager_ok · approval', 'done · transform']);
+    expect(await page.locator('.react-flow__edge').count()).toBe(2);
+    await page.getByLabel('Steps', { exact: true }).selectOption('manager_ok');
+    await page.getByRole('region', { name: 'Step “manager_ok”' }).getByText('→ done when approved').waitFor();
+
+    // Run it; the approval reaches the inbox live; approve it; the run's steps show their outputs.
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByTestId('run-log').waitFor();
+    await runFlowWork(h.t.app.services);
+    await page.getByRole('list', { name: 'Approvals' }).getByText('Refund 120 EUR to Ada?').waitFor();
+    await page.getByRole('button', { name: 'Approve “Refund 120 EUR to Ada?”' }).click();
+    await page.getByRole('status').getByText('Decision recorded: approved').waitFor();
+    await runFlowWork(h.t.app.services);
+    await expect.poll(() => page.getByTestId('run-log').textContent(), { timeout: 15_000 }).toContain('run_finished');
+    await page.getByText('Output of done').click();
+    await expect.poll(() => page.locator('pre.output').last().textContent()).toContain(`approved by`);
+
+    // Export writes the flow document; importing it makes a second, disabled flow with the same steps.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    expect(download.suggestedFilename()).toBe('Refund-approval.flow.json');
+    const { readFileSync } = await import('node:fs');
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(exported).toMatchObject({ format: 'service.flow/v1', name: 'Refund approval' });
+    expect(exported.graph.nodes.map((n: { key: string }) => n.key)).toEqual(['start', 'manager_ok', 'done']);
+    await page.getByLabel('Import a flow document').setInputFiles((await download.path())!);
+    await page.getByRole('status').getByText(/as a new flow, disabled until you enable it/).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Refund approval' }).count()).toBe(2);
+    const enabled = page.getByRole('checkbox', { name: 'Enabled' });
+    expect(await enabled.isChecked()).toBe(false);
+    await enabled.click();
+    await expect.poll(() => enabled.isChecked()).toBe(true);
+    await page.getByText('Enabled: its schedule, webhook and event triggers start runs.').waitFor();
+  }, 120_000);
 });
