@@ -41,7 +41,12 @@ export function fromAnthropic(body: unknown, conversationId?: string): Anthropic
     topP: req.top_p,
     topK: req.top_k,
     user: req.metadata?.user_id,
-    thinking: thinking && (thinking.type === 'enabled' ? { type: 'enabled', budgetTokens: thinking.budget_tokens } : { type: thinking.type }),
+    thinking: thinking && {
+      type: thinking.type,
+      ...(thinking.budget_tokens !== undefined ? { budgetTokens: thinking.budget_tokens } : {}),
+      ...(thinking.display != null ? { display: thinking.display } : {}),
+    },
+    outputEffort: req.output_config?.effort,
   });
   return {
     call: {
@@ -66,6 +71,7 @@ export function fromAnthropicCount(body: unknown, conversationId?: string): Gate
 
 function common(req: AnthropicCountTokensRequest, body: unknown, conversationId?: string): Omit<GatewayCall, 'route'> {
   const system = textOf(req.system);
+  const turns = req.messages.flatMap(toChatMessages);
   const tools: ToolDef[] = (req.tools ?? []).map((t) => ({
     name: t.name,
     description: t.description ?? '',
@@ -74,17 +80,22 @@ function common(req: AnthropicCountTokensRequest, body: unknown, conversationId?
   return {
     dialect: 'anthropic',
     address: req.model,
-    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...req.messages.flatMap(toChatMessages)],
+    // System messages first (the top-level `system`, then any `system` turn), as in every gateway call.
+    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...turns.filter((m) => m.role === 'system'), ...turns.filter((m) => m.role !== 'system')],
     tools,
     requestHash: hashRequest(body),
     conversationId,
   };
 }
 
-/** A user turn may hold tool results (each becomes a `tool` message, first) and text; an assistant turn text and tool uses. */
+/**
+ * A user turn may hold tool results (each becomes a `tool` message, first) and text; an assistant turn
+ * text and tool uses; a `system` turn (newer SDKs) its text.
+ */
 function toChatMessages(m: AnthropicMessage): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   const texts = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  if (m.role === 'system') return texts ? [{ role: 'system', content: texts }] : [];
   if (m.role === 'assistant') {
     const toolCalls = m.content.flatMap((b) =>
       b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) }] : [],

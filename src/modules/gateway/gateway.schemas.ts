@@ -29,12 +29,22 @@ const text = z.object({ type: z.literal('text'), text: boundedText }).loose();
 
 // ---- OpenAI Chat Completions ----
 
-const OpenAIContent = z.union([boundedText, z.array(text, { error: 'only text content parts are supported' }), z.null()]);
+const OpenAIContentPart = z.discriminatedUnion(
+  'type',
+  [
+    text,
+    // An assistant message replayed with its refusal: the refusal is its text.
+    z.object({ type: z.literal('refusal'), refusal: boundedText }).loose(),
+  ],
+  { error: 'only text and refusal content parts are supported' },
+);
+export type OpenAIContentPart = z.infer<typeof OpenAIContentPart>;
+const OpenAIContent = z.union([boundedText, z.array(OpenAIContentPart), z.null()]);
 
 const OpenAIToolCall = z
   .object({
     id: z.string(),
-    type: z.literal('function').optional(),
+    type: z.literal('function', { error: 'only function tool calls are supported (custom tool calls are not)' }).optional(),
     function: z.object({ name: z.string(), arguments: boundedText }).loose(),
   })
   .loose();
@@ -50,33 +60,50 @@ export const OpenAIMessageSchema = z.discriminatedUnion(
         content: OpenAIContent.optional(),
         name: z.string().optional(),
         tool_calls: z.array(OpenAIToolCall).optional(),
+        /** The deprecated function calling: one call, answered by a `function` message. */
+        function_call: z.object({ name: z.string().min(1), arguments: boundedText }).loose().nullish(),
       })
       .loose(),
     z.object({ role: z.literal('tool'), content: OpenAIContent, tool_call_id: z.string() }).loose(),
+    z.object({ role: z.literal('function'), content: OpenAIContent, name: z.string().min(1) }).loose(),
   ],
-  { error: 'role must be one of system, developer, user, assistant, tool' },
+  { error: 'role must be one of system, developer, user, assistant, tool, function' },
 );
 export type OpenAIMessage = z.infer<typeof OpenAIMessageSchema>;
 
-const OpenAITool = z
+const OpenAIFunction = z
   .object({
-    type: z.literal('function'),
-    function: z
-      .object({
-        name: toolName,
-        description: toolDescription.optional(),
-        parameters: toolSchema('parameters').optional(),
-      })
-      .loose(),
+    name: toolName,
+    description: toolDescription.optional(),
+    parameters: toolSchema('parameters').optional(),
   })
   .loose();
+
+const OpenAITool = z
+  .object({
+    type: z.literal('function', { error: 'only function tools are supported (custom tools are not)' }),
+    function: OpenAIFunction,
+  })
+  .loose();
+
+/** `allowed_tools.mode`: `auto` lets the model choose among the allowed tools, `required` makes it call one. */
+const AllowedToolsMode = z.enum(['auto', 'required'], { error: 'mode must be "auto" or "required"' });
 
 const OpenAIToolChoice = z.union(
   [
     z.enum(['none', 'auto', 'required']),
     z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }).loose() }).loose(),
+    z
+      .object({
+        type: z.literal('allowed_tools'),
+        allowed_tools: z.object({ mode: AllowedToolsMode, tools: z.array(z.object({ function: z.object({ name: z.string() }).loose().optional() }).loose()).max(GATEWAY_LIMITS.tools) }).loose(),
+      })
+      .loose(),
   ],
-  { error: 'tool_choice must be "none", "auto", "required" or { "type": "function", "function": { "name" } }' },
+  {
+    error:
+      'tool_choice must be "none", "auto", "required", { "type": "function", "function": { "name" } } or { "type": "allowed_tools", "allowed_tools": { "mode", "tools" } }: custom tools are not supported',
+  },
 );
 
 /** A structured-output JSON Schema (bounded in depth like tool schemas). */
@@ -85,7 +112,19 @@ const formatName = z.string().min(1).max(64, 'must be at most 64 characters').re
 const stopList = z.union([z.string(), z.array(z.string()).max(4, 'at most 4 stop sequences')]);
 const userId = z.string().max(256, 'must be at most 256 characters');
 const metadata = z.record(z.string().max(64), z.string().max(512));
-export const ReasoningEffort = z.enum(['minimal', 'low', 'medium', 'high']);
+/**
+ * An enumerated setting the official clients send (reasoning effort, verbosity, service tier,
+ * modalities, `include`...). Any short token is accepted, so a value a newer client adds is never a
+ * 400 of this gateway's making (issue 31); each provider forwards, maps or drops it as docs/gateway.md
+ * ("Request fields") says. Only a malformed value is refused: not a string, empty, too long, or with
+ * characters no enumerated value has.
+ */
+export const settingToken = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'must hold only letters, digits and _ . : -');
+export const ReasoningEffort = settingToken;
 
 /** OpenAI `response_format`. */
 export const OpenAIResponseFormat = z.discriminatedUnion(
@@ -134,13 +173,28 @@ export const OpenAIChatRequestSchema = z
     user: userId.nullish(),
     metadata: metadata.nullish(),
     reasoning_effort: ReasoningEffort.nullish(),
+    verbosity: settingToken.nullish(),
+    service_tier: settingToken.nullish(),
+    modalities: z.array(settingToken).max(8).nullish(),
+    prompt_cache_key: z.string().max(1024).nullish(),
+    prompt_cache_retention: settingToken.nullish(),
+    /** The deprecated function calling, read as `tools` / `tool_choice` when those are absent. */
+    functions: z.array(OpenAIFunction).max(GATEWAY_LIMITS.tools, `functions must hold at most ${GATEWAY_LIMITS.tools} functions`).nullish(),
+    function_call: z
+      .union([z.enum(['none', 'auto']), z.object({ name: z.string().min(1) }).loose()], {
+        error: 'function_call must be "none", "auto" or { "name" }',
+      })
+      .nullish(),
   })
   .loose();
 export type OpenAIChatRequest = z.infer<typeof OpenAIChatRequestSchema>;
 
 // ---- Anthropic Messages ----
 
-const AnthropicToolResultContent = z.union([boundedText, z.array(text, { error: 'only text blocks are supported in tool results' })]);
+const AnthropicToolResultContent = z.union([
+  boundedText,
+  z.array(z.discriminatedUnion('type', [text], { error: 'only text blocks are supported in tool results' })),
+]);
 
 const AnthropicBlock = z.discriminatedUnion(
   'type',
@@ -155,14 +209,17 @@ const AnthropicBlock = z.discriminatedUnion(
         is_error: z.boolean().optional(),
       })
       .loose(),
+    // A conversation replayed with thinking on: the model's thinking carries nothing a provider takes back.
+    z.object({ type: z.literal('thinking') }).loose(),
+    z.object({ type: z.literal('redacted_thinking') }).loose(),
   ],
-  { error: 'only text, tool_use and tool_result content blocks are supported' },
+  { error: 'only text, tool_use, tool_result, thinking and redacted_thinking content blocks are supported' },
 );
 export type AnthropicBlock = z.infer<typeof AnthropicBlock>;
 
 export const AnthropicMessageSchema = z
   .object({
-    role: z.enum(['user', 'assistant'], { error: 'role must be user or assistant' }),
+    role: z.enum(['user', 'assistant', 'system'], { error: 'role must be user, assistant or system' }),
     content: z.union([boundedText, z.array(AnthropicBlock)]),
   })
   .loose();
@@ -196,14 +253,18 @@ const AnthropicBase = {
   tool_choice: AnthropicToolChoice.optional(),
 };
 
-const AnthropicThinking = z.discriminatedUnion(
-  'type',
-  [
-    z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024, 'budget_tokens must be at least 1024') }).loose(),
-    z.object({ type: z.enum(['disabled', 'adaptive']) }).loose(),
-  ],
-  { error: 'thinking type must be enabled, disabled or adaptive' },
-);
+/**
+ * `thinking`: `enabled` needs `budget_tokens` (>= 1024); any other type (`disabled`, `adaptive`,
+ * `between_tools`, one a newer SDK adds) is forwarded to an Anthropic model as sent.
+ */
+const AnthropicThinking = z
+  .object({
+    type: settingToken,
+    budget_tokens: z.number().int().min(1024, 'budget_tokens must be at least 1024').optional(),
+    display: settingToken.nullish(),
+  })
+  .loose()
+  .refine((t) => t.type !== 'enabled' || t.budget_tokens !== undefined, { message: 'budget_tokens is required when thinking is enabled', path: ['budget_tokens'] });
 
 export const AnthropicMessagesRequestSchema = z
   .object({
@@ -219,9 +280,12 @@ export const AnthropicMessagesRequestSchema = z
     output_config: z
       .object({
         format: z.object({ type: z.literal('json_schema', { error: 'format type must be json_schema' }), schema: formatSchema('schema') }).loose().nullish(),
+        effort: settingToken.nullish(),
       })
       .loose()
       .optional(),
+    service_tier: settingToken.optional(),
+    speed: settingToken.nullish(),
   })
   .loose();
 export type AnthropicMessagesRequest = z.infer<typeof AnthropicMessagesRequestSchema>;
@@ -231,13 +295,22 @@ export type AnthropicCountTokensRequest = z.infer<typeof AnthropicCountTokensReq
 
 // ---- OpenAI Responses ----
 
-const ResponsesText = z.object({ type: z.enum(['input_text', 'output_text']), text: boundedText }).loose();
+const ResponsesText = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.enum(['input_text', 'output_text']), text: boundedText }).loose(),
+    // An assistant message replayed with its refusal: the refusal is its text.
+    z.object({ type: z.literal('refusal'), refusal: boundedText }).loose(),
+  ],
+  { error: 'only input_text, output_text and refusal content parts are supported' },
+);
+export type ResponsesText = z.infer<typeof ResponsesText>;
 
 const ResponsesMessageItem = z
   .object({
     type: z.literal('message'),
     role: z.enum(['user', 'system', 'developer', 'assistant'], { error: 'role must be one of user, system, developer, assistant' }),
-    content: z.union([boundedText, z.array(ResponsesText, { error: 'only input_text and output_text content parts are supported' })]),
+    content: z.union([boundedText, z.array(ResponsesText)]),
   })
   .loose();
 
@@ -250,13 +323,13 @@ const ResponsesInputItemUnion = z.discriminatedUnion(
       .object({
         type: z.literal('function_call_output'),
         call_id: z.string().min(1),
-        output: z.union([boundedText, z.array(ResponsesText, { error: 'only text tool outputs are supported' })]),
+        output: z.union([boundedText, z.array(ResponsesText)], { error: 'only text tool outputs are supported' }),
       })
       .loose(),
     z.object({ type: z.literal('reasoning') }).loose(),
     z.object({ type: z.literal('item_reference'), id: z.string() }).loose(),
   ],
-  { error: 'input items must be messages, function_call, function_call_output or reasoning items' },
+  { error: 'input items must be messages, function_call, function_call_output or reasoning items: built-in, MCP and custom tool items are not supported' },
 );
 
 /** A message item may leave out `type` (the SDKs' "easy input message"). */
@@ -279,8 +352,21 @@ const ResponsesTool = z
   .loose();
 
 const ResponsesToolChoice = z.union(
-  [z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) }).loose()],
-  { error: 'tool_choice must be "none", "auto", "required" or { "type": "function", "name" }' },
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.literal('function'), name: z.string().min(1) }).loose(),
+    z
+      .object({
+        type: z.literal('allowed_tools'),
+        mode: AllowedToolsMode,
+        tools: z.array(z.object({ name: z.string().optional() }).loose()).max(GATEWAY_LIMITS.tools),
+      })
+      .loose(),
+  ],
+  {
+    error:
+      'tool_choice must be "none", "auto", "required", { "type": "function", "name" } or { "type": "allowed_tools", "mode", "tools" }: built-in, MCP and custom tools are not supported',
+  },
 );
 
 /** `text.format`: the Responses API's flattened `response_format`. */
@@ -315,7 +401,7 @@ export const ResponsesRequestSchema = z
     instructions: boundedText.nullish(),
     tools: z.array(ResponsesTool).max(GATEWAY_LIMITS.tools, `tools must hold at most ${GATEWAY_LIMITS.tools} tools`).nullish(),
     tool_choice: ResponsesToolChoice.nullish(),
-    text: z.object({ format: ResponsesTextFormat.nullish() }).loose().nullish(),
+    text: z.object({ format: ResponsesTextFormat.nullish(), verbosity: settingToken.nullish() }).loose().nullish(),
     temperature: z.number().min(0).max(2).nullish(),
     top_p: z.number().min(0).max(1).nullish(),
     max_output_tokens: z.number().int().positive().nullish(),
@@ -325,7 +411,21 @@ export const ResponsesRequestSchema = z
     parallel_tool_calls: z.boolean().nullish(),
     user: userId.nullish(),
     metadata: metadata.nullish(),
-    reasoning: z.object({ effort: ReasoningEffort.nullish() }).loose().nullish(),
+    reasoning: z
+      .object({
+        effort: ReasoningEffort.nullish(),
+        summary: settingToken.nullish(),
+        generate_summary: settingToken.nullish(),
+        context: settingToken.nullish(),
+        mode: settingToken.nullish(),
+      })
+      .loose()
+      .nullish(),
+    service_tier: settingToken.nullish(),
+    truncation: settingToken.nullish(),
+    include: z.array(settingToken).max(32).nullish(),
+    prompt_cache_key: z.string().max(1024).nullish(),
+    prompt_cache_retention: settingToken.nullish(),
   })
   .loose();
 export type ResponsesRequest = z.infer<typeof ResponsesRequestSchema>;

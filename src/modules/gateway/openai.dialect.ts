@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
-import { OpenAIChatRequestSchema, type OpenAIMessage } from './gateway.schemas.js';
+import { OpenAIChatRequestSchema, type OpenAIContentPart, type OpenAIMessage } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, stopList, textOf, type SseFrame } from './wire.js';
 
 export const OPENAI_ROUTE = 'POST /v1/chat/completions';
@@ -15,23 +15,34 @@ export interface OpenAIParsed {
 
 /**
  * OpenAI Chat Completions request → gateway call. `developer` counts as `system`. `response_format`,
- * `stop`, `seed`, `top_p`, `parallel_tool_calls`, `user` and `reasoning_effort` ride along as the
- * generation settings; `metadata` is accepted and not forwarded (docs/gateway.md). `tool_choice: "none"`
+ * `stop`, `seed`, `top_p`, `parallel_tool_calls`, `user`, `reasoning_effort` and `verbosity` ride along
+ * as the generation settings; `metadata`, `service_tier`, `modalities` and the like are accepted and not
+ * forwarded (docs/gateway.md, "Request fields"). `tool_choice: "none"`
  * withholds the tools from the model (it then cannot call one); `"required"` and
  * `{ type: "function", function: { name } }` are forwarded (see `applyToolChoice`).
  */
 export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed {
   const req = parseWire(OpenAIChatRequestSchema, body);
   requireUserMessage(req.messages);
-  const systems = req.messages.filter((m) => m.role === 'system' || m.role === 'developer').map(toChatMessage);
-  const rest = req.messages.filter((m) => m.role !== 'system' && m.role !== 'developer').map(toChatMessage);
+  const messages = toChatMessages(req.messages);
+  const systems = messages.filter((m) => m.role === 'system');
+  const rest = messages.filter((m) => m.role !== 'system');
+  // The deprecated `functions` / `function_call` stand for `tools` / `tool_choice` when those are absent.
+  const functions = req.tools?.map((t) => t.function) ?? req.functions ?? [];
   const choice = req.tool_choice;
+  const legacy = req.tools ? undefined : req.function_call;
   const { tools, toolChoice } = applyToolChoice(
-    choice == null || typeof choice === 'string' ? (choice ?? undefined) : { name: choice.function.name },
-    (req.tools ?? []).map((t) => ({
-      name: t.function.name,
-      description: t.function.description ?? '',
-      parameters: t.function.parameters ?? { type: 'object', properties: {} },
+    choice != null
+      ? typeof choice === 'string'
+        ? choice
+        : choice.type === 'allowed_tools'
+          ? { allowed: choice.allowed_tools.tools.flatMap((t) => (t.function ? [t.function.name] : [])), mode: choice.allowed_tools.mode }
+          : { name: choice.function.name }
+      : legacy != null ? (typeof legacy === 'string' ? legacy : { name: legacy.name }) : undefined,
+    functions.map((f) => ({
+      name: f.name,
+      description: f.description ?? '',
+      parameters: f.parameters ?? { type: 'object', properties: {} },
     })),
   );
   const rf = req.response_format;
@@ -43,6 +54,7 @@ export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed
     parallelToolCalls: req.parallel_tool_calls,
     user: req.user,
     reasoningEffort: req.reasoning_effort,
+    verbosity: req.verbosity,
   });
   return {
     call: {
@@ -63,24 +75,42 @@ export function fromOpenAI(body: unknown, conversationId?: string): OpenAIParsed
   };
 }
 
-function toChatMessage(m: OpenAIMessage): ChatMessage {
-  switch (m.role) {
-    case 'system':
-    case 'developer':
-      return { role: 'system', content: textOf(m.content) };
-    case 'user':
-      return m.name ? { role: 'user', content: textOf(m.content), name: m.name } : { role: 'user', content: textOf(m.content) };
-    case 'tool':
-      return { role: 'tool', content: textOf(m.content), toolCallId: m.tool_call_id };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: textOf(m.content),
-        ...(m.tool_calls?.length
-          ? { toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) }
-          : {}),
-      };
-  }
+/** A string, or content parts: text parts by their text, a refusal part by its refusal. */
+const partsText = (content: string | OpenAIContentPart[] | null | undefined): string =>
+  textOf(content == null || typeof content === 'string' ? content : content.map((p) => ({ text: p.type === 'refusal' ? p.refusal : p.text })));
+
+/**
+ * The messages in order, `developer` as `system`. The deprecated function calling maps onto tool
+ * calls: an assistant `function_call` is a tool call with an id of its own (`call_fn_<index>`), and the
+ * `function` message that follows, the tool result answering the latest call of that name.
+ */
+function toChatMessages(messages: OpenAIMessage[]): ChatMessage[] {
+  const pending = new Map<string, string>();
+  return messages.map((m, index): ChatMessage => {
+    switch (m.role) {
+      case 'system':
+      case 'developer':
+        return { role: 'system', content: partsText(m.content) };
+      case 'user':
+        return m.name ? { role: 'user', content: partsText(m.content), name: m.name } : { role: 'user', content: partsText(m.content) };
+      case 'tool':
+        return { role: 'tool', content: partsText(m.content), toolCallId: m.tool_call_id };
+      case 'function': {
+        const id = pending.get(m.name) ?? `call_fn_${m.name}`;
+        pending.delete(m.name);
+        return { role: 'tool', content: partsText(m.content), toolCallId: id };
+      }
+      case 'assistant': {
+        const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+        if (m.function_call) {
+          const id = `call_fn_${index}`;
+          pending.set(m.function_call.name, id);
+          toolCalls.push({ id, name: m.function_call.name, arguments: m.function_call.arguments });
+        }
+        return { role: 'assistant', content: partsText(m.content), ...(toolCalls.length ? { toolCalls } : {}) };
+      }
+    }
+  });
 }
 
 const usageOf = (a: Pick<GatewayAnswer, 'usage'>) => ({

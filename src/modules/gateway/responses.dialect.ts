@@ -3,7 +3,7 @@ import { errors, openaiBody, type DomainError } from '../../errors/index.js';
 import type { ChatMessage, ToolDef } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
-import { ResponsesRequestSchema, type ResponsesInputItem, type ResponsesRequest } from './gateway.schemas.js';
+import { ResponsesRequestSchema, type ResponsesInputItem, type ResponsesRequest, type ResponsesText } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
 
 export const RESPONSES_ROUTE = 'POST /v1/responses';
@@ -55,7 +55,11 @@ export function fromResponses(body: unknown, conversationId?: string): Responses
   const rest = messages.filter((m) => m.role !== 'system');
   const choice = req.tool_choice;
   const { tools, toolChoice } = applyToolChoice(
-    choice == null || typeof choice === 'string' ? (choice ?? undefined) : { name: choice.name },
+    choice == null || typeof choice === 'string'
+      ? (choice ?? undefined)
+      : choice.type === 'allowed_tools'
+        ? { allowed: choice.tools.flatMap((t) => (t.name ? [t.name] : [])), mode: choice.mode }
+        : { name: choice.name },
     (req.tools ?? []).map(
       (t): ToolDef => ({ name: t.name, description: t.description ?? '', parameters: t.parameters ?? { type: 'object', properties: {} } }),
     ),
@@ -67,6 +71,7 @@ export function fromResponses(body: unknown, conversationId?: string): Responses
     parallelToolCalls: req.parallel_tool_calls,
     user: req.user,
     reasoningEffort: req.reasoning?.effort,
+    verbosity: req.text?.verbosity,
   });
   return {
     call: {
@@ -108,7 +113,7 @@ function toChatMessages(items: ResponsesInputItem[]): ChatMessage[] {
     switch (item.type) {
       case 'message': {
         const role = item.role === 'developer' ? 'system' : item.role;
-        out.push({ role, content: textOf(item.content) });
+        out.push({ role, content: partsText(item.content) });
         return;
       }
       case 'function_call': {
@@ -119,7 +124,7 @@ function toChatMessages(items: ResponsesInputItem[]): ChatMessage[] {
         return;
       }
       case 'function_call_output':
-        out.push({ role: 'tool', content: textOf(item.output), toolCallId: item.call_id });
+        out.push({ role: 'tool', content: partsText(item.output), toolCallId: item.call_id });
         return;
       case 'item_reference':
         throw errors.validation(
@@ -132,6 +137,10 @@ function toChatMessages(items: ResponsesInputItem[]): ChatMessage[] {
   });
   return out;
 }
+
+/** A string, or content parts: text parts by their text, a refusal part by its refusal. */
+const partsText = (content: string | ResponsesText[]): string =>
+  textOf(typeof content === 'string' ? content : content.map((p) => ({ text: p.type === 'refusal' ? p.refusal : p.text })));
 
 const token = (): string => randomBytes(12).toString('hex');
 export const responseId = (): string => `resp_${token()}`;

@@ -8,11 +8,32 @@ function pathText(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
 }
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/** zod's own wording, which names no field the reader can act on. */
+const generic = (message: string): boolean => /^Invalid (input|option)/.test(message);
+
+/**
+ * The most telling problem of an issue: a value that matches no member of a union (a string or a list
+ * of parts, say) is reported by the deepest problem a member found, when that one says what is
+ * supported (e.g. `messages[0].content[0].type: only text ... are supported`), else by the union's own.
+ */
+function telling(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  let best: Issue | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0] && telling(branch[0]);
+    if (first && first.path.length > 0 && !generic(first.message) && (!best || first.path.length > best.path.length)) best = first;
+  }
+  return best ? { ...best, path: [...issue.path, ...best.path] } : issue;
+}
+
 /** Parses a dialect body; the first problem becomes 400 `invalid_request_error` naming the field in `param`. */
 export function parseWire<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const first = parsed.error.issues[0] as Issue | undefined;
+  const issue = first && telling(first);
   const param = issue ? pathText(issue.path) : '';
   const message = issue?.message ?? 'Invalid request body';
   throw errors.validation(param || null, param && !message.startsWith(param) ? `${param}: ${message}` : message);
@@ -25,16 +46,26 @@ export function requireUserMessage(messages: readonly { role: string }[]): void 
   }
 }
 
+/** OpenAI's `allowed_tools` choice: only these of the tools are offered; `required` makes the model call one. */
+export interface AllowedTools {
+  allowed: string[];
+  mode: 'auto' | 'required';
+}
+
 /**
- * The caller's tool choice, dialect-neutral: `none` withholds the tools (the model cannot call one);
+ * The caller's tool choice, dialect-neutral (`allowed_tools` keeps the tools it names, then is its mode): `none` withholds the tools (the model cannot call one);
  * `required` and a named tool need tools to choose from, and the name must be one of them (else 400
  * `invalid_request_error`, param `tool_choice`). `auto`, the default, is not carried.
  */
 export function applyToolChoice(
-  choice: 'none' | ToolChoice | undefined,
+  choice: 'none' | ToolChoice | AllowedTools | undefined,
   tools: ToolDef[],
 ): { tools: ToolDef[]; toolChoice?: Exclude<ToolChoice, 'auto'> } {
   if (choice === undefined || choice === 'auto') return { tools };
+  if (typeof choice === 'object' && 'allowed' in choice) {
+    const allowed = new Set(choice.allowed);
+    return applyToolChoice(choice.mode, tools.filter((t) => allowed.has(t.name)));
+  }
   if (choice === 'none') return { tools: [] };
   if (choice === 'required') {
     if (tools.length === 0) throw errors.validation('tool_choice', 'tool_choice requires tools');

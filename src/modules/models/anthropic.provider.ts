@@ -11,12 +11,15 @@ import {
   type ModelClass,
   type ModelProvider,
   type StreamEvent,
+  type ThinkingOption,
   type ToolCall,
 } from './provider.js';
 import { abortedError, toProviderError } from './provider-failure.js';
 import { countMessageTokensAsync } from './tokenizer.js';
 
 type CreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
+type Thinking = Anthropic.Messages.ThinkingConfigParam;
+type Effort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
 
 /** The Messages API requires a ceiling; used when the caller sets none. */
 const DEFAULT_MAX_TOKENS = 4096;
@@ -162,12 +165,11 @@ export class AnthropicProvider implements ModelProvider {
     if (system) params.system = system;
     // A schema is Anthropic's structured output: the answer is JSON valid against it.
     if (format?.type === 'json_schema') params.output_config = { format: { type: 'json_schema', schema: format.schema } };
+    if (req.outputEffort !== undefined) params.output_config = { ...params.output_config, effort: req.outputEffort as Effort };
     if (req.stop?.length) params.stop_sequences = req.stop;
     if (req.user !== undefined) params.metadata = { user_id: req.user };
-    if (req.thinking) {
-      params.thinking =
-        req.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: req.thinking.budgetTokens } : { type: req.thinking.type };
-    }
+    const thinking = req.thinking ? thinkingAsSent(req.thinking) : req.reasoningEffort !== undefined ? thinkingForEffort(req.reasoningEffort, params.max_tokens) : undefined;
+    if (thinking) params.thinking = thinking;
     if (req.tools?.length) {
       params.tools = toAnthropicTools(req.tools);
       const choice = req.toolChoice;
@@ -179,6 +181,34 @@ export class AnthropicProvider implements ModelProvider {
     }
     return params;
   }
+}
+
+/** The caller's own `thinking` (Anthropic dialect), its type and fields as sent: the API decides on a type it does not know. */
+function thinkingAsSent(t: ThinkingOption): Thinking {
+  return {
+    type: t.type,
+    ...(t.budgetTokens !== undefined ? { budget_tokens: t.budgetTokens } : {}),
+    ...(t.display !== undefined ? { display: t.display } : {}),
+  } as Thinking;
+}
+
+/** Thinking budgets for the OpenAI efforts below `xhigh`, capped below `max_tokens`. */
+const EFFORT_BUDGETS: Record<string, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16_384 };
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * An OpenAI reasoning effort as Anthropic thinking (docs/gateway.md, "Request fields"): `none` turns
+ * thinking off; `minimal` to `high` enable it with the budget above, `xhigh` and `max` with the largest
+ * budget allowed (`max_tokens - 1`: the budget must stay below `max_tokens`), never over that. With no
+ * room for the API's minimum budget (1024 tokens) or an effort this table does not know, no thinking
+ * setting is sent (the model's default applies).
+ */
+export function thinkingForEffort(effort: string, maxTokens: number): Thinking | undefined {
+  if (effort === 'none') return { type: 'disabled' };
+  const largest = maxTokens - 1;
+  if (largest < MIN_THINKING_BUDGET) return undefined;
+  const budget = effort === 'xhigh' || effort === 'max' ? largest : EFFORT_BUDGETS[effort];
+  return budget === undefined ? undefined : { type: 'enabled', budget_tokens: Math.min(budget, largest) };
 }
 
 /** JSON mode: the object cut out of the answer; a requested format: the answer validated against it (tool calls aside). */

@@ -163,7 +163,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
     if (req.seed !== undefined) params.seed = req.seed;
     if (req.topP !== undefined) params.top_p = req.topP;
     if (req.user !== undefined) params.user = req.user;
-    if (req.reasoningEffort !== undefined) params.reasoning_effort = req.reasoningEffort;
+    // Efforts and verbosities go as sent, whatever the value: the server decides on one it does not know.
+    const effort = req.reasoningEffort ?? req.outputEffort;
+    if (effort !== undefined) params.reasoning_effort = effort as CreateParams['reasoning_effort'];
+    if (req.verbosity !== undefined) params.verbosity = req.verbosity as CreateParams['verbosity'];
     if (req.parallelToolCalls !== undefined && params.tools) params.parallel_tool_calls = req.parallelToolCalls;
     return params;
   }

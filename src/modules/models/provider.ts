@@ -73,8 +73,16 @@ export type ResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
 
-/** Anthropic's `thinking`: providers that cannot think ignore it. */
-export type ThinkingOption = { type: 'enabled'; budgetTokens: number } | { type: 'disabled' } | { type: 'adaptive' };
+/**
+ * Anthropic's `thinking` as the caller sent it: `enabled` with its budget, or any other type
+ * (`disabled`, `adaptive`, `between_tools`...) forwarded as is. Providers that cannot think ignore it.
+ */
+export interface ThinkingOption {
+  type: string;
+  /** With `enabled` (required there, >= 1024). */
+  budgetTokens?: number;
+  display?: string;
+}
 
 /**
  * Generation settings a gateway caller may send beside the prompt. Each provider forwards what its
@@ -92,8 +100,16 @@ export interface GenerationOptions {
   /** End-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
   thinking?: ThinkingOption;
-  /** OpenAI `reasoning_effort` / Responses `reasoning.effort`. */
-  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  /**
+   * OpenAI `reasoning_effort` / Responses `reasoning.effort`, any value (`none` ... `xhigh`, `max`, or one
+   * a newer client adds): an OpenAI-compatible model gets it as sent, an Anthropic model a thinking
+   * setting (`thinkingForEffort`).
+   */
+  reasoningEffort?: string;
+  /** Anthropic `output_config.effort`: to an Anthropic model as sent, to an OpenAI-compatible one as `reasoning_effort`. */
+  outputEffort?: string;
+  /** OpenAI `verbosity` / Responses `text.verbosity`. */
+  verbosity?: string;
 }
 
 export interface CompletionRequest extends GenerationOptions {
