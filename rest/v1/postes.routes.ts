@@ -49,7 +49,7 @@ export function postesRouter(app: Deps): Router {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const parsed = RunPosteBodySchema.safeParse(body);
       // Everything that can refuse the run does before a stream opens (an ordinary JSON error).
-      const prepared = await prepareRun(ctx, { ...body, stream: undefined, key: param(req, 'key') } as never);
+      const prepared = await prepareRun(ctx, { ...body, stream: undefined, key: param(req, 'key') });
       if (!(parsed.success && wantsStream(req))) return { status: 201, body: { run: await executeRun(prepared) } };
       const sse = openSse(res, { pingMs: app.config.streamPingMs });
       try {

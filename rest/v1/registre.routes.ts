@@ -20,7 +20,7 @@ export function registreRouter(app: Deps): Router {
       'Every certificate of the workspace (gateway calls, chat turns, verifier reports), newest first. Query: kind (gateway, chat, verify; comma-separated), from, to (YYYY-MM-DD or ISO instant), keyId (API key), limit (1 to 100, default 50), cursor (opaque)',
     query: RegisterQuerySchema,
     responses: { 200: { description: 'A page of certificates', schema: RegisterPageSchema }, 400: { description: 'A query parameter not valid (named)' }, 402: PLAN },
-    handler: async (ctx, req) => ({ status: 200, body: await listRegister(ctx, req.query as never) }),
+    handler: async (ctx, req) => ({ status: 200, body: await listRegister(ctx, req.query) }),
   });
 
   mount(r, app, {

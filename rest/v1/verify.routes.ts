@@ -36,7 +36,7 @@ export function verifyRouter(app: Deps): Router {
     summary: `Reports of the workspace, newest first. Query: limit (1 to 100, default 20), cursor (the previous page's nextCursor, opaque); pages stay stable while new reports arrive`,
     query: ReportListQuerySchema,
     responses: { 200: { description: 'A page of reports', schema: ReportListSchema }, 400: { description: 'limit or cursor not valid (named)' } },
-    handler: async (ctx, req) => ({ status: 200, body: await listReports(ctx, { limit: req.query.limit as never, cursor: req.query.cursor as never }) }),
+    handler: async (ctx, req) => ({ status: 200, body: await listReports(ctx, { limit: req.query.limit, cursor: req.query.cursor }) }),
   });
 
   mount(r, app, {

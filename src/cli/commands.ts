@@ -66,7 +66,7 @@ export const commands: Record<string, Handler> = {
   'workspace create': async (actx, _args, flags) => {
     const { workspace, user, issued } = await createWorkspace(actx, {
       name: required(flags, 'name'),
-      plan: str(flags, 'plan') as never,
+      plan: str(flags, 'plan'),
       seats: intFlag(flags, 'seats'),
     });
     return {
@@ -124,14 +124,14 @@ export const commands: Record<string, Handler> = {
   },
   'workspace set-plan': async (actx, [id], flags) => {
     const ws = await setPlan(actx, need(id, 'workspace id'), {
-      plan: required(flags, 'plan') as never,
+      plan: required(flags, 'plan'),
       seats: intFlag(flags, 'seats'),
       startedAt: str(flags, 'started-at'),
     });
     return { workspace: { id: ws.id, plan: ws.plan, seats: ws.seats, subscriptionStartedAt: ws.subscriptionStartedAt.toISOString(), subscriptionActive: ws.subscriptionActive } };
   },
   'workspace add-pack': async (actx, [id], flags) => {
-    const pack = await addPack(actx, need(id, 'workspace id'), { questions: intFlag(flags, 'questions') as never });
+    const pack = await addPack(actx, need(id, 'workspace id'), { questions: intFlag(flags, 'questions') });
     return { pack: { id: pack.id, workspaceId: pack.workspaceId, questions: pack.questions, createdAt: pack.createdAt.toISOString() } };
   },
   /** `usage W [--month YYYY-MM]`: the usage report and the key notifications of the window. */

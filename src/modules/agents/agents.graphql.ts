@@ -38,13 +38,13 @@ builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-    resolve: async (_r, args, ctx) => toAgentDto(await createAgent(await ctx.service(), plainInput(args.input) as never)),
+    resolve: async (_r, args, ctx) => toAgentDto(await createAgent(await ctx.service(), plainInput(args.input))),
   }),
   updateAgent: t.field({
     type: AgentRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentInput, required: true }) },
     resolve: async (_r, args, ctx) =>
-      toAgentDto(await updateAgent(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+      toAgentDto(await updateAgent(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   updateAgentConsoleFields: t.field({
     type: AgentRef,
@@ -53,7 +53,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentConsoleFieldsInput, required: true }) },
     extensions: operationNeeds({ scope: 'agents', write: true, person: true }),
     resolve: async (_r, args, ctx) =>
-      toAgentDto(await updateAgentConsoleFields(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+      toAgentDto(await updateAgentConsoleFields(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   deleteAgent: t.boolean({
     args: { id: t.arg.id({ required: true }) },

@@ -85,12 +85,12 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
     args: { input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plainInput(args.input)),
   }),
   updateApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => toApiKeyDto(await updateApiKey(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+    resolve: async (_r, args, ctx) => toApiKeyDto(await updateApiKey(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,

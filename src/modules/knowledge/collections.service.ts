@@ -8,8 +8,6 @@ import {
   CreateCollectionSchema,
   UpdateCollectionSchema,
   type CollectionDto,
-  type CreateCollectionInput,
-  type UpdateCollectionInput,
 } from './knowledge.schemas.js';
 import { removeLinksTo } from './links.service.js';
 
@@ -41,7 +39,7 @@ export async function withSourceCounts(ctx: ServiceContext, collections: Knowled
   return collections.map((c) => toCollectionDto(c, counts.get(c.id) ?? 0));
 }
 
-export async function createCollection(ctx: ServiceContext, input: CreateCollectionInput): Promise<KnowledgeCollection> {
+export async function createCollection(ctx: ServiceContext, input: unknown): Promise<KnowledgeCollection> {
   authorize(ctx, WRITE);
   const data = CreateCollectionSchema.parse(input ?? {});
   const now = ctx.clock.now();
@@ -70,7 +68,7 @@ export async function getCollection(ctx: ServiceContext, id: string): Promise<Kn
   return collection;
 }
 
-export async function updateCollection(ctx: ServiceContext, id: string, input: UpdateCollectionInput): Promise<KnowledgeCollection> {
+export async function updateCollection(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeCollection> {
   authorize(ctx, WRITE);
   const data = UpdateCollectionSchema.parse(input ?? {});
   const collection = await findCollection(ctx, id);

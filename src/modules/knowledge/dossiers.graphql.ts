@@ -36,7 +36,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateDossierInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return toDossierDto(service, await createDossier(service, plainInput(args.input) as never));
+      return toDossierDto(service, await createDossier(service, plainInput(args.input)));
     },
   }),
   updateDossier: t.field({
@@ -44,7 +44,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDossierInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return toDossierDto(service, await updateDossier(service, String(args.id), plainInput(args.input) as never));
+      return toDossierDto(service, await updateDossier(service, String(args.id), plainInput(args.input)));
     },
   }),
   deleteDossier: t.boolean({

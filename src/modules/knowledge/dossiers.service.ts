@@ -14,9 +14,7 @@ import { impossibleId, READ, WRITE } from './knowledge.lookup.js';
 import {
   CreateDossierSchema,
   UpdateDossierSchema,
-  type CreateDossierInput,
   type DossierDto,
-  type UpdateDossierInput,
 } from './dossiers.schemas.js';
 
 export const dossierNotFound = (id: string) => errors.notFound('dossier', id);
@@ -62,7 +60,7 @@ export async function toDossierDto(ctx: ServiceContext, dossier: KnowledgeCollec
 
 const blankToNull = (s: string | null | undefined): string | null => (s && s.trim() ? s.trim() : null);
 
-export async function createDossier(ctx: ServiceContext, input: CreateDossierInput): Promise<KnowledgeCollection> {
+export async function createDossier(ctx: ServiceContext, input: unknown): Promise<KnowledgeCollection> {
   authorize(ctx, WRITE);
   const data = CreateDossierSchema.parse(input ?? {});
   const now = ctx.clock.now();
@@ -92,7 +90,7 @@ export async function getDossier(ctx: ServiceContext, id: string): Promise<Knowl
   return dossierOr404(ctx, id);
 }
 
-export async function updateDossier(ctx: ServiceContext, id: string, input: UpdateDossierInput): Promise<KnowledgeCollection> {
+export async function updateDossier(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeCollection> {
   authorize(ctx, WRITE);
   const data = UpdateDossierSchema.parse(input ?? {});
   const dossier = await dossierOr404(ctx, id);

@@ -88,7 +88,7 @@ builder.queryFields((t) => ({
     description: 'Sources of the workspace, newest first.',
     args: { collectionId: t.arg.string({ required: false }), status: t.arg.string({ required: false }) },
     resolve: async (_r, args, ctx) =>
-      (await listSources(await ctx.service(), { collectionId: args.collectionId ?? undefined, status: (args.status ?? undefined) as never })).map(toSourceDto),
+      (await listSources(await ctx.service(), { collectionId: args.collectionId ?? undefined, status: args.status ?? undefined })).map(toSourceDto),
   }),
   knowledgeSource: t.field({
     type: KnowledgeSourceRef,
@@ -116,7 +116,7 @@ builder.queryFields((t) => ({
     description: 'Ranked passages (POST /v1/knowledge/query).',
     extensions: operationNeeds({ scope: 'knowledge', rateLimit: 'knowledgeQuery', twin: 'POST /v1/knowledge/query' }),
     args: { input: t.arg({ type: KnowledgeQueryInput, required: true }) },
-    resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plainInput(args.input)),
   }),
   agentKnowledge: t.field({
     type: AgentKnowledgeRef,
@@ -134,14 +134,14 @@ builder.mutationFields((t) => ({
       'Uploads a document sent as base64 (the console); answers the source in ingesting state. Bound by the GraphQL body limit (SVC_BODY_LIMIT); programs use the multipart route POST /v1/knowledge-sources/upload.',
     args: { input: t.arg({ type: UploadKnowledgeSourceInput, required: true }) },
     extensions: operationNeeds({ scope: 'knowledge', write: true, rateLimit: 'upload', twin: 'POST /v1/knowledge-sources/upload' }),
-    resolve: async (_r, args, ctx) => toSourceDto(await uploadSource(await ctx.service(), base64Upload(plainInput(args.input) as never))),
+    resolve: async (_r, args, ctx) => toSourceDto(await uploadSource(await ctx.service(), base64Upload(plainInput(args.input)))),
   }),
   createKnowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
     args: { input: t.arg({ type: CollectionInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return (await withSourceCounts(service, [await createCollection(service, plainInput(args.input) as never)]))[0];
+      return (await withSourceCounts(service, [await createCollection(service, plainInput(args.input))]))[0];
     },
   }),
   updateKnowledgeCollection: t.field({
@@ -149,7 +149,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_r, args, ctx) => {
       const service = await ctx.service();
-      return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plainInput(args.input) as never)]))[0];
+      return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plainInput(args.input))]))[0];
     },
   }),
   deleteKnowledgeCollection: t.boolean({
@@ -162,7 +162,7 @@ builder.mutationFields((t) => ({
   updateKnowledgeSource: t.field({
     type: KnowledgeSourceRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSourceInput, required: true }) },
-    resolve: async (_r, args, ctx) => toSourceDto(await updateSource(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+    resolve: async (_r, args, ctx) => toSourceDto(await updateSource(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   deleteKnowledgeSource: t.boolean({
     args: { id: t.arg.id({ required: true }) },

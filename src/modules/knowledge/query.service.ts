@@ -8,7 +8,7 @@ import { KnowledgeCollection } from './knowledge.entity.js';
 import { READ, unknownCollection } from './knowledge.lookup.js';
 import { searchPassages } from './hybrid-search.js';
 import { agentScope, type SearchScope } from './knowledge.repository.js';
-import { KnowledgeQuerySchema, type KnowledgeQueryInput } from './knowledge.schemas.js';
+import { KnowledgeQuerySchema } from './knowledge.schemas.js';
 import { previewOf } from './search-text.js';
 
 /** Search hits as knowledge items numbered 1..n (`ref`), best first (full text, or hybrid: hybrid-search.ts). */
@@ -36,7 +36,7 @@ export async function searchItems(
  * `POST /v1/knowledge/query`: ranked passages of the workspace, or of an agent's linked knowledge
  * (`agentId`), or of the given sources and collections. Reading only; consumes no questions.
  */
-export async function queryKnowledge(ctx: ServiceContext, input: KnowledgeQueryInput): Promise<KnowledgeUsedItem[]> {
+export async function queryKnowledge(ctx: ServiceContext, input: unknown): Promise<KnowledgeUsedItem[]> {
   authorize(ctx, READ);
   const q = KnowledgeQuerySchema.parse(input ?? {});
   const workspaceId = ctx.caller.workspace.id;

@@ -17,10 +17,7 @@ import {
   UpdateSourceSchema,
   UploadBase64Schema,
   UploadNameSchema,
-  type ListSourcesInput,
   type SourceDto,
-  type UpdateSourceInput,
-  type UploadBase64Input,
 } from './knowledge.schemas.js';
 import { removeLinksTo } from './links.service.js';
 
@@ -137,7 +134,7 @@ export async function uploadSource(ctx: ServiceContext, read: UploadReader): Pro
  * The reader for a document sent as base64 (GraphQL): the same checks as the multipart reader (a file
  * name without folders, the size cap) before `uploadSource` stores it.
  */
-export function base64Upload(input: UploadBase64Input): UploadReader {
+export function base64Upload(input: unknown): UploadReader {
   return async (maxBytes) => {
     const data = UploadBase64Schema.parse(input);
     if (Math.floor((data.contentBase64.length * 3) / 4) > maxBytes + 2) {
@@ -156,7 +153,7 @@ export function base64Upload(input: UploadBase64Input): UploadReader {
   };
 }
 
-export async function listSources(ctx: ServiceContext, input: ListSourcesInput = {}): Promise<KnowledgeSource[]> {
+export async function listSources(ctx: ServiceContext, input: unknown = {}): Promise<KnowledgeSource[]> {
   authorize(ctx, READ);
   const q = ListSourcesSchema.parse(input ?? {});
   return ctx.em.find(
@@ -171,7 +168,7 @@ export async function getSource(ctx: ServiceContext, id: string): Promise<Knowle
   return findSource(ctx, id);
 }
 
-export async function updateSource(ctx: ServiceContext, id: string, input: UpdateSourceInput): Promise<KnowledgeSource> {
+export async function updateSource(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeSource> {
   authorize(ctx, WRITE);
   const data = UpdateSourceSchema.parse(input ?? {});
   const source = await findSource(ctx, id);

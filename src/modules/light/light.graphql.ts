@@ -20,13 +20,13 @@ builder.mutationFields((t) => ({
     description: "Answers only from the workspace's documents, or refuses (POST /light/ask).",
     extensions: operationNeeds({ scope: 'light', write: true, twin: 'POST /light/ask' }),
     args: { input: t.arg({ type: LightAskInput, required: true }) },
-    resolve: async (_r, args, ctx) => ask(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => ask(await ctx.service(), plainInput(args.input)),
   }),
   lightWeb: t.field({
     type: LightAnswerRef,
     description: 'Explicit web search after a refusal, the query redacted (POST /light/web).',
     extensions: operationNeeds({ scope: 'light', write: true, twin: 'POST /light/web' }),
     args: { input: t.arg({ type: LightWebInput, required: true }) },
-    resolve: async (_r, args, ctx) => askWeb(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => askWeb(await ctx.service(), plainInput(args.input)),
   }),
 }));

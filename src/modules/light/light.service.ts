@@ -22,13 +22,11 @@ import { citedRefs, declined, groundedMessages, type NumberedPassage } from './g
 import {
   AskSchema,
   WebAskSchema,
-  type AskInput,
   type Citation,
   type LightAnswer,
   type Refusal,
   type RefusalReason,
   type Searched,
-  type WebAskInput,
   type WebResult,
 } from './light.schemas.js';
 import { redactQuery } from './redaction.js';
@@ -158,7 +156,7 @@ async function certify(
  * than the measured threshold, else asks the model for a cited answer from the passages; an answer that
  * declines or cites nothing is a refusal too. Exported for the MCP tool `service_ask`.
  */
-export async function ask(ctx: ServiceContext, input: AskInput): Promise<LightAnswer> {
+export async function ask(ctx: ServiceContext, input: unknown): Promise<LightAnswer> {
   authorize(ctx, ACCESS);
   const q = AskSchema.parse(input ?? {});
   const provider = resolveProvider(ctx, q.provider);
@@ -206,7 +204,7 @@ export async function ask(ctx: ServiceContext, input: AskInput): Promise<LightAn
  * (redaction.ts); the model answers from the results with `[n]` citations, which `provenance.webResults`
  * lists. 501 `web_search_not_configured` without `SVC_WEB_SEARCH_URL`; 502 `web_search_failed`.
  */
-export async function askWeb(ctx: ServiceContext, input: WebAskInput): Promise<LightAnswer> {
+export async function askWeb(ctx: ServiceContext, input: unknown): Promise<LightAnswer> {
   authorize(ctx, ACCESS);
   const q = WebAskSchema.parse(input ?? {});
   const provider = resolveProvider(ctx, q.provider);

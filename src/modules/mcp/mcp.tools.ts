@@ -47,7 +47,7 @@ export const MCP_TOOLS: McpTool[] = [
     },
     needs: { scope: 'light', write: true },
     twin: 'POST /light/ask',
-    run: async (ctx, args) => ask(ctx, args as never),
+    run: async (ctx, args) => ask(ctx, args),
   },
   {
     name: 'knowledge_search',
@@ -63,7 +63,7 @@ export const MCP_TOOLS: McpTool[] = [
     },
     needs: { scope: 'knowledge', write: false, rateLimit: 'knowledgeQuery' },
     twin: 'POST /v1/knowledge/query',
-    run: async (ctx, args) => ({ results: await queryKnowledge(ctx, args as never) }),
+    run: async (ctx, args) => ({ results: await queryKnowledge(ctx, args) }),
   },
   {
     name: 'service_verify',
@@ -94,7 +94,7 @@ export const MCP_TOOLS: McpTool[] = [
     },
     needs: { scope: 'agents', write: true },
     twin: 'POST /v1/postes/:key/run',
-    run: async (ctx, args) => ({ run: await runPoste(ctx, { key: args.key, dossierId: args.dossierId, instructions: args.instructions } as never) }),
+    run: async (ctx, args) => ({ run: await runPoste(ctx, { key: args.key, dossierId: args.dossierId, instructions: args.instructions }) }),
   },
   {
     name: 'flow_list',

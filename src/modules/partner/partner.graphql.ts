@@ -136,13 +136,13 @@ builder.mutationFields((t) => ({
     description: 'Creates a client; with adminEmail its manager is invited as administrator (POST /partner/clients).',
     extensions: write('POST /partner/clients'),
     args: { input: t.arg({ type: CreateClientInput, required: true }) },
-    resolve: async (_r, args, ctx) => createClient(await ctx.service(), plainInput(args.input) as never, linkBase(ctx)),
+    resolve: async (_r, args, ctx) => createClient(await ctx.service(), plainInput(args.input), linkBase(ctx)),
   }),
   updatePartnerClient: t.field({
     type: ClientRef,
     extensions: write('PATCH /partner/clients/:id'),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateClientInput, required: true }) },
-    resolve: async (_r, args, ctx) => updateClient(await ctx.service(), String(args.id), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => updateClient(await ctx.service(), String(args.id), plainInput(args.input)),
   }),
   createPartnerClientKey: t.field({
     type: CreatedKeyRef,

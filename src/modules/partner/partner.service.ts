@@ -20,9 +20,7 @@ import {
   CreateClientSchema,
   UpdateClientSchema,
   type ClientDto,
-  type CreateClientInput,
   type PartnerStatus,
-  type UpdateClientInput,
 } from './partner.schemas.js';
 
 /** Every `/partner/*` use case: scope `partner` (a signed-in person must be an admin: docs/people.md). */
@@ -186,7 +184,7 @@ export async function getClient(ctx: ServiceContext, id: string): Promise<Client
  * people invitations) with `adminEmail`, else a user without e-mail. A sandbox integrator's clients
  * are test clients. `linkBase` is where the invitation link points.
  */
-export async function createClient(ctx: ServiceContext, input: CreateClientInput, linkBase: string): Promise<ClientDto> {
+export async function createClient(ctx: ServiceContext, input: unknown, linkBase: string): Promise<ClientDto> {
   const program = await requireProgram(ctx, PARTNER_WRITE);
   const data = CreateClientSchema.parse(input ?? {});
   const integrator = ctx.caller.workspace;
@@ -247,7 +245,7 @@ export async function createClient(ctx: ServiceContext, input: CreateClientInput
  * makes every key of the client fail with 403 client_suspended at its next call (the key lookup reads
  * the flag from the workspace row); `false` restores them.
  */
-export async function updateClient(ctx: ServiceContext, id: string, input: UpdateClientInput): Promise<ClientDto> {
+export async function updateClient(ctx: ServiceContext, id: string, input: unknown): Promise<ClientDto> {
   const program = await requireProgram(ctx, PARTNER_WRITE);
   const data = UpdateClientSchema.parse(input ?? {});
   const { client, workspace } = await findClient(ctx, program, id);

@@ -32,7 +32,6 @@ import {
   type PosteDto,
   type PosteItem,
   type PosteRunDto,
-  type RunPosteInput,
 } from './postes.schemas.js';
 
 /** SPEC Authentication 9: `/v1/postes` needs the `agents` scope. */
@@ -174,7 +173,7 @@ export interface PreparedRun {
  * Everything that can refuse a run, before it starts: scope, input, the poste (404), the dossier (400
  * `Dossier not found`, 400 `dossier_empty`), the allowance (402). Then the run row is written (`running`).
  */
-export async function prepareRun(ctx: ServiceContext, input: RunPosteInput): Promise<PreparedRun> {
+export async function prepareRun(ctx: ServiceContext, input: unknown): Promise<PreparedRun> {
   authorize(ctx, RUN);
   const q = RunPosteSchema.parse(input ?? {});
   const workspaceId = ctx.caller.workspace.id;
@@ -290,6 +289,6 @@ export async function executeRun(p: PreparedRun, onProgress?: (event: RunProgres
 }
 
 /** `POST /v1/postes/:key/run` in one call (no progress). Exported for the MCP tool `poste_run`. */
-export async function runPoste(ctx: ServiceContext, input: RunPosteInput, onProgress?: (event: RunProgress) => void): Promise<PosteRunDto> {
+export async function runPoste(ctx: ServiceContext, input: unknown, onProgress?: (event: RunProgress) => void): Promise<PosteRunDto> {
   return executeRun(await prepareRun(ctx, input), onProgress);
 }

@@ -6,7 +6,7 @@ import { ProofCertificate } from '../proofs/proof.entity.js';
 import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/proofs.service.js';
 import { planTerms, requiredPlanFor, subscriptionState } from '../usage/plans.js';
 import { decodeCursor } from '../verify/verify.service.js';
-import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterQuery, type RegisterSummary } from './registre.schemas.js';
+import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterSummary } from './registre.schemas.js';
 
 const READ = { scope: 'proof' } as const;
 
@@ -29,7 +29,7 @@ export const toRegisterEntry = (c: ProofCertificate): RegisterEntry => ({ ...toC
 const encodeCursor = (seq: number) => Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
 
 /** `GET /v1/registre`: every certificate of the workspace, newest first, filtered by kind, period and API key. */
-export async function listRegister(ctx: ServiceContext, query: RegisterQuery = {}): Promise<{ certificates: RegisterEntry[]; nextCursor: string | null }> {
+export async function listRegister(ctx: ServiceContext, query: unknown = {}): Promise<{ certificates: RegisterEntry[]; nextCursor: string | null }> {
   authorizeRegister(ctx);
   const q = RegisterQuerySchema.parse(query ?? {});
   const where: string[] = ['workspace_id = ?'];

@@ -68,12 +68,12 @@ builder.mutationFields((t) => ({
   createTool: t.field({
     type: ToolRef,
     args: { input: t.arg({ type: ToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await createTool(await ctx.service(), plainInput(args.input) as never)),
+    resolve: async (_r, args, ctx) => toToolDto(await createTool(await ctx.service(), plainInput(args.input))),
   }),
   updateTool: t.field({
     type: ToolRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+    resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   deleteTool: t.boolean({
     args: { id: t.arg.id({ required: true }) },

@@ -14,12 +14,10 @@ import {
   TestToolSchema,
   TOOL_TIMEOUT,
   UpdateToolSchema,
-  type CreateToolInput,
   type HeaderInput,
   type LinkToolInput,
   type TestToolInput,
   type ToolDto,
-  type UpdateToolInput,
 } from './tools.schemas.js';
 import { placeholdersOf, templateProblem } from './url-template.js';
 
@@ -114,7 +112,7 @@ async function assertNameFree(ctx: ServiceContext, name: string, exceptId?: stri
 
 const DEFAULT_SCHEMA = { type: 'object', properties: {} };
 
-export async function createTool(ctx: ServiceContext, input: CreateToolInput): Promise<WorkspaceTool> {
+export async function createTool(ctx: ServiceContext, input: unknown): Promise<WorkspaceTool> {
   authorize(ctx, WRITE);
   const data = CreateToolSchema.parse(input ?? {});
   const schema = data.inputSchema ?? DEFAULT_SCHEMA;
@@ -154,7 +152,7 @@ export async function getTool(ctx: ServiceContext, id: string): Promise<Workspac
   return findTool(ctx, id);
 }
 
-export async function updateTool(ctx: ServiceContext, id: string, input: UpdateToolInput): Promise<WorkspaceTool> {
+export async function updateTool(ctx: ServiceContext, id: string, input: unknown): Promise<WorkspaceTool> {
   authorize(ctx, WRITE);
   const data = UpdateToolSchema.parse(input ?? {});
   const tool = await findTool(ctx, id);

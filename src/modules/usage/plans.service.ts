@@ -6,7 +6,7 @@ import { assertSeatRoom } from './metering.service.js';
 import { findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
 import { isPaidPlan, subscriptionState } from './plans.js';
 import { QuestionPack } from './usage.entity.js';
-import { AddPackSchema, SetPlanSchema, type AddPackInput, type SetPlanInput } from './usage.schemas.js';
+import { AddPackSchema, SetPlanSchema } from './usage.schemas.js';
 
 /**
  * Operator use cases (CLI): plans and packs are sold outside the API. Setting a plan activates the
@@ -14,7 +14,7 @@ import { AddPackSchema, SetPlanSchema, type AddPackInput, type SetPlanInput } fr
  * when the plan changes, else kept. Seats are kept unless given, and never fewer than the workspace's
  * users (402 SEAT_LIMIT).
  */
-export async function setPlan(actx: AdminContext, workspaceId: string, input: SetPlanInput): Promise<Workspace> {
+export async function setPlan(actx: AdminContext, workspaceId: string, input: unknown): Promise<Workspace> {
   const data = SetPlanSchema.parse(input);
   const ws = await findWorkspaceOrFail(actx, workspaceId);
   if (data.seats !== undefined) assertSeatRoom({ seats: data.seats }, await actx.em.count(User, { workspaceId: ws.id }));
@@ -29,7 +29,7 @@ export async function setPlan(actx: AdminContext, workspaceId: string, input: Se
 }
 
 /** A question pack (100, 500 or 2 000) on an active paid plan. */
-export async function addPack(actx: AdminContext, workspaceId: string, input: AddPackInput): Promise<QuestionPack> {
+export async function addPack(actx: AdminContext, workspaceId: string, input: unknown): Promise<QuestionPack> {
   const data = AddPackSchema.parse(input);
   const ws = await findWorkspaceOrFail(actx, workspaceId);
   if (!isPaidPlan(ws.plan)) throw errors.paidPlanRequired('Question packs need a paid plan (essentiel, pro or cabinet)');

@@ -11,7 +11,7 @@ import type { Certificate } from '../proofs/proofs.schemas.js';
 import { recordControl } from '../usage/controls.js';
 import { Verifier, type ClaimResult } from './engine.js';
 import { VerifyReport } from './verify-report.entity.js';
-import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto, type ReportListQuery } from './verify.schemas.js';
+import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto } from './verify.schemas.js';
 
 const READ = { scope: 'proof' } as const;
 const WRITE = { scope: 'proof', write: true } as const;
@@ -235,7 +235,7 @@ export function decodeCursor(cursor: string): number {
 }
 
 /** `GET /v1/verify`: newest first, `limit` per page; the cursor keeps pages stable while new reports arrive. */
-export async function listReports(ctx: ServiceContext, query: ReportListQuery = {}): Promise<{ reports: ReportDto[]; nextCursor: string | null }> {
+export async function listReports(ctx: ServiceContext, query: unknown = {}): Promise<{ reports: ReportDto[]; nextCursor: string | null }> {
   authorize(ctx, READ);
   const { limit, cursor } = ReportListQuerySchema.parse(query ?? {});
   const before = cursor ? decodeCursor(cursor) : null;

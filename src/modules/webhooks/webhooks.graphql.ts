@@ -79,13 +79,13 @@ builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: CreatedWebhookRef,
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: async (_r, args, ctx) => createWebhook(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => createWebhook(await ctx.service(), plainInput(args.input)),
   }),
   updateWebhook: t.field({
     type: WebhookEndpointRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_r, args, ctx) =>
-      toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plainInput(args.input) as never)),
+      toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plainInput(args.input))),
   }),
   deleteWebhook: t.boolean({
     args: { id: t.arg.id({ required: true }) },

@@ -37,13 +37,13 @@ builder.mutationFields((t) => ({
     description: 'An agent widget needs an agent limited to chosen documents or dossiers (widget_agent_unscoped otherwise).',
     extensions: operationNeeds({ ...WRITE, twin: 'POST /engine/widgets' }),
     args: { input: t.arg({ type: CreateWidgetInput, required: true }) },
-    resolve: async (_r, args, ctx) => createWidget(await ctx.service(), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => createWidget(await ctx.service(), plainInput(args.input)),
   }),
   updateWidget: t.field({
     type: WidgetRef,
     extensions: operationNeeds({ ...WRITE, twin: 'PATCH /engine/widgets/:id' }),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWidgetInput, required: true }) },
-    resolve: async (_r, args, ctx) => updateWidget(await ctx.service(), String(args.id), plainInput(args.input) as never),
+    resolve: async (_r, args, ctx) => updateWidget(await ctx.service(), String(args.id), plainInput(args.input)),
   }),
   deleteWidget: t.boolean({
     extensions: operationNeeds({ ...WRITE, twin: 'DELETE /engine/widgets/:id' }),

@@ -16,8 +16,6 @@ import { widgetKeyId } from './widget-caller.js';
 import {
   CreateWidgetSchema,
   UpdateWidgetSchema,
-  type CreateWidgetInput,
-  type UpdateWidgetInput,
   type WidgetDto,
 } from './widgets.schemas.js';
 
@@ -99,7 +97,7 @@ export async function getWidget(ctx: ServiceContext, id: string): Promise<Widget
   return (await withUsage(ctx, [await findWidget(ctx, id)]))[0];
 }
 
-export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput): Promise<WidgetDto> {
+export async function createWidget(ctx: ServiceContext, input: unknown): Promise<WidgetDto> {
   authorize(ctx, WRITE);
   const data = CreateWidgetSchema.parse(input ?? {});
   const answerer: Answerer = { family: data.family, agentId: data.agentId ?? null, dossierId: data.dossierId ?? null };
@@ -124,7 +122,7 @@ export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput
 }
 
 /** Partial update; the answerer is checked again as a whole (family and agent together). */
-export async function updateWidget(ctx: ServiceContext, id: string, input: UpdateWidgetInput): Promise<WidgetDto> {
+export async function updateWidget(ctx: ServiceContext, id: string, input: unknown): Promise<WidgetDto> {
   authorize(ctx, WRITE);
   const data = UpdateWidgetSchema.parse(input ?? {});
   const widget = await findWidget(ctx, id);

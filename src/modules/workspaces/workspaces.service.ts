@@ -3,7 +3,7 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { issueKey, type AdminContext, type IssuedKey } from '../keys/keys.service.js';
 import { assertSeatRoom } from '../usage/metering.service.js';
-import { PLANS, User, Workspace, type PlanName, type UserRole, type UserState } from './workspace.entity.js';
+import { PLANS, User, Workspace, type UserRole, type UserState } from './workspace.entity.js';
 
 export const CreateWorkspaceSchema = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
@@ -20,7 +20,7 @@ export interface CreatedWorkspace {
 /** A workspace, its first user and an unrestricted key for that user, in one transaction. */
 export async function createWorkspace(
   actx: AdminContext,
-  input: { name: string; plan?: PlanName; seats?: number },
+  input: unknown,
 ): Promise<CreatedWorkspace> {
   const data = CreateWorkspaceSchema.parse(input);
   return actx.em.transactional(async (em) => {
