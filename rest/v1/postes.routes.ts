@@ -2,8 +2,8 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { chatStreamError, toDomainError } from '../../src/errors/index.js';
-import { PosteDtoSchema, PosteRunDtoSchema, RunPosteBodySchema } from '../../src/modules/postes/postes.schemas.js';
-import { executeRun, getPosteRun, listPostes, prepareRun } from '../../src/modules/postes/postes.service.js';
+import { ListPosteRunsQuerySchema, PosteDtoSchema, PosteRunDtoSchema, RunPosteBodySchema } from '../../src/modules/postes/postes.schemas.js';
+import { executeRun, getPosteRun, listPosteRuns, listPostes, prepareRun } from '../../src/modules/postes/postes.service.js';
 import { mount, param } from '../route.js';
 import { openSse } from '../sse.js';
 
@@ -21,6 +21,18 @@ export function postesRouter(app: Deps): Router {
     summary: 'The installed postes with their key, agent, name and checklist',
     responses: { 200: { description: 'Postes, oldest first', schema: z.object({ postes: z.array(PosteDtoSchema) }) } },
     handler: async (ctx) => ({ status: 200, body: { postes: await listPostes(ctx) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'get',
+    path: '/v1/postes/runs',
+    summary: 'The run history: runs with their reports, newest first; optionally of one poste (posteKey) or dossier (dossierId)',
+    query: ListPosteRunsQuerySchema,
+    responses: {
+      200: { description: 'Runs, newest first', schema: z.object({ runs: z.array(PosteRunDtoSchema) }) },
+      400: { description: 'limit outside 1 to 100, or posteKey/dossierId too long' },
+    },
+    handler: async (ctx, req) => ({ status: 200, body: { runs: await listPosteRuns(ctx, req.query) } }),
   });
   mount(r, app, {
     ...base,

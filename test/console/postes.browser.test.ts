@@ -35,7 +35,10 @@ describe('postes in the console (headless Chromium)', () => {
     await page.getByTestId('template-contract-review').getByText('installed').waitFor();
     await poste.getByText('No dossier to run it on').waitFor();
     await page.getByRole('button', { name: 'Install Contract review' }).click();
-    await page.getByRole('alert').getByText('poste_already_installed').waitFor();
+    await page.getByRole('alert').getByText('Poste already installed: contract-review').waitFor();
+    // The message a person reads, not the machine code (kept in data-code for tools).
+    expect(await page.getByRole('alert').textContent()).toBe('Poste already installed: contract-review');
+    expect(await page.getByRole('alert').getAttribute('data-code')).toBe('poste_already_installed');
 
     await page.getByLabel('Dossier name').fill('Brightwell supply');
     await page.getByRole('button', { name: 'Create dossier' }).click();
@@ -84,5 +87,16 @@ describe('postes in the console (headless Chromium)', () => {
     expect((await c.get(`/v1/proofs/${proofId}`)).status).toBe(200);
     expect((model.requests.at(-1)!.messages as { content: string }[])[0]!.content).toContain('Instructions for this run: Focus on money.');
     expect(await seriousViolations(page)).toEqual([]);
-  });
+
+    // After a reload the run is in the history, and its report opens again.
+    await page.reload();
+    const past = poste.getByRole('list', { name: 'Past runs of Contract review' });
+    await past.getByRole('listitem').first().waitFor();
+    expect(await past.getByRole('listitem').count()).toBe(1);
+    expect(await past.textContent()).toContain('completed');
+    await past.getByRole('button', { name: /^Brightwell supply · / }).click();
+    const again = poste.getByRole('region', { name: 'Run report on Brightwell supply' });
+    expect(await again.getByTestId('run-proof').textContent()).toBe(proofId);
+    expect(await again.getByTestId('item-Limitation of liability').locator('.badge').textContent()).toBe('contradicted');
+  }, 120_000);
 });

@@ -155,6 +155,20 @@ describe('POST /v1/postes/:key/run', () => {
     expect((await api(t.baseUrl, a.key).get(`/v1/proofs/${run.proofId}`)).status).toBe(200);
     const read = await api(t.baseUrl, a.key).get(`/v1/postes/runs/${run.id}`);
     expect(read.body.run).toEqual(run);
+
+    // The run history, newest first, over REST and GraphQL from the same service.
+    const history = await api(t.baseUrl, a.key).get(`/v1/postes/runs?posteKey=contract-review&limit=1`);
+    expect(history.status).toBe(200);
+    expect(history.body.runs).toEqual([run]);
+    expect((await api(t.baseUrl, a.key).get(`/v1/postes/runs?dossierId=${dossierId}`)).body.runs.map((r: { id: string }) => r.id)).toContain(run.id);
+    expect((await api(t.baseUrl, a.key).get(`/v1/postes/runs?posteKey=invoice-check`)).body.runs).toEqual([]);
+    const tooMany = await api(t.baseUrl, a.key).get(`/v1/postes/runs?limit=0`);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ error: 'limit must be a whole number from 1 to 100', field: 'limit' });
+    const gql = await api(t.baseUrl, a.key).graphql(`{ posteRuns(posteKey: "contract-review", limit: 1) { id status proofId items { checkpoint verdict } } }`);
+    expect(gql.data.posteRuns).toEqual([{ id: run.id, status: 'completed', proofId: run.proofId, items: run.items.map((i: { checkpoint: string; verdict: string }) => ({ checkpoint: i.checkpoint, verdict: i.verdict })) }]);
+    const badLimit = await api(t.baseUrl, a.key).graphql(`{ posteRuns(limit: 500) { id } }`);
+    expect(badLimit.errors![0]!.extensions.code).toBe('validation_failed');
   });
 
   it('streams progress as SSE when asked', async () => {

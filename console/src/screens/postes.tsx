@@ -28,6 +28,19 @@ const RunPoste = graphql(`
   }
 `);
 
+const PosteRuns = graphql(`
+  query PosteRuns($key: String!) {
+    posteRuns(posteKey: $key, limit: 10) {
+      id posteKey dossierId status proofId totalTokens createdAt finishedAt
+      items {
+        checkpoint finding verdict
+        citations { ref sourceName section page text }
+        verification { counts { supported contradicted unverifiable } claims { text verdict rule } }
+      }
+    }
+  }
+`);
+
 type Data = ResultOf<typeof PostesQuery>;
 type Run = ResultOf<typeof RunPoste>['runPoste'];
 
@@ -136,6 +149,8 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [run, setRun] = useState<Run | null>(null);
+  const [history, refetchHistory] = useQuery({ query: PosteRuns, variables: { key: poste.key } });
+  const past = history.data?.posteRuns ?? [];
   const titleId = `poste-${poste.key}`;
   const selectId = `poste-${poste.key}-dossier`;
   const chosen = dossierId || dossiers[0]?.id || '';
@@ -148,7 +163,9 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
     setRunning(false);
     setError(res.error ?? null);
     if (res.data) setRun(res.data.runPoste);
+    refetchHistory({ requestPolicy: 'network-only' });
   };
+  const dossierName = (id: string) => dossiers.find((d) => d.id === id)?.name ?? id;
 
   return (
     <article className="card" aria-labelledby={titleId} style={{ marginBottom: '1rem' }}>
@@ -184,7 +201,20 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
         </form>
       )}
       <ErrorNote error={error} />
-      {run ? <RunReport run={run} dossierName={dossiers.find((d) => d.id === run.dossierId)?.name ?? run.dossierId} /> : null}
+      {run ? <RunReport run={run} dossierName={dossierName(run.dossierId)} /> : null}
+      <h4>Past runs</h4>
+      <ErrorNote error={history.error} />
+      {history.data && past.length === 0 ? <p className="hint">No runs yet: each run is kept here with its report.</p> : null}
+      <ul className="list" aria-label={`Past runs of ${poste.name}`}>
+        {past.map((r) => (
+          <li key={r.id}>
+            <button type="button" className="link-button" aria-pressed={run?.id === r.id} onClick={() => setRun(r)}>
+              {dossierName(r.dossierId)} · {formatTime(r.createdAt)}
+            </button>{' '}
+            <Status value={r.status} />
+          </li>
+        ))}
+      </ul>
     </article>
   );
 }

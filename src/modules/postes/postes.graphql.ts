@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
 import { PosteDtoSchema, PosteRunDtoSchema, PosteTemplateDtoSchema } from './postes.schemas.js';
-import { getPosteRun, installPoste, listCatalogue, listPostes, runPoste } from './postes.service.js';
+import { getPosteRun, installPoste, listPosteRuns, listCatalogue, listPostes, runPoste } from './postes.service.js';
 
 /** Postes for the console: installing (a signed-in person), listing and running; the REST routes' services. */
 const PosteRef = objectFromZod('Poste', PosteDtoSchema, { description: 'An installed poste (GET /v1/postes).' });
@@ -22,6 +22,21 @@ builder.queryFields((t) => ({
     type: [PosteTemplateRef],
     description: 'The templates a person may install.',
     resolve: async (_r, _a, ctx) => listCatalogue(await ctx.service()),
+  }),
+  posteRuns: t.field({
+    type: [PosteRunRef],
+    description: 'The run history, newest first (GET /v1/postes/runs); optionally of one poste or dossier.',
+    args: {
+      posteKey: t.arg.string({ required: false }),
+      dossierId: t.arg.id({ required: false }),
+      limit: t.arg.int({ required: false, description: '1 to 100, default 20' }),
+    },
+    resolve: async (_r, args, ctx) =>
+      listPosteRuns(await ctx.service(), {
+        ...(args.posteKey != null ? { posteKey: args.posteKey } : {}),
+        ...(args.dossierId != null ? { dossierId: String(args.dossierId) } : {}),
+        ...(args.limit != null ? { limit: args.limit } : {}),
+      }),
   }),
   posteRun: t.field({
     type: PosteRunRef,

@@ -87,3 +87,19 @@ export const PosteTemplateDtoSchema = z.object({
   checklist: z.array(z.string()),
   installed: z.boolean(),
 });
+
+/** `GET /v1/postes/runs` (and `posteRuns` on GraphQL): the run history, newest first. */
+export const POSTE_RUNS_PAGE = { default: 20, max: 100 } as const;
+const runsLimitMessage = `limit must be a whole number from 1 to ${POSTE_RUNS_PAGE.max}`;
+export const ListPosteRunsQuerySchema = z.object({
+  posteKey: z.string({ error: 'posteKey must be a string' }).max(64, 'posteKey: at most 64 characters').optional().describe('Only the runs of this poste'),
+  dossierId: z.string({ error: 'dossierId must be a string' }).max(64, 'dossierId: at most 64 characters').optional().describe('Only the runs on this dossier'),
+  limit: z.coerce
+    .number({ error: runsLimitMessage })
+    .int(runsLimitMessage)
+    .min(1, runsLimitMessage)
+    .max(POSTE_RUNS_PAGE.max, runsLimitMessage)
+    .default(POSTE_RUNS_PAGE.default)
+    .describe(`Runs to return, newest first, 1 to ${POSTE_RUNS_PAGE.max} (default ${POSTE_RUNS_PAGE.default})`),
+});
+export type ListPosteRunsQuery = z.input<typeof ListPosteRunsQuerySchema>;

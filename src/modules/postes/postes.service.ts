@@ -26,6 +26,7 @@ import { POSTE_CATALOGUE, templateOf, type PosteTemplate } from './catalogue.js'
 import { Poste, PosteRun } from './poste.entity.js';
 import {
   InstallPosteSchema,
+  ListPosteRunsQuerySchema,
   RunPosteSchema,
   type InstallPosteInput,
   type ItemVerdict,
@@ -152,6 +153,22 @@ export async function getPosteRun(ctx: ServiceContext, id: string): Promise<Post
   const run = id.length > 64 || id.includes('\u0000') ? null : await ctx.em.findOne(PosteRun, { id, workspaceId: ctx.caller.workspace.id });
   if (!run) throw errors.notFound('posteRun', id);
   return toRunDto(run);
+}
+
+/** `GET /v1/postes/runs`: the workspace's poste runs with their reports, newest first (optionally of one poste or dossier). */
+export async function listPosteRuns(ctx: ServiceContext, input: unknown): Promise<PosteRunDto[]> {
+  authorize(ctx, READ);
+  const q = ListPosteRunsQuerySchema.parse(input ?? {});
+  const runs = await ctx.em.find(
+    PosteRun,
+    {
+      workspaceId: ctx.caller.workspace.id,
+      ...(q.posteKey !== undefined ? { posteKey: q.posteKey } : {}),
+      ...(q.dossierId !== undefined ? { dossierId: q.dossierId } : {}),
+    },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit },
+  );
+  return runs.map(toRunDto);
 }
 
 /** Progress of a run, for the SSE form: the run opened, then each item as it is done. */
