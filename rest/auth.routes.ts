@@ -94,7 +94,7 @@ export function authRouter(app: Deps): Router {
     },
     handler: async (req) => {
       assertNotCrossSite(app, req);
-      return opened(req, await signIn({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip));
+      return opened(req, await signIn({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
   });
 
@@ -152,7 +152,7 @@ export function authRouter(app: Deps): Router {
       const ctx = await openRequest(app, { ...credentialsOf(req), session: sessionCredentials(req) }, {
         name: 'POST /auth/password',
         needs: { scope: null, write: true, person: true, role: 'member' },
-      });
+      }, { requestId: req.requestId, address: req.ip });
       try {
         await changePassword(ctx, req.body);
       } finally {
@@ -176,7 +176,7 @@ export function authRouter(app: Deps): Router {
     },
     handler: async (req) => {
       assertNotCrossSite(app, req);
-      return opened(req, await acceptInvitation({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip));
+      return opened(req, await acceptInvitation({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
   });
 
@@ -210,7 +210,7 @@ export function authRouter(app: Deps): Router {
     },
     handler: async (req) => {
       assertNotCrossSite(app, req);
-      return opened(req, await confirmPasswordReset({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip));
+      return opened(req, await confirmPasswordReset({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
   });
 

@@ -20,6 +20,7 @@ import { apiKeysRouter } from './developer/api-keys.routes.js';
 import { verifyUsageRouter } from './v1/verify-usage.routes.js';
 import { verifyRouter } from './v1/verify.routes.js';
 import { registreRouter } from './v1/registre.routes.js';
+import { auditRouter } from './v1/audit.routes.js';
 import { flowHooksRouter } from './engine/flow-hooks.routes.js';
 import { flowsRouter } from './engine/flows.routes.js';
 import { partnerClientsRouter } from './partner/clients.routes.js';
@@ -76,6 +77,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(verifyUsageRouter(app)); // before any `/v1/verify/:id` router
   server.use(verifyRouter(app));
   server.use(registreRouter(app));
+  server.use(auditRouter(app));
   server.use(apiKeysRouter(app));
   server.use(widgetsRouter(app));
   server.use(mcpRouter(app)); // POST /mcp, the MCP tool server (README, "MCP")

@@ -137,8 +137,8 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     try {
       const credentials = def.people ? credentialsWithSessionOf(req) : credentialsOf(req);
       ctx = def.admitsItself
-        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal, requestId })
-        : await openRequest(app, credentials, op, { log, signal: abort.signal, requestId });
+        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal, requestId, address: req.ip })
+        : await openRequest(app, credentials, op, { log, signal: abort.signal, requestId, address: req.ip });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }

@@ -16,6 +16,7 @@ import {
   listDeliveries,
   listWebhooks,
   replayDelivery,
+  rotateWebhookSecret,
   testWebhook,
   toDeliveryDto,
   toWebhookDto,
@@ -41,6 +42,15 @@ export function webhooksRouter(app: Deps): Router {
       400: { description: 'Missing url or events, unknown event (with validEvents), invalid or refused URL', schema: BadRequestSchema },
     },
     handler: async (ctx, req) => ({ status: 201, body: { webhook: await createWebhook(ctx, req.body) } }),
+  });
+  mount(r, app, {
+    ...base,
+    method: 'post',
+    path: '/v1/webhooks/:id/rotate-secret',
+    summary:
+      'A new signing secret for the endpoint, in this response only; the old one stops signing at once (deliveries still waiting are signed with the new one). Audited as webhook.secret_rotated',
+    responses: { 200: { description: 'The endpoint with its new secret', schema: z.object({ webhook: CreatedWebhookDtoSchema }) }, 404: notFound },
+    handler: async (ctx, req) => ({ status: 200, body: { webhook: await rotateWebhookSecret(ctx, param(req, 'id')) } }),
   });
   mount(r, app, {
     ...base,

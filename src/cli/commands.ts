@@ -1,7 +1,8 @@
 import { errors } from '../errors/index.js';
 import { PG_INT_MAX } from '../lib/pg-int.js';
 import { ApiKey } from '../modules/keys/api-key.entity.js';
-import { toApiKeyDto } from '../modules/keys/keys-admin.service.js';
+import { keyAuditDetails, toApiKeyDto } from '../modules/keys/keys-admin.service.js';
+import { recordAudit, SYSTEM_ACTOR } from '../modules/audit/index.js';
 import { issueKey, revokeKeyById, type AdminContext } from '../modules/keys/keys.service.js';
 import { User } from '../modules/workspaces/workspace.entity.js';
 import { addPack, setPlan } from '../modules/usage/plans.service.js';
@@ -105,17 +106,23 @@ export const commands: Record<string, Handler> = {
       : await actx.em.findOne(User, { workspaceId: workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     if (!user) throw errors.notFound('user', userId, userId ? `User not found in workspace: ${userId}` : 'The workspace has no user');
     const scopes = str(flags, 'scopes');
-    const { key, secret } = await issueKey(
-      actx,
-      { workspaceId: workspace.id, userId: user.id },
-      {
-        scopes: scopes ? scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-        readonly: flags.readonly === true,
-        ratePerMinute: intFlag(flags, 'rate-per-minute'),
-        monthlyQuestionLimit: intFlag(flags, 'monthly-question-limit'),
-        expiresAt: str(flags, 'expires-at'),
-      },
-    );
+    const attributes = {
+      scopes: scopes ? scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      readonly: flags.readonly === true,
+      ratePerMinute: intFlag(flags, 'rate-per-minute'),
+      monthlyQuestionLimit: intFlag(flags, 'monthly-question-limit'),
+      expiresAt: str(flags, 'expires-at'),
+    };
+    const { key, secret } = await actx.em.transactional(async (em) => {
+      const issued = await issueKey({ em, clock: actx.clock }, { workspaceId: workspace.id, userId: user.id }, attributes);
+      recordAudit(em, actx.clock, { actor: SYSTEM_ACTOR }, {
+        workspaceId: workspace.id,
+        action: 'key.created',
+        target: { type: 'apiKey', id: issued.key.id },
+        details: keyAuditDetails(issued.key),
+      });
+      return issued;
+    });
     return { key: keyJson(key, secret) };
   },
   'key revoke': async (actx, [id]) => {

@@ -32,12 +32,14 @@ export interface ServiceContext {
    * caused (a schedule, a worker's own retry).
    */
   requestId: string | null;
+  /** The client's address (`req.ip`: X-Forwarded-For behind a proxy, as `trust proxy` is on); absent outside a request. */
+  address?: string;
 }
 
 export function createContext(
   app: Deps,
   caller: Caller,
-  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null } = {},
+  extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null; address?: string } = {},
 ): ServiceContext {
   return {
     em: app.orm.em.fork(),
@@ -48,5 +50,6 @@ export function createContext(
     signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
     scope: extra.scope ?? new RequestScope(),
     requestId: extra.requestId ?? null,
+    ...(extra.address ? { address: extra.address } : {}),
   };
 }

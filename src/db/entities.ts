@@ -14,6 +14,7 @@ import { flowEntities } from '../modules/flows/flow.entity.js';
 import { posteEntities } from '../modules/postes/poste.entity.js';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/webhook.entity.js';
 import { Widget } from '../modules/widgets/widget.entity.js';
+import { AuditEntry } from '../modules/audit/audit.entity.js';
 
 /** Every entity of the service; one line per module. */
-export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, QuestionHold, RateCounter, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities, ...posteEntities];
+export const entities = [Workspace, User, ApiKey, Agent, AgentMemory, ProofCertificate, GatewaySigningKey, Conversation, ConversationMessage, UsageEntry, QuestionPack, KeyNotification, QuestionHold, RateCounter, WebhookEndpoint, WebhookDelivery, ...knowledgeEntities, ...toolEntities, ChatSession, SessionMessage, ...peopleEntities, VerifyReport, Widget, ...flowEntities, ...partnerEntities, ...posteEntities, AuditEntry];

@@ -29,7 +29,8 @@ export interface OperationParams {
   operationName?: string | null;
 }
 
-export function buildGraphQLContext(app: Deps, request: Request, params: OperationParams = {}): GraphQLContext {
+/** `address`: the client's address as express saw it (`req.ip`), when yoga runs inside express. */
+export function buildGraphQLContext(app: Deps, request: Request, params: OperationParams = {}, address?: string): GraphQLContext {
   const scope = new RequestScope();
   let caller: Promise<Caller> | undefined;
   let shared: Promise<ServiceContext> | undefined;
@@ -58,11 +59,11 @@ export function buildGraphQLContext(app: Deps, request: Request, params: Operati
     origin,
     signal: request.signal,
     service() {
-      shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope, log, requestId }));
+      shared ??= authenticated().then((c) => createContext(app, c, { signal: request.signal, scope, log, requestId, address }));
       return shared;
     },
     async admit(op) {
-      return admit(app, await authenticated(), op, { signal: request.signal, scope: scope.child(), log, requestId });
+      return admit(app, await authenticated(), op, { signal: request.signal, scope: scope.child(), log, requestId, address });
     },
     finish: () => scope.dispose(),
   };

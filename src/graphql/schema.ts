@@ -21,6 +21,7 @@ import '../modules/partner/partner.graphql.js';
 import '../modules/proofs/proofs.graphql.js';
 import '../modules/widgets/widgets.graphql.js';
 import '../modules/flows/flows.graphql.js';
+import '../modules/audit/audit.graphql.js';
 
 let built: GraphQLSchema | undefined;
 

@@ -76,13 +76,13 @@ function armorPlugins(log: Logger) {
  * (`root-fields.ts`); the operation's request scope is disposed of when its result or stream ends.
  */
 export function createGraphQLServer(app: Deps) {
-  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
+  const yoga = createYoga<{ req?: IncomingMessage & { ip?: string } }, GraphQLContext>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: { title: 'svc console API' },
     logging: false,
-    context: ({ request, params }) => buildGraphQLContext(app, request, params),
+    context: ({ request, params, req }) => buildGraphQLContext(app, request, params, req?.ip),
     // CORS is answered by the HTTP guard (trusted origins only), never by yoga, which reflects any origin.
     cors: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error, app.log) },

@@ -59,6 +59,8 @@ export interface AdmitOptions {
   signal?: AbortSignal;
   /** The scope the operation's resources belong to; a new one when absent. */
   scope?: RequestScope;
+  /** The client's address, carried by the context (audit entries record it). */
+  address?: string;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function admit(app: Deps, caller: Caller, op: Operation, opts: Admi
     signal: opts.signal,
     scope: opts.scope ?? new RequestScope(),
     requestId: opts.requestId,
+    address: opts.address,
   });
   const { scope, write, person, role } = op.needs;
   if (scope !== undefined || person || role) {

@@ -5,6 +5,7 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret } from '../../lib/secrets.js';
 import { Agent } from '../agents/agent.entity.js';
+import { audit } from '../audit/index.js';
 import { authorize } from '../keys/access.js';
 import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
 import { Flow, FlowApproval, FlowRun, FlowStep, type ApprovalStatus } from './flow.entity.js';
@@ -229,6 +230,12 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: unknown
   if (data.unattendedOutbound !== undefined && data.unattendedOutbound !== flow.unattendedOutbound) {
     flow.unattendedOutbound = data.unattendedOutbound;
     flow.unattendedBy = data.unattendedOutbound ? ctx.caller.user.id : null;
+    // Written by the flush below, with the change.
+    audit(ctx, {
+      action: data.unattendedOutbound ? 'flow.unattended_outbound_allowed' : 'flow.unattended_outbound_withdrawn',
+      target: { type: 'flow', id: flow.id },
+      details: { name: flow.name, version: flow.version },
+    });
   }
   flow.nextDueAt = nextDueOf(flow, now);
   flow.updatedAt = now;

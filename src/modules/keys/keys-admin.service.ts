@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Caller, ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
+import { audit } from '../audit/index.js';
 import { authorize } from './access.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, ScopesSchema, type ApiKeyDto } from './keys.schemas.js';
@@ -117,8 +118,8 @@ const splitReadonly = (scopes: readonly string[]) => ({
 export const apiKeyNotFound = (id: string) => errors.notFound('apiKey', id);
 
 /** An active key of the caller's user; revoked keys, other users' and other workspaces' look missing. */
-async function findManagedKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
-  const key = await ctx.em.findOne(ApiKey, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id, revokedAt: null });
+async function findManagedKey(ctx: ServiceContext, id: string, em = ctx.em): Promise<ApiKey> {
+  const key = await em.findOne(ApiKey, { id, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id, revokedAt: null });
   if (!key) throw apiKeyNotFound(id);
   return key;
 }
@@ -152,13 +153,38 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
     monthlyQuestionLimit: data.monthlyQuestionLimit ?? null,
     expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
   });
-  return issueKey(
-    { em: ctx.em, clock: ctx.clock },
-    { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
-    data,
-    // A signed-in person has no key of their own: their keys are independent (no parent to revoke them).
-    ctx.caller.person ? null : ctx.caller.key.id,
-  );
+  return ctx.em.transactional(async (em) => {
+    const issued = await issueKey(
+      { em, clock: ctx.clock },
+      { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
+      data,
+      // A signed-in person has no key of their own: their keys are independent (no parent to revoke them).
+      ctx.caller.person ? null : ctx.caller.key.id,
+    );
+    audit(ctx, { action: 'key.created', target: { type: 'apiKey', id: issued.key.id }, details: keyAuditDetails(issued.key) }, em);
+    return issued;
+  });
+}
+
+/** What the audit log says of a key: its name and rights, never its secret or preview. */
+export const keyAuditDetails = (key: ApiKey): Record<string, unknown> => ({
+  name: key.name ?? null,
+  userId: key.userId,
+  ...rightsJson(rightsOf(key)),
+  parentKeyId: key.parentKeyId ?? null,
+});
+
+const rightsJson = (r: KeyRights) => ({ ...r, scopes: [...r.scopes], expiresAt: r.expiresAt?.toISOString() ?? null });
+
+/** The fields of a key that changed, before and after. */
+function keyChanges(before: KeyRights & { name: string | null }, after: KeyRights & { name: string | null }): Record<string, { from: unknown; to: unknown }> {
+  const a = { name: before.name, ...rightsJson(before) };
+  const b = { name: after.name, ...rightsJson(after) };
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(a) as (keyof typeof a)[]) {
+    if (JSON.stringify(a[field]) !== JSON.stringify(b[field])) out[field] = { from: a[field], to: b[field] };
+  }
+  return out;
 }
 
 /** Changes limits, scopes, expiry or name; effective at the key's next call. */
@@ -178,12 +204,16 @@ export async function updateApiKey(ctx: ServiceContext, id: string, input: unkno
   };
   if (split?.readonlyScope && data.readonly === false) next.readonly = true;
   assertWithinRights(ctx.caller, next, current);
+  const before = { name: key.name ?? null, ...current };
   if (data.name !== undefined) key.name = data.name;
   key.scopes = [...next.scopes];
   key.readonly = next.readonly;
   key.ratePerMinute = next.ratePerMinute;
   key.monthlyQuestionLimit = next.monthlyQuestionLimit;
   key.expiresAt = next.expiresAt;
+  const changes = keyChanges(before, { name: key.name ?? null, ...next });
+  // Written by the same flush as the change; a PATCH that changes nothing leaves no entry.
+  if (Object.keys(changes).length > 0) audit(ctx, { action: 'key.updated', target: { type: 'apiKey', id: key.id }, details: { name: key.name ?? null, changes } });
   await ctx.em.flush();
   return key;
 }
@@ -194,6 +224,17 @@ export async function updateApiKey(ctx: ServiceContext, id: string, input: unkno
  */
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<RevokedKey> {
   authorize(ctx, MANAGE_WRITE);
-  const key = await findManagedKey(ctx, id);
-  return revokeKeyAndDescendants(ctx.em, key, ctx.clock.now());
+  return ctx.em.transactional(async (em) => {
+    const key = await findManagedKey(ctx, id, em);
+    const revoked = await revokeKeyAndDescendants(em, key, ctx.clock.now());
+    audit(ctx, { action: 'key.revoked', target: { type: 'apiKey', id: key.id }, details: revokedAuditDetails(revoked) }, em);
+    return revoked;
+  });
 }
+
+/** What the audit log says of a revocation: the key's name and how many keys it created were revoked with it. */
+export const revokedAuditDetails = (r: RevokedKey): Record<string, unknown> => ({
+  name: r.key.name ?? null,
+  userId: r.key.userId,
+  revokedDescendants: r.revokedDescendants,
+});

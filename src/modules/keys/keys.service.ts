@@ -6,6 +6,7 @@ import type { Caller } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { constantTimeEqualHex, newSecret, previewOf, sha256Hex } from '../../lib/secrets.js';
+import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, type KeyAttributes } from './keys.schemas.js';
@@ -85,11 +86,20 @@ export async function revokeKeyAndDescendants(em: Em, key: ApiKey, now: Date): P
   return { key, revokedDescendants: rows.filter((r) => r.id !== key.id).length };
 }
 
-/** CLI `key revoke`: any key of any workspace (or of the given one), with its descendants. */
+/** CLI `key revoke`: any key of any workspace (or of the given one), with its descendants; audited as the system's act. */
 export async function revokeKeyById(actx: AdminContext, keyId: string, workspaceId?: string): Promise<RevokedKey> {
-  const key = await actx.em.findOne(ApiKey, workspaceId ? { id: keyId, workspaceId } : { id: keyId });
-  if (!key) throw errors.notFound('apiKey', keyId);
-  return revokeKeyAndDescendants(actx.em, key, actx.clock.now());
+  return actx.em.transactional(async (em) => {
+    const key = await em.findOne(ApiKey, workspaceId ? { id: keyId, workspaceId } : { id: keyId });
+    if (!key) throw errors.notFound('apiKey', keyId);
+    const revoked = await revokeKeyAndDescendants(em, key, actx.clock.now());
+    recordAudit(em, actx.clock, { actor: SYSTEM_ACTOR }, {
+      workspaceId: key.workspaceId,
+      action: 'key.revoked',
+      target: { type: 'apiKey', id: key.id },
+      details: { name: key.name ?? null, userId: key.userId, revokedDescendants: revoked.revokedDescendants, by: 'operator' },
+    });
+    return revoked;
+  });
 }
 
 export const AuthMessages = {

@@ -3,9 +3,10 @@ import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { audit, sourceOf } from '../audit/index.js';
 import { authorize, type Access } from '../keys/access.js';
 import { ApiKey } from '../keys/api-key.entity.js';
-import { toApiKeyDto } from '../keys/keys-admin.service.js';
+import { keyAuditDetails, revokedAuditDetails, toApiKeyDto } from '../keys/keys-admin.service.js';
 import type { ApiKeyDto } from '../keys/keys.schemas.js';
 import { issueKey, revokeKeyAndDescendants } from '../keys/keys.service.js';
 import { invite, peopleContext } from '../people/people.service.js';
@@ -207,7 +208,7 @@ export async function createClient(ctx: ServiceContext, input: unknown, linkBase
     let userId: string;
     let adminUserId: string | null = null;
     if (data.adminEmail) {
-      const invitation = await invite({ ...peopleContext(ctx, linkBase), em }, ws.id, { email: data.adminEmail, role: 'admin' });
+      const invitation = await invite({ ...peopleContext(ctx, linkBase), em }, ws.id, { email: data.adminEmail, role: 'admin' }, sourceOf(ctx));
       userId = adminUserId = invitation.user.id;
     } else {
       const user = em.create(User, {
@@ -251,7 +252,14 @@ export async function updateClient(ctx: ServiceContext, id: string, input: unkno
   const { client, workspace } = await findClient(ctx, program, id);
   if (data.name !== undefined) workspace.name = data.name;
   if (data.seats !== undefined) workspace.seats = data.seats;
-  if (data.suspended !== undefined) workspace.suspended = data.suspended;
+  if (data.suspended !== undefined && data.suspended !== workspace.suspended) {
+    // Written by the flush below with the change: in the client's log and in the integrator's.
+    const fact = { action: data.suspended ? 'workspace.suspended' : 'workspace.reinstated', target: { type: 'workspace', id: workspace.id } } as const;
+    const details = { by: 'integrator', integratorWorkspaceId: program.workspaceId, clientName: workspace.name };
+    audit(ctx, { ...fact, workspaceId: workspace.id, details });
+    audit(ctx, { ...fact, details });
+    workspace.suspended = data.suspended;
+  }
   if (data.ratePer100Cents !== undefined) client.ratePer100Cents = data.ratePer100Cents;
   if (data.seatRateCents !== undefined) client.seatRateCents = data.seatRateCents;
   if (data.includedQuestionsPerSeat !== undefined) client.includedQuestionsPerSeat = data.includedQuestionsPerSeat;
@@ -271,7 +279,11 @@ export async function createClientKey(ctx: ServiceContext, id: string, input: un
   const program = await requireProgram(ctx, PARTNER_WRITE);
   const data = CreateClientKeySchema.parse(input ?? {});
   const { client } = await findClient(ctx, program, id);
-  const { key, secret } = await issueKey({ em: ctx.em, clock: ctx.clock }, { workspaceId: client.workspaceId, userId: client.serviceUserId }, data, null);
+  const { key, secret } = await ctx.em.transactional(async (em) => {
+    const issued = await issueKey({ em, clock: ctx.clock }, { workspaceId: client.workspaceId, userId: client.serviceUserId }, data, null);
+    audit(ctx, { workspaceId: client.workspaceId, action: 'key.created', target: { type: 'apiKey', id: issued.key.id }, details: { ...keyAuditDetails(issued.key), by: 'integrator' } }, em);
+    return issued;
+  });
   return { ...toApiKeyDto(key, secret), secret };
 }
 
@@ -287,7 +299,10 @@ export async function listClientKeys(ctx: ServiceContext, id: string): Promise<A
 export async function revokeClientKey(ctx: ServiceContext, id: string, keyId: string): Promise<void> {
   const program = await requireProgram(ctx, PARTNER_WRITE);
   const { client } = await findClient(ctx, program, id);
-  const key = await ctx.em.findOne(ApiKey, { id: keyId, workspaceId: client.workspaceId, revokedAt: null });
-  if (!key) throw errors.notFound('apiKey', keyId);
-  await revokeKeyAndDescendants(ctx.em, key, ctx.clock.now());
+  await ctx.em.transactional(async (em) => {
+    const key = await em.findOne(ApiKey, { id: keyId, workspaceId: client.workspaceId, revokedAt: null });
+    if (!key) throw errors.notFound('apiKey', keyId);
+    const revoked = await revokeKeyAndDescendants(em, key, ctx.clock.now());
+    audit(ctx, { workspaceId: client.workspaceId, action: 'key.revoked', target: { type: 'apiKey', id: key.id }, details: { ...revokedAuditDetails(revoked), by: 'integrator' } }, em);
+  });
 }

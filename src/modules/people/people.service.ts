@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { newSecret, sha256Hex } from '../../lib/secrets.js';
+import { audit, personActor, recordAudit, recordSignInFailure, sourceOf, SYSTEM_ACTOR, type AuditSource } from '../audit/index.js';
 import { authorize, type Access } from '../keys/access.js';
 import { User } from '../workspaces/workspace.entity.js';
 import { createUser, findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
@@ -95,7 +96,8 @@ export interface OpenedSession {
  * hash is checked when there is nothing to check), and counts against the account and the address
  * (429 past the throttle's limits, src/modules/people/throttle.ts).
  */
-export async function signIn(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip: string | undefined): Promise<OpenedSession> {
+export async function signIn(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip: string | undefined, requestId?: string | null): Promise<OpenedSession> {
+  // Sign-ins and failed sign-ins are audited in the account's workspace (the address is the client's).
   const data = SignInSchema.parse(input ?? {});
   const now = pctx.clock.now();
   const buckets = throttleBuckets(data.email, ip);
@@ -104,9 +106,15 @@ export async function signIn(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: u
   const ok = user?.passwordHash ? await verifyPassword(data.password, user.passwordHash) : await verifyNothing(data.password);
   if (!ok || !user || user.state !== 'active') {
     await recordFailure(pctx.em, now, buckets);
+    await recordSignInFailure(pctx.em, pctx.clock, { address: ip, requestId }, user?.id, user && user.state !== 'active' ? `account ${user.state}` : 'wrong password');
     throw errors.unauthorized(SIGN_IN_REFUSED);
   }
   await clearAccount(pctx.em, buckets);
+  recordAudit(pctx.em, pctx.clock, { actor: personActor(user), address: ip, requestId }, {
+    workspaceId: user.workspaceId,
+    action: 'person.signed_in',
+    target: { type: 'person', id: user.id },
+  });
   const { session, token } = await openSession(pctx.em, now, user);
   return { user, token, expiresAt: session.expiresAt };
 }
@@ -126,6 +134,7 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
     throw errors.validation('currentPassword', 'currentPassword is wrong');
   }
   user.passwordHash = await hashPassword(data.newPassword);
+  audit(ctx, { action: 'person.password_changed', target: { type: 'person', id: user.id } });
   await ctx.em.flush();
   await closeSessions(ctx.em, ctx.clock.now(), user.id, ctx.caller.person?.sessionId);
 }
@@ -160,6 +169,9 @@ export async function setPersonRole(ctx: ServiceContext, id: string, input: unkn
   const { role } = SetPersonRoleSchema.parse(input ?? {});
   const user = await findPerson(ctx, id);
   if (role !== 'admin') await assertOtherAdmin(ctx.em, user);
+  if (user.role !== role) {
+    audit(ctx, { action: 'person.role_changed', target: { type: 'person', id: user.id }, details: { email: user.email ?? null, from: user.role, to: role } });
+  }
   user.role = role;
   await ctx.em.flush();
   return user;
@@ -170,6 +182,9 @@ export async function disablePerson(ctx: ServiceContext, id: string): Promise<Us
   authorize(ctx, MANAGE_PEOPLE);
   const user = await findPerson(ctx, id);
   await assertOtherAdmin(ctx.em, user);
+  if (user.state !== 'disabled') {
+    audit(ctx, { action: 'person.disabled', target: { type: 'person', id: user.id }, details: { email: user.email ?? null, role: user.role, previousState: user.state } });
+  }
   user.state = 'disabled';
   await ctx.em.flush();
   await closeSessions(ctx.em, ctx.clock.now(), user.id);
@@ -222,7 +237,7 @@ async function sendMail(pctx: PeopleContext, to: string, subject: string, text: 
  * single-use link, mailed. Inviting again an account still invited sends a new link (the old one no
  * longer works); an e-mail already used by an account that signed up is refused.
  */
-export async function invite(pctx: PeopleContext, workspaceId: string, input: unknown): Promise<Invitation> {
+export async function invite(pctx: PeopleContext, workspaceId: string, input: unknown, source: AuditSource = { actor: SYSTEM_ACTOR }): Promise<Invitation> {
   const data = InvitePersonSchema.parse(input ?? {});
   const now = pctx.clock.now();
   let user = await pctx.em.findOne(User, { email: data.email });
@@ -233,6 +248,13 @@ export async function invite(pctx: PeopleContext, workspaceId: string, input: un
   } else {
     user = await createUser(pctx, workspaceId, { email: data.email, name: data.name ?? null, role: data.role, state: 'invited' });
   }
+  // Written with the invitation's link (issueToken's flush).
+  recordAudit(pctx.em, pctx.clock, source, {
+    workspaceId,
+    action: 'person.invited',
+    target: { type: 'person', id: user.id },
+    details: { email: data.email, role: data.role },
+  });
   const { token, expiresAt } = await issueToken(pctx.em, now, user.id, 'invite');
   const ws = await findWorkspaceOrFail(pctx, workspaceId);
   const mailed = await sendMail(
@@ -253,11 +275,11 @@ export async function invite(pctx: PeopleContext, workspaceId: string, input: un
 /** GraphQL `invitePerson`: an admin, signed in, invites into their own workspace. */
 export async function invitePerson(ctx: ServiceContext, input: unknown, linkBase: string): Promise<Invitation> {
   authorize(ctx, MANAGE_PEOPLE);
-  return invite(peopleContext(ctx, linkBase), ctx.caller.workspace.id, input);
+  return invite(peopleContext(ctx, linkBase), ctx.caller.workspace.id, input, sourceOf(ctx));
 }
 
 /** Sets the password from an invitation link: the account becomes active and is signed in. */
-export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string): Promise<OpenedSession> {
+export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string, requestId?: string | null): Promise<OpenedSession> {
   const data = AcceptInvitationSchema.parse(input ?? {});
   return withLinkThrottle(pctx, ip, data.password, (passwordHash) => pctx.em.transactional(async (em) => {
     const now = pctx.clock.now();
@@ -270,6 +292,12 @@ export async function acceptInvitation(pctx: Pick<PeopleContext, 'em' | 'clock'>
     user.passwordHash = passwordHash;
     user.state = 'active';
     if (data.name !== undefined) user.name = data.name;
+    recordAudit(em, pctx.clock, { actor: personActor(user), address: ip, requestId }, {
+      workspaceId: user.workspaceId,
+      action: 'person.invitation_accepted',
+      target: { type: 'person', id: user.id },
+      details: { email: user.email ?? null, role: user.role },
+    });
     await em.flush();
     await closeSessions(em, now, user.id);
     const { session, token } = await openSession(em, now, user);
@@ -330,13 +358,18 @@ export async function requestPasswordReset(pctx: PeopleContext, input: unknown, 
 }
 
 /** Sets a new password from a reset link: every other session closes and a new one opens. */
-export async function confirmPasswordReset(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string): Promise<OpenedSession> {
+export async function confirmPasswordReset(pctx: Pick<PeopleContext, 'em' | 'clock'>, input: unknown, ip?: string, requestId?: string | null): Promise<OpenedSession> {
   const data = PasswordResetConfirmSchema.parse(input ?? {});
   return withLinkThrottle(pctx, ip, data.password, (passwordHash) => pctx.em.transactional(async (em) => {
     const now = pctx.clock.now();
     const user = await consumeToken(em, now, data.token, 'reset');
     if (user.state !== 'active') throw errors.linkInvalid();
     user.passwordHash = passwordHash;
+    recordAudit(em, pctx.clock, { actor: personActor(user), address: ip, requestId }, {
+      workspaceId: user.workspaceId,
+      action: 'person.password_reset',
+      target: { type: 'person', id: user.id },
+    });
     await em.flush();
     await closeSessions(em, now, user.id);
     const { session, token } = await openSession(em, now, user);
@@ -351,12 +384,21 @@ export async function createPerson(pctx: Pick<PeopleContext, 'em' | 'clock'>, wo
   const data = CreatePersonSchema.parse(input ?? {});
   if (await pctx.em.findOne(User, { email: data.email })) throw errors.alreadyExists('An account with this e-mail already exists');
   const passwordHash = data.password ? await hashPassword(data.password) : null;
-  return createUser(pctx, workspaceId, {
-    email: data.email,
-    name: data.name ?? null,
-    role: data.role,
-    passwordHash,
-    state: passwordHash ? 'active' : 'invited',
+  return pctx.em.transactional(async (em) => {
+    const user = await createUser({ em, clock: pctx.clock }, workspaceId, {
+      email: data.email,
+      name: data.name ?? null,
+      role: data.role,
+      passwordHash,
+      state: passwordHash ? 'active' : 'invited',
+    });
+    recordAudit(em, pctx.clock, { actor: SYSTEM_ACTOR }, {
+      workspaceId,
+      action: 'person.created',
+      target: { type: 'person', id: user.id },
+      details: { email: user.email ?? null, role: user.role, state: user.state },
+    });
+    return user;
   });
 }
 
@@ -368,6 +410,12 @@ export async function setPassword(pctx: Pick<PeopleContext, 'em' | 'clock'>, use
   if (!user.email) throw errors.validation('--email', 'This user has no e-mail: a password would not let anyone sign in');
   user.passwordHash = await hashPassword(plain);
   if (user.state === 'invited') user.state = 'active';
+  recordAudit(pctx.em, pctx.clock, { actor: SYSTEM_ACTOR }, {
+    workspaceId: user.workspaceId,
+    action: 'person.password_reset',
+    target: { type: 'person', id: user.id },
+    details: { by: 'operator' },
+  });
   await pctx.em.flush();
   await closeSessions(pctx.em, pctx.clock.now(), user.id);
   return user;

@@ -16,12 +16,14 @@ import {
   listWebhooks,
   loadDeliveriesByEndpoint,
   replayDelivery,
+  rotateWebhookSecret,
   testWebhook,
   toDeliveryDto,
   toWebhookDto,
   updateWebhook,
 } from './webhooks.service.js';
 import { plainInput } from '../../graphql/plain-input.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
 
 export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSchema, {
   description: 'A delivery log entry (same fields as the REST delivery).',
@@ -86,6 +88,13 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_r, args, ctx) =>
       toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plainInput(args.input))),
+  }),
+  rotateWebhookSecret: t.field({
+    type: CreatedWebhookRef,
+    description: 'A new signing secret for the endpoint, returned this once; the old one stops signing at once (POST /v1/webhooks/:id/rotate-secret).',
+    extensions: operationNeeds({ scope: 'webhooks', write: true, twin: 'POST /v1/webhooks/:id/rotate-secret' }),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => rotateWebhookSecret(await ctx.service(), String(args.id)),
   }),
   deleteWebhook: t.boolean({
     args: { id: t.arg.id({ required: true }) },

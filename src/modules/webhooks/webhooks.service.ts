@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
+import { audit } from '../audit/index.js';
 import { authorize } from '../keys/access.js';
 import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, newDelivery } from './events.js';
@@ -118,20 +119,36 @@ export async function createWebhook(ctx: ServiceContext, input: unknown): Promis
     createdAt: now,
     updatedAt: now,
   });
+  audit(ctx, { action: 'webhook.created', target: { type: 'webhook', id: endpoint.id }, details: webhookAuditDetails(endpoint) });
   await ctx.em.flush();
   return { ...toWebhookDto(endpoint), secret };
+}
+
+/** What the audit log says of an endpoint: where it sends and what; never its secret. */
+const webhookAuditDetails = (e: WebhookEndpoint) => ({ url: e.url, events: [...e.events], description: e.description, isActive: e.isActive });
+
+/** The audited fields that changed, before and after. */
+function webhookChanges(before: ReturnType<typeof webhookAuditDetails>, after: ReturnType<typeof webhookAuditDetails>) {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(before) as (keyof typeof before)[]) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) out[field] = { from: before[field], to: after[field] };
+  }
+  return out;
 }
 
 export async function updateWebhook(ctx: ServiceContext, id: string, input: unknown): Promise<WebhookEndpoint> {
   authorize(ctx, WRITE);
   const data = UpdateWebhookSchema.parse(input ?? {});
   const endpoint = await findOwnEndpoint(ctx, id);
+  const before = webhookAuditDetails(endpoint);
   if (data.events != null) endpoint.events = checkEvents(data.events);
   if (data.url != null) endpoint.url = await checkUrl(ctx, data.url);
   if (data.description != null) endpoint.description = data.description;
   const resumed = data.isActive === true && !endpoint.isActive;
   if (data.isActive != null) endpoint.isActive = data.isActive;
   endpoint.updatedAt = ctx.clock.now();
+  const changes = webhookChanges(before, webhookAuditDetails(endpoint));
+  if (Object.keys(changes).length > 0) audit(ctx, { action: 'webhook.updated', target: { type: 'webhook', id: endpoint.id }, details: { changes } });
   await ctx.em.flush();
   // Resuming restarts the deliveries that were waiting: their attempts are due again at once.
   if (resumed) ctx.app.webhooks.wake.notify();
@@ -145,7 +162,25 @@ export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<vo
   await ctx.em.transactional(async (em) => {
     await em.nativeDelete(WebhookDelivery, { endpointId: endpoint.id });
     await em.nativeDelete(WebhookEndpoint, { id: endpoint.id });
+    audit(ctx, { action: 'webhook.deleted', target: { type: 'webhook', id: endpoint.id }, details: { url: endpoint.url, events: [...endpoint.events] } }, em);
   });
+}
+
+/**
+ * A new signing secret for the endpoint, returned this once (the old one stops signing at once: a
+ * receiver accepting both for a while keeps both itself). Deliveries already waiting are signed with the
+ * new secret when they are attempted.
+ */
+export async function rotateWebhookSecret(ctx: ServiceContext, id: string): Promise<CreatedWebhookDto> {
+  authorize(ctx, WRITE);
+  const endpoint = await findOwnEndpoint(ctx, id);
+  const secret = newWebhookSecret();
+  endpoint.secret = secret;
+  endpoint.secretPreview = secretPreviewOf(secret);
+  endpoint.updatedAt = ctx.clock.now();
+  audit(ctx, { action: 'webhook.secret_rotated', target: { type: 'webhook', id: endpoint.id }, details: { url: endpoint.url } });
+  await ctx.em.flush();
+  return { ...toWebhookDto(endpoint), secret };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
+import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
 import { issueKey, type AdminContext, type IssuedKey } from '../keys/keys.service.js';
 import { assertSeatRoom } from '../usage/metering.service.js';
 import { PLANS, User, Workspace, type UserRole, type UserState } from './workspace.entity.js';
@@ -48,6 +49,12 @@ export async function createWorkspace(
     });
     await em.flush();
     const issued = await issueKey({ em, clock: actx.clock }, { workspaceId: workspace.id, userId: user.id }, { name: 'first key' });
+    recordAudit(em, actx.clock, { actor: SYSTEM_ACTOR }, {
+      workspaceId: workspace.id,
+      action: 'key.created',
+      target: { type: 'apiKey', id: issued.key.id },
+      details: { name: issued.key.name ?? null, userId: user.id, scopes: [], readonly: false, firstKey: true },
+    });
     return { workspace, user, issued };
   });
 }
@@ -90,6 +97,14 @@ export async function createUser(actx: AdminContext, workspaceId: string, attrs:
 
 export async function setSuspended(actx: AdminContext, workspaceId: string, suspended: boolean): Promise<Workspace> {
   const ws = await findWorkspaceOrFail(actx, workspaceId);
+  if (ws.suspended !== suspended) {
+    recordAudit(actx.em, actx.clock, { actor: SYSTEM_ACTOR }, {
+      workspaceId,
+      action: suspended ? 'workspace.suspended' : 'workspace.reinstated',
+      target: { type: 'workspace', id: workspaceId },
+      details: { by: 'operator' },
+    });
+  }
   ws.suspended = suspended;
   await actx.em.flush();
   return ws;
