@@ -32,6 +32,17 @@ CREATE FUNCTION public.svc_admit(p_ws text, p_now timestamp with time zone, p_st
       end $$;
 
 --
+-- Name: svc_audit_append_only(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_audit_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        raise exception 'audit_entry is append-only: % refused', tg_op using errcode = '42501';
+      end $$;
+
+--
 -- Name: svc_balance(text, timestamp with time zone, timestamp with time zone, bigint); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -174,6 +185,40 @@ CREATE TABLE public.app_user (
     password_hash text,
     role character varying(16) DEFAULT 'member'::character varying NOT NULL,
     state character varying(16) DEFAULT 'active'::character varying NOT NULL
+);
+
+--
+-- Name: audit_entry; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audit_entry (
+    id character varying(64) NOT NULL,
+    seq bigint NOT NULL,
+    workspace_id character varying(64) NOT NULL,
+    at timestamp with time zone NOT NULL,
+    action character varying(64) NOT NULL,
+    actor_type character varying(16) NOT NULL,
+    actor_key_id character varying(64),
+    actor_user_id character varying(64),
+    actor_email character varying(320),
+    target_type character varying(32) NOT NULL,
+    target_id character varying(64),
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    address character varying(64),
+    request_id character varying(128)
+);
+
+--
+-- Name: audit_entry_seq_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.audit_entry ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.audit_entry_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -1012,6 +1057,13 @@ ALTER TABLE ONLY public.app_user
     ADD CONSTRAINT app_user_pkey PRIMARY KEY (id);
 
 --
+-- Name: audit_entry audit_entry_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_entry
+    ADD CONSTRAINT audit_entry_pkey PRIMARY KEY (id);
+
+--
 -- Name: chat_message chat_message_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1435,6 +1487,24 @@ CREATE UNIQUE INDEX app_user_email_unique ON public.app_user USING btree (lower(
 CREATE INDEX app_user_workspace_idx ON public.app_user USING btree (workspace_id);
 
 --
+-- Name: audit_entry_action_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_entry_action_idx ON public.audit_entry USING btree (workspace_id, action, seq DESC);
+
+--
+-- Name: audit_entry_list_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_entry_list_idx ON public.audit_entry USING btree (workspace_id, seq DESC);
+
+--
+-- Name: audit_entry_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX audit_entry_seq_idx ON public.audit_entry USING btree (seq);
+
+--
 -- Name: chat_message_position_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1733,6 +1803,18 @@ CREATE INDEX workspace_integrator_idx ON public.workspace USING btree (integrato
 --
 
 CREATE UNIQUE INDEX workspace_tool_name_idx ON public.workspace_tool USING btree (workspace_id, name);
+
+--
+-- Name: audit_entry audit_entry_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_entry_append_only BEFORE DELETE OR UPDATE ON public.audit_entry FOR EACH ROW EXECUTE FUNCTION public.svc_audit_append_only();
+
+--
+-- Name: audit_entry audit_entry_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON public.audit_entry FOR EACH STATEMENT EXECUTE FUNCTION public.svc_audit_append_only();
 
 --
 -- Name: agent_knowledge_link agent_knowledge_link_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
