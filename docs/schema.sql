@@ -239,7 +239,10 @@ CREATE TABLE public.chat_message (
     completion_tokens integer DEFAULT 0 NOT NULL,
     total_tokens integer DEFAULT 0 NOT NULL,
     mood jsonb,
-    created_at timestamp with time zone NOT NULL
+    created_at timestamp with time zone NOT NULL,
+    citations jsonb,
+    proof_id character varying(64),
+    stages jsonb
 );
 
 --

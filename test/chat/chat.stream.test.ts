@@ -111,6 +111,22 @@ describe('a streamed turn', () => {
       { role: 'user', content: 'Mail me at ann@example.com' },
       { role: 'assistant', content: 'Written to ann@example.com.' },
     ]);
+
+    // What made the answer is kept with it: its certificate, citations, tokens and the stages of its turn.
+    const made = await api(t.baseUrl, a.key).graphql(
+      `query($id: ID!) { chatSession(id: $id) { messages { role proofId knowledgeUsed { ref sourceName } tokenUsage { totalTokens } stages { name ms } } } }`,
+      { id: done!.data.sessionId },
+    );
+    const [user, answer] = made.data.chatSession.messages;
+    expect(user).toEqual({ role: 'user', proofId: null, knowledgeUsed: null, tokenUsage: null, stages: null });
+    expect(answer.proofId).toBe(done!.data.proofId);
+    expect(answer.proofId).toMatch(/^prf_/);
+    expect(answer.knowledgeUsed).toEqual(done!.data.knowledgeUsed.map((k: { ref: number; sourceName: string }) => ({ ref: k.ref, sourceName: k.sourceName })));
+    expect(answer.tokenUsage).toEqual({ totalTokens: done!.data.tokenUsage.totalTokens });
+    const ended = eventsOf(res.events, 'stage').filter((e) => e.data.phase === 'end').map((e) => e.data.name);
+    expect(answer.stages.map((st: { name: string }) => st.name)).toEqual(ended.slice(0, answer.stages.length));
+    expect(answer.stages.map((st: { name: string }) => st.name)).toContain('save');
+    for (const st of answer.stages) expect(Number.isInteger(st.ms) && st.ms >= 0).toBe(true);
   });
 
   it('sends a `: ping` comment at the configured interval while the model is slow', async () => {

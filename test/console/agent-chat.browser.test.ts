@@ -107,4 +107,45 @@ describe('agents and chat in the console (headless Chromium)', () => {
     expect(page.url()).not.toBe(secondUrl);
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(3);
   }, 120_000);
+
+  it('after a reload the answer keeps what made it: [1] opens the cited passage, tokens, proof and stages on request', async () => {
+    const { tenant, email, password } = await h.person();
+    const { createAgent } = await import('../support/agents.js');
+    const { ingest } = await import('../support/knowledge.js');
+    const cleo = await createAgent(h.t, tenant.key, { name: 'Cleo', role: 'Care lead', personality: 'calm', mission: 'Answer refund questions', decisionStyle: 'evidence first', systemPrompt: 'Cite.' });
+    const source = await ingest(h.t, tenant, Buffer.from('# Refunds\n\nRefunds are granted within 30 days of purchase, on the original payment method.\n'), 'customer-policy.md');
+    const linked = await fetch(`${h.t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `mutation($a: ID!, $s: String) { linkKnowledge(agentId: $a, sourceId: $s) { agentId } }`, variables: { a: cleo, s: source.id } }),
+    });
+    expect((await linked.json()).data.linkKnowledge.agentId).toBe(cleo);
+    const page = await h.signedIn(email, password);
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Cleo' });
+    model.enqueue({ chunks: ['Refunds are granted ', 'within 30 days [1].'] });
+    await page.getByLabel('Message').fill('Can I get a refund after three weeks?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const live = page.getByTestId('live-answer');
+    await expect.poll(() => live.getAttribute('aria-busy')).toBe('false');
+    await live.getByRole('button', { name: 'Open cited passage 1' }).waitFor();
+    const proof = /proof (prf_\S+)/.exec((await live.textContent())!)![1];
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat\/[^/]+$/);
+
+    await page.reload();
+    const stored = page.getByTestId('stored-answer');
+    await stored.getByText('within 30 days').waitFor();
+    await stored.getByRole('button', { name: 'Open cited passage 1' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('customer-policy.md').waitFor();
+    expect(await dialog.textContent()).toContain('Refunds are granted within 30 days of purchase');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    expect(await stored.textContent()).toContain(`proof ${proof}`);
+    expect(await stored.textContent()).toMatch(/\d+ tokens/);
+    // The stages are there on request only.
+    expect(await stored.getByText('generation:').isVisible()).toBe(false);
+    await stored.getByText('Stages').click();
+    await expect.poll(() => stored.getByText(/generation: \d+ ms/).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 120_000);
 });

@@ -21,7 +21,11 @@ const SessionQuery = graphql(`
   query ChatSessionView($id: ID!) {
     chatSession(id: $id) {
       id title agentId
-      messages { id role content agentName mood { emotion intensity } }
+      messages {
+        id role content agentName mood { emotion intensity }
+        proofId tokenUsage { totalTokens } stages { name ms }
+        knowledgeUsed { ref sourceName chunkPreview page section dossierName }
+      }
     }
   }
 `);
@@ -172,13 +176,34 @@ export default function ChatScreen({ id }: { id?: string }) {
         ) : null}
         <ErrorNote error={history.error} />
         <div className="messages" aria-live="polite">
-          {past.map((m) => (
-            <div key={m.id} className={`msg ${m.role === 'user' ? 'user' : ''}`}>
-              <span className="who-said">{m.role === 'user' ? 'You' : (m.agentName ?? 'Agent')}</span>
-              {m.content}
-              {m.mood ? <div className="turn-meta">Mood: {m.mood.emotion}</div> : null}
-            </div>
-          ))}
+          {past.map((m) =>
+            m.role === 'user' ? (
+              <div key={m.id} className="msg user">
+                <span className="who-said">You</span>
+                {m.content}
+              </div>
+            ) : (
+              <div key={m.id} className="msg" data-testid="stored-answer">
+                <span className="who-said">{m.agentName ?? 'Agent'}</span>
+                <CitedText text={m.content} passages={m.knowledgeUsed ?? []} onCite={setPassage} />
+                <div className="turn-meta">
+                  {m.mood ? <span className="badge">mood: {m.mood.emotion}</span> : null}
+                  {m.tokenUsage ? <span>{m.tokenUsage.totalTokens} tokens</span> : null}
+                  {m.proofId ? <span>proof {m.proofId}</span> : null}
+                </div>
+                {m.stages?.length ? (
+                  <details className="turn-meta">
+                    <summary>Stages</summary>
+                    {m.stages.map((st) => (
+                      <span key={st.name} className="badge">
+                        {st.name}: {st.ms} ms
+                      </span>
+                    ))}
+                  </details>
+                ) : null}
+              </div>
+            ),
+          )}
           {turns.map((t, i) => (
             <TurnView key={i} turn={t} onCite={setPassage} />
           ))}
@@ -210,9 +235,26 @@ export default function ChatScreen({ id }: { id?: string }) {
   );
 }
 
+/** An answer's text with each `[n]` that names a cited passage as a button opening it. */
+function CitedText({ text, passages, onCite }: { text: string; passages: readonly Passage[]; onCite: (p: Passage) => void }) {
+  const refs = new Map(passages.map((p) => [p.ref, p]));
+  return (
+    <>
+      {splitCitations(text, new Set(refs.keys())).map((piece, i) =>
+        piece.kind === 'text' ? (
+          <span key={i}>{piece.text}</span>
+        ) : (
+          <button key={i} type="button" className="cite" onClick={() => onCite(refs.get(piece.ref)!)} aria-label={`Open cited passage ${piece.ref}`}>
+            [{piece.ref}]
+          </button>
+        ),
+      )}
+    </>
+  );
+}
+
 function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }) {
   const s = turn.state;
-  const refs = new Map(s.passages.map((p) => [p.ref, p]));
   return (
     <>
       <div className="msg user">
@@ -221,15 +263,7 @@ function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }
       </div>
       <div className="msg" data-testid="live-answer" aria-busy={s.status === 'streaming'}>
         <span className="who-said">{s.result?.agentName ?? s.mood?.name ?? 'Agent'}</span>
-        {splitCitations(s.text, new Set(refs.keys())).map((piece, i) =>
-          piece.kind === 'text' ? (
-            <span key={i}>{piece.text}</span>
-          ) : (
-            <button key={i} type="button" className="cite" onClick={() => onCite(refs.get(piece.ref)!)} aria-label={`Open cited passage ${piece.ref}`}>
-              [{piece.ref}]
-            </button>
-          ),
-        )}
+        <CitedText text={s.text} passages={s.passages} onCite={onCite} />
         {s.status === 'streaming' && !s.text ? <span className="hint">Thinking…</span> : null}
         <div className="turn-meta">
           {s.stages.map((st) => (

@@ -3,8 +3,13 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { AgentRef } from '../agents/agents.graphql.js';
 import { toAgentDto } from '../agents/agents.service.js';
 import type { ChatSession, SessionMessage } from './chat.entity.js';
-import { MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
+import { KnowledgeUsedRef, MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
 import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';
+
+const MessageStageRef = builder.objectRef<{ name: string; ms: number }>('ChatMessageStage').implement({
+  description: 'A stage of the turn that made an answer, with its duration.',
+  fields: (t) => ({ name: t.exposeString('name'), ms: t.exposeInt('ms') }),
+});
 
 const MessageRef = builder.objectRef<SessionMessage>('ChatMessage').implement({
   description: 'One message of a chat session; only complete exchanges are stored.',
@@ -24,6 +29,19 @@ const MessageRef = builder.objectRef<SessionMessage>('ChatMessage').implement({
         m.role === 'assistant' ? { promptTokens: m.promptTokens, completionTokens: m.completionTokens, totalTokens: m.totalTokens } : null,
     }),
     mood: t.field({ type: MoodStateRef, nullable: true, resolve: (m) => m.mood ?? null }),
+    knowledgeUsed: t.field({
+      type: [KnowledgeUsedRef],
+      nullable: true,
+      description: "The passages the answer cited, as the done event's knowledgeUsed; null on user messages and on answers stored before this was kept.",
+      resolve: (m) => m.citations ?? null,
+    }),
+    proofId: t.string({ nullable: true, description: "The answer's certificate (streamed turns are certified)", resolve: (m) => m.proofId ?? null }),
+    stages: t.field({
+      type: [MessageStageRef],
+      nullable: true,
+      description: 'The stages of the turn that made the answer, in order, with their durations.',
+      resolve: (m) => m.stages ?? null,
+    }),
     createdAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),
   }),
 });

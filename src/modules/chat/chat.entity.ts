@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { KnowledgeUsed } from './chat.schemas.js';
 
 /** A conversation of one user with the workspace's agents; outlives any agent that answered in it. */
 const ChatSessionSchema = defineEntity({
@@ -26,6 +27,15 @@ export interface StoredMood {
   intensity: number;
 }
 
+/** A passage an answer cited, as the `done` event's `knowledgeUsed` carried it. */
+export type StoredCitation = KnowledgeUsed;
+
+/** A stage of the turn that made an answer, with its duration. */
+export interface StoredStage {
+  name: string;
+  ms: number;
+}
+
 /** One message of a session; only complete exchanges are stored (an interrupted answer never is). */
 const SessionMessageSchema = defineEntity({
   name: 'ChatMessage',
@@ -45,6 +55,10 @@ const SessionMessageSchema = defineEntity({
     completionTokens: p.integer(),
     totalTokens: p.integer(),
     mood: p.json<StoredMood>().nullable(),
+    /** What made an answer (null on user messages and on answers stored before they were kept). */
+    citations: p.json<StoredCitation[]>().nullable(),
+    proofId: p.string().nullable(),
+    stages: p.json<StoredStage[]>().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { Agent } from '../agents/agent.entity.js';
 import { authorize } from '../keys/access.js';
 import type { TokenUsage } from '../models/provider.js';
-import { ChatSession, SessionMessage, type StoredMood } from './chat.entity.js';
+import { ChatSession, SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
 import { CHAT_LIMITS } from './chat.schemas.js';
 import type { HistoryMessage } from './prompt.js';
 
@@ -48,6 +48,8 @@ export interface Exchange {
   answer: string;
   usage: TokenUsage;
   mood: StoredMood;
+  /** The passages the answer cited (the `done` event's knowledgeUsed). */
+  citations: StoredCitation[];
 }
 
 /**
@@ -55,7 +57,7 @@ export interface Exchange {
  * Positions come from the session's counter, bumped atomically, so concurrent turns in one session
  * interleave exchanges without clashing. Runs inside the caller's transaction.
  */
-export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): Promise<void> {
+export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): Promise<{ answerId: string }> {
   const now = ctx.clock.now();
   const workspaceId = ctx.caller.workspace.id;
   let first: number;
@@ -95,10 +97,14 @@ export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): 
     completionTokens: 0,
     totalTokens: 0,
     mood: null,
+    citations: null,
+    proofId: null,
+    stages: null,
   });
+  const answerId = newId('msg');
   em.create(SessionMessage, {
     ...base,
-    id: newId('msg'),
+    id: answerId,
     position: first + 1,
     role: 'assistant',
     content: x.answer,
@@ -109,7 +115,24 @@ export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): 
     completionTokens: x.usage.completionTokens,
     totalTokens: x.usage.totalTokens,
     mood: x.mood,
+    citations: x.citations,
+    proofId: null,
+    stages: null,
   });
+  return { answerId };
+}
+
+/**
+ * The answer's certificate and its turn's stages, known only once the turn is settled (the proof is
+ * issued beside the save): written onto the stored answer afterwards, in one statement.
+ */
+export async function completeAnswer(em: Em, workspaceId: string, answerId: string, done: { proofId: string | null; stages: StoredStage[] }): Promise<void> {
+  await em.execute('update chat_message set proof_id = ?, stages = ?::jsonb where id = ? and workspace_id = ?', [
+    done.proofId,
+    JSON.stringify(done.stages),
+    answerId,
+    workspaceId,
+  ]);
 }
 
 // ---- reads for the console (GraphQL) ----

@@ -6,13 +6,18 @@ import type { EventSink, TurnStage } from './chat-events.js';
  * measured on the monotonic timer: they describe the run, they are not business time.
  */
 export class Stages {
+  /** The stages that ended, in order, with their durations (stored with the answer for the history). */
+  readonly done: { name: TurnStage; ms: number }[] = [];
+
   constructor(private readonly sink: EventSink | undefined) {}
 
   async run<T>(name: TurnStage, fn: () => Promise<T>): Promise<T> {
     this.sink?.({ type: 'stage', data: { name, phase: 'start' } });
     const started = performance.now();
     const out = await fn();
-    this.sink?.({ type: 'stage', data: { name, phase: 'end', ms: Math.round(performance.now() - started) } });
+    const ms = Math.round(performance.now() - started);
+    this.done.push({ name, ms });
+    this.sink?.({ type: 'stage', data: { name, phase: 'end', ms } });
     return out;
   }
 }

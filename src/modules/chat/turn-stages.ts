@@ -24,7 +24,7 @@ import { deriveMood } from './mood.js';
 import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
-import { appendExchange, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
+import { appendExchange, completeAnswer, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
 import {
   certified,
   type Admitted,
@@ -277,7 +277,7 @@ export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Ext
  * whole turn, through the admission) and the certificate touch different rows: they run side by side,
  * each in its own transaction.
  */
-export async function settlement(s: TurnInputs & Prepared & Generated & Extracted): Promise<Settled> {
+export async function settlement(s: TurnInputs & Prepared & Retrieved & Generated & Extracted): Promise<Settled> {
   const { ctx, input, opts, agent, model } = s;
   const persist = opts.conversation === undefined;
   const answeredBy = s.generation.result.model;
@@ -286,11 +286,11 @@ export async function settlement(s: TurnInputs & Prepared & Generated & Extracte
   const stored = deriveMood(input.message, s.content, previousMood(s.stored, agent.id));
   const mood: Mood = { agentId: agent.id, name: agent.name, ...stored };
   const usage = model.usage;
-  const save = async () => {
-    if (!persist) return;
-    await s.stages.run('save', () =>
+  const save = async (): Promise<string | undefined> => {
+    if (!persist) return undefined;
+    return s.stages.run('save', () =>
       ctx.em.transactional(async (em) => {
-        await appendExchange(em, ctx, {
+        const { answerId } = await appendExchange(em, ctx, {
           sessionId: s.sessionId,
           existing: s.existing,
           agent,
@@ -299,8 +299,10 @@ export async function settlement(s: TurnInputs & Prepared & Generated & Extracte
           answer: s.content,
           usage,
           mood: stored,
+          citations: knowledgeUsedOf(s.passages),
         });
         await storeMemories(em, ctx, { agentId: agent.id, sessionId: s.sessionId }, [...memoriesSaved, ...factMemories]);
+        return answerId;
       }),
     );
   };
@@ -318,7 +320,8 @@ export async function settlement(s: TurnInputs & Prepared & Generated & Extracte
           })
         ).id
       : undefined;
-  const [, , proofId] = await Promise.all([save(), model.run.record(answeredBy), prove()]);
+  const [answerId, , proofId] = await Promise.all([save(), model.run.record(answeredBy), prove()]);
+  if (answerId) await completeAnswer(ctx.em, ctx.caller.workspace.id, answerId, { proofId: proofId ?? null, stages: s.stages.done });
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
 }
 
