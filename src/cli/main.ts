@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { resolve } from 'node:path';
+import { loadConfig, type AppConfig } from '../config.js';
+import { backupEmbedded, restoreEmbedded } from '../db/backup.js';
 import { openDatabase, type Orm } from '../db/orm.js';
-import { isDomainError } from '../errors/index.js';
+import { errors, isDomainError } from '../errors/index.js';
 import { systemClock } from '../lib/clock.js';
 import { pino } from 'pino';
 import { createMailer } from '../modules/people/mailer.js';
@@ -37,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
       sandbox: { type: 'boolean' },
       'grace-days': { type: 'string' },
       key: { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -45,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 1;
   }
   const config = loadConfig();
+  if (positionals[0] === 'backup' || positionals[0] === 'restore') {
+    process.stdout.write(JSON.stringify(await backupCommand(config, positionals[0], values)) + '\n');
+    return 0;
+  }
   let orm: Orm | undefined;
   try {
     orm = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
@@ -64,7 +72,26 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * `backup --out FILE` / `restore --from FILE`: the embedded database only, with the server stopped
+ * (docs/operations.md, "Backups"); a PostgreSQL deployment is backed up with pg_dump.
+ */
+async function backupCommand(config: AppConfig, command: 'backup' | 'restore', flags: { out?: string; from?: string }): Promise<unknown> {
+  if (config.databaseUrl) {
+    throw errors.validation(null, `${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore (docs/operations.md, "Backups")`);
+  }
+  if (config.dataDir === 'memory://') throw errors.validation(null, 'SVC_DATA_DIR=memory:// holds nothing to back up or restore');
+  if (command === 'backup') {
+    if (!flags.out) throw errors.validation('--out', '--out is required');
+    return { backup: await backupEmbedded(config.dataDir, resolve(flags.out)) };
+  }
+  if (!flags.from) throw errors.validation('--from', '--from is required');
+  return { restore: { ...(await restoreEmbedded(config.dataDir, resolve(flags.from))), from: resolve(flags.from) } };
+}
+
 const USAGE = `Usage: npm run --silent svc -- <command>
+  backup --out FILE        (embedded database, server stopped; PostgreSQL: pg_dump)
+  restore --from FILE      (into an empty SVC_DATA_DIR, server stopped)
   workspace create --name N [--plan trial|essentiel|pro|cabinet] [--seats N]
   workspace suspend W | workspace unsuspend W
   user create --workspace W [--email E] [--role admin|member] [--name N] [--password P]

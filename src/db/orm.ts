@@ -57,7 +57,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Orm> {
   return orm;
 }
 
-function embeddedDir(dataDir: string): string {
+/** The embedded database's directory under SVC_DATA_DIR (`<dir>/pg`), created when missing. */
+export function embeddedDir(dataDir: string): string {
   const dir = resolve(dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
   return dir;
@@ -78,7 +79,7 @@ const isAlive = (pid: number): boolean => {
  */
 const heldHere = new Set<string>();
 
-function lockDataDir(dir: string): () => void {
+export function lockDataDir(dir: string): () => void {
   const lockFile = resolve(dir, '..', 'svc.lock');
   if (heldHere.has(lockFile)) {
     throw new DataDirLockedError(`The embedded database in ${dir} is in use by another process (this one).`);
