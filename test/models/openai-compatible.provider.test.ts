@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenAICompatibleProvider } from '../../src/modules/models/openai-compatible.provider.js';
-import { ProviderError, type ChatMessage, type ToolDef } from '../../src/modules/models/provider.js';
+import { ProviderError, type ChatMessage, type ModelProvider, type ToolDef } from '../../src/modules/models/provider.js';
 import { countMessageTokens, countTextTokens } from '../../src/modules/models/tokenizer.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 import { collect } from '../support/model-streams.js';
@@ -11,13 +11,17 @@ const weatherTool: ToolDef = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-describe('OpenAICompatibleProvider', () => {
+// The same behaviour through the official SDK (chat, agents) and through undici directly (the gateway's forwarding path).
+describe.each([
+  ['the official SDK', false],
+  ['undici directly (forwarding)', true],
+])('OpenAICompatibleProvider through %s', (_name, forwarding) => {
   let server: ScriptedModelServer;
-  let provider: OpenAICompatibleProvider;
+  let provider: ModelProvider;
 
   beforeAll(async () => {
     server = await startScriptedModelServer();
-    provider = new OpenAICompatibleProvider({
+    const sdk = new OpenAICompatibleProvider({
       model: 'gpt-test',
       modelClass: 'standard',
       baseURL: server.baseUrl,
@@ -25,6 +29,7 @@ describe('OpenAICompatibleProvider', () => {
       maxRetries: 0,
       timeoutMs: 5_000,
     });
+    provider = forwarding ? sdk.forwarding : sdk;
   });
   afterAll(() => server.close());
   beforeEach(() => {
@@ -194,5 +199,42 @@ describe('OpenAICompatibleProvider', () => {
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'ProviderError', aborted: true });
+  });
+});
+
+describe('the forwarding path (undici directly)', () => {
+  let server: ScriptedModelServer;
+  beforeAll(async () => {
+    server = await startScriptedModelServer();
+  });
+  afterAll(() => server.close());
+
+  const provider = (maxRetries: number) =>
+    new OpenAICompatibleProvider({ model: 'gpt-test', modelClass: 'standard', baseURL: server.baseUrl, apiKey: 'sk-test', maxRetries, timeoutMs: 5_000 }).forwarding;
+
+  it('sends the key and the body the SDK path sends, and retries a 5xx once when allowed', async () => {
+    server.enqueue({ status: 503 }, { content: 'Second try.' });
+    const result = await provider(1).complete({ messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2 });
+    expect(result.content).toBe('Second try.');
+    expect(server.requests.slice(-2)).toEqual([
+      { model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2 },
+      { model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2 },
+    ]);
+  });
+
+  it('does not retry a 400', async () => {
+    server.enqueue({ status: 400 }, { content: 'never' });
+    const before = server.requests.length;
+    await expect(provider(1).complete({ messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ name: 'ProviderError', status: 400 });
+    expect(server.requests.length).toBe(before + 1);
+    // The step after the 400 is still queued: no retry took it.
+    expect((await provider(0).complete({ messages: [{ role: 'user', content: 'Hi' }] })).content).toBe('never');
+  });
+
+  it('reads a stream written piece by piece', async () => {
+    server.enqueue({ chunks: ['a', 'b', 'c', 'd', 'e'] });
+    const { deltas, result } = await collect(provider(0).stream({ messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(deltas).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(result).toMatchObject({ content: 'abcde', finishReason: 'stop' });
   });
 });

@@ -92,7 +92,8 @@ export async function runGatewayCall(
   try {
     if (target.kind === 'agent') answer = await answerAsAgent(ctx, prepared, target, delta);
     else {
-      run = new MeteredModel(target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
+      // The forwarding path of the provider (undici, a keep-alive pool) where it has one: the SDKs stay for agents.
+      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
       answer = await answerWithModel(run, call, target.toolsForwarded, delta);
     }
   } catch (err) {

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { ChatCompletionsWire } from './chat-completions-wire.js';
 import { extractJsonObject, withJsonInstruction } from './json-output.js';
 import { conformingJson } from './structured-output.js';
 import {
@@ -20,6 +21,17 @@ type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChunkToolCall = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall;
 type FinishReason = OpenAI.Chat.Completions.ChatCompletion.Choice['finish_reason'] | null;
+type Completion = OpenAI.Chat.Completions.ChatCompletion;
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+/** How a call reaches the server: the official SDK, or undici directly (the gateway's forwarding path). */
+interface Transport {
+  complete(params: CreateParams, signal?: AbortSignal): Promise<Completion>;
+  /** The chunks of a streamed call; leaving the loop early ends the call. */
+  stream(params: CreateParams, signal?: AbortSignal): Promise<AsyncIterable<Chunk>>;
+}
+
+const streamed = (params: CreateParams) => ({ ...params, stream: true as const, stream_options: { include_usage: true } });
 
 export interface OpenAICompatibleOptions {
   /** Provider name in the registry; default `openai`. */
@@ -42,29 +54,61 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly modelClass: ModelClass;
   readonly local = false;
   readonly supportsTools: boolean;
-  private readonly client: OpenAI;
+  /**
+   * The same model reached over undici directly, one keep-alive pool for this provider: for calls
+   * that forward a request already validated (the gateway). Chat, debates and the planner keep the
+   * official SDK (its retries with backoff and its types).
+   */
+  readonly forwarding: ModelProvider;
+  private readonly sdk: Transport;
 
   constructor(options: OpenAICompatibleOptions) {
     this.name = options.name ?? 'openai';
     this.model = options.model;
     this.modelClass = options.modelClass;
     this.supportsTools = options.supportsTools ?? true;
-    this.client = new OpenAI({
-      baseURL: options.baseURL ?? 'https://api.openai.com/v1',
-      apiKey: options.apiKey || 'not-needed',
-      maxRetries: options.maxRetries ?? 1,
-      timeout: options.timeoutMs ?? 60_000,
-    });
+    const baseURL = options.baseURL ?? 'https://api.openai.com/v1';
+    const apiKey = options.apiKey || 'not-needed';
+    const maxRetries = options.maxRetries ?? 1;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const client = new OpenAI({ baseURL, apiKey, maxRetries, timeout: timeoutMs });
+    this.sdk = {
+      complete: (params, signal) => client.chat.completions.create(params, { signal }),
+      stream: (params, signal) => client.chat.completions.create(streamed(params), { signal }),
+    };
+    const wire = new ChatCompletionsWire({ name: this.name, baseURL, apiKey, timeoutMs, maxRetries });
+    const direct: Transport = {
+      complete: (params, signal) => wire.complete(JSON.stringify(params), signal),
+      stream: async (params, signal) => wire.stream(JSON.stringify(streamed(params)), signal),
+    };
+    this.forwarding = {
+      name: this.name,
+      model: this.model,
+      modelClass: this.modelClass,
+      local: false,
+      supportsTools: this.supportsTools,
+      complete: (req) => this.completeVia(direct, req),
+      stream: (req) => this.streamVia(direct, req),
+      countTokens: (messages) => this.countTokens(messages),
+    };
   }
 
   countTokens(messages: ChatMessage[]): Promise<number> {
     return countMessageTokensAsync(messages);
   }
 
-  async complete(req: CompletionRequest): Promise<CompletionResult> {
+  complete(req: CompletionRequest): Promise<CompletionResult> {
+    return this.completeVia(this.sdk, req);
+  }
+
+  stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    return this.streamVia(this.sdk, req);
+  }
+
+  private async completeVia(transport: Transport, req: CompletionRequest): Promise<CompletionResult> {
     let answer: CompletionResult;
     try {
-      const res = await this.client.chat.completions.create(this.params(req), { signal: req.signal });
+      const res = await transport.complete(this.params(req), req.signal);
       const choice = res.choices[0];
       if (!choice) throw new ProviderError(`${this.name} returned no choices`, { provider: this.name });
       const toolCalls = (choice.message.tool_calls ?? []).flatMap((c): ToolCall[] =>
@@ -81,19 +125,17 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return { ...answer, content: this.finalContent(req, answer.content, answer.toolCalls) };
   }
 
-  async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
-    const stream = await this.client.chat.completions
-      .create({ ...this.params(req), stream: true, stream_options: { include_usage: true } }, { signal: req.signal })
-      .catch((err: unknown) => {
-        throw toProviderError(this.name, err, req.signal);
-      });
+  private async *streamVia(transport: Transport, req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    const stream = await transport.stream(this.params(req), req.signal).catch((err: unknown) => {
+      throw toProviderError(this.name, err, req.signal);
+    });
     const calls = new Map<number, ToolCall>();
     let content = '';
     let finish: FinishReason = null;
     let usage: TokenUsage | undefined;
     let model = this.model;
-    let drained = false;
     try {
+      // Leaving this loop early (the caller stopped, a failure) ends the call in both transports.
       for await (const chunk of stream) {
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
@@ -107,11 +149,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
           yield { type: 'delta', text };
         }
       }
-      drained = true;
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
-    } finally {
-      if (!drained) stream.controller.abort();
     }
     // The SDK ends an aborted stream quietly, as if the answer were complete.
     if (req.signal?.aborted) throw abortedError(this.name, req.signal);

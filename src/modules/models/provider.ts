@@ -153,6 +153,11 @@ export interface ModelProvider {
   stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
   /** Estimate of the prompt tokens of these messages. */
   countTokens(messages: ChatMessage[]): Promise<number>;
+  /**
+   * The same model on a lighter path for calls that forward a request already validated (the gateway):
+   * undici directly instead of the official SDK, where the provider has one. Same name, model and class.
+   */
+  readonly forwarding?: ModelProvider;
 }
 
 export interface ProviderErrorOptions {
