@@ -41,15 +41,41 @@ export function createContext(
   caller: Caller,
   extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null; address?: string } = {},
 ): ServiceContext {
+  const scope = extra.scope ?? new RequestScope();
   return {
     em: app.orm.em.fork(),
     caller,
     clock: app.clock,
     log: extra.log ?? app.log,
     app,
-    signal: extra.signal ? AbortSignal.any([extra.signal, app.shutdown.signal]) : app.shutdown.signal,
-    scope: extra.scope ?? new RequestScope(),
+    signal: requestSignal(app, scope, extra.signal),
+    scope,
     requestId: extra.requestId ?? null,
     ...(extra.address ? { address: extra.address } : {}),
   };
+}
+
+/**
+ * The signal of one request (or stream): aborted when `own` aborts (the client left) or when a shutdown
+ * stops waiting. Its link to the process-long shutdown is dropped when `scope` is disposed of or the
+ * signal aborts, and its listener on `own` removed with it, so a finished request leaves nothing
+ * reachable from anything long-lived (issue 25: `AbortSignal.any` with the shutdown signal kept one
+ * set of signals, weak references and listeners per request on it).
+ */
+export function requestSignal(app: Deps, scope: RequestScope, own?: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  if (own?.aborted) {
+    controller.abort(own.reason);
+    return controller.signal;
+  }
+  const abort = () => controller.abort(own?.aborted ? own.reason : undefined);
+  const unlink = app.shutdown.onGiveUp(abort);
+  own?.addEventListener('abort', abort, { once: true });
+  const release = () => {
+    unlink();
+    own?.removeEventListener('abort', abort);
+  };
+  controller.signal.addEventListener('abort', release, { once: true });
+  scope.defer(release);
+  return controller.signal;
 }

@@ -6,6 +6,7 @@
 export class RequestScope {
   private readonly owned = new Map<string, { value: unknown; release: (value: unknown) => Promise<void> }>();
   private readonly children: RequestScope[] = [];
+  private readonly deferred: (() => void)[] = [];
   private disposal?: Promise<void>;
 
   get disposed(): boolean {
@@ -37,6 +38,12 @@ export class RequestScope {
     return entry?.value as T | undefined;
   }
 
+  /** Runs `fn` when the scope is disposed of (at once when it already is): links to drop, listeners to remove. */
+  defer(fn: () => void): void {
+    if (this.disposal) fn();
+    else this.deferred.push(fn);
+  }
+
   /** A scope ending with this one at the latest (one per root field of a GraphQL operation). */
   child(): RequestScope {
     const scope = new RequestScope();
@@ -51,6 +58,7 @@ export class RequestScope {
       await Promise.all(this.children.map((c) => c.dispose()));
       const entries = [...this.owned.values()];
       this.owned.clear();
+      for (const fn of this.deferred.splice(0)) fn();
       // A release logs its own failures (a hold expires by itself); one failing never keeps the others.
       await Promise.allSettled(entries.map((e) => e.release(e.value)));
     })();

@@ -11,6 +11,8 @@ export class Shutdown {
   #drained: Promise<void> | undefined;
   readonly #giveUp = new AbortController();
   readonly #drainers: (() => Promise<void> | void)[] = [];
+  /** Requests to abort at give-up; each entry leaves the set when its request ends (`onGiveUp`'s remover). */
+  readonly #requests = new Set<() => void>();
 
   get draining(): boolean {
     return this.#draining;
@@ -19,6 +21,26 @@ export class Shutdown {
   /** Aborted when the drain time is over (or the app closes without a drain). */
   get signal(): AbortSignal {
     return this.#giveUp.signal;
+  }
+
+  /**
+   * Calls `abort` when the server stops waiting (at once if it already has); returns the function that
+   * takes it back. For what lives as long as one request: a set entry removed when the request ends, so
+   * nothing of it stays reachable from this process-long object (an `AbortSignal.any` or an
+   * `addEventListener` on `signal` per request left listeners and weak references behind: issue 25).
+   */
+  onGiveUp(abort: () => void): () => void {
+    if (this.#giveUp.signal.aborted) {
+      abort();
+      return () => {};
+    }
+    this.#requests.add(abort);
+    return () => void this.#requests.delete(abort);
+  }
+
+  /** How many requests are linked to the give-up right now (tests check that none is left behind). */
+  get linkedRequests(): number {
+    return this.#requests.size;
   }
 
   /** Registers a drainer: stop taking new work, resolve once the work in hand is done or given back. */
@@ -37,6 +59,9 @@ export class Shutdown {
   giveUp(): void {
     this.#draining = true;
     this.#giveUp.abort();
+    const requests = [...this.#requests];
+    this.#requests.clear();
+    for (const abort of requests) abort();
   }
 }
 

@@ -54,7 +54,16 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   const started = performance.now();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
+  // The caller's signal often lives long (a worker's): one listener for the call, removed at its end,
+  // rather than an AbortSignal.any that would leave a dependent signal behind on it per call.
+  const outer = opts.signal;
+  const call = new AbortController();
+  const onDeadline = () => call.abort(deadline.signal.reason);
+  const onOuter = () => call.abort(outer?.reason);
+  deadline.signal.addEventListener('abort', onDeadline, { once: true });
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  const signal = call.signal;
   let client: Client | undefined;
   try {
     const { url, addresses } = await untilAborted(validateOutboundUrl(rawUrl, opts), signal);
@@ -94,6 +103,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     throw toRequestError(err, hostOf(rawUrl), opts, deadline.signal.aborted);
   } finally {
     clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuter);
     await client?.destroy().catch(() => undefined);
   }
 }

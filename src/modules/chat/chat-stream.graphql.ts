@@ -1,3 +1,4 @@
+import { requestSignal } from '../../core/context.js';
 import { builder } from '../../graphql/builder.js';
 import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -93,8 +94,9 @@ async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, i
   const queue = new EventQueue<StreamItem>(() => controller.abort());
   try {
     const service = await ctx.service();
-    // Its own signal, plus the shutdown's: a restart cancels the turn as it does a REST stream's.
-    const signal = AbortSignal.any([controller.signal, service.app.shutdown.signal]);
+    // Its own signal, linked to the shutdown's until the subscription's scope ends: a restart cancels
+    // the turn as it does a REST stream's.
+    const signal = requestSignal(service.app, service.scope, controller.signal);
     const pending = await startTurn({ ...service, signal }, input, {
       agentId,
       route: STREAM_ROUTE,

@@ -2,6 +2,7 @@
  * GraphQL twins of the REST conversation routes (docs/debates.md): the same service functions, the
  * same events over graphql-sse as the REST stream.
  */
+import { requestSignal } from '../../core/context.js';
 import { builder } from '../../graphql/builder.js';
 import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -195,7 +196,7 @@ async function subscribeDebate(
   const queue = new EventQueue<StreamItem>(() => controller.abort());
   try {
     const service = await ctx.service();
-    const signal = AbortSignal.any([controller.signal, service.app.shutdown.signal]);
+    const signal = requestSignal(service.app, service.scope, controller.signal);
     const pending = await start({ ...service, signal }, { route, sink: (event) => queue.push(event) });
     void finishStreamedDebate(pending).finally(() => queue.end());
   } catch (refused) {

@@ -1,3 +1,4 @@
+import { requestSignal } from '../../core/context.js';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
@@ -201,7 +202,7 @@ async function subscribeRun(ctx: GraphQLContext, runId: string): Promise<AsyncIt
   const queue = new EventQueue<StreamItem>(() => controller.abort());
   try {
     const service = await ctx.service();
-    const events = await openRunStream({ ...service, signal: AbortSignal.any([controller.signal, service.app.shutdown.signal]) }, runId);
+    const events = await openRunStream({ ...service, signal: requestSignal(service.app, service.scope, controller.signal) }, runId);
     void (async () => {
       try {
         for await (const event of events) queue.push(event);

@@ -169,12 +169,15 @@ export async function runPendingIngestion(app: Deps): Promise<number> {
 export class IngestionWorker {
   readonly #app: Deps;
   readonly #stop = new AbortController();
+  /** Stop or shutdown: combined once for the worker's life, not once per job (each would stay on both). */
+  readonly #abort: AbortSignal;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #again = false;
 
   constructor(app: Deps) {
     this.#app = app;
+    this.#abort = AbortSignal.any([this.#stop.signal, app.shutdown.signal]);
   }
 
   start(): void {
@@ -206,7 +209,7 @@ export class IngestionWorker {
       while (!this.#stop.signal.aborted && !this.#app.shutdown.draining) {
         const job = await claimIngestionJob(this.#app);
         if (!job) return;
-        await processIngestionJob(this.#app, job, AbortSignal.any([this.#stop.signal, this.#app.shutdown.signal]));
+        await processIngestionJob(this.#app, job, this.#abort);
       }
     } catch (err) {
       if (!this.#stop.signal.aborted) this.#app.log.error({ err }, 'ingestion worker could not claim a job');
