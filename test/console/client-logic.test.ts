@@ -169,6 +169,21 @@ describe('a debate followed live', () => {
     expect(stopDebate(s).status).toBe('stopped');
     expect(endDebate(s).status).toBe('failed');
   });
+
+  it("keeps each turn's cited passages, from the citations event or the turn's end, so [n] opens them", async () => {
+    const { applyDebateEvent, startDebate } = await import('../../console/src/lib/debate-stream.js');
+    const p1 = { ref: 1, sourceName: 'policy.md', chunkPreview: 'Refunds within 30 days', page: 1, section: 'Refunds', dossierName: null };
+    const p2 = { ...p1, ref: 2, chunkPreview: 'Delivery in 2 days' };
+    const s = [
+      { __typename: 'DebateTurnStartEvent', messageId: 'm1', agentName: 'Ada', round: 1, isDevilsAdvocate: false },
+      { __typename: 'DebateCitationsEvent', messageId: 'm1', items: [p1] },
+      { __typename: 'DebateTokenEvent', messageId: 'm1', delta: 'Within 30 days [1].' },
+      { __typename: 'DebateTurnStartEvent', messageId: 'm2', agentName: 'Bo', round: 1, isDevilsAdvocate: true },
+      { __typename: 'DebateTurnEndEvent', message: { id: 'm2', content: 'Two days [2].', knowledgeUsed: [p2] } },
+      { __typename: 'DebateTurnEndEvent', message: { id: 'm1', content: 'Within 30 days [1].', knowledgeUsed: [] } },
+    ].reduce((st, e) => applyDebateEvent(st, e as never), startDebate('Refunds?'));
+    expect(s.turns.map((t) => t.passages)).toEqual([[p1], [p2]]);
+  });
 });
 
 describe('flow graph in the editor', () => {

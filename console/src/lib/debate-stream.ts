@@ -2,6 +2,8 @@
  * The live state of a debate followed through `conversationStream`: each turn's text as its tokens
  * arrive (keyed by message id, in the order turns start), then the synthesis, then done or an error.
  */
+import type { Passage } from './chat-stream.js';
+
 export interface DebateTurn {
   messageId: string;
   agentName: string;
@@ -9,6 +11,8 @@ export interface DebateTurn {
   isDevilsAdvocate: boolean;
   text: string;
   done: boolean;
+  /** The passages the turn cites ([n] in its text). */
+  passages: Passage[];
 }
 
 export interface DebateSynthesisView {
@@ -33,8 +37,8 @@ export type DebateEvent =
   | { __typename: 'DebateStartEvent'; conversationId: string; topic: string }
   | { __typename: 'DebateTurnStartEvent'; messageId: string; agentName: string; round: number; isDevilsAdvocate: boolean }
   | { __typename: 'DebateTokenEvent'; messageId: string; delta: string }
-  | { __typename: 'DebateTurnEndEvent'; message: { id: string; content: string } }
-  | { __typename: 'DebateCitationsEvent'; messageId: string }
+  | { __typename: 'DebateTurnEndEvent'; message: { id: string; content: string; knowledgeUsed?: Passage[] } }
+  | { __typename: 'DebateCitationsEvent'; messageId: string; items?: Passage[] }
   | { __typename: 'DebateSynthesisEvent'; synthesis: DebateSynthesisView }
   | { __typename: 'DebateDoneEvent' }
   | { __typename: 'DebateErrorEvent'; error: string; code?: string | null };
@@ -59,15 +63,23 @@ export function applyDebateEvent(state: DebateState, event: DebateEvent): Debate
         ...state,
         turns: [
           ...state.turns,
-          { messageId: event.messageId, agentName: event.agentName, round: event.round, isDevilsAdvocate: event.isDevilsAdvocate, text: '', done: false },
+          { messageId: event.messageId, agentName: event.agentName, round: event.round, isDevilsAdvocate: event.isDevilsAdvocate, text: '', done: false, passages: [] },
         ],
       };
     case 'DebateTokenEvent':
       return { ...state, turns: turn(event.messageId, (t) => ({ ...t, text: t.text + event.delta })) };
     case 'DebateTurnEndEvent':
-      return { ...state, turns: turn(event.message.id, (t) => ({ ...t, text: event.message.content, done: true })) };
+      return {
+        ...state,
+        turns: turn(event.message.id, (t) => ({
+          ...t,
+          text: event.message.content,
+          done: true,
+          passages: event.message.knowledgeUsed?.length ? event.message.knowledgeUsed : t.passages,
+        })),
+      };
     case 'DebateCitationsEvent':
-      return state;
+      return { ...state, turns: turn(event.messageId, (t) => ({ ...t, passages: event.items ?? t.passages })) };
     case 'DebateSynthesisEvent':
       return { ...state, synthesis: event.synthesis };
     case 'DebateDoneEvent':

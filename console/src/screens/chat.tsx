@@ -4,7 +4,7 @@ import { useQuery } from 'urql';
 import { Empty, ErrorNote } from '../components/ui.js';
 import { graphql } from '../graphql.js';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent, type Passage, type TurnState } from '../lib/chat-stream.js';
-import { splitCitations } from '../lib/citations.js';
+import { CitedText, PassageDialog } from '../components/cited.js';
 import { failureOf } from '../lib/errors.js';
 import { hrefOf } from '../lib/routes.js';
 import { Link, replaceRoute } from '../router.js';
@@ -235,24 +235,6 @@ export default function ChatScreen({ id }: { id?: string }) {
   );
 }
 
-/** An answer's text with each `[n]` that names a cited passage as a button opening it. */
-function CitedText({ text, passages, onCite }: { text: string; passages: readonly Passage[]; onCite: (p: Passage) => void }) {
-  const refs = new Map(passages.map((p) => [p.ref, p]));
-  return (
-    <>
-      {splitCitations(text, new Set(refs.keys())).map((piece, i) =>
-        piece.kind === 'text' ? (
-          <span key={i}>{piece.text}</span>
-        ) : (
-          <button key={i} type="button" className="cite" onClick={() => onCite(refs.get(piece.ref)!)} aria-label={`Open cited passage ${piece.ref}`}>
-            [{piece.ref}]
-          </button>
-        ),
-      )}
-    </>
-  );
-}
-
 function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }) {
   const s = turn.state;
   return (
@@ -288,34 +270,5 @@ function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }
         {s.error ? <ErrorNote error={{ graphQLErrors: [{ message: s.error.message, extensions: { code: s.error.code } }] }} /> : null}
       </div>
     </>
-  );
-}
-
-function PassageDialog({ passage, onClose }: { passage: Passage | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (passage && !d.open) d.showModal();
-    if (!passage && d.open) d.close();
-  }, [passage]);
-  return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="passage-title">
-      {passage ? (
-        <>
-          <h2 id="passage-title">
-            [{passage.ref}] {passage.sourceName}
-          </h2>
-          <p className="hint">
-            {passage.dossierName ? `${passage.dossierName} · ` : ''}
-            {passage.section ? `${passage.section} · ` : ''}page {passage.page}
-          </p>
-          <blockquote>{passage.chunkPreview}</blockquote>
-          <button type="button" onClick={onClose} autoFocus>
-            Close
-          </button>
-        </>
-      ) : null}
-    </dialog>
   );
 }

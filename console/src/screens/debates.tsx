@@ -1,7 +1,9 @@
 import { stringifyDocument } from '@urql/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
+import { CitedText, PassageDialog } from '../components/cited.js';
 import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import type { Passage } from '../lib/chat-stream.js';
 import { graphql } from '../graphql.js';
 import { applyDebateEvent, endDebate, startDebate, stopDebate, type DebateEvent, type DebateState, type DebateSynthesisView } from '../lib/debate-stream.js';
 import { failureOf } from '../lib/errors.js';
@@ -14,6 +16,7 @@ const DebatesQuery = graphql(`
     conversations(limit: 20) {
       id topic status createdAt rounds
       participants { agentId name isDevilsAdvocate }
+      messages { id kind round agentName isDevilsAdvocate content knowledgeUsed { ref sourceName chunkPreview page section dossierName } }
       synthesis { verdict recommendation confidence agreements content disagreements { point heldBy } }
     }
   }
@@ -26,8 +29,8 @@ const DebateStream = graphql(`
       ... on DebateStartEvent { conversationId topic }
       ... on DebateTurnStartEvent { messageId agentName round isDevilsAdvocate }
       ... on DebateTokenEvent { messageId delta }
-      ... on DebateTurnEndEvent { message { id content } }
-      ... on DebateCitationsEvent { messageId }
+      ... on DebateTurnEndEvent { message { id content knowledgeUsed { ref sourceName chunkPreview page section dossierName } } }
+      ... on DebateCitationsEvent { messageId items { ref sourceName chunkPreview page section dossierName } }
       ... on DebateSynthesisEvent { synthesis { verdict recommendation confidence agreements content disagreements { point heldBy } } }
       ... on DebateDoneEvent { type }
       ... on DebateErrorEvent { error code }
@@ -42,6 +45,7 @@ export default function DebatesScreen() {
   const [chosen, setChosen] = useState<string[]>([]);
   const [rounds, setRounds] = useState('1');
   const [live, setLive] = useState<DebateState | null>(null);
+  const [passage, setPassage] = useState<Passage | null>(null);
   const cancel = useRef<(() => void) | null>(null);
   useEffect(() => () => cancel.current?.(), []);
   const agents = data?.agents.filter((a) => !a.isPoste) ?? [];
@@ -103,7 +107,7 @@ export default function DebatesScreen() {
           </div>
         </form>
         <div>
-          {live ? <LiveDebate state={live} /> : null}
+          {live ? <LiveDebate state={live} onCite={setPassage} /> : null}
           <h2>Past debates</h2>
           {data && data.conversations.length === 0 ? (
             <Empty title="No debates yet">Ask a question with several sides: the agents argue it in rounds and a synthesis closes it.</Empty>
@@ -114,17 +118,36 @@ export default function DebatesScreen() {
                   <strong>{c.topic}</strong> <Status value={c.status} /> <span className="hint">{formatTime(c.createdAt)}</span>
                   <p className="hint">{c.participants.map((p) => p.name).join(', ')}</p>
                   {c.synthesis ? <SynthesisView synthesis={c.synthesis} /> : null}
+                  {c.messages.some((m) => m.kind === 'turn') ? (
+                    <details>
+                      <summary>Turns ({c.messages.filter((m) => m.kind === 'turn').length})</summary>
+                      <div className="messages">
+                        {c.messages
+                          .filter((m) => m.kind === 'turn')
+                          .map((m) => (
+                            <div key={m.id} className="msg" data-testid="past-debate-turn">
+                              <span className="who-said">
+                                {m.agentName ?? 'Agent'} · round {m.round}
+                                {m.isDevilsAdvocate ? " · devil's advocate" : ''}
+                              </span>
+                              <CitedText text={m.content} passages={m.knowledgeUsed} onCite={setPassage} />
+                            </div>
+                          ))}
+                      </div>
+                    </details>
+                  ) : null}
                 </li>
               ))}
             </ul>
           )}
         </div>
       </div>
+      <PassageDialog passage={passage} onClose={() => setPassage(null)} />
     </section>
   );
 }
 
-function LiveDebate({ state }: { state: DebateState }) {
+function LiveDebate({ state, onCite }: { state: DebateState; onCite: (p: Passage) => void }) {
   return (
     <article aria-labelledby="live-debate" aria-busy={state.status === 'running'}>
       <h2 id="live-debate">{state.topic}</h2>
@@ -135,7 +158,7 @@ function LiveDebate({ state }: { state: DebateState }) {
               {t.agentName} · round {t.round}
               {t.isDevilsAdvocate ? " · devil's advocate" : ''}
             </span>
-            {t.text}
+            <CitedText text={t.text} passages={t.passages} onCite={onCite} />
           </div>
         ))}
       </div>
