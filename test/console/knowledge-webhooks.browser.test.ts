@@ -61,7 +61,7 @@ describe('knowledge and webhooks in the console (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole('button', { name: `Send a test event to ${receiver.url(path)}` }).click();
+    await page.getByRole('button', { name: `Send test to ${receiver.url(path)}` }).click();
     await page.getByRole('status').getByText('Test event: failed (HTTP 500)').waitFor();
     await page.getByRole('button', { name: `Deliveries of ${receiver.url(path)}` }).click();
     const table = page.getByRole('table', { name: `Deliveries of ${receiver.url(path)}` });

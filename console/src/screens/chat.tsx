@@ -247,7 +247,8 @@ function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }
         <span className="who-said">{s.result?.agentName ?? s.mood?.name ?? 'Agent'}</span>
         <CitedText text={s.text} passages={s.passages} onCite={onCite} />
         {s.status === 'streaming' && !s.text ? <span className="hint">Thinking…</span> : null}
-        <div className="turn-meta">
+        {/* Stage chips change many times a turn: outside what the live region reads out. */}
+        <div className="turn-meta" aria-live="off">
           {s.stages.map((st) => (
             <span key={st.name} className="badge" title={st.ms != null ? `${st.ms} ms` : undefined}>
               {st.name}: {st.phase}

@@ -155,7 +155,7 @@ function WebhookItem({ webhook: w, onChanged }: { webhook: Webhook; onChanged: (
         Events: {w.events.join(', ')} · secret {w.secretPreview}
       </p>
       <div className="row">
-        <button type="button" onClick={() => void test()} aria-label={`Send a test event to ${w.url}`}>
+        <button type="button" onClick={() => void test()} aria-label={`Send test to ${w.url}`}>
           Send test
         </button>
         <button type="button" onClick={() => void pause()} aria-label={`${w.isActive ? 'Pause' : 'Resume'} ${w.url}`}>
