@@ -1,0 +1,74 @@
+/**
+ * How many SQL statements a chat turn sends (issue 28: a turn's reads and writes are to become one
+ * statement each). Every statement the app's pg clients send to the test's database is counted by
+ * wrapping pg.Client#query in this process (the app runs in it); the counts asserted are today's, so a
+ * change that adds a round trip to the turn fails here, and the change that merges them lowers them.
+ * On the embedded database (no PostgreSQL) there is no pg client to count: the file is skipped.
+ */
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { createAgent, persona } from '../support/agents.js';
+import { postgresAvailable } from '../support/database.js';
+
+const onPostgres = await postgresAvailable();
+
+let t: TestApp;
+let a: TestTenant;
+let ada: string;
+let database = '';
+const seen: string[] = [];
+// the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
+const here = createRequire(import.meta.url);
+const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
+const original = driverPg.Client.prototype.query;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  t = await startTestApp();
+  database = new URL(t.db.url!).pathname.slice(1);
+  a = await t.tenant();
+  ada = await createAgent(t, a.key, persona('Ada', { role: 'Financial analyst', mission: 'Answer questions about budgets' }));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (driverPg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
+    if (this.database === database) {
+      const first = args[0] as string | { text?: string };
+      seen.push(typeof first === 'string' ? first : (first?.text ?? '?'));
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (original as any).apply(this, args);
+  };
+});
+afterAll(async () => {
+  driverPg.Client.prototype.query = original;
+  if (onPostgres) await t.close();
+});
+
+async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  seen.length = 0;
+  const result = await fn();
+  // the turn's stages are written onto its answer once settled, which may follow the response: wait for
+  // that last statement (generous deadline for a busy machine), then a little more for any stray one
+  const deadline = Date.now() + 20_000;
+  while (!seen.some((q) => q.startsWith('update chat_message set proof_id')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 300));
+  return { result, statements: [...seen] };
+}
+
+const chat = (body: unknown) => api(t.baseUrl, a.key).post(`/v1/agents/${ada}/chat`, body);
+
+describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain)', () => {
+  it('a first turn and a continued turn each send the counted statements', async () => {
+    const first = await counted(() => chat({ message: 'What is the budget for next year?' }));
+    expect(first.result.status).toBe(200);
+    const sessionId = first.result.body.sessionId as string;
+    const next = await counted(() => chat({ message: 'And the year after?', sessionId }));
+    expect(next.result.status).toBe(200);
+    // today: key lookup, rate count, svc_admit; reads: agents, [session, history,] memories, knowledge
+    // links; svc_record; begin, [session update,] messages (+ new session), commit; stages update
+    expect(first.statements.length, first.statements.join('\n')).toBe(12);
+    expect(next.statements.length, next.statements.join('\n')).toBe(14);
+  });
+});
