@@ -345,6 +345,17 @@ CREATE TABLE public.flow_approval (
 );
 
 --
+-- Name: flow_hook_message; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.flow_hook_message (
+    flow_id character varying(255) NOT NULL,
+    message_id character varying(255) NOT NULL,
+    run_id character varying(255) NOT NULL,
+    received_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: flow_run; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1102,6 +1113,13 @@ ALTER TABLE ONLY public.flow_approval
     ADD CONSTRAINT flow_approval_pkey PRIMARY KEY (id);
 
 --
+-- Name: flow_hook_message flow_hook_message_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.flow_hook_message
+    ADD CONSTRAINT flow_hook_message_pkey PRIMARY KEY (flow_id, message_id);
+
+--
 -- Name: flow flow_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1548,6 +1566,12 @@ CREATE INDEX flow_approval_list_idx ON public.flow_approval USING btree (workspa
 --
 
 CREATE INDEX flow_due_idx ON public.flow USING btree (next_due_at) WHERE (enabled AND (next_due_at IS NOT NULL));
+
+--
+-- Name: flow_hook_message_received_at_index; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX flow_hook_message_received_at_index ON public.flow_hook_message USING btree (received_at);
 
 --
 -- Name: flow_run_claim_idx; Type: INDEX; Schema: public; Owner: -

@@ -92,7 +92,7 @@ export function authRouter(app: Deps): Router {
       403: { description: 'csrf_rejected: sent from another origin' },
       429: { description: 'rate_limited: too many failed sign-ins for this account or address; retry-after in seconds' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       assertNotCrossSite(app, req);
       return opened(req, await signIn({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
@@ -104,7 +104,7 @@ export function authRouter(app: Deps): Router {
     path: '/auth/sign-out',
     summary: 'Closes the session of the cookie (a cookie-authenticated write: Origin checked) and clears the cookie',
     responses: { 204: { description: 'Signed out (also when no session was open)' }, 403: { description: 'csrf_rejected' } },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       const token = sessionTokenOf(req.headers.cookie);
       if (token) {
         assertSameOrigin(sessionCredentials(req), trusted(app, req));
@@ -124,7 +124,7 @@ export function authRouter(app: Deps): Router {
       401: { description: 'Not signed in, or the session is over' },
       403: { description: 'csrf_rejected: sent from an origin that is not trusted (docs/security.md)' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       const token = sessionTokenOf(req.headers.cookie);
       // Read by the cookie, so from a trusted origin (or with neither Origin nor Referer) only.
       if (token) assertSameOrigin(sessionCredentials(req), trusted(app, req));
@@ -146,7 +146,7 @@ export function authRouter(app: Deps): Router {
       401: { description: 'Not signed in' },
       403: { description: 'csrf_rejected; person_required for an API key' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       if (!sessionTokenOf(req.headers.cookie) && !secretFromHeaders(credentialsOf(req))) throw errors.unauthorized(SessionMessages.missing);
       // The request pipeline with the session accepted: an API key is refused with 403 person_required.
       const ctx = await openRequest(app, { ...credentialsOf(req), session: sessionCredentials(req) }, {
@@ -174,7 +174,7 @@ export function authRouter(app: Deps): Router {
       400: { description: 'link_invalid (unknown, used or expired), or a field outside the policy' },
       429: { description: 'rate_limited: too many invalid links from this address; retry-after in seconds' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       assertNotCrossSite(app, req);
       return opened(req, await acceptInvitation({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
@@ -191,7 +191,7 @@ export function authRouter(app: Deps): Router {
       400: { description: 'email missing or not a string' },
       429: { description: 'rate_limited: too many requests from this address or for this e-mail; retry-after in seconds' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       await requestPasswordReset(peopleCtx(req), req.body, req.ip);
       return { status: 202, body: {} };
     },
@@ -208,7 +208,7 @@ export function authRouter(app: Deps): Router {
       400: { description: 'link_invalid (unknown, used or expired), or a password outside the policy' },
       429: { description: 'rate_limited: too many invalid links from this address; retry-after in seconds' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       assertNotCrossSite(app, req);
       return opened(req, await confirmPasswordReset({ em: app.orm.em.fork(), clock: app.clock }, req.body, req.ip, req.requestId));
     },
@@ -220,7 +220,7 @@ export function authRouter(app: Deps): Router {
     path: '/auth/set-password',
     summary: 'The page invitation and reset links open (HTML); the token is in the fragment (`#invite=` or `#reset=`), never sent to the server by the browser',
     responses: { 200: { description: 'HTML page' } },
-    handler: async (_req, res) => {
+    handler: async (_ctx, _req, res) => {
       res.status(200).type('html').setHeader('referrer-policy', 'no-referrer').send(SET_PASSWORD_PAGE);
     },
   });

@@ -23,11 +23,23 @@ const JsonRpcReply = z.object({
   error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
 });
 
+/** The JSON-RPC methods of a body (one message, or a batch) that are not tool calls. */
+function protocolMessages(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => !(typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call')).length;
+}
+
+/** What a protocol message (initialize, tools/list, ping, a notification) is admitted as: the key's rate, nothing else. */
+const PROTOCOL_OP = { name: 'POST /mcp', needs: {} };
+
 /**
  * `POST /mcp` (SPEC Route inventory): the MCP tool server over stateless streamable HTTP, built with the
- * official SDK. The key is checked before MCP runs (401 in the native shape); every tool is listed to
- * every key, and each tool call goes through the request pipeline on its own (src/modules/mcp/).
- * One server and transport per request: no session, no server-to-client stream, JSON answers.
+ * official SDK. The key is checked before MCP runs (401 in the native shape); every message opens its
+ * own request through the pipeline: a protocol message (initialize, tools/list, ping, notifications)
+ * counts against the key's rate like any request (429 `rate_limited` in the native shape, before MCP
+ * runs), and each tool call is admitted on its own with its tool's needs (src/modules/mcp/): the key's
+ * rate, its twin route's ceiling, scope and read-only. Every tool is listed to every key. One server
+ * and transport per request: no session, no server-to-client stream, JSON answers.
  */
 export function mcpRouter(app: Deps): Router {
   const r = Router();
@@ -44,9 +56,11 @@ export function mcpRouter(app: Deps): Router {
       200: { description: 'The JSON-RPC response (a refused or failed tool call is a result with isError: true)', schema: JsonRpcReply },
       202: { description: 'A notification or response was accepted (no body)' },
       400: { description: 'Not a valid JSON-RPC message', schema: JsonRpcReply },
+      429: { description: "rate_limited: a protocol message (initialize, tools/list, ping) counts against the key's ratePerMinute; a tool call's refusal is a tool error" },
       406: { description: 'Accept must list application/json and text/event-stream', schema: JsonRpcReply },
     },
     handler: async (ctx, req, res) => {
+      for (let i = protocolMessages(req.body); i > 0; i--) await admit(app, ctx.caller, PROTOCOL_OP, { log: ctx.log, scope: ctx.scope, requestId: ctx.requestId });
       const server = buildMcpServer(
         (tool) => admit(app, ctx.caller, { name: tool.twin, needs: tool.needs }, { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
         ctx.log,

@@ -71,7 +71,8 @@ function statusesOf(r: AnyRoute): Map<number, Documented> {
     add(status, resp.description, resp.schema ?? (status >= 400 ? DIALECT_ERROR[dialect] : undefined));
   }
   const dialectError = DIALECT_ERROR[dialect];
-  const keyed = !('public' in r);
+  const keyed = !('public' in r) && !r.widget;
+  if (!keyed && r.rateLimit) add(429, `Ceiling (${r.rateLimit}), per ${'public' in r ? 'client address' : 'widget'}: its own body, with retry-after`, RouteRateLimitedSchema);
   if (keyed) {
     add(401, 'Missing, invalid, revoked or expired key, or unknown user (native shape)', NativeErrorSchema);
     add(403, 'Auth stage: scope_denied, read_only_key, client_suspended, provider_unpaid (native shape)', NativeErrorSchema);
@@ -132,7 +133,7 @@ export function buildOpenApi(): Record<string, unknown> {
       summary: r.summary,
       tags: [r.tag],
       ...(params.length ? { parameters: params } : {}),
-      ...('public' in r ? { security: [] } : r.scope ? { 'x-scope': r.scope } : {}),
+      ...('public' in r || r.widget ? { security: [] } : r.scope ? { 'x-scope': r.scope } : {}),
       ...(r.body ? { requestBody: { required: true, content: { [MEDIA_TYPES[r.bodyType ?? 'json']]: { schema: toJsonSchema(r.body, 'input') } } } } : {}),
       responses: responsesOf(r),
     };

@@ -5,7 +5,9 @@ import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/modules/keys/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
 import { createContext } from '../src/core/context.js';
-import { authenticate, openRequest, type Credentials } from '../src/pipeline/pipeline.js';
+import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';
+import type { Logger } from '../src/lib/logger.js';
+import { admit, authenticate, openPublicRequest, type Credentials } from '../src/pipeline/pipeline.js';
 import { errors, isAborted, toDomainError } from '../src/errors/index.js';
 import { sendError, type Dialect } from './errors.js';
 
@@ -54,6 +56,19 @@ export interface RouteDef extends Needs {
    */
   people?: boolean;
   /**
+   * A widget's public endpoint: the caller is the widget named by the path's `:publicId`, from the page's
+   * `Origin`, for an anonymous visitor (src/modules/widgets/widget-caller.ts); no key is read. Documented
+   * without a key (`security: []`).
+   */
+  widget?: boolean;
+  /** The scope depends on the caller (a widget's family); replaces `scope` for the pipeline's check. */
+  scopeOf?: (caller: Caller) => CapabilityScope;
+  /**
+   * Runs once the caller is known, before its limits: the widget endpoints let the page read the answer
+   * (CORS for the allowed origin), refusals included.
+   */
+  authenticated?: (caller: Caller, res: Response) => void;
+  /**
    * The pipeline only authenticates (401 before the handler runs); the operations behind the route admit
    * themselves one by one with their own needs, as GraphQL root fields do (the MCP endpoint's tools). The
    * handler's context is the caller's, with nothing admitted.
@@ -63,10 +78,15 @@ export interface RouteDef extends Needs {
   handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
 }
 
-export interface PublicRouteDef extends Omit<RouteDef, 'handler' | 'scope'> {
+/**
+ * A route without a key: its caller is the client's address (an anonymous principal), and its
+ * `rateLimit` ceiling counts per address. Whatever else authenticates the request (a signature, a
+ * password, a device code) is the handler's.
+ */
+export interface PublicRouteDef extends Omit<RouteDef, 'handler' | 'scope' | 'people' | 'widget' | 'scopeOf' | 'authenticated' | 'admitsItself'> {
   scope: null;
   public: true;
-  handler: (req: Request, res: Response) => Promise<Reply | void>;
+  handler: (ctx: ServiceContext<AnonymousCaller>, req: Request, res: Response) => Promise<Reply | void>;
 }
 
 export type AnyRoute = RouteDef | PublicRouteDef;
@@ -76,7 +96,7 @@ const METERED_CEILINGS = new Set<RouteRateName>(['gateway', 'agentChat']);
 
 /** Whether a route meters answers (its declared `meters`, else derived from its ceiling). */
 export const isMetered = (def: AnyRoute): boolean =>
-  !('public' in def) && (def.meters ?? (def.rateLimit !== undefined && METERED_CEILINGS.has(def.rateLimit)));
+  !('public' in def) && !def.widget && (def.meters ?? (def.rateLimit !== undefined && METERED_CEILINGS.has(def.rateLimit)));
 
 /** Everything mounted, for /openapi.json. */
 export const routeRegistry: AnyRoute[] = [];
@@ -106,6 +126,14 @@ export const credentialsOf = (req: Request): Credentials => ({
   'x-api-key': typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined,
 });
 
+/** The client's address as the server sees it (behind a proxy: `trust proxy`). */
+export const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** A widget's public endpoint: the widget of the path, the page's origin, the visitor's address. */
+const widgetCredentialsOf = (req: Request): Credentials => ({
+  widget: { publicId: param(req, 'publicId'), origin: typeof req.headers.origin === 'string' ? req.headers.origin : null, ip: addressOf(req) },
+});
+
 /** The key, or the session cookie of a signed-in person with what the CSRF check reads (routes with `people`). */
 export const credentialsWithSessionOf = (req: Request): Credentials => ({
   ...credentialsOf(req),
@@ -118,13 +146,16 @@ export const credentialsWithSessionOf = (req: Request): Credentials => ({
   },
 });
 
+const credentialsFor = (def: RouteDef, req: Request): Credentials =>
+  def.widget ? widgetCredentialsOf(req) : def.people ? credentialsWithSessionOf(req) : credentialsOf(req);
+
 /**
- * Mounts a keyed route: the request pipeline (authenticate, limits, scope and read-only; auth-stage
- * refusals in the native shape on every dialect), the handler, then the request scope is disposed of
- * (a question hold the request did not record is given back) before the answer is sent.
+ * Mounts a route with a caller (a key; a signed-in person where `people`; a widget visitor where
+ * `widget`): the request pipeline (authenticate, limits, scope and read-only; auth-stage refusals in the
+ * native shape on every dialect), the handler, then the request scope is disposed of (a question hold
+ * the request did not record is given back) before the answer is sent.
  */
 export function mount(router: Router, app: Deps, def: RouteDef): void {
-  const dialect = def.dialect ?? 'native';
   const op = operationOf(def);
   register(router, def, async (req, res) => {
     const log = req.log.child({ route: op.name });
@@ -133,41 +164,70 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
+    if (def.widget) res.setHeader('Vary', 'Origin');
     let ctx: ServiceContext;
     try {
-      const credentials = def.people ? credentialsWithSessionOf(req) : credentialsOf(req);
+      const caller = await authenticate(app, credentialsFor(def, req));
+      def.authenticated?.(caller, res);
+      const needs = def.scopeOf ? { ...op.needs, scope: def.scopeOf(caller) } : op.needs;
       ctx = def.admitsItself
-        ? createContext(app, await authenticate(app, credentials), { log, signal: abort.signal, requestId, address: req.ip })
-        : await openRequest(app, credentials, op, { log, signal: abort.signal, requestId, address: req.ip });
+        ? createContext(app, caller, { log, signal: abort.signal, requestId, address: req.ip })
+        : await admit(app, caller, { name: op.name, needs }, { log, signal: abort.signal, requestId, address: req.ip });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }
-    let outcome: { ok: true; value: Reply | void } | { ok: false; err: unknown };
-    try {
-      outcome = { ok: true, value: await def.handler(ctx, req, res) };
-    } catch (err) {
-      outcome = { ok: false, err };
-    } finally {
-      // Disposed of before the answer leaves: a client's next request never meets a hold of this one.
-      await ctx.scope.dispose();
-    }
-    if (outcome.ok) return send(res, outcome.value);
-    // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
-    // client still waits (told to retry elsewhere).
-    const aborted = isAborted(toDomainError(outcome.err).error);
-    if (aborted && abort.signal.aborted) return void res.end();
-    sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : outcome.err, dialect, log);
+    await runHandler(app, def, ctx, req, res, abort, log);
   });
 }
 
-/** Mounts a route that needs no key (health, openapi). */
+/** The handler of an admitted request, the scope disposed of before the answer is sent, the answer or the error. */
+async function runHandler<C extends Principal>(
+  app: Deps,
+  def: { dialect?: Dialect; handler: (ctx: ServiceContext<C>, req: Request, res: Response) => Promise<Reply | void> },
+  ctx: ServiceContext<C>,
+  req: Request,
+  res: Response,
+  abort: AbortController,
+  log: Logger,
+): Promise<void> {
+  const dialect = def.dialect ?? 'native';
+  let outcome: { ok: true; value: Reply | void } | { ok: false; err: unknown };
+  try {
+    outcome = { ok: true, value: await def.handler(ctx, req, res) };
+  } catch (err) {
+    outcome = { ok: false, err };
+  } finally {
+    // Disposed of before the answer leaves: a client's next request never meets a hold of this one.
+    await ctx.scope.dispose();
+  }
+  if (outcome.ok) return send(res, outcome.value);
+  // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
+  // client still waits (told to retry elsewhere).
+  const aborted = isAborted(toDomainError(outcome.err).error);
+  if (aborted && abort.signal.aborted) return void res.end();
+  sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : outcome.err, dialect, log);
+}
+
+/**
+ * Mounts a route that needs no key (health, openapi, `/auth/*`, device pairing, flow hooks): the request
+ * pipeline with the client's address as the principal (its `rateLimit` ceiling counted per address,
+ * 429 in the native shape), the handler, then the request scope is disposed of.
+ */
 export function mountPublic(router: Router, app: Deps, def: PublicRouteDef): void {
+  const op: Operation = { name: `${def.method.toUpperCase()} ${def.path}`, needs: { rateLimit: def.rateLimit } };
   register(router, def, async (req, res) => {
+    const log = req.log.child({ route: op.name });
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let ctx: ServiceContext<AnonymousCaller>;
     try {
-      send(res, await def.handler(req, res));
+      ctx = await openPublicRequest(app, addressOf(req), op, { log, signal: abort.signal, requestId: req.requestId });
     } catch (err) {
-      sendError(res, err, def.dialect ?? 'native', req.log);
+      return sendError(res, err, 'native', log);
     }
+    await runHandler(app, def, ctx, req, res, abort, log);
   });
 }
 

@@ -3,15 +3,14 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
 import type { ServiceContext } from '../src/core/context.js';
+import type { Caller } from '../src/core/principal.js';
 import type { Deps } from '../src/core/deps.js';
-import { errors, isAborted, toDomainError } from '../src/errors/index.js';
-import { familyScope, authenticateWidget } from '../src/modules/widgets/widget-caller.js';
+import { errors } from '../src/errors/index.js';
+import { familyScope, authenticateWidget, type WidgetVisitor } from '../src/modules/widgets/widget-caller.js';
 import { startWidgetChat, widgetConfig, type WidgetStreamEvent } from '../src/modules/widgets/widget-chat.service.js';
 import { WidgetChatSchema, WidgetConfigSchema } from '../src/modules/widgets/widgets.schemas.js';
-import { admit, authenticate } from '../src/pipeline/pipeline.js';
-import { sendError } from './errors.js';
 import { NativeErrorSchema } from './openapi.js';
-import { mountPublic, param, routeRegistry, type PublicRouteDef, type Reply } from './route.js';
+import { addressOf, mount, mountPublic, param, type Reply } from './route.js';
 import { openSse, type SseStream } from './sse.js';
 
 /**
@@ -54,7 +53,7 @@ function serveScript(asset: Asset, req: Request, res: Response): void {
 
 const originOf = (req: Request): string | null => (typeof req.headers.origin === 'string' ? req.headers.origin : null);
 
-const credentialsOf = (req: Request) => ({ publicId: param(req, 'publicId'), origin: originOf(req), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+const credentialsOf = (req: Request) => ({ publicId: param(req, 'publicId'), origin: originOf(req), ip: addressOf(req) });
 
 /** CORS headers for an origin the widget allows (set only once the pipeline accepted it). */
 function allowOrigin(res: Response, origin: string): void {
@@ -80,59 +79,31 @@ async function preflight(app: Deps, req: Request): Promise<Reply> {
   };
 }
 
-interface VisitorRouteDef extends Omit<PublicRouteDef, 'handler'> {
-  /** Changes something (a question is answered and metered). */
-  write: boolean;
-  handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
-}
-
 /** The statuses every widget endpoint may answer besides its own (documented in /openapi.json). */
 const VISITOR_RESPONSES = {
   403: { description: '`origin_not_allowed` (no allowed Origin), or `client_suspended`', schema: NativeErrorSchema },
   404: { description: 'No widget by that public identifier', schema: NativeErrorSchema },
-  429: { description: '`rate_limited`: the widget\'s per-IP rate, with retry-after', schema: NativeErrorSchema },
+  429: { description: "`rate_limited`: the widget's per-address rate, with retry-after", schema: NativeErrorSchema },
+};
+
+/** The widget of an authenticated widget caller (the routes below mount with `widget: true`, so it is one). */
+const visitorOf = (caller: Caller): WidgetVisitor => {
+  if (caller.kind !== 'widget') throw errors.scopeDenied(null);
+  return caller.widget;
 };
 
 /**
- * Mounts a widget endpoint: the request pipeline (the widget caller, then the visitor's per-IP rate, the
- * family's scope and read-only), CORS for the allowed origin, the handler, then the request scope is
- * disposed of (a question hold the request did not record is given back).
+ * What the widget endpoints share: the caller is the widget (the pipeline's first step reads the path's
+ * widget and the page's `Origin`), its scope is its family's, and once the widget accepted the origin the
+ * answer — refusals included — is readable by the page (CORS for that origin).
  */
-function mountVisitor(router: Router, app: Deps, def: VisitorRouteDef): void {
-  const { handler, write, ...doc } = def;
-  if (!routeRegistry.some((r) => r.method === def.method && r.path === def.path)) {
-    routeRegistry.push({ ...doc, responses: { ...VISITOR_RESPONSES, ...def.responses }, handler: async () => undefined });
-  }
-  const name = `${def.method.toUpperCase()} ${def.path}`;
-  router[def.method](def.path, async (req, res) => {
-    res.setHeader('Vary', 'Origin');
-    const log = req.log.child({ route: name });
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    let ctx: ServiceContext;
-    try {
-      const caller = await authenticate(app, { widget: credentialsOf(req) });
-      const visitor = caller.widget!;
-      // The answer, refusals included, is readable by the page once the widget accepted its origin.
-      allowOrigin(res, visitor.origin);
-      ctx = await admit(app, caller, { name, needs: { scope: familyScope(visitor.widget.family), write } }, { log, signal: abort.signal, requestId: req.requestId });
-    } catch (err) {
-      return sendError(res, err, 'native', log);
-    }
-    try {
-      const reply = await handler(ctx, req, res);
-      if (reply && !res.headersSent) res.status(reply.status).json(reply.body);
-    } catch (err) {
-      const aborted = isAborted(toDomainError(err).error);
-      if (aborted && abort.signal.aborted) return void res.end();
-      sendError(res, aborted && app.shutdown.signal.aborted ? errors.serverRestarting() : err, 'native', log);
-    } finally {
-      await ctx.scope.dispose();
-    }
-  });
-}
+const visitorRoute = {
+  widget: true,
+  scope: null,
+  tag: 'widgets',
+  scopeOf: (caller: Caller) => familyScope(visitorOf(caller).widget.family),
+  authenticated: (caller: Caller, res: Response) => allowOrigin(res, visitorOf(caller).origin),
+} as const;
 
 /** The visitor's question: refusals before the stream are JSON; then tokens, `done` or one `error` event. */
 async function streamAnswer(app: Deps, ctx: ServiceContext, req: Request, res: Response): Promise<void> {
@@ -160,7 +131,7 @@ export function widgetPublicRouter(app: Deps): Router {
     path: '/widget.js',
     summary: 'The embeddable widget script: <script src="…/widget.js" data-widget="<publicId>" async></script>',
     responses: { 200: { description: 'JavaScript (gzipped when accepted)' }, 304: { description: 'Unchanged (If-None-Match)' } },
-    handler: async (req, res) => serveScript(script, req, res),
+    handler: async (_ctx, req, res) => serveScript(script, req, res),
   });
   const base = { public: true, scope: null, tag: 'widgets' } as const;
   for (const path of ['/widget/:publicId/config', '/widget/:publicId/chat']) {
@@ -174,34 +145,40 @@ export function widgetPublicRouter(app: Deps): Router {
         403: { description: '`origin_not_allowed`, without any CORS header', schema: NativeErrorSchema },
         404: { description: 'No widget by that public identifier', schema: NativeErrorSchema },
       },
-      handler: async (req, res) => {
+      handler: async (_ctx, req, res) => {
         res.setHeader('Vary', 'Origin');
         return preflight(app, req);
       },
     });
   }
-  mountVisitor(r, app, {
-    ...base,
+  mount(r, app, {
+    ...visitorRoute,
     method: 'get',
     path: '/widget/:publicId/config',
-    write: false,
     summary: "The widget's name and greeting, for its panel (allowed origins only)",
-    responses: { 200: { description: 'Configuration', schema: WidgetConfigSchema } },
+    responses: { ...VISITOR_RESPONSES, 200: { description: 'Configuration', schema: WidgetConfigSchema } },
     handler: async (ctx) => ({ status: 200, body: widgetConfig(ctx) }),
   });
-  mountVisitor(r, app, {
-    ...base,
+  mount(r, app, {
+    ...visitorRoute,
     method: 'post',
     path: '/widget/:publicId/chat',
-    write: true,
+    // Like REST chat: the agent-chat ceiling, counted per widget (all its visitors together).
+    rateLimit: 'agentChat',
     streams: true,
     body: WidgetChatSchema,
     summary: 'Ask the widget a question; the answer streams (token, done with citations, or error events)',
     responses: {
+      ...VISITOR_RESPONSES,
       200: { description: 'text/event-stream of `data: {"type","data"}` events: token, done (content, citations), error' },
       400: { description: 'message missing, empty or too long, malformed history; widget_agent_unscoped (its agent lost its documents)', schema: NativeErrorSchema },
       402: { description: '`WIDGET_MONTHLY_LIMIT`: the widget answered its monthly ceiling; or the workspace has no questions left', schema: NativeErrorSchema },
       404: { description: "No widget by that public identifier, or the widget's agent or dossier was deleted", schema: NativeErrorSchema },
+      429: {
+        description:
+          "`rate_limited`: the widget's per-address rate, with retry-after; or the agent-chat ceiling (SVC_RATE_AGENT_CHAT per minute, per widget) with its own body `{ message, route, limitPerMinute }`",
+        schema: NativeErrorSchema,
+      },
     },
     handler: (ctx, req, res) => streamAnswer(app, ctx, req, res),
   });

@@ -23,6 +23,10 @@ const ConfigSchema = z.object({
   SVC_RATE_VERIFY: intFromEnv(60),
   SVC_RATE_UPLOAD: intFromEnv(30),
   SVC_RATE_AGENT_CHAT: intFromEnv(30),
+  SVC_RATE_HOOK_ADDRESS: intFromEnv(120),
+  SVC_RATE_HOOK_FLOW: intFromEnv(60),
+  SVC_RATE_DEVICE_PAIRING: intFromEnv(30),
+  SVC_RATE_FLOW: intFromEnv(120),
   SVC_BACKGROUND_JOBS: z.enum(['on', 'off']).default('on'),
   // Key sealing secret tool-header values (32 bytes, base64 or hex); generated and stored in the database when unset.
   SVC_SECRETS_KEY: z.string().optional(),
@@ -64,7 +68,19 @@ export type AppConfig = {
   bodyLimit: string;
   dbPoolMax: number;
   workers: number;
-  routeRates: { gateway: number; knowledgeQuery: number; verify: number; upload: number; agentChat: number };
+  routeRates: {
+    gateway: number;
+    knowledgeQuery: number;
+    verify: number;
+    upload: number;
+    agentChat: number;
+    /** `POST /engine/hooks/:flowId` per client address (before the signature is checked). */
+    hookPerAddress: number;
+    /** `POST /engine/hooks/:flowId` per flow (once the signature is checked). */
+    hookPerFlow: number;
+    /** `POST /partner/devices/code` and `/token`, each per client address. */
+    devicePairing: number;
+  };
   backgroundJobs: boolean;
   secretsKey?: string;
   webhookTimeoutMs: number;
@@ -73,7 +89,8 @@ export type AppConfig = {
   shutdownGraceMs: number;
   smtpUrl?: string;
   mailFrom: string;
-  flows: { leaseMs: number; approvalTimeoutMs: number; pollMs: number };
+  /** `ratePerMinute`: the operations (agent steps) a flow's runs may start per minute, all runs together. */
+  flows: { leaseMs: number; approvalTimeoutMs: number; pollMs: number; ratePerMinute: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   partnerGraceDays: number;
   env: Record<string, string | undefined>;
@@ -124,6 +141,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       verify: c.SVC_RATE_VERIFY,
       upload: c.SVC_RATE_UPLOAD,
       agentChat: c.SVC_RATE_AGENT_CHAT,
+      hookPerAddress: c.SVC_RATE_HOOK_ADDRESS,
+      hookPerFlow: c.SVC_RATE_HOOK_FLOW,
+      devicePairing: c.SVC_RATE_DEVICE_PAIRING,
     },
     backgroundJobs: c.SVC_BACKGROUND_JOBS === 'on',
     secretsKey: c.SVC_SECRETS_KEY?.trim() || undefined,
@@ -133,7 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
     smtpUrl: c.SVC_SMTP_URL?.trim() || undefined,
     mailFrom: c.SVC_MAIL_FROM,
-    flows: { leaseMs: c.SVC_FLOW_LEASE_MS, approvalTimeoutMs: c.SVC_FLOW_APPROVAL_TIMEOUT_MS, pollMs: c.SVC_FLOW_POLL_MS },
+    flows: { leaseMs: c.SVC_FLOW_LEASE_MS, approvalTimeoutMs: c.SVC_FLOW_APPROVAL_TIMEOUT_MS, pollMs: c.SVC_FLOW_POLL_MS, ratePerMinute: c.SVC_RATE_FLOW },
     stripe: {
       secretKey: c.SVC_STRIPE_SECRET_KEY?.trim() || undefined,
       webhookSecret: c.SVC_STRIPE_WEBHOOK_SECRET?.trim() || undefined,

@@ -17,7 +17,9 @@ export function partnerDevicesRouter(app: Deps): Router {
     tag: 'partner',
     method: 'post',
     path: '/partner/devices/code',
-    summary: 'An install asks for a pairing code (no key): deviceCode stays with it, userCode is shown to a person',
+    rateLimit: 'devicePairing',
+    summary:
+      'An install asks for a pairing code (no key): deviceCode stays with it, userCode is shown to a person. Limited per client address (SVC_RATE_DEVICE_PAIRING per minute); codes not confirmed in 10 minutes are swept',
     body: DeviceCodeRequestSchema,
     responses: {
       200: {
@@ -26,7 +28,7 @@ export function partnerDevicesRouter(app: Deps): Router {
       },
       400: { description: 'name not a string' },
     },
-    handler: async (req) => ({ status: 200, body: await requestDeviceCode(app, req.body) }),
+    handler: async (_ctx, req) => ({ status: 200, body: await requestDeviceCode(app, req.body) }),
   });
   mountPublic(r, app, {
     public: true,
@@ -34,13 +36,15 @@ export function partnerDevicesRouter(app: Deps): Router {
     tag: 'partner',
     method: 'post',
     path: '/partner/devices/token',
-    summary: "The install polls with its device code (no key): the integrator's read-only partner key once confirmed, once",
+    rateLimit: 'devicePairing',
+    summary:
+      "The install polls with its device code (no key): the integrator's read-only partner key once confirmed, once. Limited per client address (SVC_RATE_DEVICE_PAIRING per minute; polling every `interval` seconds stays well under it)",
     body: DeviceTokenSchema,
     responses: {
       200: { description: 'Paired: the key, its secret shown this once', schema: z.object({ key: ClientKeyDtoSchema.extend({ secret: z.string() }) }) },
       400: { description: 'authorization_pending (poll again), device_code_invalid, or deviceCode missing' },
     },
-    handler: async (req) => ({ status: 200, body: { key: await deviceToken(app, req.body) } }),
+    handler: async (_ctx, req) => ({ status: 200, body: { key: await deviceToken(app, req.body) } }),
   });
   mount(r, app, {
     ...base,

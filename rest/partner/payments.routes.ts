@@ -113,7 +113,7 @@ export function partnerProviderWebhookRouter(app: Deps): Router {
       400: { description: 'webhook_signature_invalid' },
       404: { description: 'No payment provider configured on this server' },
     },
-    handler: async (req) => {
+    handler: async (_ctx, req) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const signature = req.headers['stripe-signature'];
       return { status: 200, body: await handleProviderEvent(app, raw, typeof signature === 'string' ? signature : undefined) };

@@ -29,6 +29,7 @@ import { createUsageRuntime } from '../modules/usage/runtime.js';
 import { createKeysRuntime } from '../modules/keys/runtime.js';
 import { createVerifyRuntime } from '../modules/verify/runtime.js';
 import { createWebhooksRuntime, startWebhooks } from '../modules/webhooks/runtime.js';
+import { admit } from '../pipeline/pipeline.js';
 import { createFlowsRuntime, startFlows } from '../modules/flows/runtime.js';
 import { startEventRuns } from '../modules/flows/event-trigger.js';
 import type { Resolver } from '../net/index.js';
@@ -115,7 +116,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     knowledge: createKnowledgeRetriever(),
     tools: createToolRunner(),
     mailer: createMailer(kernel),
-    flows: createFlowsRuntime(),
+    flows: createFlowsRuntime(admit), // a flow step's service call opens its request through the pipeline
     partner: createPartnerRuntime(kernel),
     light: createLightRuntime(config.env),
   });

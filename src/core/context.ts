@@ -2,23 +2,16 @@ import type { Em } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { Deps } from './deps.js';
+import type { Caller, Principal } from './principal.js';
 import { RequestScope } from './request-scope.js';
 
-/**
- * Who is calling: resolved once from the API key by the authentication step. The keys module declares
- * the entities it is made of (`workspace`, `user`, `key`: src/modules/keys/caller.ts), core only the rest.
- */
-export interface Caller {
-  scopes: readonly string[];
-  /** Holds at least one capability scope. */
-  restricted: boolean;
-  readonly: boolean;
-}
+export type { Caller, Principal } from './principal.js';
 
 /** Everything a service use case needs: request-scoped EntityManager, caller, clock, logger, the app's dependencies. */
-export interface ServiceContext {
+export interface ServiceContext<C extends Principal = Caller> {
   em: Em;
-  caller: Caller;
+  /** Who is calling (src/core/principal.ts); a use case sees a caller acting in a workspace. */
+  caller: C;
   clock: Clock;
   log: Logger;
   app: Deps;
@@ -36,11 +29,11 @@ export interface ServiceContext {
   address?: string;
 }
 
-export function createContext(
+export function createContext<C extends Principal>(
   app: Deps,
-  caller: Caller,
+  caller: C,
   extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null; address?: string } = {},
-): ServiceContext {
+): ServiceContext<C> {
   const scope = extra.scope ?? new RequestScope();
   return {
     em: app.orm.em.fork(),

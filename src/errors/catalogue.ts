@@ -91,6 +91,8 @@ export const ErrorCode = {
   invalidSignature: 'invalid_signature',
   /** An inbound trigger of a disabled flow. */
   flowDisabled: 'flow_disabled',
+  /** An inbound flow webhook whose `webhook-id` was already accepted (a replay). */
+  webhookReplayed: 'webhook_replayed',
   // MCP endpoint (README, "MCP")
   /**
    * GET or DELETE on the stateless MCP endpoint, which takes POST only (no server stream, no session);
@@ -307,7 +309,10 @@ export const errors = {
   approvalClaimed: () => make(409, ErrorCode.approvalClaimed, 'Another person has claimed this approval'),
   runNotResumable: (status: string) => make(409, ErrorCode.runNotResumable, `A ${status} run cannot be resumed`, { status }),
   runFinished: (status: string) => make(409, ErrorCode.runFinished, `The run is already ${status}`, { status }),
-  invalidSignature: () => make(401, ErrorCode.invalidSignature, 'Missing or invalid X-Svc-Signature'),
+  invalidSignature: (message = 'Missing or invalid webhook signature: send webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)') =>
+    make(401, ErrorCode.invalidSignature, message),
+  webhookReplayed: (runId: string) =>
+    make(409, ErrorCode.webhookReplayed, 'This webhook-id was already accepted: the delivery started a run once', { runId }),
   flowDisabled: () => make(409, ErrorCode.flowDisabled, 'The flow is disabled: its schedule and inbound triggers do not start runs'),
 
   // MCP endpoint

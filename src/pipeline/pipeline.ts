@@ -1,8 +1,10 @@
 import type { Deps } from '../core/deps.js';
-import { createContext, type Caller, type ServiceContext } from '../core/context.js';
+import { createContext, type ServiceContext } from '../core/context.js';
+import { anonymousCaller, type AnonymousCaller, type Caller, type Principal } from '../core/principal.js';
+import { errors } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../modules/keys/access.js';
-import { authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
+import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
 import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/widget-caller.js';
@@ -11,13 +13,16 @@ import { RequestScope } from '../core/request-scope.js';
 
 /**
  * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
- * subscriptions, the keyed 404 fallback):
+ * subscriptions, the keyed 404 fallback, MCP messages, widget visitors, flow hooks and flow steps, the
+ * public routes):
  *
- *   1. authenticate the key, or the session cookie where the adapter accepts one (GraphQL), or the
- *      widget of a widget's public endpoint: 401, 403 client_suspended, 403 csrf_rejected, 403
- *      origin_not_allowed;
- *   2. the key's `ratePerMinute`, a widget visitor's per-IP rate, then the operation's route-level
- *      ceiling (429);
+ *   1. the principal (src/core/principal.ts): the key, or the session cookie where the adapter accepts
+ *      one, or the widget of a widget's public endpoint (401, 403 client_suspended, 403 csrf_rejected,
+ *      403 origin_not_allowed); the client's address on a public route (`openPublicRequest`); the
+ *      system for a flow's work (made by the flows module, admitted with `admit`);
+ *   2. the rates that fit the principal (`limits.rates`: a key's `ratePerMinute`, a widget visitor's
+ *      per-address rate, a flow's own rate), then the operation's route-level ceiling, counted per
+ *      caller or per workspace (429);
  *   3. the declared person and role (403 person_required, 403 admin_required), then the declared scope,
  *      then read-only (403 scope_denied, 403 read_only_key);
  *   4. admission: the use case admits the answer (plan, key budget, allowance) and its question hold
@@ -44,7 +49,7 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
  * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts); on a
  * widget's public endpoints, the widget acting for its workspace (404, 403 origin_not_allowed).
  */
-export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
+export async function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
   if (credentials.widget) return authenticateWidget(app, credentials.widget);
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
@@ -64,11 +69,15 @@ export interface AdmitOptions {
 }
 
 /**
- * Steps 2 and 3 for one operation of an authenticated caller. Returns the operation's service context,
- * whose `scope` the adapter disposes of once the operation (or its stream) has ended.
+ * Steps 2 and 3 for one operation of a principal. Returns the operation's service context, whose
+ * `scope` the adapter disposes of once the operation (or its stream) has ended. An anonymous caller
+ * may only perform operations that declare no scope, person or role (401 otherwise).
  */
-export async function admit(app: Deps, caller: Caller, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
-  await enforceRequestRates(app, caller, { route: op.name, rateLimit: op.needs.rateLimit });
+export async function admit<C extends Principal>(app: Deps, caller: C, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext<C>> {
+  const { scope, write, person, role, rateLimit } = op.needs;
+  const checks = scope !== undefined || person || role;
+  if (caller.kind === 'anonymous' && checks) throw errors.unauthorized(AuthMessages.missing);
+  await enforceRequestRates(app, caller, { route: op.name, rateLimit });
   const ctx = createContext(app, caller, {
     log: opts.log,
     signal: opts.signal,
@@ -76,16 +85,20 @@ export async function admit(app: Deps, caller: Caller, op: Operation, opts: Admi
     requestId: opts.requestId,
     address: opts.address,
   });
-  const { scope, write, person, role } = op.needs;
-  if (scope !== undefined || person || role) {
+  if (checks && caller.kind !== 'anonymous') {
     try {
-      authorize(ctx, { scope: scope ?? null, write, person, role });
+      authorize({ caller }, { scope: scope ?? null, write, person, role });
     } catch (err) {
       await ctx.scope.dispose();
       throw err;
     }
   }
   return ctx;
+}
+
+/** The whole pipeline for a public route: the client's address is the principal (its ceilings count per address). */
+export function openPublicRequest(app: Deps, address: string, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext<AnonymousCaller>> {
+  return admit(app, anonymousCaller(address), op, opts);
 }
 
 /** The whole pipeline for a request that is one operation (a REST route, the gateway, the fallback). */

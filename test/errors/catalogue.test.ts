@@ -62,6 +62,7 @@ const SAMPLES: { [K in keyof typeof errors]: Parameters<(typeof errors)[K]> } = 
   runNotResumable: ['succeeded'],
   runFinished: ['cancelled'],
   invalidSignature: [],
+  webhookReplayed: ['run_x'],
   flowDisabled: [],
   payloadTooLarge: [],
   textTooLarge: [100_000],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFlowWork } from '../../src/modules/flows/engine.js';
 import { runDueDeliveries } from '../../src/modules/webhooks/dispatcher.js';
-import { signatureOf } from '../../src/modules/flows/inbound.js';
+import { Webhook } from 'standardwebhooks';
 import { api } from '../support/api.js';
 import { startWebhookReceiver, verifySvcSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createEndpoint } from '../support/webhooks.js';
@@ -294,27 +294,31 @@ describe('triggers', () => {
       edges: [{ from: 'hook', to: 'echo' }],
     });
     const body = JSON.stringify({ order: 'A-17' });
-    const post = (signature: string | undefined, payload = body) =>
-      fetch(`${t.baseUrl}/engine/hooks/${id}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(signature ? { 'x-svc-signature': signature } : {}) },
-        body: payload,
-      });
-    const disabled = await post(signatureOf(secret, body));
+    // Signed as a Standard Webhooks sender does, with the official library (the flow's secret as raw bytes).
+    let n = 0;
+    const signed = (key = secret, payload = body) => {
+      const msgId = `msg_${++n}`;
+      const at = t.clock.now();
+      return { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(key, { format: 'raw' }).sign(msgId, at, payload) };
+    };
+    const post = (headers: Record<string, string>, payload = body, flowId = id) =>
+      fetch(`${t.baseUrl}/engine/hooks/${flowId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+    const disabled = await post(signed());
     expect(disabled.status).toBe(409);
     expect((await disabled.json()).code).toBe('flow_disabled');
     await c.patch(`/engine/flows/${id}`, { enabled: true });
 
-    for (const signature of [undefined, 'sha256=00', signatureOf('fwh_wrong', body), signatureOf(secret, body + ' ')]) {
-      const refused = await post(signature);
+    const good = signed();
+    for (const headers of [{}, { ...good, 'webhook-signature': 'v1,AAAA' }, signed('fwh_wrong'), signed(secret, body + ' '), { ...good, 'webhook-id': 'msg_other' }]) {
+      const refused = await post(headers);
       expect(refused.status).toBe(401);
       expect((await refused.json()).code).toBe('invalid_signature');
     }
-    const unknown = await fetch(`${t.baseUrl}/engine/hooks/flw_unknown`, { method: 'POST', headers: { 'x-svc-signature': signatureOf(secret, body) }, body });
+    const unknown = await post(signed(), body, 'flw_unknown');
     expect(unknown.status).toBe(401);
     expect((await c.get(`/engine/flows/${id}/runs`)).body.runs).toHaveLength(0);
 
-    const accepted = await post(signatureOf(secret, body));
+    const accepted = await post(good);
     expect(accepted.status).toBe(202);
     const { runId } = await accepted.json();
     await work();

@@ -149,7 +149,7 @@ describe('who may manage keys', () => {
         monthlyQuestionLimit: limits.monthlyQuestionLimit ?? null,
         expiresAt: limits.expiresAt ?? null,
       });
-      return { key, scopes, readonly, restricted: isRestricted(scopes) } as unknown as Caller;
+      return { kind: 'key', key, scopes, readonly, restricted: isRestricted(scopes) } as unknown as Caller;
     };
     const rights = (r: Partial<KeyRights>): KeyRights => ({
       scopes: [],

@@ -1,15 +1,21 @@
 /**
- * Every limited operation is limited identically on REST and GraphQL (one request pipeline): the same
- * number passes, the next is refused, with retry-after (REST) / extensions.retryAfter (GraphQL). GraphQL
- * counts one request per root field, and a field twinned to a REST route counts in that route's bucket.
+ * Every limited operation is limited identically on REST, GraphQL and MCP (one request pipeline): the
+ * same number passes, the next is refused, with retry-after (REST) / extensions.retryAfter (GraphQL) /
+ * the code in the tool error (MCP). GraphQL counts one request per root field, and a field or tool
+ * twinned to a REST route counts in that route's bucket; MCP's protocol messages count against the key's
+ * rate like any request. A widget visitor's chat has the agent-chat ceiling of REST chat, per widget.
  * The clock is the app's ManualClock: it stands still inside each test, and moves to a new minute.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeRegistry } from '../../rest/route.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { persona } from '../support/agents.js';
+import { fixtures, ingest } from '../support/knowledge.js';
 
 let t: TestApp;
 let minute = 0;
@@ -72,11 +78,35 @@ const STREAM = 'subscription($agentId: ID, $input: ChatInput!) { chatStream(agen
 const SEARCH = 'query($input: KnowledgeQueryInput!) { knowledgeSearch(input: $input) { ref } }';
 const VERIFY = { text: 'The fee is 5 EUR.', passages: [{ source: 'memo', content: 'The fee is 5 EUR.' }] };
 
+/** The official MCP client over streamable HTTP, connected with the tenant's key. */
+async function mcpClient(key: string): Promise<Client> {
+  const client = new Client({ name: 'limits-parity', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+/** One MCP tool call: a refusal by a limit is a tool error naming the code (MCP has no retry-after). */
+const mcp =
+  (tool: string, args: Record<string, unknown>): Side['call'] =>
+  async (tenant) => {
+    const client = await mcpClient(tenant.key);
+    try {
+      const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult & { structuredContent?: { code?: string } };
+      const code = r.structuredContent?.code;
+      if (r.isError && (code === 'rate_limited' || code === 'route_rate_limited')) return { refused: true };
+      return { refused: false, answered: !r.isError };
+    } finally {
+      await client.close();
+    }
+  };
+
 interface Row {
   route: string;
   ceiling: number;
   rest: Side['call'];
   graphql: Side['call'];
+  /** The MCP tool twinned to the route, where there is one. */
+  mcp?: Side['call'];
 }
 
 const TABLE: Row[] = [
@@ -104,6 +134,7 @@ const TABLE: Row[] = [
     ceiling: 60,
     rest: rest(() => '/v1/knowledge/query', { query: 'refund policy' }),
     graphql: gql(SEARCH, () => ({ input: { query: 'refund policy' } })),
+    mcp: mcp('knowledge_search', { query: 'refund policy' }),
   },
   {
     route: 'POST /v1/verify',
@@ -114,11 +145,23 @@ const TABLE: Row[] = [
       return res.status === 429 ? { refused: true, retryAfter: Number(res.headers.get('retry-after')) } : { refused: false, answered: res.status === 201 };
     },
     graphql: gql('mutation($input: VerifyInput!) { verify(input: $input) { id } }', () => ({ input: VERIFY })),
+    mcp: mcp('service_verify', VERIFY),
   },
 ];
 
 /** Limited REST routes without a GraphQL twin (nothing to compare them with). */
-const REST_ONLY = ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1/knowledge-sources/upload'];
+const REST_ONLY = [
+  'POST /v1/chat/completions',
+  'POST /v1/responses',
+  'POST /v1/messages',
+  'POST /v1/knowledge-sources/upload',
+  // Public ways in, limited per client address or per flow (test/flows/hooks.test.ts, test/partner/device-limits.test.ts).
+  'POST /engine/hooks/:flowId',
+  'POST /partner/devices/code',
+  'POST /partner/devices/token',
+  // A widget visitor's chat: below.
+  'POST /widget/:publicId/chat',
+];
 
 async function freshTenant(): Promise<{ tenant: TestTenant; agentId: string }> {
   const tenant = await t.tenant();
@@ -152,6 +195,12 @@ describe('limits parity table: REST and GraphQL', () => {
         const { answered, refusal } = await run(side, row.ceiling + 1);
         expect(answered).toBe(row.ceiling);
         expect(refusal).toEqual({ refused: true, retryAfter: RETRY_AFTER });
+      }
+      if (row.mcp) {
+        t.clock.set(new Date(Date.UTC(2026, 10, 2, 10, minute++, 17, 250)));
+        const { answered, refusal } = await run(row.mcp, row.ceiling + 1);
+        expect(answered).toBe(row.ceiling);
+        expect(refusal).toEqual({ refused: true });
       }
     });
   }
@@ -217,5 +266,65 @@ describe('GraphQL counts per root field', () => {
     const refused = outcomes.filter((r) => r.errors);
     expect(refused).toHaveLength(5);
     expect(refused[0]!.errors![0]!.extensions).toMatchObject({ status: 429, route: 'POST /v1/knowledge/query', retryAfter: RETRY_AFTER });
+  });
+});
+
+describe('MCP and the widget are ways in like the others', () => {
+  it("MCP's initialize, notifications, tools/list and ping count against the key's rate, with REST and GraphQL", async () => {
+    const { tenant } = await freshTenant();
+    const key = await t.key(tenant, { ratePerMinute: 6 });
+    const client = await mcpClient(key); // initialize, then notifications/initialized: 2
+    try {
+      await client.listTools(); // 3
+      await client.ping(); // 4
+      expect((await api(t.baseUrl, key).get('/v1/agents')).status).toBe(200); // 5
+      expect((await api(t.baseUrl, key).graphql('{ agents { id } }')).errors).toBeUndefined(); // 6
+      await expect(client.ping()).rejects.toThrow(/rate_limited/);
+      const rest = await api(t.baseUrl, key).get('/v1/agents');
+      expect([rest.status, rest.body.code, rest.headers.get('retry-after')]).toEqual([429, 'rate_limited', String(RETRY_AFTER)]);
+      const raw = await fetch(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect([raw.status, (await raw.json()).code, raw.headers.get('retry-after')]).toEqual([429, 'rate_limited', String(RETRY_AFTER)]);
+      t.clock.advance(60_000);
+      await client.ping();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a widget's visitors share the agent-chat ceiling of REST chat, per widget: 30 answer, the next is refused with retry-after", async () => {
+    const { tenant, agentId } = await freshTenant();
+    const c = api(t.baseUrl, tenant.key);
+    const collection = (await c.post('/v1/knowledge-collections', { name: 'Budget' })).body.collection;
+    await ingest(t, tenant, fixtures.text('The budget is 40 000 EUR for the year.'), 'budget.txt', { collectionId: collection.id });
+    expect((await c.post(`/v1/knowledge/agents/${agentId}/links`, { collectionId: collection.id })).status).toBe(200);
+    const origin = 'http://shop.test';
+    const widgetOf = async () => {
+      const res = await c.post('/engine/widgets', { name: 'Help', family: 'agent', agentId, allowedOrigins: [origin], monthlyQuestionLimit: 1000, ipRatePerMinute: 100 });
+      expect(res.status, res.text).toBe(201);
+      return res.body.widget.publicId as string;
+    };
+    const ask = (publicId: string, visitor: number) =>
+      fetch(`${t.baseUrl}/widget/${publicId}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': `198.51.100.${visitor}` },
+        body: JSON.stringify({ message: 'What is the budget?' }),
+      });
+    const publicId = await widgetOf();
+    for (let i = 0; i < 30; i++) {
+      const res = await ask(publicId, (i % 5) + 1); // five visitors: the ceiling is the widget's, not each visitor's
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('"type":"done"');
+    }
+    const refused = await ask(publicId, 99);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(RETRY_AFTER));
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(await refused.json()).toEqual({ message: expect.any(String), route: 'POST /widget/:publicId/chat', limitPerMinute: 30 });
+    // Another widget of the same workspace has its own count.
+    expect((await ask(await widgetOf(), 1)).status).toBe(200);
   });
 });

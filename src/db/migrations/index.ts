@@ -28,6 +28,7 @@ import { Migration20261126200100 } from './Migration20261126200100.js';
 import { Migration20261126201000 } from './Migration20261126201000.js';
 import { Migration20261126203700 } from './Migration20261126203700.js';
 import { Migration20261126204700 } from './Migration20261126204700.js';
+import { Migration20261126210000 } from './Migration20261126210000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261126201000', class: Migration20261126201000 },
   { name: 'Migration20261126203700', class: Migration20261126203700 },
   { name: 'Migration20261126204700', class: Migration20261126204700 },
+  { name: 'Migration20261126210000', class: Migration20261126210000 },
 ];

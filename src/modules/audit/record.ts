@@ -16,11 +16,22 @@ export const personActor = (user: { id: string; email?: string | null }): AuditA
   email: user.email ?? null,
 });
 
-/** Who a caller is, for the log: the signed-in person, else the API key and the user it acts for. */
+/**
+ * Who a caller is, for the log (src/core/principal.ts): the signed-in person; the API key and the user it
+ * acts for; the service (a flow, for its creator); a widget's visitor, who is nobody of the workspace.
+ */
 export function actorOf(caller: Caller): AuditActor {
   const email = caller.user.email ?? null;
-  if (caller.person) return { type: 'person', keyId: null, userId: caller.user.id, email };
-  return { type: 'key', keyId: caller.key.id, userId: caller.user.id, email };
+  switch (caller.kind) {
+    case 'person':
+      return { type: 'person', keyId: null, userId: caller.user.id, email };
+    case 'key':
+      return { type: 'key', keyId: caller.key.id, userId: caller.user.id, email };
+    case 'system':
+      return { type: 'system', keyId: null, userId: caller.user.id, email };
+    case 'widget':
+      return { type: 'anonymous', keyId: null, userId: null, email: null };
+  }
 }
 
 /** Who acted and from where: the actor, the client's address and the request id (both absent for the CLI). */

@@ -144,4 +144,19 @@ const FlowRunEventSchema = defineEntity({
 export class FlowRunEvent extends FlowRunEventSchema.class {}
 FlowRunEventSchema.setClass(FlowRunEvent);
 
-export const flowEntities = [Flow, FlowRun, FlowStep, FlowApproval, FlowRunEvent];
+/** The `webhook-id` of an accepted inbound hook delivery, kept while a replay could still be inside the window. */
+const FlowHookMessageSchema = defineEntity({
+  name: 'FlowHookMessage',
+  tableName: 'flow_hook_message',
+  properties: {
+    flowId: p.string().primary(),
+    messageId: p.string().primary(),
+    /** The run the delivery started: a replay is told which. */
+    runId: p.string(),
+    receivedAt: p.datetime(),
+  },
+});
+export class FlowHookMessage extends FlowHookMessageSchema.class {}
+FlowHookMessageSchema.setClass(FlowHookMessage);
+
+export const flowEntities = [Flow, FlowRun, FlowStep, FlowApproval, FlowRunEvent, FlowHookMessage];

@@ -4,6 +4,8 @@ import { hostname } from 'node:os';
 import type { Deps } from '../../core/deps.js';
 import { Notifier } from '../../lib/notifier.js';
 import { FlowRun } from './flow.entity.js';
+import type { AdmitStep } from './flow-caller.js';
+import { sweepHookMessages } from './inbound.js';
 import { advanceRun, claimRuns, expireApprovals, fireDueSchedules, nextWakeAt, releaseClaims, type Claim } from './engine.js';
 
 /** Process state of the flows module, created once by the composition root. */
@@ -14,10 +16,12 @@ export interface FlowsRuntime {
   readonly events: Notifier;
   /** This process, as recorded on the steps it runs. */
   readonly workerId: string;
+  /** How a step's service call is admitted: the request pipeline, behind a port (flow-caller.ts). */
+  readonly admitStep: AdmitStep;
 }
 
-export function createFlowsRuntime(): FlowsRuntime {
-  return { wake: new Notifier(), events: new Notifier(), workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` };
+export function createFlowsRuntime(admitStep: AdmitStep): FlowsRuntime {
+  return { wake: new Notifier(), events: new Notifier(), workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, admitStep };
 }
 
 declare module '../../core/deps.js' {
@@ -146,8 +150,14 @@ export function startFlows(app: Deps): void {
   const worker = new FlowWorker(app);
   const unsubscribe = app.flows.wake.subscribe(() => worker.wake());
   worker.start();
+  // The ids of inbound hook deliveries that can no longer be replayed (inbound.ts).
+  const sweep = setInterval(() => {
+    sweepHookMessages(app).catch((err) => app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'flow hook id sweep failed'));
+  }, 60_000);
+  sweep.unref();
   app.shutdown.onDrain(() => worker.drain());
   app.onClose(async () => {
+    clearInterval(sweep);
     unsubscribe();
     await worker.stop();
   });

@@ -1,13 +1,13 @@
-import { createContext, type ServiceContext } from '../../core/context.js';
+import type { ServiceContext } from '../../core/context.js';
 import type { Deps } from '../../core/deps.js';
 import { toDomainError } from '../../errors/index.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import { runTurn } from '../chat/chat.service.js';
 import { queryKnowledge } from '../knowledge/query.service.js';
-import { personKey } from '../people/sessions.js';
 import { verifyText } from '../verify/verify.service.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import type { FlowRun } from './flow.entity.js';
+import { flowCaller, type StepOperation } from './flow-caller.js';
 import { NODE_CONFIGS, type FlowNode } from './flows.schemas.js';
 import { evaluate, render, type ConditionOp, type TemplateContext } from './templates.js';
 
@@ -29,28 +29,24 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 export const idempotencyKeyOf = (runId: string, nodeKey: string) => `${runId}:${nodeKey}`;
 
 /**
- * The service context a step runs in: the flow's creator in the run's workspace, with a stand-in key
- * `flow:<flowId>` (no rate, no monthly budget; never stored), so agent steps are metered in questions
- * and verify steps in controls under the creator, and a spent allowance refuses the step (402) as it
- * would refuse the creator.
+ * A service call of a step: its request is opened through the request pipeline (`app.flows.admitStep`)
+ * as the flow (`flowCaller`: the creator in the run's workspace, metered under `flow:<flowId>`, with the
+ * flow's own rate and, for `op`'s ceiling, its own count), so agent steps are metered in questions and
+ * verify steps in controls, and a spent allowance or a reached limit refuses the step (402, 429) as it
+ * would refuse the creator. Its catalogue error fails the step with its code.
  */
-async function creatorContext(app: Deps, run: FlowRun, signal: AbortSignal): Promise<ServiceContext | string> {
+async function asFlow(app: Deps, run: FlowRun, signal: AbortSignal, op: StepOperation, work: (ctx: ServiceContext) => Promise<StepResult>): Promise<StepResult> {
   const em = app.orm.em.fork();
   const [workspace, user] = await Promise.all([em.findOne(Workspace, { id: run.workspaceId }), em.findOne(User, { id: run.userId })]);
-  if (!workspace || !user) return "The flow's creator no longer exists";
-  const key = Object.assign(personKey(user, app.clock.now()), { id: `flow:${run.flowId}` });
-  return createContext(app, { workspace, user, key, scopes: [], restricted: false, readonly: false }, {
-    signal,
-    log: app.log.child(run.requestId ? { runId: run.id, requestId: run.requestId } : { runId: run.id }),
-    requestId: run.requestId ?? null,
-  });
-}
-
-/** A service call of a step, in the creator's context; its catalogue error fails the step with its code. */
-async function asCreator(app: Deps, run: FlowRun, signal: AbortSignal, work: (ctx: ServiceContext) => Promise<StepResult>): Promise<StepResult> {
-  const ctx = await creatorContext(app, run, signal);
-  if (typeof ctx === 'string') return { kind: 'failed', error: ctx, code: 'creator_missing' };
+  if (!workspace || !user) return { kind: 'failed', error: "The flow's creator no longer exists", code: 'creator_missing' };
+  const caller = flowCaller(app, workspace, user, { flowId: run.flowId, runId: run.id });
+  let ctx: ServiceContext | undefined;
   try {
+    ctx = await app.flows.admitStep(app, caller, op, {
+      signal,
+      log: app.log.child(run.requestId ? { runId: run.id, requestId: run.requestId } : { runId: run.id }),
+      requestId: run.requestId ?? null,
+    });
     return await work(ctx);
   } catch (err) {
     if (signal.aborted) throw err;
@@ -58,9 +54,16 @@ async function asCreator(app: Deps, run: FlowRun, signal: AbortSignal, work: (ct
     if (unexpected) app.log.error({ err, runId: run.id }, 'flow step failed unexpectedly');
     return { kind: 'failed', error: error.message, code: error.code };
   } finally {
-    await ctx.scope.dispose();
+    await ctx?.scope.dispose();
   }
 }
+
+/** The operations of the steps that call a service; an agent step counts against the agent-chat ceiling, per flow. */
+const STEP_OPS = {
+  'agent.ask': { name: 'flow agent.ask', needs: { scope: 'engine', write: true, rateLimit: 'agentChat' } },
+  'knowledge.query': { name: 'flow knowledge.query', needs: { scope: 'engine' } },
+  'verify.text': { name: 'flow verify.text', needs: { scope: 'engine', write: true } },
+} as const satisfies Record<string, StepOperation>;
 
 export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, context: TemplateContext, signal: AbortSignal): Promise<StepResult> {
   const now = app.clock.now();
@@ -72,10 +75,10 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
       return { kind: 'done', output: run.input, summary: `${run.trigger} trigger` };
     case 'agent.ask': {
       const c = NODE_CONFIGS['agent.ask'].parse(node.config ?? {});
-      return asCreator(app, run, signal, async (ctx) => {
+      return asFlow(app, run, signal, STEP_OPS['agent.ask'], async (ctx) => {
         const turn = await runTurn(ctx, { message: render(c.prompt, context) }, {
           agentId: c.agentId,
-          route: 'flow agent.ask',
+          route: STEP_OPS['agent.ask'].name,
           access: { scope: 'engine', write: true },
         });
         const answer = turn.result.content;
@@ -84,7 +87,7 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
     }
     case 'knowledge.query': {
       const c = NODE_CONFIGS['knowledge.query'].parse(node.config ?? {});
-      return asCreator(app, run, signal, async (ctx) => {
+      return asFlow(app, run, signal, STEP_OPS['knowledge.query'], async (ctx) => {
         const items = await queryKnowledge(ctx, { query: render(c.query, context), collectionIds: c.collectionIds, topK: c.topK });
         const results = items.map((i) => ({ sourceName: i.sourceName, section: i.section, passage: i.chunkPreview, similarity: i.similarity }));
         return { kind: 'done', output: { results }, summary: `${results.length} passage${results.length === 1 ? '' : 's'} found` };
@@ -92,7 +95,7 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
     }
     case 'verify.text': {
       const c = NODE_CONFIGS['verify.text'].parse(node.config ?? {});
-      return asCreator(app, run, signal, async (ctx) => {
+      return asFlow(app, run, signal, STEP_OPS['verify.text'], async (ctx) => {
         const text = render(c.text, context);
         const report = await verifyText(ctx, c.passages ? { text, passages: c.passages } : { text, collectionIds: c.collectionIds });
         const { counts } = report;

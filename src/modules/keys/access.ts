@@ -32,10 +32,10 @@ export const roleAllows = (role: UserRole, access: Access): boolean => role === 
  * key on person-only operations, admin_required for a member); a key by SPEC's order: scope first,
  * then read-only.
  */
-export function authorize(ctx: ServiceContext, access: Access): void {
+export function authorize(ctx: Pick<ServiceContext, 'caller'>, access: Access): void {
   const { caller } = ctx;
-  if (access.person && !caller.person) throw errors.personRequired();
-  if (caller.person && !roleAllows(caller.person.role, access)) throw errors.adminRequired();
+  if (access.person && caller.kind !== 'person') throw errors.personRequired();
+  if (caller.kind === 'person' && !roleAllows(caller.person.role, access)) throw errors.adminRequired();
   if (caller.restricted && (access.scope === null || !caller.scopes.includes(access.scope))) {
     throw errors.scopeDenied(access.scope);
   }

@@ -7,16 +7,19 @@ export interface PersonIdentity {
   role: UserRole;
 }
 
-// The entities a caller is made of, resolved from the API key by this module (`authenticateSecret`), or
-// from the session cookie by the people module. A person has no API key: `key` then is a stand-in with
-// no limits of its own (`personKey`, src/modules/people/sessions.ts), so per-key rates and budgets do not
-// apply to people; `person` says who signed in.
-declare module '../../core/context.js' {
-  interface Caller {
+// The entities a caller is made of (src/core/principal.ts): every caller acting in a workspace has its
+// workspace and a user (the key's owner, the signed-in person, the flow's creator, a widget's visitor);
+// a key caller has its key, resolved by this module (`authenticateSecret`); a person caller says who
+// signed in, resolved from the session cookie by the people module.
+declare module '../../core/principal.js' {
+  interface WorkspaceCaller {
     workspace: Workspace;
     user: User;
+  }
+  interface KeyCaller {
     key: ApiKey;
-    /** Set when a signed-in person calls (session cookie); absent for an API key. */
-    person?: PersonIdentity;
+  }
+  interface PersonCaller {
+    person: PersonIdentity;
   }
 }

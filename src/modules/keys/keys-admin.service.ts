@@ -65,6 +65,8 @@ const rightsOf = (k: ApiKey): KeyRights => ({
   expiresAt: k.expiresAt ?? null,
 });
 
+const UNBOUNDED: KeyRights = { scopes: [], readonly: false, ratePerMinute: null, monthlyQuestionLimit: null, expiresAt: null };
+
 /** `null` is "no limit": more than any number. */
 const limitExceeds = (value: number | null, bound: number | null): boolean => bound !== null && (value === null || value > bound);
 const expiryExceeds = (value: Date | null, bound: Date | null): boolean =>
@@ -86,7 +88,8 @@ function scopesBeyond(next: readonly string[], bound: readonly string[]): string
  * lowering a key that already exceeds the caller's rights is allowed.
  */
 export function assertWithinRights(caller: Caller, next: KeyRights, current?: KeyRights): void {
-  const own = rightsOf(caller.key);
+  // A signed-in person has no key: their rights are unbounded (what the role allows was checked before).
+  const own: KeyRights = caller.kind === 'key' ? rightsOf(caller.key) : UNBOUNDED;
   const raised = <T>(beyond: (n: T, b: T) => boolean, pick: (r: KeyRights) => T) =>
     beyond(pick(next), pick(own)) && (!current || beyond(pick(next), pick(current)));
   const extra = scopesBeyond(next.scopes, own.scopes);
@@ -159,7 +162,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
       { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
       data,
       // A signed-in person has no key of their own: their keys are independent (no parent to revoke them).
-      ctx.caller.person ? null : ctx.caller.key.id,
+      ctx.caller.kind === 'key' ? ctx.caller.key.id : null,
     );
     audit(ctx, { action: 'key.created', target: { type: 'apiKey', id: issued.key.id }, details: keyAuditDetails(issued.key) }, em);
     return issued;

@@ -2,7 +2,7 @@ import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
-import type { Caller } from '../../core/context.js';
+import type { KeyCaller } from '../../core/principal.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { constantTimeEqualHex, newSecret, previewOf, sha256Hex } from '../../lib/secrets.js';
@@ -166,7 +166,7 @@ export async function authenticateSecret(
   clock: Clock,
   secret: string | undefined,
   lookup: (hash: string) => Promise<KeyRow | null | undefined> = (hash) => lookupKeyRow(em, hash),
-): Promise<Caller> {
+): Promise<KeyCaller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
   const row = (await lookup(hash)) ?? undefined;
@@ -183,10 +183,22 @@ export async function authenticateSecret(
   const user = em.map(User, userRow as never);
   const workspace = em.map(Workspace, wsRow as never);
   assertWorkspaceOpen(workspace, clock.now());
+  return keyCaller(workspace, user, key);
+}
+
+/** The caller of an API key: metered under the key's id, limited by its `ratePerMinute` and `monthlyQuestionLimit`. */
+export function keyCaller(workspace: Workspace, user: User, key: ApiKey): KeyCaller {
+  const rate = key.ratePerMinute;
   return {
+    kind: 'key',
     workspace,
     user,
     key,
+    limits: {
+      meter: key.id,
+      rates: rate === null || rate === undefined ? [] : [{ bucket: `key:${key.id}`, perMinute: rate }],
+      monthlyQuestions: key.monthlyQuestionLimit ?? null,
+    },
     scopes: key.scopes,
     restricted: isRestricted(key.scopes),
     readonly: key.readonly,

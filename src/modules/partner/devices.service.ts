@@ -123,3 +123,11 @@ export async function unpairDevice(ctx: ServiceContext, id: string): Promise<voi
   const key = device.keyId ? await ctx.em.findOne(ApiKey, { id: device.keyId }) : null;
   if (key) await revokeKeyAndDescendants(ctx.em, key, ctx.clock.now());
 }
+
+/**
+ * Deletes the pairing codes nobody confirmed before they expired (each `POST /partner/devices/code`
+ * stores one): a code confirmed but not yet fetched stays, as do paired and unpaired devices.
+ */
+export async function sweepDeviceCodes(app: Deps): Promise<number> {
+  return app.orm.em.fork().nativeDelete(PartnerDevice, { status: 'pending', partnerId: null, expiresAt: { $lte: app.clock.now() } });
+}

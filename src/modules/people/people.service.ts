@@ -136,7 +136,7 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
   user.passwordHash = await hashPassword(data.newPassword);
   audit(ctx, { action: 'person.password_changed', target: { type: 'person', id: user.id } });
   await ctx.em.flush();
-  await closeSessions(ctx.em, ctx.clock.now(), user.id, ctx.caller.person?.sessionId);
+  await closeSessions(ctx.em, ctx.clock.now(), user.id, ctx.caller.kind === 'person' ? ctx.caller.person.sessionId : undefined);
 }
 
 /** The people of the caller's workspace, oldest first. */

@@ -1,11 +1,10 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
-import type { Caller } from '../../core/context.js';
+import type { PersonCaller } from '../../core/principal.js';
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret, sha256Hex } from '../../lib/secrets.js';
-import { ApiKey } from '../keys/api-key.entity.js';
 import { assertWorkspaceOpen } from '../keys/keys.service.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import { assertSameOrigin, type CrossSiteFacts } from './csrf.js';
@@ -134,36 +133,20 @@ export async function findLiveSession(em: Em, now: Date, token: string | undefin
   return { session, user, workspace };
 }
 
-/**
- * The stand-in for the API key a person does not have: no rate, no budget, no scopes, never stored.
- * Its id names the person (`person:<userId>`), so what is counted per calling key (the agent-chat
- * ceiling, the ledger's key column) is counted per person.
- */
-export function personKey(user: User, now: Date): ApiKey {
-  return Object.assign(new ApiKey(), {
-    id: `person:${user.id}`,
-    workspaceId: user.workspaceId,
-    userId: user.id,
-    name: null,
-    secretHash: '',
-    preview: '',
-    scopes: [],
-    readonly: false,
-    ratePerMinute: null,
-    monthlyQuestionLimit: null,
-    expiresAt: null,
-    revokedAt: null,
-    parentKeyId: null,
-    createdAt: now,
-  });
-}
+/** The meter of a signed-in person: the ledger's key column and the per-caller ceilings count per person. */
+export const personMeter = (userId: string): string => `person:${userId}`;
 
-export function personCaller(session: PersonSession, user: User, workspace: Workspace, now: Date): Caller {
+/**
+ * A signed-in person: no key, so no per-key rate or monthly budget; metered as `person:<userId>` (usage by
+ * key lists each person apart); what they may do is their role's (docs/people.md).
+ */
+export function personCaller(session: PersonSession, user: User, workspace: Workspace): PersonCaller {
   return {
+    kind: 'person',
     workspace,
     user,
-    key: personKey(user, now),
     person: { sessionId: session.id, role: user.role },
+    limits: { meter: personMeter(user.id), rates: [], monthlyQuestions: null },
     scopes: [],
     restricted: false,
     readonly: false,
@@ -176,11 +159,11 @@ export function personCaller(session: PersonSession, user: User, workspace: Work
  * (csrf.ts); the session must be live
  * (401), the workspace not suspended nor its integrator unpaid (403 client_suspended, provider_unpaid).
  */
-export async function authenticateSession(app: Deps, credentials: SessionCredentials): Promise<Caller> {
+export async function authenticateSession(app: Deps, credentials: SessionCredentials): Promise<PersonCaller> {
   assertSameOrigin(credentials, (origin) => isTrustedOrigin(app, credentials.requestOrigin, origin));
   const now = app.clock.now();
   const found = await findLiveSession(app.orm.em.fork(), now, sessionTokenOf(credentials.cookie));
   if (!found) throw errors.unauthorized(SessionMessages.expired);
   assertWorkspaceOpen(found.workspace, now);
-  return personCaller(found.session, found.user, found.workspace, now);
+  return personCaller(found.session, found.user, found.workspace);
 }

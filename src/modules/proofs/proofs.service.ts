@@ -65,7 +65,7 @@ export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise
     answerHash: sha256(input.answer),
     usage: input.usage,
     outcome: input.outcome,
-    apiKeyId: ctx.caller.person ? null : ctx.caller.key.id,
+    apiKeyId: ctx.caller.kind === 'person' ? null : ctx.caller.limits.meter,
     requestId: ctx.requestId,
   });
 }

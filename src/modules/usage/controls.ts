@@ -12,7 +12,7 @@ export async function recordControl(ctx: ServiceContext, em: Em, opts: { route: 
   await em.insert(UsageEntry, {
     id: newId('use'),
     workspaceId: ctx.caller.workspace.id,
-    keyId: ctx.caller.key.id,
+    keyId: ctx.caller.limits.meter,
     userId: ctx.caller.user.id,
     kind: 'control',
     route: opts.route,

@@ -161,9 +161,9 @@ async function keyMonthTotal(ctx: ServiceContext, keyId: string, now: Date): Pro
  * key's month total from the ~15 s cache.
  */
 export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promise<void> {
-  const limit = ctx.caller.key.monthlyQuestionLimit;
-  if (limit === null || limit === undefined) return;
-  const used = await keyMonthTotal(ctx, ctx.caller.key.id, ctx.clock.now());
+  const { monthlyQuestions: limit, meter } = ctx.caller.limits;
+  if (limit === null) return;
+  const used = await keyMonthTotal(ctx, meter, ctx.clock.now());
   if (used + required > limit) throw errors.apiKeyBudgetExceeded();
 }
 
@@ -213,13 +213,14 @@ export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionE
  */
 async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdIds: string[]): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
-  const { workspace: ws, key, user } = ctx.caller;
-  const limit = key.monthlyQuestionLimit;
-  const limited = limit !== null && limit !== undefined;
+  const { workspace: ws, user, limits } = ctx.caller;
+  const limit = limits.monthlyQuestions;
+  const limited = limit !== null;
   // Answers of one workspace recorded together share one transaction (group commit).
   const { keyTotal, at } = await ctx.app.usage.ledger.submit(ws.id, {
     workspace: ws,
-    keyId: key.id,
+    // The ledger's key column names who is metered: the key, or `person:`, `widget:`, `flow:` (src/core/principal.ts).
+    keyId: limits.meter,
     userId: user.id,
     limited,
     holdIds,
@@ -227,9 +228,9 @@ async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, hol
     questions,
   });
   if (keyTotal === undefined || !limited) return { questions };
-  ctx.app.usage.keyBudgets.set(key.id, monthOf(at), keyTotal, at.getTime());
+  ctx.app.usage.keyBudgets.set(limits.meter, monthOf(at), keyTotal, at.getTime());
   if (keyTotal >= limit * KEY_NOTICE_RATIO) {
-    await notifyKeyBudget(ctx, { keyId: key.id, used: keyTotal, limit, now: at });
+    await notifyKeyBudget(ctx, { keyId: limits.meter, used: keyTotal, limit, now: at });
   }
   return { questions };
 }
@@ -359,13 +360,14 @@ async function notifyKeyBudget(ctx: ServiceContext, n: { keyId: string; used: nu
  * failure is logged (the stored notification stays readable).
  */
 function mailKeyBudget(ctx: ServiceContext, n: { keyId: string; used: number; limit: number; month: string; message: string }): void {
-  const to = ctx.caller.user.email;
-  if (!to || ctx.caller.person) return;
-  const name = ctx.caller.key.name ? `"${ctx.caller.key.name}" (${n.keyId})` : n.keyId;
+  const { caller } = ctx;
+  const to = caller.user.email;
+  if (!to || caller.kind !== 'key') return;
+  const name = caller.key.name ? `"${caller.key.name}" (${n.keyId})` : n.keyId;
   ctx.app.mailer
     .send({
       to,
-      subject: `API key ${ctx.caller.key.preview} has used ${Math.floor((n.used * 100) / n.limit)}% of its monthly questions`,
+      subject: `API key ${caller.key.preview} has used ${Math.floor((n.used * 100) / n.limit)}% of its monthly questions`,
       text: [
         `The API key ${name} of the workspace "${ctx.caller.workspace.name}" has used ${n.used} of its ${n.limit} questions for ${n.month} (UTC).`,
         'Past its limit, calls that consume questions are refused (402 API_KEY_BUDGET_EXCEEDED) until next month or until the limit is raised',

@@ -1,21 +1,11 @@
 import type { Deps, Kernel } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
-import type { Caller } from '../../core/context.js';
+import type { Principal } from '../../core/principal.js';
 import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
-
-declare module '../../core/context.js' {
-  interface Caller {
-    /**
-     * A caller acting for anonymous visitors (an embedded widget, src/modules/widgets/widget-caller.ts)
-     * limits each visitor apart: `perMinute` requests per calendar minute in `bucket` (one per visitor).
-     */
-    visitorRate?: { bucket: string; perMinute: number };
-  }
-}
 
 /** One request to count in a bucket for a calendar minute, against `limit`. */
 export interface RateTake {
@@ -61,41 +51,51 @@ async function giveBack(app: Deps, bucket: string, minute: number): Promise<void
     .execute('update rate_counter set count = count - 1 where bucket = ? and minute = ? and count > 0', [bucket, minute]);
 }
 
-const keyBucket = (caller: Caller) => `key:${caller.key.id}`;
+/**
+ * Ceilings counted per caller (its meter: the key, the person, the widget, the flow, the address); the
+ * others are counted per workspace. An anonymous caller has no workspace: every ceiling is its address's.
+ */
+const PER_CALLER = new Set<RouteRateName>(['agentChat', 'hookPerAddress', 'hookPerFlow', 'devicePairing']);
 
 /**
- * The route-level bucket: agent chat routes are counted per client (the calling key), the other
- * limited routes per workspace, each route apart (`route` is `METHOD /path`).
+ * The route-level bucket of a ceiling, each route apart (`route` is `METHOD /path`): per caller for the
+ * agent chat routes and the public routes, per workspace for the other limited routes.
  */
-export function routeBucket(caller: Caller, rateLimit: RouteRateName, route: string): string {
-  return rateLimit === 'agentChat' ? `route:${route}:key:${caller.key.id}` : `route:${route}:ws:${caller.workspace.id}`;
+export function routeBucket(caller: Principal, rateLimit: RouteRateName, route: string): string {
+  return caller.kind === 'anonymous' || PER_CALLER.has(rateLimit)
+    ? `route:${route}:key:${caller.limits.meter}`
+    : `route:${route}:ws:${caller.workspace.id}`;
 }
 
 /**
- * Every request limit of one operation (a REST request, a GraphQL root field), after authentication and
- * before anything runs: the key's `ratePerMinute` (429 rate_limited, retry-after 1 to 60), a visitor's
- * own rate for a caller acting for visitors (a widget's per-IP limit, the same 429), then the
- * route-level ceiling of `config.routeRates` counted in the bucket of `route` (`METHOD /path`; a GraphQL
- * field twinned to a REST route names that route, so both APIs share one count). A request refused by
- * the route ceiling gives its per-key count back, so a refused request consumes nothing.
+ * Every request limit of one operation (a REST request, a GraphQL root field, an MCP message, a widget
+ * visitor's request, a flow's agent step, a public route), after authentication and before anything
+ * runs: the rates that fit the caller (`limits.rates`, src/core/principal.ts: a key's `ratePerMinute`,
+ * a widget visitor's per-address rate, a flow's own rate; 429 rate_limited, retry-after 1 to 60), then
+ * the route-level ceiling of `config.routeRates` counted in the bucket of `route` (`METHOD /path`; a
+ * GraphQL field twinned to a REST route names that route, so both APIs share one count). A request
+ * refused by a later limit gives back what the earlier ones counted, so a refused request consumes nothing.
  */
 export async function enforceRequestRates(
   app: Deps,
-  caller: Caller,
+  caller: Principal,
   opts: { route: string; rateLimit?: RouteRateName },
 ): Promise<void> {
   const at = calendarMinute(app.clock.now());
-  const keyLimit = caller.key.ratePerMinute;
-  const keyLimited = keyLimit !== null && keyLimit !== undefined;
-  if (keyLimited && !(await take(app, keyBucket(caller), at.minute, keyLimit))) throw errors.rateLimited(at.secondsLeft);
-  const visitor = caller.visitorRate;
-  if (visitor && !(await take(app, visitor.bucket, at.minute, visitor.perMinute))) throw errors.rateLimited(at.secondsLeft);
+  const taken: string[] = [];
+  const refuse = async (error: Error): Promise<never> => {
+    await Promise.all(taken.map((bucket) => giveBack(app, bucket, at.minute)));
+    throw error;
+  };
+  for (const rate of caller.limits.rates) {
+    if (!(await take(app, rate.bucket, at.minute, rate.perMinute))) await refuse(errors.rateLimited(at.secondsLeft));
+    taken.push(rate.bucket);
+  }
   if (!opts.rateLimit) return;
   const ceiling = app.config.routeRates[opts.rateLimit];
   if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;
-  if (keyLimited) await giveBack(app, keyBucket(caller), at.minute);
   // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
-  throw errors.routeRateLimited(opts.route, ceiling, at.secondsLeft);
+  await refuse(errors.routeRateLimited(opts.route, ceiling, at.secondsLeft));
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */

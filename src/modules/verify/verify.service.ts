@@ -191,7 +191,7 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
       [
         id,
         ctx.caller.workspace.id,
-        ctx.caller.key.id,
+        ctx.caller.limits.meter,
         ctx.caller.user.id,
         verifier.language,
         data.text,

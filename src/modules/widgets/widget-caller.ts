@@ -5,10 +5,9 @@
  * identifier and the page's `Origin`, in place of a key, so the rest of the pipeline (rates, scope,
  * read-only, admission and metering) runs as for every other way in. docs/widgets.md.
  */
-import type { Caller } from '../../core/context.js';
+import type { WidgetCaller } from '../../core/principal.js';
 import type { Deps } from '../../core/deps.js';
 import { errors } from '../../errors/index.js';
-import { ApiKey } from '../keys/api-key.entity.js';
 import type { CapabilityScope } from '../keys/scopes.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import { Widget, type WidgetFamily } from './widget.entity.js';
@@ -31,45 +30,21 @@ export interface WidgetVisitor {
   ip: string;
 }
 
-declare module '../../core/context.js' {
-  interface Caller {
-    /** Set when a widget acts for its workspace on a visitor's behalf; absent for keys and people. */
-    widget?: WidgetVisitor;
+declare module '../../core/principal.js' {
+  interface WidgetCaller {
+    /** The widget acting for its workspace, and the visitor's page and address. */
+    widget: WidgetVisitor;
   }
 }
 
 /**
- * The ledger's key column for what a widget consumes, and its per-key budget: like a person's stand-in
- * key (`person:<userId>`), so usage by key shows each widget apart.
+ * The widget's meter: the ledger's key column for what it consumes (usage by key shows each widget apart),
+ * its monthly ceiling and its agent-chat ceiling count under it.
  */
 export const widgetKeyId = (widgetId: string): string => `widget:${widgetId}`;
 
 /** The capability scope of the family a widget answers with. */
 export const familyScope = (family: WidgetFamily): CapabilityScope => (family === 'light' ? 'light' : 'agents');
-
-/**
- * The stand-in for the key a widget does not have: never stored; its month's questions are the widget's
- * (`monthlyQuestionLimit` is the widget's ceiling, checked and cached like any key's budget); no
- * `ratePerMinute` of its own, since the widget's limit is per visitor's IP (`visitorRate`).
- */
-function widgetKey(widget: Widget): ApiKey {
-  return Object.assign(new ApiKey(), {
-    id: widgetKeyId(widget.id),
-    workspaceId: widget.workspaceId,
-    userId: widgetKeyId(widget.id),
-    name: widget.name,
-    secretHash: '',
-    preview: '',
-    scopes: [familyScope(widget.family)],
-    readonly: false,
-    ratePerMinute: null,
-    monthlyQuestionLimit: widget.monthlyQuestionLimit,
-    expiresAt: null,
-    revokedAt: null,
-    parentKeyId: null,
-    createdAt: widget.createdAt,
-  });
-}
 
 /**
  * The visitor is nobody of the workspace: a user that owns nothing (no memory, no session, no member's
@@ -93,7 +68,7 @@ function visitorUser(widget: Widget): User {
  * (404), called from one of its allowed origins (403 `origin_not_allowed`, also without an `Origin`),
  * its workspace not suspended (403 `client_suspended`). The caller holds only the family's scope.
  */
-export async function authenticateWidget(app: Deps, credentials: WidgetCredentials): Promise<Caller> {
+export async function authenticateWidget(app: Deps, credentials: WidgetCredentials): Promise<WidgetCaller> {
   const em = app.orm.em.fork();
   const { publicId } = credentials;
   const widget = publicId.includes('\u0000') || publicId.length > 64 ? null : await em.findOne(Widget, { publicId });
@@ -105,11 +80,17 @@ export async function authenticateWidget(app: Deps, credentials: WidgetCredentia
   if (workspace.suspended) throw errors.clientSuspended();
   const scope = familyScope(widget.family);
   return {
+    kind: 'widget',
     workspace,
     user: visitorUser(widget),
-    key: widgetKey(widget),
     widget: { widget, origin, ip: credentials.ip },
-    visitorRate: { bucket: `widget:${widget.id}:ip:${credentials.ip}`, perMinute: widget.ipRatePerMinute },
+    limits: {
+      meter: widgetKeyId(widget.id),
+      // Each visitor apart: the widget's per-address rate.
+      rates: [{ bucket: `widget:${widget.id}:ip:${credentials.ip}`, perMinute: widget.ipRatePerMinute }],
+      // The widget's monthly ceiling, checked and cached like a key's budget.
+      monthlyQuestions: widget.monthlyQuestionLimit,
+    },
     scopes: [scope],
     restricted: true,
     readonly: false,

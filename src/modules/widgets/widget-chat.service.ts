@@ -1,7 +1,7 @@
 /**
  * What a visitor does through an embedded widget: read its configuration and ask a question whose answer
  * streams into the panel. The caller is the widget acting for its workspace (widget-caller.ts): the
- * answer is admitted, metered and recorded like any chat turn, under the widget's stand-in key.
+ * answer is admitted, metered and recorded like any chat turn, metered under the widget (`widget:<id>`).
  * docs/widgets.md.
  */
 import type { ServiceContext } from '../../core/context.js';
@@ -40,9 +40,8 @@ export type WidgetStreamEvent =
 
 /** Only a widget acts through its public endpoints; a key or a person never reaches them. */
 function visitorOf(ctx: ServiceContext): WidgetVisitor {
-  const visitor = ctx.caller.widget;
-  if (!visitor) throw errors.scopeDenied(null);
-  return visitor;
+  if (ctx.caller.kind !== 'widget') throw errors.scopeDenied(null);
+  return ctx.caller.widget;
 }
 
 /** `GET /widget/:publicId/config`: what the panel shows before the first question. */
@@ -54,7 +53,7 @@ export function widgetConfig(ctx: ServiceContext): WidgetConfig {
 
 /**
  * What of a chat turn's events reaches a visitor's panel (tokens, the answer, an error); the rest stays
- * in. The stand-in key's budget is the widget's ceiling, and is worded so.
+ * in. The widget's monthly budget (its caller's `limits.monthlyQuestions`) is worded as the widget's ceiling.
  */
 export function toWidgetEvent(widget: Widget, event: ChatStreamEvent): WidgetStreamEvent | undefined {
   switch (event.type) {
@@ -80,7 +79,7 @@ export interface WidgetAnswer {
   finish(): Promise<void>;
 }
 
-/** The widget's monthly ceiling (its stand-in key's budget), before anything runs: 402 `WIDGET_MONTHLY_LIMIT`. */
+/** The widget's monthly ceiling (its caller's monthly budget), before anything runs: 402 `WIDGET_MONTHLY_LIMIT`. */
 async function assertCeiling(ctx: ServiceContext, widget: Widget): Promise<void> {
   try {
     await assertKeyBudget(ctx);

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import type { Caller } from '../../core/context.js';
+import type { Caller, KeyCaller } from '../../core/principal.js';
 
 const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace').implement({
   fields: (t) => ({
@@ -12,7 +12,7 @@ const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace'
   }),
 });
 
-const ViewerKey = builder.objectRef<Caller['key']>('ViewerKey').implement({
+const ViewerKey = builder.objectRef<KeyCaller['key']>('ViewerKey').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     preview: t.exposeString('preview'),
@@ -38,8 +38,8 @@ const Viewer = builder.objectRef<Caller>('Viewer').implement({
   fields: (t) => ({
     workspace: t.field({ type: ViewerWorkspace, resolve: (c) => c.workspace }),
     userId: t.id({ resolve: (c) => c.user.id }),
-    key: t.field({ type: ViewerKey, nullable: true, description: 'The calling API key; null for a signed-in person.', resolve: (c) => (c.person ? null : c.key) }),
-    person: t.field({ type: ViewerPerson, nullable: true, description: 'The signed-in person; null for an API key.', resolve: (c) => (c.person ? c.user : null) }),
+    key: t.field({ type: ViewerKey, nullable: true, description: 'The calling API key; null for a signed-in person.', resolve: (c) => (c.kind === 'key' ? c.key : null) }),
+    person: t.field({ type: ViewerPerson, nullable: true, description: 'The signed-in person; null for an API key.', resolve: (c) => (c.kind === 'person' ? c.user : null) }),
     restricted: t.exposeBoolean('restricted'),
   }),
 });
