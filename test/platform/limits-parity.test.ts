@@ -85,19 +85,22 @@ async function mcpClient(key: string): Promise<Client> {
   return client;
 }
 
+/** One connected client per key (connecting is two requests of its own); closed after the tests. */
+const mcpClients = new Map<string, Promise<Client>>();
+afterAll(async () => {
+  for (const client of mcpClients.values()) await (await client).close();
+});
+
 /** One MCP tool call: a refusal by a limit is a tool error naming the code (MCP has no retry-after). */
 const mcp =
   (tool: string, args: Record<string, unknown>): Side['call'] =>
   async (tenant) => {
-    const client = await mcpClient(tenant.key);
-    try {
-      const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult & { structuredContent?: { code?: string } };
-      const code = r.structuredContent?.code;
-      if (r.isError && (code === 'rate_limited' || code === 'route_rate_limited')) return { refused: true };
-      return { refused: false, answered: !r.isError };
-    } finally {
-      await client.close();
-    }
+    if (!mcpClients.has(tenant.key)) mcpClients.set(tenant.key, mcpClient(tenant.key));
+    const client = await mcpClients.get(tenant.key)!;
+    const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult & { structuredContent?: { code?: string } };
+    const code = r.structuredContent?.code;
+    if (r.isError && (code === 'rate_limited' || code === 'route_rate_limited')) return { refused: true };
+    return { refused: false, answered: !r.isError };
   };
 
 interface Row {
@@ -202,7 +205,7 @@ describe('limits parity table: REST and GraphQL', () => {
         expect(answered).toBe(row.ceiling);
         expect(refusal).toEqual({ refused: true });
       }
-    });
+    }, 180_000);
   }
 
   it('a twin counts in its REST route’s bucket: 20 REST + 10 GraphQL chats fill the ceiling of 30', async () => {

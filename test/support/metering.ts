@@ -5,6 +5,7 @@ import { listen } from '../../src/app/create-app.js';
 import type { ModelClass } from '../../src/modules/models/provider.js';
 import { recordControl } from '../../src/modules/usage/controls.js';
 import { assertCanConsume, assertDocumentRoom, recordConsumption } from '../../src/modules/usage/metering.service.js';
+import { assignRequestId } from '../../rest/request-id.js';
 import { mount, type RouteDef } from '../../rest/route.js';
 import { newId } from '../../src/lib/ids.js';
 import type { TestApp } from './app.js';
@@ -64,6 +65,7 @@ export async function startMeteringRoutes(t: TestApp): Promise<MeteringRoutes> {
   mount(router, app, def('/test/agent-chat', { rateLimit: 'agentChat', handler: async () => ({ status: 200, body: { ok: true } }) }));
   mount(router, app, def('/test/upload', { rateLimit: 'upload', handler: async () => ({ status: 200, body: { ok: true } }) }));
   const http = express();
+  http.use(assignRequestId(app)); // what the app does first: mount() logs on req.log
   http.use(express.json());
   http.use(router);
   const server: Server = await listen(http, 0, '127.0.0.1');
