@@ -39,14 +39,26 @@ if (first) {
   );
 }
 
-let stopping = false;
-/** SIGTERM/SIGINT: drain, then exit within SVC_SHUTDOWN_GRACE_MS (src/app/shutdown.ts). A second signal exits at once. */
+/**
+ * A copy of the signal that arrives this soon after the first is the same request relayed by a launcher
+ * (npm and tsx pass on what the process group already received), not an operator insisting.
+ */
+const RELAYED_WITHIN_MS = 2000;
+let stoppingSince: number | undefined;
+/**
+ * SIGTERM/SIGINT: drain, then exit within SVC_SHUTDOWN_GRACE_MS (src/app/shutdown.ts). A second signal
+ * exits at once, unless it comes within RELAYED_WITHIN_MS of the first (docs/operations.md).
+ */
 function onSignal(signal: NodeJS.Signals) {
-  if (stopping) {
+  if (stoppingSince !== undefined) {
+    if (performance.now() - stoppingSince < RELAYED_WITHIN_MS) {
+      log.info({ signal }, 'signal repeated by a launcher during shutdown: still draining');
+      return;
+    }
     log.warn({ signal }, 'second signal during shutdown: exiting now');
     process.exit(1);
   }
-  stopping = true;
+  stoppingSince = performance.now();
   void shutDownGracefully(app, server, signal).then((code) => process.exit(code));
 }
 // A server process of several waits for its supervisor's SIGTERM rather than the terminal's SIGINT (src/app/cluster.ts).
