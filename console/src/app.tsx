@@ -22,9 +22,11 @@ const screens: Record<Screen, ComponentType<{ id?: string }>> = {
   usage: lazy(() => import('./screens/usage.js')),
   keys: lazy(() => import('./screens/keys.js')),
   proofs: lazy(() => import('./screens/proofs.js')),
+  audit: lazy(() => import('./screens/audit.js')),
 };
 
-const NAV: { screen: Screen; label: string }[] = [
+/** `admin`: listed for admins only (the service refuses the others with admin_required anyway). */
+const NAV: { screen: Screen; label: string; admin?: boolean }[] = [
   { screen: 'agents', label: 'Agents' },
   { screen: 'chat', label: 'Chat' },
   { screen: 'debates', label: 'Debates' },
@@ -35,6 +37,7 @@ const NAV: { screen: Screen; label: string }[] = [
   { screen: 'usage', label: 'Usage' },
   { screen: 'keys', label: 'API keys' },
   { screen: 'proofs', label: 'Proofs' },
+  { screen: 'audit', label: 'Audit', admin: true },
 ];
 
 export const ViewerQuery = graphql(`
@@ -102,7 +105,7 @@ function Shell({ signedOut, onSession }: { signedOut: boolean; onSession: () => 
       </header>
       <nav aria-label="Sections" className="nav">
         <ul>
-          {NAV.map((n) => (
+          {NAV.filter((n) => !n.admin || viewer.person?.role !== 'member').map((n) => (
             <li key={n.screen}>
               <Link href={hrefOf(n.screen)} aria-current={isCurrent(route, n.screen) ? 'page' : undefined}>
                 {n.label}

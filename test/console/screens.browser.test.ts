@@ -10,7 +10,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const SCREENS = ['Agents', 'Chat', 'Debates', 'Flows', 'Knowledge', 'Postes', 'Webhooks', 'Usage', 'API keys', 'Proofs'];
+const SCREENS = ['Agents', 'Chat', 'Debates', 'Flows', 'Knowledge', 'Postes', 'Webhooks', 'Usage', 'API keys', 'Proofs', 'Audit'];
 
 describe('every screen at 1280 px and 390 px (headless Chromium)', () => {
   for (const width of [1280, 390]) {
