@@ -13,6 +13,8 @@ export interface EmbeddingsRuntime {
   readonly maxScan: number;
   /** Passages per embeddings request. */
   readonly batch: number;
+  /** Whether the knowledge search adds synonyms and translations below the exact words (SVC_SEARCH_SYNONYMS). */
+  readonly synonyms: boolean;
 }
 
 declare module '../../core/deps.js' {
@@ -27,7 +29,7 @@ declare module '../../core/deps.js' {
  */
 export async function createEmbeddingsRuntime(kernel: Kernel): Promise<EmbeddingsRuntime> {
   const config = loadEmbeddingsConfig(kernel.config.env);
-  const base = { maxScan: config.maxScan, batch: config.batch };
+  const base = { maxScan: config.maxScan, batch: config.batch, synonyms: config.synonyms };
   if (!config.baseUrl) {
     kernel.log.info('knowledge search: full text only (SVC_EMBEDDINGS_BASE_URL is not set)');
     return { ...base, client: null, engine: 'in-process' };

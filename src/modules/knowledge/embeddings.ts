@@ -14,6 +14,7 @@ const EmbeddingsEnvSchema = z
     SVC_EMBEDDINGS_TIMEOUT_MS: positiveInt(30_000),
     SVC_EMBEDDINGS_BATCH: positiveInt(64),
     SVC_EMBEDDINGS_MAX_SCAN: positiveInt(5_000),
+    SVC_SEARCH_SYNONYMS: z.enum(['on', 'off']).default('on'),
   })
   .refine((e) => !e.SVC_EMBEDDINGS_BASE_URL || e.SVC_EMBEDDINGS_MODEL, {
     message: 'SVC_EMBEDDINGS_MODEL is required with SVC_EMBEDDINGS_BASE_URL',
@@ -30,6 +31,8 @@ export interface EmbeddingsConfig {
   batch: number;
   /** Without pgvector: the most passages one search ranks in process (docs/knowledge.md, "Hybrid retrieval"). */
   maxScan: number;
+  /** Knowledge search adds synonyms, translations and word forms below the exact words (SVC_SEARCH_SYNONYMS, default on). */
+  synonyms: boolean;
 }
 
 /** Reads the embeddings settings from an environment record; throws a ZodError when invalid. */
@@ -42,6 +45,7 @@ export function loadEmbeddingsConfig(env: Record<string, string | undefined>): E
     timeoutMs: e.SVC_EMBEDDINGS_TIMEOUT_MS,
     batch: e.SVC_EMBEDDINGS_BATCH,
     maxScan: e.SVC_EMBEDDINGS_MAX_SCAN,
+    synonyms: e.SVC_SEARCH_SYNONYMS === 'on',
   };
 }
 

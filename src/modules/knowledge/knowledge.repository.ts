@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Em } from '../../db/orm.js';
 import { AgentKnowledgeLink } from './knowledge.entity.js';
-import { advancedQueryText, indexSingulars, indexText, isAdvancedQuery, orQuery, queryTerms } from './search-text.js';
+import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryTerms } from './search-text.js';
 
 export interface ChunkRow {
   id: string;
@@ -137,9 +137,13 @@ export interface SearchHit {
  * close together; queries using web-search syntax go through `websearch_to_tsquery` as typed.
  * Ties break on source and position, so results are deterministic.
  */
-export async function searchChunks(em: Em, opts: { workspaceId: string; query: string; topK: number; scope: SearchScope }): Promise<SearchHit[]> {
+export async function searchChunks(
+  em: Em,
+  opts: { workspaceId: string; query: string; topK: number; scope: SearchScope; expand?: boolean },
+): Promise<SearchHit[]> {
   let tsquery: string;
   let queryText: string;
+  let expanded = '';
   if (isAdvancedQuery(opts.query)) {
     queryText = advancedQueryText(opts.query);
     tsquery = `websearch_to_tsquery('simple', ?)`;
@@ -147,12 +151,18 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
     const terms = queryTerms(opts.query);
     queryText = orQuery(terms);
     tsquery = `to_tsquery('simple', ?)`;
+    if (opts.expand && terms.length > 0) expanded = expansionTerms(terms).join(' | ');
   }
   if (!queryText) return [];
   if (opts.scope.kind === 'some' && opts.scope.sourceIds.length === 0 && opts.scope.collectionIds.length === 0) return [];
 
   // The workspace twice: for the passages and for their sources (see the comment on the query).
-  const params: unknown[] = [queryText, opts.workspaceId, opts.workspaceId];
+  // With expansion terms, a passage matches either list and ranks by its exact words plus half the rank of
+  // the expansions (scaled back into [0, 1)): a passage holding the exact words stays ahead.
+  const params: unknown[] = expanded ? [queryText, expanded, opts.workspaceId, opts.workspaceId] : [queryText, opts.workspaceId, opts.workspaceId];
+  const from = expanded ? `(select ${tsquery} as exact, to_tsquery('simple', ?) as wide) q` : `(select ${tsquery} as exact) q`;
+  const match = expanded ? 'c.search_vector @@ (q.exact || q.wide)' : 'c.search_vector @@ q.exact';
+  const rank = expanded ? '(ts_rank_cd(c.search_vector, q.exact, 33) + 0.5 * ts_rank_cd(c.search_vector, q.wide, 33)) / 1.5' : 'ts_rank_cd(c.search_vector, q.exact, 33)';
   const scopeSql = scopeCondition(opts.scope, params);
   params.push(opts.topK);
   // `s.workspace_id = ?` changes no result (a passage's source is in its workspace) but bounds the plan:
@@ -163,9 +173,9 @@ export async function searchChunks(em: Em, opts: { workspaceId: string; query: s
     { id: string; source_id: string; source_name: string; section: string; page: number; text: string; collection_id: string | null; collection_name: string | null; rank: number | string }[]
   >(
     `select c.id, c.source_id, s.name as source_name, c.section, c.page, c.text, s.collection_id, col.name as collection_name,
-            ts_rank_cd(c.search_vector, q.query, 33) as rank
-       from (select ${tsquery} as query) q
-       join knowledge_chunk c on c.search_vector @@ q.query
+            ${rank} as rank
+       from ${from}
+       join knowledge_chunk c on ${match}
        join knowledge_source s on s.id = c.source_id
        left join knowledge_collection col on col.id = s.collection_id
       where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' ${scopeSql}

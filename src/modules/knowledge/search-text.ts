@@ -1,3 +1,5 @@
+import { alternativesOf } from '../../lib/language/alternatives.js';
+import { stem } from '../models/text-match.js';
 import { foldText } from './parsing/sentences.js';
 
 /**
@@ -65,6 +67,37 @@ export function queryTerms(query: string): string[] {
     if (s) out.add(s);
   }
   return [...out];
+}
+
+/** Expansion terms per query, at most (they widen the match; the exact words still rank first). */
+const MAX_EXPANSIONS = 24;
+/** Shortest prefix searched for another form of a word (`resili` finds résiliation and résilier). */
+const MIN_FORM_PREFIX = 5;
+
+/**
+ * What the search adds below the exact words of a natural-language query (docs/knowledge.md, "Synonyms and
+ * languages"): for each content word, its other forms (the stem as a word prefix, `resili:*`), its WordNet
+ * synonyms and its renderings in the other language (`invoice` → `facture`). As to_tsquery terms.
+ */
+export function expansionTerms(terms: string[]): string[] {
+  const exact = new Set(terms);
+  const out: string[] = [];
+  const add = (t: string) => {
+    if (out.length < MAX_EXPANSIONS && !out.includes(t)) out.push(t);
+  };
+  for (const term of terms) {
+    if (/\d/.test(term)) continue;
+    const s = stem(term);
+    let n = 0;
+    while (n < s.length && s[n] === term[n]) n++;
+    if (n >= MIN_FORM_PREFIX && n < term.length) add(`'${term.slice(0, n)}':*`);
+  }
+  for (const term of terms) {
+    for (const alt of alternativesOf(term)) {
+      for (const w of indexText(alt).split(' ')) if (w && !exact.has(w) && !STOP_WORDS.has(w)) add(`'${w}'`);
+    }
+  }
+  return out;
 }
 
 /** `'a' | 'b' | ...` for to_tsquery: any term matches, and cover density ranks passages holding more of them higher. */

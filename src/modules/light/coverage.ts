@@ -7,13 +7,19 @@
  * same measure whatever retrieval ranked the passages.
  */
 import type { Em } from '../../db/orm.js';
+import { alternativesOf } from '../../lib/language/alternatives.js';
 import { indexText, queryTerms } from '../knowledge/search-text.js';
 import { stem } from '../models/text-match.js';
 
 /** One content word of the question: its stem, matched as a word prefix (`servic` for serviced, services). */
 export interface TermGroup {
   prefix: string;
+  /** Synonyms and translations of the word (folded), matched at a lower weight (SYNONYM_WEIGHT). */
+  alternatives: string[];
 }
+
+/** A question word found only as a synonym or a translation counts this much. */
+export const SYNONYM_WEIGHT = 0.8;
 
 /**
  * Words of a question that ask rather than say (how much, how often, allowed...): they are rarely in the
@@ -39,9 +45,17 @@ export function termGroups(question: string): TermGroup[] {
     const prefix = term.slice(0, Math.max(n, Math.min(term.length, MIN_PREFIX)));
     if (seen.has(prefix) || [...seen].some((p) => p === term)) continue;
     seen.add(prefix);
-    groups.push({ prefix });
+    groups.push({ prefix, alternatives: alternativesOf(term) });
   }
   return groups;
+}
+
+/** The part of a word's stem that is a prefix of it (`polici` of policy gives `polic`), at least MIN_PREFIX letters. */
+function prefixOf(term: string): string {
+  const stemmed = stem(term);
+  let n = 0;
+  while (n < stemmed.length && stemmed[n] === term[n]) n++;
+  return term.slice(0, Math.max(n, Math.min(term.length, MIN_PREFIX)));
 }
 
 const tsTerm = (g: TermGroup) => (g.prefix.length >= MIN_PREFIX ? `'${g.prefix}':*` : `'${g.prefix}'`);
@@ -69,18 +83,35 @@ const wordsOf = (text: string): string[] => [...new Set(indexText(text).split(' 
  * Weight of a word: ln(1 + total / (df + 1)), so a word in no passage weighs most.
  */
 export function coverage(groups: TermGroup[], freq: { total: number; df: number[] }, passages: { section: string; text: string }[]): number {
-  if (groups.length === 0 || passages.length === 0) return 0;
+  return coverageOf(groups, freq, passages).coverage;
+}
+
+/**
+ * The best passage's coverage, and the share of the question's weight held by the heaviest word that
+ * passage lacks (its synonyms and translations counted as present): a near miss shares nearly every word
+ * of a passage but the one it is about (`penalty`, `resolve`, `grandparent`).
+ */
+export function coverageOf(
+  groups: TermGroup[],
+  freq: { total: number; df: number[] },
+  passages: { section: string; text: string }[],
+): { coverage: number; missing: number } {
+  if (groups.length === 0 || passages.length === 0) return { coverage: 0, missing: 1 };
   const weights = groups.map((_g, i) => Math.log(1 + freq.total / ((freq.df[i] ?? 0) + 1)));
   const whole = weights.reduce((a, b) => a + b, 0);
-  if (whole === 0) return 0;
+  if (whole === 0) return { coverage: 0, missing: 1 };
   let best = 0;
+  let missing = 1;
   for (const p of passages) {
     const words = wordsOf(`${p.section} ${p.text}`);
     let found = 0;
+    let heaviest = 0;
     groups.forEach((g, i) => {
       if (words.some((w) => matches(g, w))) found += weights[i]!;
+      else if (g.alternatives.some((a) => words.some((w) => w === a || (a.length >= 5 && w.startsWith(prefixOf(a)))))) found += SYNONYM_WEIGHT * weights[i]!;
+      else heaviest = Math.max(heaviest, weights[i]!);
     });
-    best = Math.max(best, found / whole);
+    if (found / whole > best) [best, missing] = [found / whole, heaviest / whole];
   }
-  return Math.round(best * 10_000) / 10_000;
+  return { coverage: Math.round(best * 10_000) / 10_000, missing: Math.round(missing * 10_000) / 10_000 };
 }

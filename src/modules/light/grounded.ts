@@ -51,5 +51,22 @@ export function citedRefs(answer: string, max: number): number[] {
   return out;
 }
 
-/** Whether the model declined: its answer is (or starts with) the decline word. */
-export const declined = (answer: string): boolean => answer.trim().replace(/^["'`*]+/, '').toUpperCase().startsWith(DECLINE);
+/**
+ * A model that declines in its own words instead of the decline word: the answer opens (first sentence)
+ * by saying the passages or documents do not answer, in English or French.
+ */
+const DECLINING = [
+  /\b(?:the |these )?(?:passages?|documents?|sources?|context|information provided)\b[^.]{0,60}\b(?:do(?:es)? not|don't|doesn't|did not|never)\s+(?:contain|mention|say|specify|state|include|provide|cover|answer|give|indicate|address)/i,
+  /\b(?:no|not enough|insufficient) (?:information|mention|details?|data)\b[^.]{0,40}\b(?:passages?|documents?|provided|available|given)/i,
+  /\b(?:i (?:cannot|can't|could not|couldn't|am unable to|was unable to) (?:find|answer|determine|tell))/i,
+  /\b(?:les |ces )?(?:passages?|documents?|sources?|extraits?)\b[^.]{0,60}\bne (?:contiennent|mentionnent|precisent|précisent|indiquent|disent|permettent|couvrent|donnent)\b/i,
+  /\b(?:aucune information|pas d'information|je ne (?:peux|trouve|sais) pas)\b/i,
+];
+
+/** Whether the model declined: its answer is (or starts with) the decline word, or its first sentence says it in words. */
+export const declined = (answer: string): boolean => {
+  const text = answer.trim().replace(/^["'`*]+/, '');
+  if (text.toUpperCase().startsWith(DECLINE)) return true;
+  const first = text.split(/(?<=[.!?])\s/)[0] ?? '';
+  return DECLINING.some((re) => re.test(first));
+};

@@ -6,6 +6,8 @@
  * nothing).
  */
 import type { ServiceContext } from '../../core/context.js';
+import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js';
+import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 import { authorize } from '../keys/access.js';
@@ -13,11 +15,12 @@ import { findDossier, dossierNames, unknownDossier } from '../knowledge/dossiers
 import { KnowledgeCollection, KnowledgeSource } from '../knowledge/knowledge.entity.js';
 import type { SearchScope } from '../knowledge/knowledge.repository.js';
 import { searchItems } from '../knowledge/query.service.js';
+import { indexText } from '../knowledge/search-text.js';
 import { MeteredModel } from '../models/metered-call.js';
 import { usageOf, type CompletionResult, type ModelProvider, type TokenUsage } from '../models/provider.js';
 import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
 import { assertCanConsume } from '../usage/metering.service.js';
-import { coverage, documentFrequencies, termGroups } from './coverage.js';
+import { coverageOf, documentFrequencies, termGroups } from './coverage.js';
 import { citedRefs, declined, groundedMessages, type NumberedPassage } from './grounded.js';
 import {
   AskSchema,
@@ -58,9 +61,51 @@ export interface Found {
   searched: Searched;
   passages: KnowledgeUsedItem[];
   coverage: number;
+  /** Share of the question's weight held by the heaviest word the best passage lacks (coverage.ts). */
+  missing: number;
 }
 
-/** Searches the workspace (or the dossier) for the question and measures the coverage (coverage.ts). */
+
+/**
+ * Sources holding every word of each name (one statement): a name may be stated once in a document (its
+ * parties, its title) and still be what each of its passages is about.
+ */
+async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<string>[]> {
+  if (names.length === 0) return [];
+  const parts = names.map((_n, i) => `(select coalesce(array_agg(distinct source_id), '{}') from knowledge_chunk where workspace_id = ? and search_vector @@ to_tsquery('simple', ?)) as n${i}`);
+  const params: unknown[] = [];
+  for (const n of names) params.push(ctx.caller.workspace.id, n.words.map((w) => `'${w.replace(/'/g, '')}'`).join(' & '));
+  const [row] = await ctx.em.fork().execute<Record<string, string[] | string>[]>(`select ${parts.join(', ')}`, params);
+  return names.map((_n, i) => {
+    const v = row?.[`n${i}`];
+    return new Set(Array.isArray(v) ? v : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : []);
+  });
+}
+
+/**
+ * Whether a passage can answer the question (docs/light.md, "The gate"): it holds the question's codes
+ * and figures (in its text, its section or its document's name), its document names what the question
+ * names, and it holds something of the type the question asks for (a figure, a date, a person, a
+ * duration, a place).
+ */
+export function answers(
+  p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>,
+  gate: { terms: Entity[]; namedIn: Set<string>[]; type: ReturnType<typeof answerTypeOf> },
+): boolean {
+  const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}`)} `;
+  const words = new Set(flat.split(' '));
+  let name = 0;
+  for (const t of gate.terms) {
+    // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
+    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) : t.words.every((w) => words.has(w));
+    const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
+    if (t.kind === 'name') name++;
+    if (!inPassage && !inDocument) return false;
+  }
+  return !gate.type || holdsAnswerType(gate.type, `${p.section}\n${p.text}`);
+}
+
+/** Searches the workspace (or the dossier) for the question, keeps the passages that can answer it, and measures their coverage (coverage.ts). */
 export async function searchForQuestion(
   ctx: ServiceContext,
   opts: { question: string; dossier: KnowledgeCollection | null; topK?: number },
@@ -68,22 +113,26 @@ export async function searchForQuestion(
   const workspaceId = ctx.caller.workspace.id;
   const scope: SearchScope = opts.dossier ? { kind: 'some', sourceIds: [], collectionIds: [opts.dossier.id] } : { kind: 'workspace' };
   const groups = termGroups(opts.question);
-  const [documents, passages, freq] = await Promise.all([
+  const terms = specificTermsOf(opts.question);
+  const [documents, found, freq, namedIn] = await Promise.all([
     ctx.em.fork().count(KnowledgeSource, { workspaceId, status: 'ready', ...(opts.dossier ? { collectionId: opts.dossier.id } : {}) }),
     searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query: opts.question, topK: opts.topK ?? ASK_TOP_K, scope }),
     documentFrequencies(ctx.em.fork(), workspaceId, groups),
+    sourcesNaming(ctx, terms.filter((t) => t.kind === 'name')),
   ]);
+  const gate = { terms, namedIn, type: answerTypeOf(opts.question) };
+  const passages = found.filter((p) => answers(p, gate)).map((p, i) => ({ ...p, ref: i + 1 }));
   return {
     searched: {
       scope: opts.dossier ? 'dossier' : 'workspace',
       dossierId: opts.dossier?.id ?? null,
       dossierName: opts.dossier?.name ?? null,
       documents,
-      passagesFound: passages.length,
+      passagesFound: found.length,
       query: opts.question,
     },
     passages,
-    coverage: coverage(groups, freq, passages),
+    ...coverageOf(groups, freq, passages),
   };
 }
 
@@ -177,8 +226,8 @@ export async function ask(ctx: ServiceContext, input: unknown): Promise<LightAns
   };
 
   if (found.searched.documents === 0) return refuse('no_documents', null, usageOf(0, 0));
-  if (found.passages.length === 0) return refuse('no_passages', null, usageOf(0, 0));
-  if (found.coverage < threshold) return refuse('not_covered', null, usageOf(0, 0));
+  if (found.searched.passagesFound === 0) return refuse('no_passages', null, usageOf(0, 0));
+  if (found.coverage < threshold || found.missing > ctx.app.light.maxMissing) return refuse('not_covered', null, usageOf(0, 0));
 
   const run = new MeteredModel(provider, { meter: admission, route: ASK_ROUTE, signal: ctx.signal });
   const result = await answerOnce(ctx, run, groundedMessages({ instructions: ASK_INSTRUCTIONS, passages: found.passages.map(numbered), question: q.question, history: q.history ?? [] }));

@@ -1,3 +1,4 @@
+import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js';
 import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
 import { contentStems, looksFrench, smallTalkOf, type SmallTalk } from './text-match.js';
@@ -49,7 +50,12 @@ function answerText(
   if (stems.size === 0 && persona) {
     return plain([introOf(persona.name, persona.role), persona.mission && `My mission: ${persona.mission}`].filter(Boolean).join(' '));
   }
-  const picked = pick(rank(candidates, stems));
+  const ranked = rank(candidates, stems);
+  // A question asking for a figure, a date, a person, a duration or a place is answered with the best
+  // sentences that hold one, not with the best-overlapping sentence that holds none.
+  const type = answerTypeOf(question);
+  const typed = type ? ranked.filter((r) => r.candidate.source !== 'persona' && holdsAnswerType(type, r.candidate.text)) : ranked;
+  const picked = pick(typed.length > 0 ? typed : ranked);
   if (picked.length === 0) return plain(nothingFound(question, persona));
   return compose(picked, maxTokens);
 }

@@ -11,7 +11,7 @@ export interface Segment {
 const ABBREVIATIONS = new Set([
   'e.g', 'i.e', 'eg', 'ie', 'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'no', 'nos', 'art', 'arts', 'p', 'pp', 'vs', 'v', 'inc', 'ltd',
   'co', 'corp', 'jr', 'sr', 'fig', 'al', 'cf', 'approx', 'dept', 'est', 'vol', 'ch', 'sec', 'para', 'm', 'mm', 'mme', 'mlle', 'me',
-  'av', 'bd', 'env', 'ex', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'n', 'nr', 'ref',
+  'av', 'bd', 'env', 'ex', 'excl', 'incl', 'approx', 'qty', 'ht', 'ttc', 'min', 'max', 'tel', 'hr', 'hrs', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'n', 'nr', 'ref',
 ]);
 
 const isSpace = (c: string | undefined) => c !== undefined && /\s/u.test(c);
@@ -54,10 +54,14 @@ export function* eachSentence(text: string): Generator<Segment> {
   let start = 0;
   // Jumps from one possible end to the next (a RegExp of its own: generators of several requests interleave).
   const ends = /[\n;!?….]/g;
+  // A table row (a line opening with `|`) is one sentence: its cells are read together (same line).
+  let inRow = /^[ \t]*\|/.test(text);
   for (let m = ends.exec(text); m; m = ends.exec(text)) {
     const i = m.index;
     const c = m[0];
     let cut = -1;
+    if (c !== '\n' && inRow) continue;
+    if (c === '\n') inRow = /^[ \t]*\|/.test(text.slice(i + 1, i + 40));
     if (c === '\n' || c === ';') cut = i + 1;
     else if ((c === '!' || c === '?' || c === '…') && (i + 1 === text.length || isSpace(text[i + 1]))) cut = i + 1;
     else if (c === '.' && endsSentence(text, i)) cut = i + 1;

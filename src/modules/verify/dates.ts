@@ -85,7 +85,7 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-const BARE_YEAR = /(?<![\p{L}\d.,])((?:19|20)\d{2})(?![\d.,]\d)/gu;
+const BARE_YEAR = /(?<![\p{L}\d.,]|[\p{L}\d]-)((?:19|20)\d{2})(?![\d.,]\d|-[\p{L}\d])/gu;
 
 /**
  * The dates and periods of a text: ISO dates, `15/03/2024` (day first unless impossible), `15 March 2024`,

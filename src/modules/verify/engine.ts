@@ -1,4 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
+import { alternativesOf } from '../../lib/language/alternatives.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord, negationCount } from './lexicon.js';
@@ -44,11 +46,15 @@ export const THRESHOLDS = {
   /** Supported: at least this share, every amount, date and name of the claim found, same polarity. */
   support: 0.75,
   /** Contradicted by an amount or a date: the sentence is about the same thing (this share at least). */
-  conflict: 0.6,
+  conflict: 0.5,
   /** Contradicted by a negation or an antonym. */
   polarity: 0.75,
   /** Contradicted by another name in place of one of the claim's (another name of the claim is shared). */
-  entity: 0.8,
+  entity: 0.6,
+  /** An amount or date of the sentence is the claim's (same subject) from this share of the claim's words around it on. */
+  subject: 0.5,
+  /** Supported when the sentence itself holds the claim's exact figures, dates and stated names. */
+  anchored: 0.45,
   /** An unverifiable claim shows its nearest sentence from this share on. */
   nearest: 0.3,
 } as const;
@@ -57,22 +63,44 @@ export const THRESHOLDS = {
 const CANDIDATES = 8;
 /** A word in more sentences than this does not drive the candidate count (it still counts in the score). */
 const COMMON_DF = 2000;
+/** A figure (`#108`) in more sentences than this does not find candidates. */
+const RARE_FIGURE = 20;
 /** Work between two turns of the event loop. */
 const SLICE_MS = 8;
+/** A claim word found only in the sentence's context (title, section, table header, document name) counts this much. */
+const CONTEXT_WEIGHT = 0.9;
+/** A claim word found only as a synonym or a translation counts this much. */
+const SYNONYM_WEIGHT = 0.8;
 
 interface Sentence {
   passage: number;
   seg: Segment;
   stems: string[];
+  /** Stems of the sentence's context not in the sentence: the document's title, its section, a table row's header, the document's name. */
+  context: string[];
+  /** The context as text (shared by the sentences of a section). */
+  contextText: string;
+  /** A table row's header cells, when the sentence is a row. */
+  header: string[] | null;
   negations: number;
   facts?: Facts;
 }
 
+/** An amount or a date with the stems of what it is about: its clause, or its row's cells and column header. */
+interface Fact<T> {
+  fact: T;
+  about: Set<string>;
+}
+
 interface Facts {
-  quantities: Quantity[];
-  dates: DateSpan[];
-  /** Capitalised words not opening the sentence, folded. */
-  names: Set<string>;
+  quantities: Fact<Quantity>[];
+  dates: Fact<DateSpan>[];
+  /** Folded words of the sentence and its context. */
+  words: Set<string>;
+  /** Names and codes of the sentence (tagged on first need). */
+  entities?: Entity[];
+  /** Clauses: their stems and negations. */
+  clauses: { stems: Set<string>; negations: number }[];
 }
 
 interface Claim {
@@ -81,34 +109,36 @@ interface Claim {
   stems: string[];
   /** Stems that find candidates (names included). */
   lookup: string[];
-  names: string[];
+  /** The claim's folded words by stem. */
+  surface: Map<string, string[]>;
+  /** Per stem of `stems`: stems of its synonyms, translations and other indexed forms (filled on first need). */
+  alternatives: Map<string, string[]>;
+  entities: Entity[];
+  /** Offset of the claim's first verb: entities before it are what the claim is about. */
+  verbAt: number;
   negations: number;
-  quantities: Quantity[];
-  dates: DateSpan[];
+  quantities: Fact<Quantity>[];
+  dates: Fact<DateSpan>[];
 }
 
-const MONTH_WORDS = new Set(
-  'january february march april may june july august september october november december janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday thursday friday saturday sunday'.split(
-    ' ',
-  ),
-);
 
-/** Names: capitalised words that do not open the sentence, and words in capitals; the opening word too when a capitalised word follows it. */
-function namesOf(text: string): string[] {
-  const out: string[] = [];
-  const ws = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
-  for (let i = 0; i < ws.length; i++) {
-    const raw = ws[i]![0];
-    if (raw.length > 40 || !/^\p{Lu}/u.test(raw)) continue;
-    const f = fold(raw);
-    if (STOP_WORDS.has(f) || MONTH_WORDS.has(f) || isNegationWord(f)) continue;
-    const acronym = raw.length > 1 && raw === raw.toUpperCase() && /\p{L}/u.test(raw);
-    const opening = i === 0 || /[.!?:;]\s*$/u.test(text.slice(ws[i - 1]!.index! + ws[i - 1]![0].length, ws[i]!.index));
-    if (opening && !acronym && !/^\p{Lu}/u.test(ws[i + 1]?.[0] ?? '')) continue;
-    out.push(f);
+/** Clause boundaries inside a sentence: punctuation, table cells, and the connectors that start another assertion. */
+const CLAUSE_CUT = /[,;:()|]|\s(?:but|while|whereas|although|though|because|unless|which|mais|tandis|alors|bien|car|sauf|donc)\s/giu;
+
+function clausesOf(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let from = 0;
+  CLAUSE_CUT.lastIndex = 0;
+  for (let m = CLAUSE_CUT.exec(text); m; m = CLAUSE_CUT.exec(text)) {
+    if (m.index > from) out.push({ start: from, end: m.index });
+    from = m.index + m[0].length;
   }
+  if (from < text.length) out.push({ start: from, end: text.length });
   return out;
 }
+
+const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
+const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
 const roundScore = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -123,7 +153,10 @@ export class Verifier {
   private readonly stem: (w: string) => string;
   private readonly antonyms: Map<string, Set<string>>;
   private readonly passages: PassageInput[] = [];
-  private readonly passageWords: (Set<string> | undefined)[] = [];
+  /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
+  private sortedStems: string[] | null = null;
+  /** Context stems by context text (a section's sentences share one). */
+  private readonly contextStems = new Map<string, string[]>();
   private readonly sentences: Sentence[] = [];
   private readonly postings = new Map<string, number[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
@@ -165,42 +198,72 @@ export class Verifier {
     return s;
   }
 
-  private contentStems(text: string): { stems: string[]; negations: number } {
+  private contentStems(text: string): { stems: string[]; negations: number; numbers: string[] } {
     // Folded once for the whole text (offsets are not needed here): far cheaper than word by word.
     const folded = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
     const stems: string[] = [];
+    const numbers: string[] = [];
     for (const w of folded) {
       const s = this.stemOf(w);
       if (s) stems.push(s);
+      // Figures find candidate sentences (`#108` for the 108 of £3,108.00); they are compared by the amount rules, not scored.
+      else if (/^\d{2,}$/.test(w) && !/^0+$/.test(w)) numbers.push(`#${w}`);
     }
-    return { stems, negations: negationCount(folded) };
+    return { stems, negations: negationCount(folded), numbers };
   }
 
   async addPassages(passages: Iterable<PassageInput>): Promise<void> {
     for (const p of passages) {
       const index = this.passages.length;
       this.passages.push(p);
-      this.passageWords.push(undefined);
+      // The document's own context, carried by each of its sentences: its name, its title (first heading),
+      // the current section's heading and, in a table, the header row.
+      const name = p.source.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
+      let title = '';
+      let section = '';
+      let header: string[] | null = null;
+      let lastRowEnd = -1;
       for (const whole of eachSentence(p.content)) {
-        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg);
+        const heading = /^(#{1,6})\s+(.*)$/u.exec(whole.text);
+        if (heading) {
+          if (!title) title = heading[2]!;
+          else section = heading[2]!;
+          header = null;
+        }
+        const row = whole.text.startsWith('|');
+        // A table starts after a line that is not a row (a blank line between two tables included).
+        if (row && lastRowEnd >= 0 && /\n[ \t]*\n/.test(p.content.slice(lastRowEnd, whole.start))) header = null;
+        if (row) lastRowEnd = whole.end;
+        if (row && TABLE_SEPARATOR.test(whole.text)) continue;
+        let rowHeader: string[] | null = null;
+        if (row) {
+          if (!header) header = cellsOf(whole.text);
+          else rowHeader = header;
+        } else header = null;
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : ''].join(' \n ');
+        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader);
         await this.breathe();
       }
     }
   }
 
-  private addSentence(passage: number, seg: Segment): void {
-    const { stems, negations } = this.contentStems(seg.text);
+  private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null): void {
+    const { stems, negations, numbers } = this.contentStems(seg.text);
+    let context = this.contextStems.get(contextText);
+    if (!context) this.contextStems.set(contextText, (context = [...new Set(this.contentStems(contextText).stems)]));
     const id = this.sentences.length;
     // Distinct stems, found through the postings (a list already ending with this sentence has the stem).
+    // The context (shared by every sentence of a section) does not find candidates: it only counts in the score.
     const unique: string[] = [];
-    for (const s of stems) {
+    for (const s of [...stems, ...numbers]) {
       let list = this.postings.get(s);
       if (!list) this.postings.set(s, (list = []));
       if (list[list.length - 1] === id) continue;
       list.push(id);
-      unique.push(s);
+      if (!s.startsWith('#')) unique.push(s);
     }
-    this.sentences.push({ passage, seg, stems: unique, negations });
+    const own = new Set(unique);
+    this.sentences.push({ passage, seg, stems: unique, context: context.filter((s) => !own.has(s)), contextText, header, negations });
   }
 
   get passageCount(): number {
@@ -235,20 +298,101 @@ export class Verifier {
   }
 
   private analyse(seg: Segment): Claim {
-    const names = [...new Set(namesOf(seg.text))];
-    const nameStems = new Set(names.map((n) => this.stem(n)));
-    const { stems, negations } = this.contentStems(seg.text);
-    const unique = [...new Set(stems)];
+    const { entities, verbAt } = readClaim(seg.text);
+    const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
     const ds = dates(seg.text);
+    const qs = quantities(seg.text, this.stem, ds);
+    // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
+    // the amount and date rules, not counted again as words.
+    let plain = seg.text;
+    for (const f of [...ds, ...qs]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
+    const { stems, negations } = this.contentStems(plain);
+    const { numbers } = this.contentStems(seg.text);
+    const unique = [...new Set(stems)];
+    const scored = unique.filter((s) => !nameStems.has(s));
+    // The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem.
+    const surface = new Map<string, string[]>();
+    for (const w of new Set(fold(seg.text).match(/\p{L}+/gu) ?? [])) {
+      const stem = this.stemOf(w);
+      if (!stem || nameStems.has(stem)) continue;
+      surface.set(stem, [...(surface.get(stem) ?? []), w]);
+    }
     return {
       seg,
-      stems: unique.filter((s) => !nameStems.has(s)),
-      lookup: unique,
-      names,
+      stems: scored,
+      lookup: [...unique, ...new Set(numbers)],
+      surface,
+      alternatives: new Map(),
+      entities,
+      verbAt,
       negations,
-      dates: ds,
-      quantities: quantities(seg.text, this.stem, ds),
+      dates: this.about(seg.text, ds, 0, null, new Set()),
+      quantities: this.about(seg.text, qs, 0, null, new Set()),
     };
+  }
+
+  /** Stems of a claim word's synonyms, translations and other indexed forms, looked up once per claim and stem. */
+  private alternativesOf(claim: Claim, stem: string): string[] {
+    let alts = claim.alternatives.get(stem);
+    if (!alts) {
+      const set = new Set(this.extensionsOf(stem));
+      for (const w of claim.surface.get(stem) ?? []) {
+        for (const a of alternativesOf(w)) {
+          const as = this.stemOf(a);
+          if (as && as !== stem) set.add(as);
+        }
+      }
+      claim.alternatives.set(stem, (alts = [...set]));
+    }
+    return alts;
+  }
+
+  /** Indexed stems that start with `stem` (at least 4 letters), at most 6. */
+  private extensionsOf(stem: string): string[] {
+    if (stem.length < 4) return [];
+    if (!this.sortedStems || this.sortedStems.length !== this.postings.size) this.sortedStems = [...this.postings.keys()].sort();
+    const list = this.sortedStems;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < stem) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < list.length && out.length < 6 && list[i]!.startsWith(stem); i++) if (list[i] !== stem && !list[i]!.startsWith('#')) out.push(list[i]!);
+    return out;
+  }
+
+  /**
+   * Each amount or date of a text with what it is about: the stems of its clause, or for a table row the
+   * header of its column and the row's cells without figures, plus `extra` (the sentence's context).
+   */
+  private about<T extends { start: number; end: number }>(text: string, facts: T[], _offset: number, header: string[] | null, extra: Set<string>): Fact<T>[] {
+    if (facts.length === 0) return [];
+    if (text.startsWith('|')) {
+      const cells: { start: number; end: number; text: string }[] = [];
+      let at = text.indexOf('|') + 1;
+      for (;;) {
+        const next = text.indexOf('|', at);
+        const end = next < 0 ? text.length : next;
+        cells.push({ start: at, end, text: text.slice(at, end) });
+        if (next < 0) break;
+        at = next + 1;
+      }
+      const plain = cells.filter((c) => !/\d/.test(c.text)).map((c) => c.text).join(' ');
+      return facts.map((fact) => {
+        const col = cells.findIndex((c) => fact.start >= c.start && fact.start < c.end);
+        const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
+        return { fact, about };
+      });
+    }
+    const clauses = clausesOf(text);
+    return facts.map((fact) => {
+      const c = clauses.find((x) => fact.start >= x.start && fact.start < x.end);
+      const words = c ? text.slice(c.start, c.end) : text;
+      return { fact, about: new Set([...this.contentStems(words).stems, ...extra]) };
+    });
   }
 
   private idf(stem: string): number {
@@ -258,16 +402,36 @@ export class Verifier {
 
   private facts(s: Sentence): Facts {
     if (!s.facts) {
-      const ds = dates(s.seg.text);
-      s.facts = { dates: ds, quantities: quantities(s.seg.text, this.stem, ds), names: new Set(namesOf(s.seg.text)) };
+      const text = s.seg.text;
+      const ds = dates(text);
+      const qs = quantities(text, this.stem, ds);
+      const context = new Set(s.context);
+      // A row's header names each column: it belongs to the amount of its column, not to all of them.
+      if (s.header) for (const h of this.contentStems(s.header.join(' ')).stems) context.delete(h);
+      // A sentence with one amount (or one date) of a kind: that amount is about the whole sentence.
+      const whole = new Set([...s.stems, ...context]);
+      const quantityFacts = this.about(text, qs, 0, s.header, context);
+      for (const q of quantityFacts) {
+        if (qs.filter((o) => o.dimension === q.fact.dimension && o.unit === q.fact.unit).length === 1 && !text.startsWith('|')) q.about = whole;
+      }
+      const dateFacts = this.about(text, ds, 0, s.header, context);
+      if (ds.length === 1 && !text.startsWith('|')) dateFacts[0]!.about = whole;
+      const clauses = clausesOf(text).map((c) => {
+        const part = this.contentStems(text.slice(c.start, c.end));
+        return { stems: new Set(part.stems), negations: part.negations };
+      });
+      s.facts = {
+        dates: dateFacts,
+        quantities: quantityFacts,
+        words: new Set(words(`${text}\n${s.contextText}`).map((w) => w.w)),
+        clauses,
+      };
     }
     return s.facts;
   }
 
-  private wordsOfPassage(index: number): Set<string> {
-    let set = this.passageWords[index];
-    if (!set) this.passageWords[index] = set = new Set(words(this.passages[index]!.content).map((w) => w.w));
-    return set;
+  private sentenceWords(s: Sentence): Set<string> {
+    return new Set(words(s.seg.text).map((w) => w.w));
   }
 
   /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
@@ -281,8 +445,9 @@ export class Verifier {
     const touched: number[] = [];
     byRarity.forEach((s, i) => {
       const list = this.postings.get(s)!;
-      // Common words do not find candidates, except the rarest word of a claim made only of common ones.
-      if (list.length > COMMON_DF && i > 0) return;
+      // Common words do not find candidates, except the rarest word of a claim made only of common ones;
+      // a figure finds them only when it is rare (a year or a round number is everywhere).
+      if ((list.length > COMMON_DF || (s.startsWith('#') && list.length > RARE_FIGURE)) && i > 0) return;
       const w = this.idf(s);
       const n = Math.min(list.length, COMMON_DF);
       for (let k = 0; k < n; k++) {
@@ -340,6 +505,54 @@ export class Verifier {
     };
   }
 
+  /** The idf-weighted share of `stems` found in `about` (1 when there is nothing to compare). */
+  private overlap(stems: Iterable<string>, about: Set<string>): number {
+    let total = 0;
+    let found = 0;
+    for (const s of stems) {
+      const w = this.idf(s);
+      total += w;
+      if (about.has(s)) found += w;
+    }
+    return total > 0 ? found / total : 1;
+  }
+
+  /**
+   * Where the claim's amounts (or dates) stand against the sentence's: `match` when each has an equal one
+   * of its unit; `conflict` when one differs from the sentence's amount of the same dimension about the
+   * same thing (the claim's words around it found around the sentence's); `missing` otherwise.
+   */
+  private pair<T>(
+    claimFacts: Fact<T>[],
+    sentenceFacts: Fact<T>[],
+    comparable: (a: T, b: T) => boolean,
+    equal: (a: T, b: T) => boolean,
+    sameLine: boolean,
+  ): 'match' | 'conflict' | 'missing' {
+    let missing = false;
+    for (const c of claimFacts) {
+      const same = sentenceFacts.filter((p) => comparable(c.fact, p.fact));
+      if (same.length === 0) {
+        missing = true;
+        continue;
+      }
+      // The sentence's amount about the same thing: the claim's words around it found around it (a table
+      // row naming what the claim names is about it), an equal one first on a tie.
+      const ranked = same
+        .map((p) => ({ p, about: Math.max(this.overlap(c.about, p.about), sameLine ? THRESHOLDS.subject : 0), equal: equal(c.fact, p.fact) }))
+        .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
+      const top = ranked[0]!;
+      if (top.about >= THRESHOLDS.subject) {
+        if (top.equal) continue;
+        return 'conflict';
+      }
+      // No amount of the sentence is clearly the claim's: an equal one agrees, else nothing is said.
+      if (ranked.some((r) => r.equal)) continue;
+      missing = true;
+    }
+    return missing ? 'missing' : 'match';
+  }
+
   /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
   private compare(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; score: number } {
     let total = 0;
@@ -349,6 +562,8 @@ export class Verifier {
       const w = this.idf(stem);
       total += w;
       if (s.stems.includes(stem)) found += w;
+      else if (s.context.includes(stem)) found += w * CONTEXT_WEIGHT;
+      else if (this.alternativesOf(claim, stem).some((a) => s.stems.includes(a) || s.context.includes(a))) found += w * SYNONYM_WEIGHT;
       else {
         const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.includes(a) && !claim.stems.includes(a));
         if (opposite) {
@@ -359,36 +574,54 @@ export class Verifier {
     }
     const score = total > 0 ? found / total : 0;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
-    if (score < THRESHOLDS.conflict) return none;
+    if (score < THRESHOLDS.anchored) return none;
 
     const facts = this.facts(s);
-    // Amounts: a claim amount with no equal amount of the same unit where the sentence has one of that unit.
-    let amountsMissing = false;
-    for (const q of claim.quantities) {
-      const sameUnit = facts.quantities.filter((p) => p.unit === q.unit);
-      if (sameUnit.some((p) => sameValue(p.value, q.value))) continue;
-      if (sameUnit.length > 0) return { verdict: 'contradicted', rule: 'numbers', score };
-      amountsMissing = true;
-    }
-    let datesMissing = false;
-    for (const d of claim.dates) {
-      if (facts.dates.some((p) => datesAgree(p, d))) continue;
-      if (facts.dates.length > 0) return { verdict: 'contradicted', rule: 'dates', score };
-      datesMissing = true;
-    }
-    if (score < THRESHOLDS.polarity) return none;
-    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score };
-    if (claim.negations % 2 !== s.negations % 2) return { verdict: 'contradicted', rule: 'negation', score };
-
-    const passageWords = this.wordsOfPassage(s.passage);
-    const missing = claim.names.filter((n) => !passageWords.has(n));
-    if (missing.length > 0) {
-      const shared = claim.names.some((n) => facts.names.has(n));
-      const other = [...facts.names].some((n) => !claim.names.includes(n) && !claim.stems.includes(this.stem(n)));
-      if (score >= THRESHOLDS.entity && shared && other) return { verdict: 'contradicted', rule: 'entities', score };
+    // Names and codes: each of the claim's must be in the sentence or its context. One the document never
+    // mentions makes the claim unverifiable, unless it stands where the sentence names another (a changed
+    // name in what the claim says, not in what it is about).
+    const here = (e: Entity) => e.words.every((w) => facts.words.has(w));
+    const absent = claim.entities.filter((e) => !here(e));
+    if (absent.length > 0) {
+      const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
+      const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
+      facts.entities ??= entitiesOf(s.seg.text);
+      const replaced = facts.entities.some((e) => e.kind === absent[0]!.kind && !claim.entities.some((c) => c.words.join(' ') === e.words.join(' ')));
+      if (inPredicate && otherHere && replaced && score >= THRESHOLDS.entity) return { verdict: 'contradicted', rule: 'entities', score };
       return none;
     }
-    if (amountsMissing || datesMissing || score < THRESHOLDS.support) return none;
+    const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
+    const amounts = this.pair(
+      claim.quantities,
+      facts.quantities,
+      (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit),
+      (a, b) => a.unit === b.unit && sameValue(a.value, b.value),
+      sameLine,
+    );
+    if (amounts === 'conflict' && score >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'numbers', score };
+    const when = this.pair(claim.dates, facts.dates, () => true, datesAgree, sameLine);
+    if (when === 'conflict' && score >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'dates', score };
+    // Anchored: the sentence itself holds the claim's exact figures, dates or the names it states (not only
+    // its context), so fewer of the claim's other words need to be there.
+    const inSentence = (e: Entity) => e.words.every((w) => s.seg.text && this.sentenceWords(s).has(w));
+    const anchored =
+      claim.quantities.length + claim.dates.length + claim.entities.filter((e) => e.start > claim.verbAt).length > 0 &&
+      amounts === 'match' &&
+      when === 'match' &&
+      claim.entities.filter((e) => e.start > claim.verbAt).every(inSentence);
+    const bar = anchored ? THRESHOLDS.anchored : THRESHOLDS.support;
+    if (score < Math.min(bar, THRESHOLDS.polarity)) return none;
+    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score };
+    // Negation is read in the clause of the sentence that holds the claim's words, not anywhere in it.
+    let clause = facts.clauses[0];
+    let best = -1;
+    for (const c of facts.clauses) {
+      const o = this.overlap(claim.stems, c.stems);
+      if (o > best + 1e-9) [best, clause] = [o, c];
+    }
+    const negations = facts.clauses.length > 1 && clause ? clause.negations : s.negations;
+    if (claim.negations % 2 !== negations % 2) return { verdict: 'contradicted', rule: 'negation', score };
+    if (amounts === 'missing' || when === 'missing' || score < bar) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score };
   }

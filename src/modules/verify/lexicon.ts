@@ -6,8 +6,14 @@
 /** Words that negate the clause they are in. `n't` is folded into `not` by `negationCount`. */
 const NEGATIONS = new Set([
   'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot', 'without',
-  'ne', 'n', 'pas', 'jamais', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'nullement',
+  'ne', 'n', 'pas', 'jamais', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'nullement', 'non',
 ]);
+
+/**
+ * Words after `no` / `not` that make a bound rather than a negation: `no later than`, `not more than`,
+ * `not exceeding` state a limit and agree with `by`, `at most`, `up to`.
+ */
+const BOUNDS = new Set(['later', 'earlier', 'more', 'less', 'fewer', 'sooner', 'exceed', 'exceeding', 'exceeds', 'longer', 'shorter', 'higher', 'lower', 'greater', 'smaller']);
 
 /** French `ne … pas` and `n'… jamais` are one negation, not two. */
 const FRENCH_PARTICLES = new Set(['ne', 'n']);
@@ -23,6 +29,8 @@ export function negationCount(folded: readonly string[]): number {
       continue;
     }
     if (!NEGATIONS.has(w)) continue;
+    const next = folded[i + 1] ?? '';
+    if ((w === 'no' || w === 'not') && BOUNDS.has(next) && (/^(later|earlier|sooner|exceed|exceeding|exceeds)$/.test(next) || folded[i + 2] === 'than')) continue;
     if (FRENCH_PARTICLES.has(w)) {
       particle = true;
       n++;

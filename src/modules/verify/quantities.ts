@@ -3,11 +3,59 @@ import { fold, STOP_WORDS } from './text.js';
 /** An amount as the rules compare it: value with its scale applied, and its unit. */
 export interface Quantity {
   value: number;
-  /** `EUR`, `USD`, `GBP`, `CHF`, `%`, or the stem of the word that follows (`day`, `employe`); null when none. */
+  /**
+   * `EUR`, `USD`, `GBP`, `CHF`, `%`, a measure's unit in its base (`kg`, `w`, `day`, `hour`, `m2`...), or the
+   * stem of the word that follows (`employe`, `seat`); null when none.
+   */
   unit: string | null;
+  /** What the unit measures (`money`, `mass`, `power`, `time-d`...), so that £ against € or lb against kg conflict; null when unknown. */
+  dimension: string | null;
   start: number;
   end: number;
 }
+
+interface Measure {
+  unit: string;
+  dimension: string;
+  factor: number;
+}
+
+const m = (unit: string, dimension: string, factor = 1): Measure => ({ unit, dimension, factor });
+/**
+ * Units of measure, folded, in English and French, normalised to one unit per dimension where the
+ * conversion is exact (weeks to days, grams to kilograms, kilowatts to watts); days and months, months
+ * and years are kept apart where a calendar makes them inexact (a month is not 30 days).
+ */
+const MEASURES: Record<string, Measure> = {
+  kg: m('kg', 'mass'), kilo: m('kg', 'mass'), kilos: m('kg', 'mass'), kilogram: m('kg', 'mass'), kilograms: m('kg', 'mass'), kilogramme: m('kg', 'mass'), kilogrammes: m('kg', 'mass'),
+  g: m('kg', 'mass', 1e-3), gram: m('kg', 'mass', 1e-3), grams: m('kg', 'mass', 1e-3), gramme: m('kg', 'mass', 1e-3), grammes: m('kg', 'mass', 1e-3),
+  t: m('kg', 'mass', 1e3), tonne: m('kg', 'mass', 1e3), tonnes: m('kg', 'mass', 1e3), lb: m('lb', 'mass'), lbs: m('lb', 'mass'),
+  w: m('w', 'power'), watt: m('w', 'power'), watts: m('w', 'power'), kw: m('w', 'power', 1e3), kilowatt: m('w', 'power', 1e3), kilowatts: m('w', 'power', 1e3),
+  kwh: m('kwh', 'energy'), db: m('db', 'sound'), dba: m('db', 'sound'), decibel: m('db', 'sound'), decibels: m('db', 'sound'),
+  km: m('m', 'length', 1e3), kilometre: m('m', 'length', 1e3), kilometres: m('m', 'length', 1e3), kilometer: m('m', 'length', 1e3), kilometers: m('m', 'length', 1e3),
+  cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
+  m2: m('m2', 'area'), sqm: m('m2', 'area'), ft2: m('ft2', 'area'), m3: m('m3', 'volume'), litre: m('l', 'volume'), litres: m('l', 'volume'), liter: m('l', 'volume'), liters: m('l', 'volume'), l: m('l', 'volume'),
+  day: m('day', 'time-d'), days: m('day', 'time-d'), jour: m('day', 'time-d'), jours: m('day', 'time-d'), week: m('day', 'time-d', 7), weeks: m('day', 'time-d', 7), semaine: m('day', 'time-d', 7), semaines: m('day', 'time-d', 7),
+  month: m('month', 'time-m'), months: m('month', 'time-m'), mois: m('month', 'time-m'), year: m('month', 'time-m', 12), years: m('month', 'time-m', 12), an: m('month', 'time-m', 12), ans: m('month', 'time-m', 12), annee: m('month', 'time-m', 12), annees: m('month', 'time-m', 12),
+  hour: m('hour', 'time-h'), hours: m('hour', 'time-h'), h: m('hour', 'time-h'), hr: m('hour', 'time-h'), hrs: m('hour', 'time-h'), heure: m('hour', 'time-h'), heures: m('hour', 'time-h'),
+  minute: m('hour', 'time-h', 1 / 60), minutes: m('hour', 'time-h', 1 / 60), min: m('hour', 'time-h', 1 / 60), mins: m('hour', 'time-h', 1 / 60), mn: m('hour', 'time-h', 1 / 60),
+  gb: m('gb', 'data'), go: m('gb', 'data'), tb: m('gb', 'data', 1e3), to: m('gb', 'data', 1e3), mb: m('gb', 'data', 1e-3), mo: m('gb', 'data', 1e-3),
+};
+/** Phrases of two or three words read as one unit (`square metres`, `cubic metres per hour`, `per cent`). */
+const PHRASES: [RegExp, Measure | '%'][] = [
+  [/^(?:square|sq\.?)\s+(?:metres?|meters?)/i, m('m2', 'area')],
+  [/^(?:metres?|m[eè]tres?)\s+carr[ée]s?/i, m('m2', 'area')],
+  [/^(?:cubic\s+(?:metres?|meters?)|m3|m³|m[eè]tres?\s+cubes?)(?:\s+(?:of|d'|de)\s*[\p{L} ]{1,20}?)?\s*(?:per\s+hour|an\s+hour|\/\s*h|par\s+heure|à\s+l'heure)/iu, m('m3h', 'flow')],
+  [/^(?:cubic\s+(?:metres?|meters?)|m[eè]tres?\s+cubes?)/i, m('m3', 'volume')],
+  [/^m²/i, m('m2', 'area')],
+  [/^m³/i, m('m3', 'volume')],
+  [/^°\s*c\b/i, m('c', 'temperature')],
+  [/^(?:degrees?|degr[ée]s?)\s+(?:celsius|c\b)/i, m('c', 'temperature')],
+  [/^(?:per|pour)[\s-]+cent\b/i, '%'],
+];
+/** Words between a number and its unit that do not change what is counted (`30 working days`). */
+const UNIT_SKIP = new Set(['working', 'business', 'calendar', 'consecutive', 'full', 'clear', 'additional', 'extra', 'further', 'more', 'ouvres', 'ouvrables', 'calendaires', 'francs', 'supplementaires', 'de', 'd', 'of']);
+const DIMENSION_OF_CURRENCY = new Set(['EUR', 'USD', 'GBP', 'CHF']);
 
 /** A span of the text already read as something else (a date), which the number reader skips. */
 export interface Span {
@@ -16,12 +64,13 @@ export interface Span {
 }
 
 // Group separators: space, no-break spaces, comma, dot, apostrophe; a group is exactly three digits.
-const NUMBER = /(?<![\p{L}\p{N}.,])(\d{1,3}(?:[ \u00a0\u202f,.'’]\d{3})+(?!\p{N})|\d+)(?:[.,](\d+))?(?![\p{N}])/gu;
+const NUMBER = /(?<![\p{L}\p{N}.,]|[\p{L}\p{N}]-)(\d{1,3}(?:[ \u00a0\u202f,.'’]\d{3})+(?!\p{N})|\d+)(?:[.,](\d+))?(?![\p{N}])/gu;
 
 const CURRENCY_SYMBOL: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP' };
 const CURRENCY_WORD: Record<string, string> = {
   eur: 'EUR',
   euro: 'EUR',
+  '€': 'EUR',
   euros: 'EUR',
   usd: 'USD',
   dollar: 'USD',
@@ -54,9 +103,9 @@ const SCALE_SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, mn: 1e6, bn: 1e9,
 const PERCENT_WORDS = new Set(['percent', 'pct', 'pourcent']);
 
 const NUMBER_WORDS: Record<string, number> = {
-  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
   fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
-  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10, onze: 11, douze: 12,
+  un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10, onze: 11, douze: 12,
   quinze: 15, vingt: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
 };
 
@@ -76,12 +125,12 @@ function parseDigits(whole: string, decimals: string | undefined): number {
 }
 
 /** The unit and scale after a number ending at `end`, reading at most three words. */
-function readSuffix(text: string, end: number, stem: (w: string) => string): { scale: number; unit: string | null; end: number } {
+function readSuffix(text: string, end: number, stem: (w: string) => string): { scale: number; unit: string | null; end: number; measure?: Measure } {
   let scale = 1;
   let unit: string | null = null;
   let at = end;
   // Attached scale letter: `1.2m`, `5k`, `3bn`, possibly followed by a currency.
-  const attached = /^([kmb]n?)(?![\p{L}])/u.exec(text.slice(at, at + 3));
+  const attached = /^([kmb]n?)(?![\p{L}²³])/u.exec(text.slice(at, at + 3));
   if (attached && SCALE_SUFFIX[attached[1]!.toLowerCase()]) {
     scale = SCALE_SUFFIX[attached[1]!.toLowerCase()]!;
     at += attached[0].length;
@@ -97,6 +146,20 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
       if (next && ['de', 'd', 'of'].includes(fold(next.raw))) next = nextWord(text, next.end);
     }
   }
+  // Words that qualify without changing what is counted: `30 working days`, `4 heures ouvrées`.
+  for (let i = 0; i < 2 && next && UNIT_SKIP.has(fold(next.raw)); i++) {
+    const after = nextWord(text, next.end);
+    if (!after) break;
+    next = after;
+  }
+  const from = next ? next.end - next.raw.length : at;
+  const rest = text.slice(from, from + 40);
+  for (const [re, measure] of PHRASES) {
+    const p = re.exec(rest);
+    if (!p) continue;
+    if (measure === '%') return { scale, unit: '%', end: from + p[0].length };
+    return { scale: scale * measure.factor, unit: measure.unit, end: from + p[0].length, measure };
+  }
   if (!next) return { scale, unit, end: at };
   const raw = next.raw;
   const w = fold(raw);
@@ -104,6 +167,8 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
   if (CURRENCY_SYMBOL[raw[0]!]) return { scale, unit: CURRENCY_SYMBOL[raw[0]!]!, end: next.end };
   if (CURRENCY_WORD[w]) return { scale, unit: CURRENCY_WORD[w]!, end: next.end };
   if (PERCENT_WORDS.has(w)) return { scale, unit: '%', end: next.end };
+  const measure = MEASURES[w];
+  if (measure) return { scale: scale * measure.factor, unit: measure.unit, end: next.end, measure };
   if ((w === 'per' || w === 'pour') && /^[\s]*cent\b/i.test(text.slice(next.end, next.end + 8))) return { scale, unit: '%', end: next.end + 5 };
   if (/^\p{L}+$/u.test(w) && !STOP_WORDS.has(w) && w.length > 1) unit = stem(w);
   return { scale, unit, end: at };
@@ -135,17 +200,28 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     const prefix = currencyBefore(text, start);
     const suffix = readSuffix(text, numEnd, stem);
     const unit = prefix ?? suffix.unit;
-    out.push({ value: value * suffix.scale, unit, start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
+    out.push({ value: value * suffix.scale, unit, dimension: dimensionOf(unit, suffix.measure), start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
   }
   const wordRe = /\p{L}+/gu;
   for (let m = wordRe.exec(text); m; m = wordRe.exec(text)) {
     if (m[0].length > 12) continue;
     const n = NUMBER_WORDS[fold(m[0])];
+    // `per cent`, `pour cent`: a percent sign, not a hundred.
+    if (n === 100 && /(?:per|pour)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 6), m.index))) continue;
     if (n === undefined || overlaps(skip, m.index, m.index + m[0].length)) continue;
     const suffix = readSuffix(text, m.index + m[0].length, stem);
-    out.push({ value: n * suffix.scale, unit: suffix.unit, start: m.index, end: Math.max(m.index + m[0].length, suffix.end) });
+    // `one`, `un`, `une` are numbers only before a unit of measure or a currency (else an article).
+    if (n === 1 && !suffix.measure && !(suffix.unit && DIMENSION_OF_CURRENCY.has(suffix.unit))) continue;
+    out.push({ value: n * suffix.scale, unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(m.index + m[0].length, suffix.end) });
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+function dimensionOf(unit: string | null, measure: Measure | undefined): string | null {
+  if (measure) return measure.dimension;
+  if (unit && DIMENSION_OF_CURRENCY.has(unit)) return 'money';
+  if (unit === '%') return 'ratio';
+  return null;
 }
 
 export const sameValue = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));

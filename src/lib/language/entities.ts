@@ -1,0 +1,164 @@
+/**
+ * Names, codes and numbers of a text: the specific terms a claim or a question is about. Names are the
+ * proper-noun runs of wink-nlp's part-of-speech tagger (the `wink-eng-lite-web-model` English model,
+ * loaded on first use), not capitalised words: `VAT` or a capitalised heading word the tagger reads as a
+ * common noun is not a name. Codes (`T6`, `INV-2025-0412`, `A320neo`) are read by their shape: letters
+ * and digits in one token.
+ */
+import { createRequire } from 'node:module';
+import type { WinkMethods } from 'wink-nlp';
+import { isKnownWord } from './wordnet.js';
+
+const require = createRequire(import.meta.url);
+let nlp: WinkMethods | null = null;
+let its: WinkMethods['its'];
+
+function tagger(): WinkMethods {
+  if (!nlp) {
+    const winkNLP = require('wink-nlp') as (model: unknown, pipe?: string[]) => WinkMethods;
+    nlp = winkNLP(require('wink-eng-lite-web-model'), ['sbd', 'pos']);
+    its = nlp.its;
+  }
+  return nlp;
+}
+
+export interface Token {
+  value: string;
+  pos: string;
+  start: number;
+  end: number;
+  /** First token of its sentence (or of a line). */
+  opening: boolean;
+}
+
+/** A text longer than this is tagged on its first characters only (claims and questions are short). */
+const MAX_TAGGED = 4_000;
+
+/** The tokens of a text with their part of speech and offsets. */
+export function tag(text: string): Token[] {
+  const t = text.length > MAX_TAGGED ? text.slice(0, MAX_TAGGED) : text;
+  const doc = tagger().readDoc(t);
+  const values = doc.tokens().out(its.value) as string[];
+  const pos = doc.tokens().out(its.pos) as string[];
+  const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+  const out: Token[] = [];
+  let at = 0;
+  let opening = true;
+  for (let i = 0; i < values.length; i++) {
+    at += spaces[i]!.length;
+    const v = values[i]!;
+    const found = t.indexOf(v, at);
+    const start = found >= 0 && found - at < 8 ? found : at;
+    out.push({ value: v, pos: pos[i]!, start, end: start + v.length, opening: opening || /\n/.test(spaces[i]!) });
+    at = start + v.length;
+    opening = /^[.!?:;\n#*|•-]+$/.test(v) || pos[i] === 'PUNCT' && /[.!?]/.test(v);
+    if (pos[i] === 'PUNCT' && !/[.!?:;]/.test(v)) opening = false;
+  }
+  return out;
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+
+/** Words never taken for names whatever the tagger says: function words, months, days, titles. */
+const NOT_NAMES = new Set(
+  (
+    'the a an and or of to in on at by for with from is are was were this that these those it its what which who when where why how ' +
+    'le la les l un une des du de d et ou au aux en dans par pour sur avec est sont ce cette ces il elle qui que quel quelle quels quelles quand comment combien ou ' +
+    'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday ' +
+    'janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre lundi mardi mercredi jeudi vendredi samedi dimanche ' +
+    'mr mrs ms dr prof sir madam m mme mlle me ' +
+    'aucun aucune ne n pas plus est sont s qu c j t y se sa son ses leur leurs nous vous on tout tous toute toutes chaque'
+  ).split(' '),
+);
+
+/** A number with a unit or scale letter stuck to it, an ordinal: an amount, not a code. */
+const AMOUNT_SHAPE = /^\d+(?:[.,]\d+)?(?:k|m|bn|b|kg|km|g|mg|t|h|hrs?|mins?|s|ms|st|nd|rd|th|er|re|e|eme|x|gb|mb|tb|kb|kw|kwh|mw|l|ml|cm|mm|m2|m3|pm|am|pt|px|pc|pct|yrs?|d|j|mo)$/i;
+const CODE = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}./-]*\p{N})(?=[\p{L}\p{N}./-]*\p{L})[\p{L}\p{N}]+(?:[-/.][\p{L}\p{N}]+)*(?![\p{L}\p{N}])/gu;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface Entity {
+  /** As written. */
+  text: string;
+  /** Folded words of the entity, for matching against a text's words. */
+  words: string[];
+  kind: 'name' | 'code';
+  start: number;
+  end: number;
+}
+
+/** Codes of a text: tokens mixing letters and digits that are not amounts with a unit, dates or ordinals. */
+export function codesOf(text: string): Entity[] {
+  const out: Entity[] = [];
+  CODE.lastIndex = 0;
+  for (let m = CODE.exec(text); m; m = CODE.exec(text)) {
+    const v = m[0];
+    if (v.length > 40 || AMOUNT_SHAPE.test(v) || ISO_DATE.test(v)) continue;
+    out.push({ text: v, words: fold(v).split(/[^\p{L}\p{N}]+/u).filter(Boolean), kind: 'code', start: m.index, end: m.index + v.length });
+  }
+  return out;
+}
+
+/**
+ * Names of a text: runs of proper nouns as the tagger reads them, without function words, months, days
+ * and titles; a lone word opening a sentence that the dictionary knows as a common word (`Invoice`,
+ * `Payment`) is not a name; codes are left to `codesOf`.
+ */
+export function namesOf(text: string, tokens: Token[] = tag(text)): Entity[] {
+  const out: Entity[] = [];
+  let run: Token[] = [];
+  const flush = () => {
+    // A name's words start with a capital (the tagger reads some lower-case French words as proper nouns)
+    // and hold no apostrophe (`s'élève`).
+    const kept = run.filter((t) => !NOT_NAMES.has(fold(t.value)) && /^\p{Lu}/u.test(t.value) && !/[\p{N}'’]/u.test(t.value));
+    run = [];
+    if (kept.length === 0) return;
+    if (kept.length === 1 && kept[0]!.opening && isKnownWord(fold(kept[0]!.value))) return;
+    // A run made only of dictionary words, all opening a line in capitals, is a heading, not a name.
+    const first = kept[0]!;
+    const last = kept[kept.length - 1]!;
+    const end = last.value.endsWith('.') ? last.end - 1 : last.end;
+    const words = kept.map((t) => fold(t.value).replace(/[^\p{L}\p{N}]+/gu, '')).filter(Boolean);
+    out.push({ text: text.slice(first.start, end), words, kind: 'name', start: first.start, end });
+  };
+  for (const t of tokens) {
+    if (t.pos === 'PROPN' && t.value.length > 1) run.push(t);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+/** Names and codes of a text, in order. */
+export function entitiesOf(text: string, tokens?: Token[]): Entity[] {
+  const codes = codesOf(text);
+  const names = namesOf(text, tokens).filter((n) => !codes.some((c) => n.start < c.end && n.end > c.start));
+  return [...names, ...codes].sort((a, b) => a.start - b.start);
+}
+
+/** The offset of the first verb of a text (its main predicate, roughly), or -1. */
+export function firstVerbAt(text: string, tokens: Token[] = tag(text)): number {
+  const t = tokens.find((x) => x.pos === 'VERB' || x.pos === 'AUX');
+  return t ? t.start : -1;
+}
+
+/** Entities and the first verb of a text, tagged once. */
+export function readClaim(text: string): { entities: Entity[]; verbAt: number } {
+  const tokens = tag(text);
+  return { entities: entitiesOf(text, tokens), verbAt: firstVerbAt(text, tokens) };
+}
+
+/**
+ * The specific terms of a question: its names and codes, and its figures (each number not inside a code
+ * or a name), as folded words. A passage answers only if it holds them.
+ */
+export function specificTermsOf(text: string): Entity[] {
+  const entities = entitiesOf(text);
+  const numbers: Entity[] = [];
+  for (const m of text.matchAll(/\d+(?:[.,]\d+)*/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (entities.some((e) => start < e.end && end > e.start)) continue;
+    numbers.push({ text: m[0], words: m[0].split(/[.,]/).filter((w) => !/^0+$/.test(w)), kind: 'code', start, end });
+  }
+  return [...entities, ...numbers.filter((n) => n.words.length > 0)].sort((a, b) => a.start - b.start);
+}
