@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { renderError, toDomainError, type DomainError, type Dialect } from '../src/errors/index.js';
 import type { Logger } from '../src/lib/logger.js';
+import { metrics } from '../src/lib/metrics.js';
 
 // The shapes themselves are chosen in src/errors/render.ts; REST only writes them.
 export { anthropicBody, isAuthStage, nativeBody, openaiBody, type Dialect } from '../src/errors/index.js';
@@ -17,6 +18,7 @@ export function sendError(res: Response, err: unknown, dialect: Dialect, log: Lo
     return;
   }
   const { status, body, headers } = renderError(error, dialect);
+  metrics.refusal(status, error.code);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.status(status).json(body);
 }

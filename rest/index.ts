@@ -4,6 +4,7 @@ import { bodyParseError, errors, notAnObjectBody, type Dialect } from '../src/er
 import { openRequest } from '../src/pipeline/pipeline.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
+import { metricsRouter } from './metrics.routes.js';
 import { authRouter } from './auth.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
@@ -62,6 +63,7 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(bodyErrors);
   server.use(objectBody);
   server.use(healthRouter(app));
+  server.use(metricsRouter(app));
   server.use(authRouter(app));
   server.use(agentsRouter(app));
   server.use(chatRouter(app));

@@ -103,9 +103,10 @@ function responsesOf(r: AnyRoute): Record<string, unknown> {
   for (const [status, doc] of [...statusesOf(r)].sort(([a], [b]) => a - b)) {
     const schema = doc.schemas.length === 0 ? undefined : doc.schemas.length === 1 ? doc.schemas[0] : { anyOf: doc.schemas };
     const stream = r.streams && status === 200 ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events' } } } : {};
+    const mediaType = status === 200 && r.produces ? r.produces : 'application/json';
     responses[status] = {
       description: doc.descriptions.join('; '),
-      ...(schema || r.streams ? { content: { ...(schema ? { 'application/json': { schema } } : {}), ...stream } } : {}),
+      ...(schema || r.streams ? { content: { ...(schema ? { [mediaType]: { schema } } : {}), ...stream } } : {}),
     };
   }
   return responses;

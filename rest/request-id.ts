@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
 import type { Logger } from '../src/lib/logger.js';
+import { metrics } from '../src/lib/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
 
 declare global {
@@ -34,7 +35,8 @@ export function routeTemplateOf(req: Request): string {
  * else a new one), returned in the `x-request-id` response header, bound to the request's logger (a pino
  * child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
  * so adapters that read headers themselves (yoga builds a Fetch `Request`) see the same one. When the
- * response has ended, one `request finished` line says how it went.
+ * response has ended, one `request finished` line says how it went, and the request is counted in
+ * `svc_http_request_duration_seconds` (src/lib/metrics.ts).
  */
 export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
   return (req, res, next) => {
@@ -45,12 +47,15 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
     req.log = app.log.child({ requestId: id });
     res.setHeader(REQUEST_ID_HEADER, id);
     res.once('close', () => {
+      const route = routeTemplateOf(req);
+      const seconds = (performance.now() - started) / 1000;
+      metrics.httpRequest(req.method, route, res.statusCode, seconds);
       req.log.info(
         {
           method: req.method,
-          route: routeTemplateOf(req),
+          route,
           status: res.statusCode,
-          durationMs: Math.round(performance.now() - started),
+          durationMs: Math.round(seconds * 1000),
           ...(res.writableFinished ? {} : { aborted: true }),
         },
         'request finished',

@@ -45,6 +45,8 @@ export interface RouteDef extends Needs {
   body?: z.ZodType;
   /** The route may answer its 200 as a `text/event-stream` (documented beside the JSON body). */
   streams?: boolean;
+  /** Media type of the 200 body when it is not JSON (e.g. the Prometheus text format of /metrics). */
+  produces?: string;
   /** Query parameters the route reads (a zod object): documented as `in: query` parameters, with their 400. */
   query?: z.ZodObject;
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */

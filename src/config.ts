@@ -53,6 +53,9 @@ const ConfigSchema = z.object({
   SVC_STRIPE_API_URL: z.string().url().optional(),
   // Days an integrator's invoice may stay unpaid past its due date before its clients' keys get 403 provider_unpaid.
   SVC_PARTNER_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  // GET /metrics (docs/operations.md, "Metrics"): with a token, `Authorization: Bearer <token>` from anywhere;
+  // without one, loopback addresses only.
+  SVC_METRICS_TOKEN: z.string().optional(),
 });
 
 export type AppConfig = {
@@ -94,6 +97,8 @@ export type AppConfig = {
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   partnerGraceDays: number;
   env: Record<string, string | undefined>;
+  /** Bearer token of GET /metrics; unset: served to loopback addresses only. */
+  metricsToken?: string;
 };
 
 /**
@@ -160,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: c.SVC_STRIPE_API_URL,
     },
     partnerGraceDays: c.SVC_PARTNER_GRACE_DAYS,
+    metricsToken: c.SVC_METRICS_TOKEN?.trim() || undefined,
     env,
   };
 }

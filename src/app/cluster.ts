@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../lib/logger.js';
+import { superviseMetrics } from '../lib/metrics.js';
 import { createApp } from './create-app.js';
 
 /**
@@ -62,6 +63,7 @@ export async function superviseWorkers(): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  superviseMetrics(); // GET /metrics on any process answers with the aggregate of all of them
 
   await fork();
   await Promise.all(Array.from({ length: config.workers - 1 }, fork));

@@ -12,6 +12,8 @@ import { createGraphQLServer } from '../graphql/yoga.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { Shutdown } from '../lib/shutdown.js';
+import { AppMetrics } from '../lib/metrics.js';
+import { registerScrapeGauges } from './metrics.js';
 import { createEmbeddingsRuntime, startEmbeddings, type EmbeddingsRuntime } from '../modules/knowledge/embeddings.runtime.js';
 import { createIngestionRuntime, startKnowledge } from '../modules/knowledge/knowledge.runtime.js';
 import { createKnowledgeRetriever } from '../modules/knowledge/retriever.js';
@@ -86,6 +88,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     log,
     resolve: opts.resolve,
     shutdown: new Shutdown(),
+    metrics: new AppMetrics(),
     onClose: (fn) => closers.push(fn),
   };
   // Generated and persisted on first start; a bad SVC_GATEWAY_SIGNING_KEY or SVC_SECRETS_KEY stops the
@@ -121,6 +124,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     light: createLightRuntime(config.env),
   });
   kernel.onClose(() => services.mailer.close());
+  registerScrapeGauges(services); // GET /metrics: backlogs and the pool, read at scrape time
   startRateCounterSweep(services);
   startPeopleSweep(services); // sessions over, links used or expired, throttle windows past
   startWebhooks(services); // outbox wake-up; worker and retry sweep when background jobs run

@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.js';
 import type { Orm } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { AppMetrics } from '../lib/metrics.js';
 import type { Shutdown } from '../lib/shutdown.js';
 import type { Resolver } from '../net/index.js';
 
@@ -15,6 +16,8 @@ export interface Kernel {
   readonly resolve: Resolver | undefined;
   /** Process shutdown: draining (health 503, workers wind down), then `signal` aborts (streams end). */
   readonly shutdown: Shutdown;
+  /** The app's Prometheus metrics: the process's instruments and the scrape-time gauges (GET /metrics). */
+  readonly metrics: AppMetrics;
   /** Registers work to stop when the app closes (timers, cron tasks, workers). */
   onClose(fn: () => Promise<void> | void): void;
 }

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { metrics } from '../lib/metrics.js';
 import { graphqlError, toDomainError } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -25,5 +26,6 @@ export function toGraphQLError(err: unknown, log?: Logger): GraphQLError {
   if (isPlainGraphQLError(original)) return original as GraphQLError;
   const { error, unexpected } = toDomainError(original);
   if (unexpected) log?.error({ err: original }, 'unexpected GraphQL resolver error');
+  metrics.refusal(error.status, error.code);
   return graphqlError(error);
 }

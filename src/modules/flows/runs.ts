@@ -1,6 +1,7 @@
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
+import { metrics } from '../../lib/metrics.js';
 import { publishEvent } from '../webhooks/events.js';
 import { FINISHED, Flow, FlowApproval, FlowRun, FlowStep, type RunStatus, type TriggerKind } from './flow.entity.js';
 import { isTrigger, type ApprovalDto, type FlowGraph, type RunDetailDto, type RunDto, type StepDto } from './flows.schemas.js';
@@ -126,6 +127,7 @@ export async function finishRun(
   await tx.nativeUpdate(FlowApproval, { runId: run.id, status: { $in: ['open', 'claimed'] } }, { status: 'cancelled', decidedAt: now });
   const actionable = outcome.status === 'failed';
   await appendEvent(tx, run.id, { type: 'run_finished', data: { runId: run.id, status: run.status, error: run.error, errorCode: run.errorCode } }, now);
+  metrics.flowRunFinished(run.status);
   await publishEvent({ em: tx, clock: app.clock, app, requestId: run.requestId ?? null }, {
     name: 'flow.run.finished',
     workspaceId: run.workspaceId,

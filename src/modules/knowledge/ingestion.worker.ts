@@ -1,4 +1,5 @@
 import type { Deps } from '../../core/deps.js';
+import { metrics } from '../../lib/metrics.js';
 import { untilAborted } from '../../lib/shutdown.js';
 import { embedPending } from './embeddings.runtime.js';
 import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
@@ -72,6 +73,8 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
       .catch((err: unknown) => app.log.warn({ err, jobId: job.id }, 'ingestion lease renewal failed'));
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
   try {
     const em = app.orm.em.fork();
     const source = await em.findOne(KnowledgeSource, { id: job.sourceId });
@@ -89,10 +92,13 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
       }
     }
     if (signal?.aborted) return;
-    if ((await finish(app, job, outcome)) && !signal?.aborted) await embedIngested(app, job.sourceId, signal);
+    const ready = await finish(app, job, outcome);
+    metrics.ingestionJob('ok' in outcome ? 'ingested' : 'failed', seconds());
+    if (ready && !signal?.aborted) await embedIngested(app, job.sourceId, signal);
   } catch (err) {
     if (signal?.aborted) return;
     app.log.error({ err, jobId: job.id, sourceId: job.sourceId }, 'ingestion failed unexpectedly');
+    metrics.ingestionJob('retried', seconds());
     await retryOrFail(app, job, err);
   } finally {
     clearInterval(heartbeat);

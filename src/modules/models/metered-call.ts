@@ -1,4 +1,5 @@
 import type { Logger } from '../../lib/logger.js';
+import { metrics } from '../../lib/metrics.js';
 import {
   ProviderError,
   usageOf,
@@ -56,6 +57,10 @@ export class MeteredModel {
   async call(req: CompletionRequest, onDelta?: (text: string) => void): Promise<CompletionResult> {
     const { provider } = this;
     const sent = { ...req, signal: this.opts.signal };
+    const labels = { provider: provider.name, model: provider.model };
+    const started = performance.now();
+    const elapsed = () => (performance.now() - started) / 1000;
+    let firstTokenSeconds: number | undefined;
     let received = '';
     try {
       let result: CompletionResult | undefined;
@@ -66,15 +71,19 @@ export class MeteredModel {
             result = event.result;
             break;
           }
+          if (firstTokenSeconds === undefined && event.text) firstTokenSeconds = elapsed();
           received += event.text;
           onDelta(event.text);
         }
       }
       if (!result) throw new ProviderError(`${provider.name} stream ended without a result`, { provider: provider.name });
       this.completed = addUsage(this.completed, result.usage);
+      metrics.modelCall(labels, 'ok', { seconds: elapsed(), firstTokenSeconds }, result.usage);
       return result;
     } catch (err) {
-      if (this.opts.signal?.aborted || (err instanceof ProviderError && err.aborted)) {
+      const aborted = this.opts.signal?.aborted || (err instanceof ProviderError && err.aborted);
+      metrics.modelCall(labels, aborted ? 'aborted' : 'failed', { seconds: elapsed(), firstTokenSeconds });
+      if (aborted) {
         const prompt = await (this.opts.countPrompt ?? countRequestPrompt)(req);
         this.interrupted = addUsage(this.interrupted, usageOf(prompt, await countTextTokensAsync(received)));
       }

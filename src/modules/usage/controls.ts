@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
 import { newId } from '../../lib/ids.js';
+import { metrics } from '../../lib/metrics.js';
 import { UsageEntry } from './usage.entity.js';
 
 /**
@@ -26,4 +27,5 @@ export async function recordControl(ctx: ServiceContext, em: Em, opts: { route: 
     fromPacks: 0,
     createdAt: opts.at,
   });
+  metrics.controlConsumed();
 }

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../core/context.js';
+import { metrics } from '../../lib/metrics.js';
 import type { Kernel } from '../../core/deps.js';
 import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/orm.js';
@@ -227,6 +228,7 @@ async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, hol
     entry: opts,
     questions,
   });
+  metrics.questionsConsumed(opts.modelClass, questions);
   if (keyTotal === undefined || !limited) return { questions };
   ctx.app.usage.keyBudgets.set(limits.meter, monthOf(at), keyTotal, at.getTime());
   if (keyTotal >= limit * KEY_NOTICE_RATIO) {

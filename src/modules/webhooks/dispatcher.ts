@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../core/deps.js';
+import { metrics } from '../../lib/metrics.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import {
   DELIVERY_LOG_LENGTH,
@@ -162,6 +163,7 @@ export async function attemptDelivery(
     }
   }
   const success = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  metrics.webhookAttempt(success ? 'delivered' : statusCode !== null ? 'rejected' : 'unreachable', kind);
   if (!success && statusCode !== null) failureReason = `receiver answered ${statusCode}`;
   const finishedAt = app.clock.now();
   const attempts = d.attempts + 1;
