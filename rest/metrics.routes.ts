@@ -51,7 +51,7 @@ export function metricsRouter(app: Deps): Router {
       200: { description: 'The metrics in the Prometheus text exposition format', schema: z.string() },
       401: { description: 'No or wrong bearer token, or (without SVC_METRICS_TOKEN) a caller that is not on a loopback address' },
     },
-    handler: async (req, res) => {
+    handler: async (_ctx, req, res) => {
       assertMayScrape(app, req);
       const text = await app.metrics.scrape();
       res.status(200).setHeader('Content-Type', app.metrics.contentType).setHeader('Cache-Control', 'no-store').end(text);
