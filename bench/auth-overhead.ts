@@ -21,7 +21,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { createContext } from '../src/core/context.js';
 import { authenticateSecret, issueKey } from '../src/modules/keys/keys.service.js';
 import { assertCanConsume, recordConsumption } from '../src/modules/usage/metering.service.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { mount } from '../rest/route.js';
 import { createTestDatabase } from '../test/support/database.js';
 

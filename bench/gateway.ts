@@ -16,7 +16,7 @@ import { Pool } from 'undici';
 import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { startScriptedModelServer } from '../test/support/scripted-model-server.js';
 

@@ -29,7 +29,7 @@ import { analyseDocument } from '../src/modules/knowledge/ingestion.js';
 import { claimIngestionJob, processIngestionJob } from '../src/modules/knowledge/ingestion.worker.js';
 import { searchItems } from '../src/modules/knowledge/query.service.js';
 import { authenticateSecret } from '../src/modules/keys/keys.service.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 
 const INGEST_MB = Number(process.env.INGEST_MB ?? 4);

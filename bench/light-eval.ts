@@ -23,7 +23,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { runPendingIngestion } from '../src/modules/knowledge/ingestion.worker.js';
 import { authenticateSecret } from '../src/modules/keys/keys.service.js';
 import { searchForQuestion } from '../src/modules/light/light.service.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 
 interface Question {

@@ -16,7 +16,7 @@ import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
 import { runPendingIngestion } from '../src/modules/knowledge/ingestion.worker.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 import {
   CLAIM_KINDS,

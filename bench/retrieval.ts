@@ -26,7 +26,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { unitVector } from '../src/modules/knowledge/embeddings.js';
 import { runPendingIngestion } from '../src/modules/knowledge/ingestion.worker.js';
 import { storeEmbeddings, vectorCandidates } from '../src/modules/knowledge/vector-store.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 import { startNgramEmbeddings } from './support/ngram-embeddings.js';
 

@@ -26,7 +26,7 @@ import v8 from 'node:v8';
 import { createApp, listen } from '../src/app/create-app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 import { freePort, stopChildren } from './support/processes.js';
 

@@ -28,7 +28,7 @@ import { insertChunks } from '../src/modules/knowledge/knowledge.repository.js';
 import { canonicalJson } from '../src/modules/proofs/proofs.service.js';
 import type { CertificateBody } from '../src/modules/proofs/proofs.schemas.js';
 import { Verifier } from '../src/modules/verify/engine.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { issueKey } from '../src/modules/keys/keys.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 

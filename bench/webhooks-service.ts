@@ -12,7 +12,7 @@
 import { createInterface } from 'node:readline';
 import { createApp, listen } from '../src/app/create-app.js';
 import { publishEvent } from '../src/modules/webhooks/events.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const app = await createApp();

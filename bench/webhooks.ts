@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
 import { publishEvent } from '../src/modules/webhooks/events.js';
-import { createWorkspace } from '../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../test/support/database.js';
 
 const now = () => performance.timeOrigin + performance.now();

@@ -72,3 +72,9 @@ export function requestSignal(app: Deps, scope: RequestScope, own?: AbortSignal)
   scope.defer(release);
   return controller.signal;
 }
+
+/** What the operator's use cases (CLI, start-up bootstrap) run with: no caller, no request. */
+export interface AdminContext {
+  em: Em;
+  clock: Clock;
+}

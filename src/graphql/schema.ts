@@ -17,6 +17,7 @@ import '../modules/postes/postes.graphql.js';
 import '../modules/tools/tools.graphql.js';
 import '../modules/people/people.graphql.js';
 import '../modules/verify/verify.graphql.js';
+import '../modules/registre/registre.graphql.js';
 import '../modules/partner/partner.graphql.js';
 import '../modules/proofs/proofs.graphql.js';
 import '../modules/widgets/widgets.graphql.js';

@@ -10,11 +10,11 @@ import { openSse, type Repeat } from '../../rest/sse.js';
 import { listen } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
 import { renderContextBlocks } from '../../src/modules/chat/context-blocks.js';
-import { EventQueue } from '../../src/modules/chat/event-queue.js';
+import { EventQueue } from '../../src/lib/event-queue.js';
 import { factsOf } from '../../src/modules/chat/extraction.js';
 import { memoriesFromMessage } from '../../src/modules/chat/memory.js';
 import { deriveMood } from '../../src/modules/chat/mood.js';
-import { PiiMasker } from '../../src/modules/chat/pii.js';
+import { PiiMasker } from '../../src/lib/pii.js';
 import { isListQuestion, topKFor } from '../../src/modules/chat/retrieval.js';
 
 describe('PII masking', () => {

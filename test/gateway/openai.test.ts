@@ -5,7 +5,7 @@ import { LOCAL_MODEL_NAME } from '../../src/modules/models/local.provider.js';
 import { ProofCertificate } from '../../src/modules/proofs/proof.entity.js';
 import { sha256 } from '../../src/modules/proofs/proofs.service.js';
 import { UsageEntry } from '../../src/modules/usage/usage.entity.js';
-import { setSuspended } from '../../src/modules/workspaces/workspaces.service.js';
+import { setSuspended } from '../../src/modules/provisioning/provisioning.service.js';
 import { api } from '../support/api.js';
 import { type TestTenant } from '../support/app.js';
 import { PREMIUM_MODEL, STANDARD_MODEL, exhaustAllowance, openaiClient, openaiError, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';

@@ -116,7 +116,7 @@ describe('scopes', () => {
 describe('suspension', () => {
   it('a suspended workspace gets 403 client_suspended, and works again once unsuspended', async () => {
     const other = await t.tenant();
-    const { setSuspended } = await import('../../src/modules/workspaces/workspaces.service.js');
+    const { setSuspended } = await import('../../src/modules/provisioning/provisioning.service.js');
     const actx = { em: t.app.services.orm.em.fork(), clock: t.clock };
     await setSuspended(actx, other.workspaceId, true);
     const res = await api(t.baseUrl, other.key).get('/v1/agents');

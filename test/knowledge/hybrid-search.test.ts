@@ -12,7 +12,7 @@ import { embedPending } from '../../src/modules/knowledge/embeddings.runtime.js'
 import { loadEmbeddingsConfig } from '../../src/modules/knowledge/embeddings.js';
 import { reciprocalRankFusion } from '../../src/modules/knowledge/hybrid-search.js';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 import { createTestDatabase } from '../support/database.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';

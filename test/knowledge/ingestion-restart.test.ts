@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { claimIngestionJob, LEASE_MS, MAX_ATTEMPTS, processIngestionJob, runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 import { api } from '../support/api.js';
 import { type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

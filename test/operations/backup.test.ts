@@ -8,7 +8,7 @@ import { createApp, listen, type RunningApp } from '../../src/app/create-app.js'
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 import { api } from '../support/api.js';
 import { runCli } from '../support/cli.js';
 

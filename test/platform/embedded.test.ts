@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp, listen } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/orm.js';
-import { bootstrapFirstWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { bootstrapFirstWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { api } from '../support/api.js';
 import { persona } from '../support/agents.js';

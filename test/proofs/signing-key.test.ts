@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { authenticateSecret } from '../../src/modules/keys/keys.service.js';
 import { gatewayPublicKey, issueProof, verifyProof } from '../../src/modules/proofs/proofs.service.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 
 /**
  * The key's life across restarts: each step is a new process-like app opening the same embedded

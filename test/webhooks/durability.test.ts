@@ -12,7 +12,7 @@ import { claimDue, runDueDeliveries, runRetrySweep } from '../../src/modules/web
 import { publishEvent } from '../../src/modules/webhooks/events.js';
 import { LEASE_MS } from '../../src/modules/webhooks/schedule.js';
 import { WebhookWorker } from '../../src/modules/webhooks/worker.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createWorkspace } from '../../src/modules/provisioning/provisioning.service.js';
 import { api } from '../support/api.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

@@ -6,7 +6,7 @@
 import { isPoste, type Agent } from '../agents/agent.entity.js';
 import { rank, type Candidate } from '../models/local-candidates.js';
 import { contentStems, foldText, words } from '../models/text-match.js';
-import type { PiiMasker } from './pii.js';
+import type { PiiMasker } from '../../lib/pii.js';
 import { PLANNING_FAILED, type TurnModel } from './turn-model.js';
 
 export interface Plan {

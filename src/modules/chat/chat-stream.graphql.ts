@@ -6,7 +6,7 @@ import type { ChatStreamEvent } from './chat-events.js';
 import { finishStreamedTurn } from './chat-stream.js';
 import { agentIdOf, ChatInput, chatNeeds, KnowledgeUsedRef, MoodRef, TurnResultRef } from './chat-types.graphql.js';
 import { startTurn } from './chat.service.js';
-import { EventQueue } from './event-queue.js';
+import { EventQueue } from '../../lib/event-queue.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
 const STREAM_ROUTE = 'graphql chatStream';

@@ -11,7 +11,7 @@ import type { ModelClass, TokenUsage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import { assertKeyBudget } from '../usage/metering.service.js';
 import { ChatRequestSchema, type ChatRequestInput, type ChatTurnDone } from './chat.schemas.js';
-import { NoMasking, PiiMasker } from './pii.js';
+import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { Stages } from './stages.js';
 import {
   autoPick,

@@ -8,7 +8,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { ChatMessage, CompletionRequest, CompletionResult, ToolCall, ToolDef } from '../models/provider.js';
 import type { EventSink } from './chat-events.js';
 import type { ToolCallReport } from './chat.schemas.js';
-import type { PiiMasker } from './pii.js';
+import type { PiiMasker } from '../../lib/pii.js';
 import type { RunnableTool } from './turn-extensions.js';
 import type { TurnModel } from './turn-model.js';
 

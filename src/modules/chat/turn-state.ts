@@ -16,7 +16,7 @@ import type { SessionMessage } from './chat.entity.js';
 import type { RenderedBlock } from './context-blocks.js';
 import type { ConsultHandler, Generation } from './generation.js';
 import type { RecalledMemory } from './memory.js';
-import type { PiiMasker } from './pii.js';
+import type { PiiMasker } from '../../lib/pii.js';
 import type { HistoryMessage, PromptParts } from './prompt.js';
 import type { Stages } from './stages.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';

@@ -10,7 +10,7 @@ import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
 import { ContextBlockInput, KnowledgeUsedRef, TokenUsageRef } from '../chat/chat-types.graphql.js';
-import { EventQueue } from '../chat/event-queue.js';
+import { EventQueue } from '../../lib/event-queue.js';
 import {
   ContinueConversationSchema,
   ConversationDtoSchema,

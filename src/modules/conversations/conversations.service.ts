@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { isPoste, type Agent } from '../agents/agent.entity.js';
 import { loadWorkspaceAgents } from '../agents/agents.service.js';
 import { renderContextBlocks } from '../chat/context-blocks.js';
-import { NoMasking, PiiMasker } from '../chat/pii.js';
+import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { TurnModel } from '../chat/turn-model.js';
 import { authorize } from '../keys/access.js';
 import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';

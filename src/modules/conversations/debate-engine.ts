@@ -12,7 +12,7 @@ import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';
 import type { RenderedBlock } from '../chat/context-blocks.js';
 import { knowledgeUsedOf } from '../chat/retrieval.js';
-import type { PiiMasker } from '../chat/pii.js';
+import type { PiiMasker } from '../../lib/pii.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
 import { TurnModel } from '../chat/turn-model.js';
 import { agentScope } from '../knowledge/knowledge.repository.js';

@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
-import { EventQueue } from '../chat/event-queue.js';
+import { EventQueue } from '../../lib/event-queue.js';
 import {
   ApprovalDtoSchema,
   CreateFlowSchema,

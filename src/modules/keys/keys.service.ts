@@ -2,6 +2,7 @@ import type { EntityName } from '@mikro-orm/core';
 import type { Em } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
+import type { AdminContext } from '../../core/context.js';
 import type { KeyCaller } from '../../core/principal.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -14,10 +15,6 @@ import { isRestricted, READONLY_SCOPE } from './scopes.js';
 
 export const KEY_PREFIX = 'svc_';
 
-export interface AdminContext {
-  em: Em;
-  clock: Clock;
-}
 
 export interface IssuedKey {
   key: ApiKey;

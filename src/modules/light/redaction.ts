@@ -3,7 +3,7 @@
  * numbers, IBANs, payment card numbers: the chat's detectors) and removed, and every dossier name and
  * client name of the workspace removed, whatever its case and accents. What is left is sent.
  */
-import { PiiMasker } from '../chat/pii.js';
+import { PiiMasker } from '../../lib/pii.js';
 import { foldText } from '../models/text-match.js';
 
 const PLACEHOLDER = /\[(?:IBAN|CARD|EMAIL|PHONE)_\d+\]/g;

@@ -5,8 +5,8 @@ import { authorize } from '../keys/access.js';
 import { ProofCertificate } from '../proofs/proof.entity.js';
 import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/proofs.service.js';
 import { planTerms, requiredPlanFor, subscriptionState } from '../usage/plans.js';
-import { decodeCursor } from '../verify/verify.service.js';
 import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterSummary } from './registre.schemas.js';
+import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 
 const READ = { scope: 'proof' } as const;
 
@@ -26,7 +26,6 @@ export const kindOfRoute = (route: string): ProofKind =>
 
 export const toRegisterEntry = (c: ProofCertificate): RegisterEntry => ({ ...toCertificateDto(c), kind: kindOfRoute(c.route), apiKeyId: c.apiKeyId ?? null, requestId: c.requestId ?? null });
 
-const encodeCursor = (seq: number) => Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
 
 /** `GET /v1/registre`: every certificate of the workspace, newest first, filtered by kind, period and API key. */
 export async function listRegister(ctx: ServiceContext, query: unknown = {}): Promise<{ certificates: RegisterEntry[]; nextCursor: string | null }> {
@@ -41,14 +40,14 @@ export async function listRegister(ctx: ServiceContext, query: unknown = {}): Pr
   if (q.from) where.push('created_at >= ?'), params.push(q.from);
   if (q.to) where.push('created_at < ?'), params.push(q.to);
   if (q.keyId) where.push('api_key_id = ?'), params.push(q.keyId);
-  if (q.cursor) where.push('seq < ?'), params.push(decodeCursor(q.cursor));
+  if (q.cursor) where.push('seq < ?'), params.push(decodeSeqCursor(q.cursor));
   const ids = await ctx.em.execute<{ id: string }[]>(
     `select id from proof_certificate where ${where.join(' and ')} order by seq desc limit ?`,
     [...params, q.limit + 1],
   );
   const page = ids.slice(0, q.limit).map((r) => r.id);
   const rows = page.length ? await ctx.em.find(ProofCertificate, { id: { $in: page } }, { orderBy: { seq: 'desc' } }) : [];
-  return { certificates: rows.map(toRegisterEntry), nextCursor: ids.length > q.limit ? encodeCursor(rows[rows.length - 1]!.seq) : null };
+  return { certificates: rows.map(toRegisterEntry), nextCursor: ids.length > q.limit ? encodeSeqCursor(rows[rows.length - 1]!.seq) : null };
 }
 
 export interface ChainWalk {

@@ -140,11 +140,6 @@ export function assertDocumentRoom(ctx: ServiceContext, opts: { used: number; ad
   if (opts.used + (opts.adding ?? 1) > limit) throw errors.documentLimit(limit, opts.used);
 }
 
-/** 402 SEAT_LIMIT `{ seats }` when the subscription's seats cover fewer users than requested. */
-export function assertSeatRoom(ws: { seats: number }, users: number): void {
-  if (users > ws.seats) throw errors.seatLimit(ws.seats);
-}
-
 /** Questions consumed by a key this calendar month (UTC), from the ~15 s cache when fresh. */
 async function keyMonthTotal(ctx: ServiceContext, keyId: string, now: Date): Promise<number> {
   const cache = ctx.app.usage.keyBudgets;

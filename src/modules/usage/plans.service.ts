@@ -1,8 +1,8 @@
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import type { AdminContext } from '../keys/keys.service.js';
+import type { AdminContext } from '../../core/context.js';
 import { User, type Workspace } from '../workspaces/workspace.entity.js';
-import { assertSeatRoom } from './metering.service.js';
+import { assertSeatRoom } from '../workspaces/seats.js';
 import { findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
 import { isPaidPlan, subscriptionState } from './plans.js';
 import { QuestionPack } from './usage.entity.js';

@@ -2,7 +2,15 @@ import { builder } from '../../graphql/builder.js';
 import { apiKeysByIds } from '../keys/keys-admin.service.js';
 import { ApiKeyRef } from '../keys/keys.graphql.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
-import { getUsageReport, type UsageReport } from './usage.service.js';
+import {
+  getUsageReport,
+  keyNotificationsOf,
+  listKeyNotifications,
+  questionsThisMonthByKey,
+  toNotificationDto,
+  type KeyNotificationDto,
+  type UsageReport,
+} from './usage.service.js';
 
 const PackRef = builder.objectRef<UsageReport['packs']['items'][number]>('QuestionPack').implement({
   fields: (t) => ({
@@ -83,3 +91,46 @@ builder.queryField('usage', (t) =>
     resolve: async (_r, args, ctx) => getUsageReport(await ctx.service(), { month: args.month }),
   }),
 );
+
+const KeyNotificationRef = builder.objectRef<KeyNotificationDto>('KeyNotification').implement({
+  description: 'Recorded once per key and calendar month when the key passes 80% of its monthlyQuestionLimit.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    keyId: t.exposeString('keyId'),
+    month: t.exposeString('month'),
+    kind: t.exposeString('kind'),
+    used: t.exposeInt('used'),
+    limit: t.exposeInt('limit'),
+    message: t.exposeString('message'),
+    createdAt: t.exposeString('createdAt'),
+  }),
+});
+
+/** What an API key has consumed, on the keys module's type (usage reads the ledger, keys never does). */
+builder.objectFields(ApiKeyRef, (t) => ({
+    questionsThisMonth: t.loadable({
+      type: 'Int',
+      description: 'Questions consumed through this key in the current calendar month (UTC), batched across keys.',
+      load: async (ids: string[], ctx) => {
+        const totals = await questionsThisMonthByKey(await ctx.service(), ids);
+        return ids.map((id) => totals.get(id) ?? 0);
+      },
+      resolve: (k) => k.id,
+    }),
+    notifications: t.loadableGroup({
+      type: KeyNotificationRef,
+      description: 'Budget notifications of this key, newest first.',
+      load: async (ids: string[], ctx) => (await keyNotificationsOf(await ctx.service(), ids)).map(toNotificationDto),
+      group: (n) => n.keyId,
+      resolve: (k) => k.id,
+    }),
+}));
+
+builder.queryFields((t) => ({
+  keyNotifications: t.field({
+    type: [KeyNotificationRef],
+    description: 'Key budget notifications of the workspace, newest first, optionally for one month (YYYY-MM).',
+    args: { month: t.arg.string({ required: false }) },
+    resolve: async (_r, args, ctx) => (await listKeyNotifications(await ctx.service(), { month: args.month })).map(toNotificationDto),
+  }),
+}));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
+import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { authorize } from '../keys/access.js';
 import { findCollection } from '../knowledge/knowledge.lookup.js';
@@ -221,31 +222,18 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
   };
 }
 
-const encodeCursor = (seq: number) => Buffer.from(JSON.stringify({ s: seq }), 'utf8').toString('base64url');
-
-/** A cursor names the last report of a page by its position; anything else is a 400 naming `cursor`. */
-export function decodeCursor(cursor: string): number {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown };
-    if (typeof v.s === 'number' && Number.isSafeInteger(v.s) && v.s > 0) return v.s;
-  } catch {
-    // falls through
-  }
-  throw errors.validation('cursor', 'cursor is not valid');
-}
-
 /** `GET /v1/verify`: newest first, `limit` per page; the cursor keeps pages stable while new reports arrive. */
 export async function listReports(ctx: ServiceContext, query: unknown = {}): Promise<{ reports: ReportDto[]; nextCursor: string | null }> {
   authorize(ctx, READ);
   const { limit, cursor } = ReportListQuerySchema.parse(query ?? {});
-  const before = cursor ? decodeCursor(cursor) : null;
+  const before = cursor ? decodeSeqCursor(cursor) : null;
   const rows = await ctx.em.find(
     VerifyReport,
     { workspaceId: ctx.caller.workspace.id, ...(before ? { seq: { $lt: before } } : {}) },
     { orderBy: { seq: 'desc' }, limit: limit + 1 },
   );
   const page = rows.slice(0, limit);
-  return { reports: page.map(toReportDto), nextCursor: rows.length > limit ? encodeCursor(Number(page[page.length - 1]!.seq)) : null };
+  return { reports: page.map(toReportDto), nextCursor: rows.length > limit ? encodeSeqCursor(Number(page[page.length - 1]!.seq)) : null };
 }
 
 async function findReport(ctx: ServiceContext, id: string): Promise<VerifyReport> {

@@ -1,0 +1,53 @@
+import { builder } from '../../graphql/builder.js';
+import { objectFromZod } from '../../graphql/from-zod.js';
+import { operationNeeds } from '../../graphql/root-fields.js';
+import { RegisterEntrySchema, RegisterSummarySchema, type RegisterEntry } from './registre.schemas.js';
+import { listRegister, registerSummary } from './registre.service.js';
+
+/** The register of proofs for the console: the same service functions as the REST routes (rest/v1/registre.routes.ts). */
+const RegisterEntryRef = objectFromZod('RegisterCertificate', RegisterEntrySchema, {
+  description: 'A certificate of the register (gateway call, chat turn or verifier report) with its kind.',
+  types: { version: 'Int', algorithm: 'String' },
+  names: { usage: 'RegisterCertificateUsage', kind: 'ProofKind', outcome: 'ProofCallOutcome' },
+});
+
+const RegisterPageRef = builder.objectRef<{ certificates: RegisterEntry[]; nextCursor: string | null }>('RegisterPage').implement({
+  fields: (t) => ({
+    certificates: t.field({ type: [RegisterEntryRef], resolve: (p) => p.certificates }),
+    nextCursor: t.string({ nullable: true, resolve: (p) => p.nextCursor }),
+  }),
+});
+
+const RegisterSummaryRef = objectFromZod('RegisterSummary', RegisterSummarySchema, {
+  description: 'Counts by month and kind, and the proof chain checked end to end.',
+});
+
+builder.queryFields((t) => ({
+  registre: t.field({
+    type: RegisterPageRef,
+    description: 'The register of proofs, newest first (GET /v1/registre); needs the proofJournal plan feature.',
+    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/registre' }),
+    args: {
+      kind: t.arg.string({ required: false, description: 'gateway, chat or verify; several separated by commas' }),
+      from: t.arg.string({ required: false }),
+      to: t.arg.string({ required: false }),
+      keyId: t.arg.string({ required: false }),
+      limit: t.arg.int({ required: false }),
+      cursor: t.arg.string({ required: false }),
+    },
+    resolve: async (_r, args, ctx) =>
+      listRegister(await ctx.service(), {
+        kind: args.kind ?? undefined,
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+        keyId: args.keyId ?? undefined,
+        limit: args.limit ?? undefined,
+        cursor: args.cursor ?? undefined,
+      }),
+  }),
+  registreSummary: t.field({
+    type: RegisterSummaryRef,
+    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/registre/summary' }),
+    resolve: async (_r, _a, ctx) => registerSummary(await ctx.service()),
+  }),
+}));
