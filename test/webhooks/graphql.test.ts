@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const ENDPOINT = 'id url events description isActive secretPreview createdAt updatedAt';
-const DELIVERY = 'id event statusCode responseBody success retryCount deliveredAt nextRetryAt createdAt failureReason';
+const DELIVERY = 'id event statusCode responseBody success retryCount deliveredAt nextRetryAt createdAt failureReason requestId';
 const CREATE = `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret webhook { ${ENDPOINT} } } }`;
 
 async function createViaGraphql(tenant: TestTenant, path: string, events = ['flow.run.finished']) {
