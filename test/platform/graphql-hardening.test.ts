@@ -79,6 +79,30 @@ describe('parsing and variables', () => {
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'graphql_parse_failed' });
   });
 
+  it('GraphQL over GET with variables or extensions that are not JSON, or not an object: 400 in the GraphQL shape', async () => {
+    for (const [name, value] of [
+      ['variables', '{'],
+      ['variables', '[1,2]'],
+      ['variables', '"text"'],
+      ['extensions', '{"a":'],
+      ['extensions', '42'],
+    ] as const) {
+      for (const auth of [{ authorization: `Bearer ${a.key}` }, {}] as Record<string, string>[]) {
+        const res = await fetch(`${t.baseUrl}/graphql?${name}=${encodeURIComponent(value)}&query=${encodeURIComponent('{ viewer { userId } }')}`, {
+          headers: { ...auth, accept: 'application/graphql-response+json' },
+        });
+        expect(res.status, `${name}=${value}`).toBe(400);
+        const body = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
+        expect(body.errors[0]!.extensions.code, `${name}=${value}`).toBe('validation_failed');
+        expect(body.errors[0]!.message).toMatch(new RegExp(name));
+      }
+    }
+    // The issue's own request: variables that are not JSON and a query that is not GraphQL.
+    const issue = await fetch(`${t.baseUrl}/graphql?variables=%7B&query=x`, { headers: { authorization: `Bearer ${a.key}` } });
+    expect(issue.status).toBe(400);
+    expect(((await issue.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).not.toBe('internal_error');
+  });
+
   it('a 10 000-deep JSON variable in the chat mutation: a 400-class error with a code', async () => {
     // Written as text: JSON.stringify itself overflows on such a value.
     const deep = `${'{"d":'.repeat(10_000)}"leaf"${'}'.repeat(10_000)}`;
