@@ -13,6 +13,11 @@ import { DomainError, ErrorCode, errors, isDomainError } from './catalogue.js';
 export function zodToDomainError(err: ZodError): DomainError {
   const issue = err.issues[0];
   if (!issue) return errors.validation(null, 'Invalid request body');
+  // A typed body that names a field it does not have (strict schemas): refused, naming that field.
+  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) {
+    const unknown = [...issue.path.map(String), issue.keys[0]!].join('.');
+    return errors.validation(unknown, `${unknown} is not a field of this request`, { unknownFields: issue.keys });
+  }
   const field = issue.path.map(String).join('.');
   const message = issue.message;
   if (!field) return errors.validation(null, message);

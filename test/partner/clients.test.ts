@@ -112,6 +112,26 @@ describe('clients', () => {
     expect(notObject.status).toBe(400);
   });
 
+  it('takes the rates at creation, and refuses a field it does not know instead of dropping it (issue 25)', async () => {
+    const created = await p.partner.post('/partner/clients', { name: 'Rated', ratePer100Cents: 250, seatRateCents: 1500, includedQuestionsPerSeat: 100 });
+    expect(created.status).toBe(201);
+    expect(created.body.client.rates).toEqual({ ratePer100Cents: 250, seatRateCents: 1500, includedQuestionsPerSeat: 100 });
+    const listed = (await p.partner.get('/partner/clients')).body.clients.find((c: { id: string }) => c.id === created.body.client.id);
+    expect(listed.rates).toEqual({ ratePer100Cents: 250, seatRateCents: 1500, includedQuestionsPerSeat: 100 });
+    const before = (await p.partner.get('/partner/clients')).body.clients.length;
+    for (const [method, path, body] of [
+      ['post', '/partner/clients', { name: 'Typo', ratePer100cents: 250 }],
+      ['post', '/partner/clients', { name: 'Typo', plan: 'cabinet' }],
+      ['patch', `/partner/clients/${created.body.client.id}`, { ratePer100cents: 1 }],
+    ] as const) {
+      const res = await p.partner[method](path, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ field: Object.keys(body).find((k) => k !== 'name'), error: expect.stringContaining('is not a field of this request') });
+    }
+    expect((await p.partner.get('/partner/clients')).body.clients).toHaveLength(before);
+    expect((await p.partner.get('/partner/clients')).body.clients.find((c: { id: string }) => c.id === created.body.client.id).rates.ratePer100Cents).toBe(250);
+  });
+
   it('PATCH sets rates, seats and name, null clears a rate, and refuses any other type with 400', async () => {
     const { id } = await p.client('Patched');
     const set = await p.partner.patch(`/partner/clients/${id}`, { name: 'Patched SA', seats: 4, ratePer100Cents: 250, seatRateCents: 1500, includedQuestionsPerSeat: 0 });

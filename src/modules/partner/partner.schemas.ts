@@ -28,7 +28,10 @@ export const CreateClientSchema = z.object({
     .transform((e) => e.toLowerCase())
     .nullish(),
   seats: pgInt('seats').optional().describe('Seats of the client workspace (billed at seatRateCents each); default 1'),
-});
+  ratePer100Cents: amount('ratePer100Cents').nullish().describe('Resale price of 100 questions beyond the included ones, euro cents; default none'),
+  seatRateCents: amount('seatRateCents').nullish().describe('Resale price of one seat for a month, euro cents; default none'),
+  includedQuestionsPerSeat: amount('includedQuestionsPerSeat').nullish().describe('Questions included per seat each month; default none'),
+}).strict();
 export type CreateClientInput = z.input<typeof CreateClientSchema>;
 
 /** `PATCH /partner/clients/:id`: omitted keeps, null clears a rate. */
@@ -39,7 +42,7 @@ export const UpdateClientSchema = z.object({
   includedQuestionsPerSeat: amount('includedQuestionsPerSeat').nullish().describe('Questions included per seat each month'),
   suspended: z.boolean({ error: 'suspended must be a boolean' }).optional(),
   seats: pgInt('seats').optional(),
-});
+}).strict();
 export type UpdateClientInput = z.input<typeof UpdateClientSchema>;
 
 /** `POST /partner/clients/:id/keys`: a restricted key (at least one capability scope), never `partner`. */
@@ -54,7 +57,7 @@ export const CreateClientKeySchema = z.object({
   readonly: z.boolean({ error: 'readonly must be a boolean' }).optional(),
   ratePerMinute: pgInt('ratePerMinute').nullish(),
   monthlyQuestionLimit: pgInt('monthlyQuestionLimit').nullish(),
-});
+}).strict();
 export type CreateClientKeyInput = z.input<typeof CreateClientKeySchema>;
 
 export const MonthQuerySchema = z.object({ month: MonthSchema.optional() });
@@ -79,7 +82,7 @@ export const PaymentsQuerySchema = z.object({
 export const SetPaymentSchema = z.object({
   paid: z.boolean({ error: 'paid is required and must be a boolean' }),
   amountCents: amount('amountCents').nullish(),
-});
+}).strict();
 export type SetPaymentInput = z.input<typeof SetPaymentSchema>;
 
 // ---- answers ----

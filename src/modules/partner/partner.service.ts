@@ -228,9 +228,9 @@ export async function createClient(ctx: ServiceContext, input: unknown, linkBase
       partnerId: program.workspaceId,
       serviceUserId: userId,
       adminUserId,
-      ratePer100Cents: null,
-      seatRateCents: null,
-      includedQuestionsPerSeat: null,
+      ratePer100Cents: data.ratePer100Cents ?? null,
+      seatRateCents: data.seatRateCents ?? null,
+      includedQuestionsPerSeat: data.includedQuestionsPerSeat ?? null,
       sandbox: program.sandbox,
       createdAt: now,
     });
