@@ -27,6 +27,8 @@ export class WebhookWorker {
   #claiming_: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** Due times (performance.now()) of the retries this process scheduled and has not claimed yet. */
+  #retriesDue: number[] = [];
   #running = false;
   #rerun = false;
   /** The last claim filled every free slot: more may be due, claimed once `#refill` slots are free again. */
@@ -105,6 +107,7 @@ export class WebhookWorker {
     }
     this.#running = true;
     this.#rerun = false;
+    const startedAt = performance.now();
     let full = false;
     try {
       if (!this.#claiming) return;
@@ -127,14 +130,29 @@ export class WebhookWorker {
     // stays as a safety net.
     this.#waitingForRoom = full;
     if (full && this.#opts.maxInFlight - this.#inFlight.size >= this.#refill) this.#wakeIn(0);
-    else this.#wakeIn(this.#rerun ? 0 : this.#opts.pollMs);
+    else this.#wakeIn(this.#rerun ? 0 : this.#nextWait(startedAt));
+  }
+
+  /**
+   * How long to sleep after a claim: until the earliest retry this process scheduled that the claim
+   * could not yet take, or the poll. Without it a retry due between two polls waited for the poll timer
+   * armed before it was known (attempt 2 came 2 s after attempt 1 instead of 1 s: issue 25).
+   */
+  #nextWait(claimedAt: number): number {
+    this.#retriesDue = this.#retriesDue.filter((at) => at > claimedAt);
+    const earliest = Math.min(...this.#retriesDue);
+    return Math.max(0, Math.min(this.#opts.pollMs, Math.ceil(earliest - performance.now())));
   }
 
   #track(delivery: ClaimedDelivery): void {
     const signal = this.#abort;
     const work = attemptDelivery(this.#app, delivery, 'automatic', signal)
       .then((result) => {
-        if (result.nextAttemptAt) this.#wakeIn(result.nextAttemptAt.getTime() - this.#app.clock.now().getTime());
+        if (result.nextAttemptAt) {
+          const inMs = result.nextAttemptAt.getTime() - this.#app.clock.now().getTime();
+          this.#retriesDue.push(performance.now() + inMs);
+          this.#wakeIn(inMs);
+        }
         if (!signal.aborted) this.#trim(delivery.endpointId);
       })
       .catch((err: unknown) => {
