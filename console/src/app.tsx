@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType } fr
 import { Provider, useQuery } from 'urql';
 import { signOut } from './auth.js';
 import { createConsoleClient, createSse } from './client.js';
+import { Toaster } from './components/toasts.js';
 import { ErrorNote } from './components/ui.js';
 import { graphql } from './graphql.js';
 import { isSignedOut } from './lib/errors.js';
@@ -64,6 +65,7 @@ export function App() {
     <Provider value={client}>
       <SseContext.Provider value={sse}>
         <Shell key={generation} signedOut={signedOut} onSession={restart} />
+        <Toaster />
       </SseContext.Provider>
     </Provider>
   );

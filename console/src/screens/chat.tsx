@@ -1,14 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { stringifyDocument } from '@urql/core';
 import { useQuery } from 'urql';
 import { Empty, ErrorNote } from '../components/ui.js';
 import { graphql } from '../graphql.js';
-import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent, type Passage, type TurnState } from '../lib/chat-stream.js';
+import { applyChatEvent, endTurn, startTurn, stopTurn, type Passage, type TurnState } from '../lib/chat-stream.js';
 import { CitedText, PassageDialog } from '../components/cited.js';
-import { failureOf } from '../lib/errors.js';
 import { hrefOf } from '../lib/routes.js';
 import { Link, replaceRoute } from '../router.js';
-import { useSse } from '../sse.js';
+import { useStream } from '../lib/use-stream.js';
 
 const ChatSide = graphql(`
   query ChatSide {
@@ -60,7 +58,7 @@ interface Turn {
 const AUTO = '';
 
 export default function ChatScreen({ id }: { id?: string }) {
-  const sse = useSse();
+  const stream = useStream(ChatStream);
   const [side, refetchSide] = useQuery({ query: ChatSide });
   const [sessionId, setSessionId] = useState<string | undefined>(id);
   // The session this screen's first turn created: the address moves to it, but its turns are already on screen.
@@ -71,7 +69,6 @@ export default function ChatScreen({ id }: { id?: string }) {
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [passage, setPassage] = useState<Passage | null>(null);
-  const cancel = useRef<(() => void) | null>(null);
   const agentSelect = useId();
   const messageId = useId();
 
@@ -79,12 +76,10 @@ export default function ChatScreen({ id }: { id?: string }) {
   useEffect(() => {
     if (id !== undefined && id === adopted.current) return;
     adopted.current = undefined;
-    cancel.current?.();
-    cancel.current = null;
+    stream.stop();
     setSessionId(id);
     setTurns([]);
   }, [id]);
-  useEffect(() => () => cancel.current?.(), []);
   useEffect(() => {
     const agent = history.data?.chatSession.agentId;
     if (agent) setAgentId(agent);
@@ -102,30 +97,23 @@ export default function ChatScreen({ id }: { id?: string }) {
     const index = turns.length;
     setTurns((all) => [...all, { question, state: startTurn() }]);
     const variables = { ...(agentId ? { agentId } : {}), input: { message: question, ...(sessionId ? { sessionId } : {}) } };
-    cancel.current = sse.subscribe<{ chatStream: ChatEvent }>(
-      { query: stringifyDocument(ChatStream), variables },
-      {
-        next: (result) => {
-          if (result.errors?.length) return update(index, (s) => endTurn(s, failureOf({ graphQLErrors: result.errors })));
-          const event = result.data?.chatStream;
-          if (!event) return;
-          update(index, (s) => applyChatEvent(s, event));
-          if (event.__typename === 'ChatDoneEvent' && event.result.sessionId !== sessionId) {
-            adopted.current = event.result.sessionId;
-            setSessionId(event.result.sessionId);
-            replaceRoute(hrefOf('chat', event.result.sessionId));
-            refetchSide({ requestPolicy: 'network-only' });
-          }
-        },
-        error: (err) => update(index, (s) => endTurn(s, failureOf(err))),
-        complete: () => update(index, (s) => endTurn(s)),
+    stream.start(variables, {
+      next: ({ chatStream: event }) => {
+        update(index, (s) => applyChatEvent(s, event));
+        if (event.__typename === 'ChatDoneEvent' && event.result.sessionId !== sessionId) {
+          adopted.current = event.result.sessionId;
+          setSessionId(event.result.sessionId);
+          replaceRoute(hrefOf('chat', event.result.sessionId));
+          refetchSide({ requestPolicy: 'network-only' });
+        }
       },
-    );
+      error: (failure) => update(index, (s) => endTurn(s, failure)),
+      complete: () => update(index, (s) => endTurn(s)),
+    });
   };
 
   const stop = () => {
-    cancel.current?.();
-    cancel.current = null;
+    stream.stop();
     setTurns((all) => all.map((t) => ({ ...t, state: stopTurn(t.state) })));
   };
 

@@ -1,14 +1,12 @@
-import { stringifyDocument } from '@urql/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { CitedText, PassageDialog } from '../components/cited.js';
 import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
 import type { Passage } from '../lib/chat-stream.js';
 import { graphql } from '../graphql.js';
-import { applyDebateEvent, endDebate, startDebate, stopDebate, type DebateEvent, type DebateState, type DebateSynthesisView } from '../lib/debate-stream.js';
-import { failureOf } from '../lib/errors.js';
+import { applyDebateEvent, endDebate, startDebate, stopDebate, type DebateState, type DebateSynthesisView } from '../lib/debate-stream.js';
 import { formatTime } from '../lib/format.js';
-import { useSse } from '../sse.js';
+import { useStream } from '../lib/use-stream.js';
 
 const DebatesQuery = graphql(`
   query Debates {
@@ -39,15 +37,13 @@ const DebateStream = graphql(`
 `);
 
 export default function DebatesScreen() {
-  const sse = useSse();
+  const stream = useStream(DebateStream);
   const [{ data, error }, refetch] = useQuery({ query: DebatesQuery });
   const [topic, setTopic] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [rounds, setRounds] = useState('1');
   const [live, setLive] = useState<DebateState | null>(null);
   const [passage, setPassage] = useState<Passage | null>(null);
-  const cancel = useRef<(() => void) | null>(null);
-  useEffect(() => () => cancel.current?.(), []);
   const agents = data?.agents.filter((a) => !a.isPoste) ?? [];
   const running = live?.status === 'running';
 
@@ -56,22 +52,20 @@ export default function DebatesScreen() {
     if (running || !topic.trim()) return;
     setLive(startDebate(topic.trim()));
     const input = { topic: topic.trim(), rounds: Number(rounds) || 1, ...(chosen.length ? { agentIds: chosen } : {}) };
-    cancel.current = sse.subscribe<{ conversationStream: DebateEvent }>(
-      { query: stringifyDocument(DebateStream), variables: { input } },
+    stream.start(
+      { input },
       {
-        next: (result) => {
-          if (result.errors?.length) return setLive((s) => s && endDebate(s, failureOf({ graphQLErrors: result.errors })));
-          const event = result.data?.conversationStream;
-          if (event) setLive((s) => s && applyDebateEvent(s, event));
-          if (event?.__typename === 'DebateDoneEvent') refetch({ requestPolicy: 'network-only' });
+        next: ({ conversationStream: event }) => {
+          setLive((s) => s && applyDebateEvent(s, event));
+          if (event.__typename === 'DebateDoneEvent') refetch({ requestPolicy: 'network-only' });
         },
-        error: (err) => setLive((s) => s && endDebate(s, failureOf(err))),
+        error: (failure) => setLive((s) => s && endDebate(s, failure)),
         complete: () => setLive((s) => s && endDebate(s)),
       },
     );
   };
   const stop = () => {
-    cancel.current?.();
+    stream.stop();
     setLive((s) => s && stopDebate(s));
   };
 
