@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import type { ServiceContext } from '../src/core/context.js';
-import type { CapabilityScope } from '../src/modules/keys/scopes.js';
+import type { CapabilityScope } from '../src/core/scopes.js';
 import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
 import { createContext } from '../src/core/context.js';
 import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.js';
-import type { CapabilityScope } from '../modules/keys/scopes.js';
-import type { UserRole } from '../modules/workspaces/workspace.entity.js';
+import type { CapabilityScope } from '../core/scopes.js';
+import type { UserRole } from '../core/access.js';
 
 /** A route-level ceiling of `config.routeRates` (SPEC Limits, request rate 2). */
 export type CeilingName = keyof AppConfig['routeRates'];

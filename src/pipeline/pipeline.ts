@@ -3,7 +3,7 @@ import { createContext, type ServiceContext } from '../core/context.js';
 import { anonymousCaller, type AnonymousCaller, type Caller, type Principal } from '../core/principal.js';
 import { errors } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
-import { authorize } from '../modules/keys/access.js';
+import { authorize } from '../core/access.js';
 import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/core/context.js';
 import { ApiKey } from '../../src/modules/keys/api-key.entity.js';
 import { assertWithinRights, type KeyRights } from '../../src/modules/keys/keys-admin.service.js';
-import { isRestricted } from '../../src/modules/keys/scopes.js';
+import { isRestricted } from '../../src/core/scopes.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 

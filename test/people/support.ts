@@ -4,7 +4,7 @@ import { CookieJar } from 'tough-cookie';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RunningApp } from '../../src/app/create-app.js';
 import { createPerson } from '../../src/modules/people/people.service.js';
-import type { UserRole } from '../../src/modules/workspaces/workspace.entity.js';
+import type { UserRole } from '../../src/core/access.js';
 import { startTestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { startSmtpServer, type LoopbackSmtp } from '../support/smtp-server.js';

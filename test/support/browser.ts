@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../console/build.js';
 import { createPerson } from '../../src/modules/people/people.service.js';
-import type { UserRole } from '../../src/modules/workspaces/workspace.entity.js';
+import type { UserRole } from '../../src/core/access.js';
 import { startTestApp, type TestApp, type TestTenant } from './app.js';
 
 export const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { Agent, AgentMemory } from './agent.entity.js';
 import {
   AgentConsoleFieldsSchema,

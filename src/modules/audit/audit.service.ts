@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { authorize, type Access } from '../keys/access.js';
+import { authorize, type Access } from '../../core/access.js';
 import { AuditQuerySchema, type AuditAction, type AuditEntryDto, type AuditQuery, type ActorType } from './audit.schemas.js';
 
 /** Admins read the log: an admin person or an unrestricted key (docs/people.md, role matrix). */

@@ -6,7 +6,7 @@
  */
 import type { ServiceContext } from '../../core/context.js';
 import type { Agent } from '../agents/agent.entity.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import type { ModelClass, TokenUsage } from '../models/provider.js';
 import { hashRequest } from '../proofs/proofs.service.js';
 import { assertKeyBudget } from '../usage/metering.service.js';

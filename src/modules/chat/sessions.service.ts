@@ -3,7 +3,7 @@ import type { Em } from '../../db/orm.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { Agent } from '../agents/agent.entity.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import { ChatSession, SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
 import { CHAT_LIMITS } from './chat.schemas.js';

@@ -5,7 +5,7 @@
  * produces.
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Access } from '../keys/access.js';
+import type { Access } from '../../core/access.js';
 import type { ModelProvider } from '../models/provider.js';
 import type { Admission } from '../usage/metering.service.js';
 import type { Agent } from '../agents/agent.entity.js';

@@ -11,7 +11,7 @@ import { loadWorkspaceAgents } from '../agents/agents.service.js';
 import { renderContextBlocks } from '../chat/context-blocks.js';
 import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { TurnModel } from '../chat/turn-model.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
 import { MeteredModel } from '../models/metered-call.js';
 import type { ModelProvider } from '../models/provider.js';

@@ -2,7 +2,7 @@ import type { SystemCaller } from '../../core/principal.js';
 import type { Deps } from '../../core/deps.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Logger } from '../../lib/logger.js';
-import type { CapabilityScope } from '../keys/scopes.js';
+import type { CapabilityScope } from '../../core/scopes.js';
 import type { RouteRateName } from '../usage/rate-limit.service.js';
 import type { User, Workspace } from '../workspaces/workspace.entity.js';
 

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { newSecret } from '../../lib/secrets.js';
 import { Agent } from '../agents/agent.entity.js';
 import { audit } from '../audit/index.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
 import { Flow, FlowApproval, FlowRun, FlowStep, type ApprovalStatus } from './flow.entity.js';
 import {

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { FlowRun } from './flow.entity.js';
 import type { RunEvent, RunEventType } from './runs.js';
 

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { loadWorkspaceAgents } from '../agents/agents.service.js';
 import { assertCanConsume } from '../usage/metering.service.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { MeteredModel } from '../models/metered-call.js';
 import { usageOf, type ToolDef } from '../models/provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Caller, ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { audit } from '../audit/index.js';
-import { authorize } from './access.js';
+import { authorize } from '../../core/access.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, ScopesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { issueKey, revokeKeyAndDescendants, type IssuedKey, type RevokedKey } from './keys.service.js';
-import { isCapabilityScope, READONLY_SCOPE } from './scopes.js';
+import { isCapabilityScope, READONLY_SCOPE } from '../../core/scopes.js';
 
 /**
  * Key management (`/developer/api-keys`, GraphQL). Who may manage keys: keys without capability

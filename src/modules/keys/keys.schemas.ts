@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pgInt } from '../../lib/pg-int.js';
-import { KNOWN_SCOPES } from './scopes.js';
+import { KNOWN_SCOPES } from '../../core/scopes.js';
 
 export const ScopesSchema = z
   .array(z.string({ error: 'scopes must be a list of scope names' }), { error: 'scopes must be a list of scope names' })

@@ -11,7 +11,7 @@ import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
 import { User, Workspace } from '../workspaces/workspace.entity.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, type KeyAttributes } from './keys.schemas.js';
-import { isRestricted, READONLY_SCOPE } from './scopes.js';
+import { isRestricted, READONLY_SCOPE } from '../../core/scopes.js';
 
 export const KEY_PREFIX = 'svc_';
 

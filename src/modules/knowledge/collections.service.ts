@@ -1,7 +1,7 @@
 /** Knowledge collections (dossiers grouping sources). */
 import type { ServiceContext } from '../../core/context.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { KnowledgeCollection, KnowledgeSource } from './knowledge.entity.js';
 import { collectionNotFound, findCollection, READ, WRITE } from './knowledge.lookup.js';
 import {

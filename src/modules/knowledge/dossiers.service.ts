@@ -7,7 +7,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { deleteCollection } from './collections.service.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
 import { impossibleId, READ, WRITE } from './knowledge.lookup.js';

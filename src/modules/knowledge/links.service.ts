@@ -4,7 +4,7 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { Agent } from '../agents/agent.entity.js';
 import { findAgent } from '../agents/agents.service.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { AgentKnowledgeLink, KnowledgeSource } from './knowledge.entity.js';
 import { findCollection, impossibleId, READ, unknownCollection, WRITE } from './knowledge.lookup.js';
 import { LinkKnowledgeSchema, type AgentKnowledgeDto, type LinkKnowledgeInput } from './knowledge.schemas.js';

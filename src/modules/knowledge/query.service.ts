@@ -3,7 +3,7 @@ import { errors } from '../../errors/index.js';
 import { findAgent } from '../agents/agents.service.js';
 import { topKFor } from '../chat/retrieval.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
 import { READ, unknownCollection } from './knowledge.lookup.js';
 import { searchPassages } from './hybrid-search.js';

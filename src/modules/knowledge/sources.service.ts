@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { documentLimitFor, subscriptionState } from '../usage/plans.js';
 import { wakeIngestion } from './ingestion.worker.js';
 import { findDossier, unknownDossier } from './dossiers.service.js';

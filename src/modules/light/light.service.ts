@@ -10,7 +10,7 @@ import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { findDossier, dossierNames, unknownDossier } from '../knowledge/dossiers.service.js';
 import { KnowledgeCollection, KnowledgeSource } from '../knowledge/knowledge.entity.js';
 import type { SearchScope } from '../knowledge/knowledge.repository.js';

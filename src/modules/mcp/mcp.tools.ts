@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
-import type { CapabilityScope } from '../keys/scopes.js';
+import type { CapabilityScope } from '../../core/scopes.js';
 import { getRun, listApprovals, listFlows, startManualRun } from '../flows/flows.service.js';
 import { queryKnowledge } from '../knowledge/query.service.js';
 import { ask } from '../light/light.service.js';

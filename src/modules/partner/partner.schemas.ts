@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PG_INT_MAX, pgInt } from '../../lib/pg-int.js';
 import { ApiKeyDtoSchema, ScopesSchema } from '../keys/keys.schemas.js';
-import { isCapabilityScope } from '../keys/scopes.js';
+import { isCapabilityScope } from '../../core/scopes.js';
 import { MonthSchema } from '../usage/usage.schemas.js';
 import { INVOICE_STATUSES } from './partner.entity.js';
 

@@ -4,7 +4,7 @@ import { errors } from '../../errors/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { audit, sourceOf } from '../audit/index.js';
-import { authorize, type Access } from '../keys/access.js';
+import { authorize, type Access } from '../../core/access.js';
 import { ApiKey } from '../keys/api-key.entity.js';
 import { keyAuditDetails, revokedAuditDetails, toApiKeyDto } from '../keys/keys-admin.service.js';
 import type { ApiKeyDto } from '../keys/keys.schemas.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { USER_ROLES, USER_STATES } from '../workspaces/workspace.entity.js';
+import { USER_ROLES } from '../../core/access.js';
+import { USER_STATES } from '../workspaces/workspace.entity.js';
 
 export const EmailSchema = z
   .string({ error: 'email is required' })

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { newSecret, sha256Hex } from '../../lib/secrets.js';
 import { audit, personActor, recordAudit, recordSignInFailure, sourceOf, SYSTEM_ACTOR, type AuditSource } from '../audit/index.js';
-import { authorize, type Access } from '../keys/access.js';
+import { authorize, type Access } from '../../core/access.js';
 import { User } from '../workspaces/workspace.entity.js';
 import { createUser, findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
 import type { Mailer } from './mailer.js';

@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.js';
 import type { Clock } from '../../lib/clock.js';
 import { Agent } from '../agents/agent.entity.js';
 import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { findDossier, unknownDossier } from '../knowledge/dossiers.service.js';
 import { KnowledgeSource, type KnowledgeCollection } from '../knowledge/knowledge.entity.js';
 import { searchItems } from '../knowledge/query.service.js';

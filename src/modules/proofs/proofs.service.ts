@@ -3,7 +3,7 @@ import { canonicalJson, sha256 } from './canonical.js';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import type { TokenUsage } from '../models/provider.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';

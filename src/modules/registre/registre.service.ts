@@ -1,7 +1,7 @@
 import { createHash, verify } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { ProofCertificate } from '../proofs/proof.entity.js';
 import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/proofs.service.js';
 import { planTerms, requiredPlanFor, subscriptionState } from '../usage/plans.js';

@@ -4,7 +4,7 @@ import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
 import { findAgent } from '../agents/agents.service.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import type { SecretBox } from './secret-box.js';
 import { executeTool, type ToolOutcome } from './tool-call.js';
 import { AgentToolLink, WorkspaceTool, type StoredHeader } from './tool.entity.js';

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/orm.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import type { Workspace } from '../workspaces/workspace.entity.js';
 import { readBalance } from './metering.service.js';
 import { allowanceWindow, allowanceWindowOfMonth, calendarMonth, monthOf } from './periods.js';

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { findCollection } from '../knowledge/knowledge.lookup.js';
 import { ProofCertificate } from '../proofs/proof.entity.js';
 import { canonicalJson, issueProof, toCertificateDto } from '../proofs/proofs.service.js';

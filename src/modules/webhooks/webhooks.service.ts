@@ -4,7 +4,7 @@ import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
 import { audit } from '../audit/index.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, newDelivery } from './events.js';
 import { DELIVERY_LOG_LENGTH, LEASE_MS } from './schedule.js';

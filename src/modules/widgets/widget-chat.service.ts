@@ -10,7 +10,7 @@ import { Agent } from '../agents/agent.entity.js';
 import type { ChatStreamEvent } from '../chat/chat-events.js';
 import { finishStreamedTurn } from '../chat/chat-stream.js';
 import { startTurn } from '../chat/chat.service.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { findDossier } from '../knowledge/dossiers.service.js';
 import { ask } from '../light/light.service.js';
 import { assertKeyBudget } from '../usage/metering.service.js';

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { Agent, isPoste } from '../agents/agent.entity.js';
-import { authorize } from '../keys/access.js';
+import { authorize } from '../../core/access.js';
 import { findDossier, unknownDossier } from '../knowledge/dossiers.service.js';
 import { calendarMonth } from '../usage/periods.js';
 import { questionsByKeyIds } from '../usage/usage.repository.js';

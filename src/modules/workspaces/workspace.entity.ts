@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { UserRole } from '../../core/access.js';
 
 export const PLANS = ['trial', 'essentiel', 'pro', 'cabinet'] as const;
 export type PlanName = (typeof PLANS)[number];
@@ -27,9 +28,6 @@ const WorkspaceSchema = defineEntity({
 export class Workspace extends WorkspaceSchema.class {}
 WorkspaceSchema.setClass(Workspace);
 
-/** A person's role in their workspace (docs/people.md, role matrix). */
-export const USER_ROLES = ['admin', 'member'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 /** invited: no password yet (waits for the invitation link); active: may sign in; disabled: may not. */
 export const USER_STATES = ['invited', 'active', 'disabled'] as const;
 export type UserState = (typeof USER_STATES)[number];

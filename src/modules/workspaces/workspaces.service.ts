@@ -2,7 +2,8 @@ import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { AdminContext } from '../../core/context.js';
 import { assertSeatRoom } from './seats.js';
-import { User, Workspace, type UserRole, type UserState } from './workspace.entity.js';
+import type { UserRole } from '../../core/access.js';
+import { User, Workspace, type UserState } from './workspace.entity.js';
 
 export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promise<Workspace> {
   const ws = await actx.em.findOne(Workspace, { id });

@@ -1,7 +1,15 @@
-import { errors } from '../../errors/index.js';
-import type { ServiceContext } from '../../core/context.js';
-import type { UserRole } from '../workspaces/workspace.entity.js';
+/**
+ * The access rule every use case and the pipeline's step 3 apply: capability scope, read-only, person
+ * only and role. It lives in core because every module checks it (and the keys module, which holds the
+ * keys, records audit entries, which are read under this rule too).
+ */
+import { errors } from '../errors/index.js';
+import type { ServiceContext } from './context.js';
 import type { CapabilityScope } from './scopes.js';
+
+/** A person's role in their workspace (docs/people.md, role matrix). */
+export const USER_ROLES = ['admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 export interface Access {
   /** The route family's capability scope; null for a route that no capability scope opens. */
