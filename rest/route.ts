@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import type { ServiceContext } from '../src/core/context.js';
 import type { CapabilityScope } from '../src/core/scopes.js';
-import type { CeilingName, Needs, Operation } from '../src/pipeline/operation.js';
+import type { Operation } from '../src/core/operation.js';
+import { targetOf, type AdmitTarget, type CeilingName, type Needs } from '../src/pipeline/operation.js';
 import { createContext } from '../src/core/context.js';
 import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';
 import type { Logger } from '../src/lib/logger.js';
@@ -76,9 +77,26 @@ export interface RouteDef extends Needs {
    * handler's context is the caller's, with nothing admitted.
    */
   admitsItself?: boolean;
+  /**
+   * The declared operation the route exposes (`mountOperation`): its method, path and needs come from it.
+   * Absent only on the pipeline's own routes (the MCP endpoint, whose tools are operations).
+   */
+  operation?: Operation;
   /** Streams or custom replies write to `res` themselves and return nothing. */
   handler: (ctx: ServiceContext, req: Request, res: Response) => Promise<Reply | void>;
 }
+
+/** How a route exposes its operation: the input `run` takes from the request, and the reply made of its result. */
+type OperationRoute<I, O> = Omit<RouteDef, 'method' | 'path' | 'scope' | 'write' | 'rateLimit' | 'person' | 'role' | 'operation' | 'handler'> &
+  (
+    | { input: (req: Request) => I; reply: (out: O, req: Request) => Reply; handler?: never }
+    | {
+        /** Streams and custom replies: the handler calls `run` (the operation's, bound to the admitted context). */
+        handler: (ctx: ServiceContext, req: Request, res: Response, run: (input: I) => Promise<O>) => Promise<Reply | void>;
+        input?: never;
+        reply?: never;
+      }
+  );
 
 /**
  * A route without a key: its caller is the client's address (an anonymous principal), and its
@@ -115,8 +133,9 @@ function register(router: Router, def: AnyRoute, run: (req: Request, res: Respon
   router[def.method](def.path, run);
 }
 
-/** The pipeline's view of a route: its bucket name and what it declared. */
-export function operationOf(def: RouteDef): Operation {
+/** The pipeline's view of a route: its bucket name and what it declared (its operation's needs). */
+export function operationOf(def: RouteDef): AdmitTarget {
+  if (def.operation) return targetOf(def.operation);
   return {
     name: `${def.method.toUpperCase()} ${def.path}`,
     needs: { scope: def.scope, write: def.write ?? def.method !== 'get', rateLimit: def.rateLimit, person: def.person, role: def.role },
@@ -182,6 +201,30 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
   });
 }
 
+/**
+ * Mounts a declared operation (src/core/operation.ts) at its REST route (`op.route`, `METHOD /path`):
+ * the pipeline admits the caller with the operation's needs, then `run` gets the input the route reads.
+ */
+export function mountOperation<I, O>(router: Router, app: Deps, op: Operation<I, O>, route: OperationRoute<I, O>): void {
+  const [method, path] = (op.route ?? '').split(' ') as [string, string | undefined];
+  if (!path || !['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw new Error(`operation ${op.name} has no REST route`);
+  const { input, reply, handler, ...doc } = route;
+  mount(router, app, {
+    ...doc,
+    method: method.toLowerCase() as Method,
+    path,
+    scope: op.needs.scope,
+    write: op.needs.write ?? false,
+    rateLimit: op.needs.rateLimit,
+    person: op.needs.person,
+    role: op.needs.role,
+    operation: op as Operation,
+    handler: handler
+      ? (ctx, req, res) => handler(ctx, req, res, (i) => op.run(ctx, i))
+      : async (ctx, req) => reply!(await op.run(ctx, input!(req)), req),
+  });
+}
+
 /** The handler of an admitted request, the scope disposed of before the answer is sent, the answer or the error. */
 async function runHandler<C extends Principal>(
   app: Deps,
@@ -216,7 +259,7 @@ async function runHandler<C extends Principal>(
  * 429 in the native shape), the handler, then the request scope is disposed of.
  */
 export function mountPublic(router: Router, app: Deps, def: PublicRouteDef): void {
-  const op: Operation = { name: `${def.method.toUpperCase()} ${def.path}`, needs: { rateLimit: def.rateLimit } };
+  const op: AdmitTarget = { name: `${def.method.toUpperCase()} ${def.path}`, needs: { rateLimit: def.rateLimit } };
   register(router, def, async (req, res) => {
     const log = req.log.child({ route: op.name });
     const abort = new AbortController();

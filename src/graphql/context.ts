@@ -1,6 +1,6 @@
 import type { Deps } from '../core/deps.js';
 import { createContext, type Caller, type ServiceContext } from '../core/context.js';
-import type { Operation } from '../pipeline/operation.js';
+import type { AdmitTarget } from '../pipeline/operation.js';
 import { admit, authenticate } from '../pipeline/pipeline.js';
 import { RequestScope } from '../core/request-scope.js';
 import { operationKind } from './operation-kind.js';
@@ -15,7 +15,7 @@ export interface GraphQLContext {
    */
   service(): Promise<ServiceContext>;
   /** The request pipeline for one root field: its limits and declared checks, and a request scope of its own. */
-  admit(op: Operation): Promise<ServiceContext>;
+  admit(op: AdmitTarget): Promise<ServiceContext>;
   /** Ends the operation: disposes of its request scope and every root field's (unused question holds). */
   finish(): Promise<void>;
   signal?: AbortSignal;

@@ -8,7 +8,8 @@ import {
   type SelectionSetNode,
   type ValidationRule,
 } from 'graphql';
-import type { Needs, Operation } from '../pipeline/operation.js';
+import type { Operation } from '../core/operation.js';
+import { targetOf, type AdmitTarget, type Needs } from '../pipeline/operation.js';
 import type { GraphQLContext } from './context.js';
 
 type Args = Record<string, unknown>;
@@ -23,13 +24,40 @@ export interface FieldNeeds extends Needs {
 }
 
 const NEEDS = 'svcNeeds';
+const OPERATION = 'svcOperation';
 
 /** Spread into a root field's `extensions`: `t.field({ ..., extensions: operationNeeds({ rateLimit: 'agentChat' }) })`. */
 export const operationNeeds = (needs: FieldNeeds): Record<string, unknown> => ({ [NEEDS]: needs });
 
-const needsOf = (field: { extensions?: Readonly<Record<string, unknown>> | null }): FieldNeeds => (field.extensions?.[NEEDS] as FieldNeeds | undefined) ?? {};
+/** What a root field exposes: one declared operation, or one of several chosen by its arguments. */
+export interface FieldOperations {
+  /** Every operation the field may run (their needs must agree but for the bucket). */
+  all: readonly Operation[];
+  pick: (args: Args) => Operation;
+}
 
-function operationOf(type: GraphQLObjectType, field: { name: string; extensions?: Readonly<Record<string, unknown>> | null }, args: Args): Operation {
+/**
+ * Set as a root field's `extensions`: the declared operation (src/core/operation.ts) it exposes, whose
+ * needs the pipeline admits the field with (`t.field({ ..., extensions: operationField(createAgent) })`);
+ * with `pick`, the operation depends on the arguments (chat with or without an agent).
+ */
+export function operationField(op: Operation): Record<string, unknown>;
+export function operationField(all: readonly Operation[], pick: (args: Args) => Operation): Record<string, unknown>;
+export function operationField(op: Operation | readonly Operation[], pick?: (args: Args) => Operation): Record<string, unknown> {
+  const ops: FieldOperations = Array.isArray(op) ? { all: op, pick: pick! } : { all: [op as Operation], pick: () => op as Operation };
+  return { [OPERATION]: ops };
+}
+
+type FieldLike = { name: string; extensions?: Readonly<Record<string, unknown>> | null };
+
+/** The operations a root field exposes (none: it declares none). */
+export const operationsOf = (field: FieldLike): FieldOperations | undefined => field.extensions?.[OPERATION] as FieldOperations | undefined;
+
+const needsOf = (field: FieldLike): FieldNeeds => operationsOf(field)?.all[0]?.needs ?? (field.extensions?.[NEEDS] as FieldNeeds | undefined) ?? {};
+
+function operationOf(type: GraphQLObjectType, field: FieldLike, args: Args): AdmitTarget {
+  const ops = operationsOf(field);
+  if (ops) return targetOf(ops.pick(args));
   const { twin, ...needs } = needsOf(field);
   const name = typeof twin === 'function' ? twin(args) : (twin ?? `graphql ${type.name}.${field.name}`);
   return { name, needs };

@@ -8,7 +8,7 @@ import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
 import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
 import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/widget-caller.js';
-import type { Operation } from './operation.js';
+import type { AdmitTarget } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
 
 /**
@@ -73,7 +73,7 @@ export interface AdmitOptions {
  * `scope` the adapter disposes of once the operation (or its stream) has ended. An anonymous caller
  * may only perform operations that declare no scope, person or role (401 otherwise).
  */
-export async function admit<C extends Principal>(app: Deps, caller: C, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext<C>> {
+export async function admit<C extends Principal>(app: Deps, caller: C, op: AdmitTarget, opts: AdmitOptions = {}): Promise<ServiceContext<C>> {
   const { scope, write, person, role, rateLimit } = op.needs;
   const checks = scope !== undefined || person || role;
   if (caller.kind === 'anonymous' && checks) throw errors.unauthorized(AuthMessages.missing);
@@ -97,11 +97,11 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Opera
 }
 
 /** The whole pipeline for a public route: the client's address is the principal (its ceilings count per address). */
-export function openPublicRequest(app: Deps, address: string, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext<AnonymousCaller>> {
+export function openPublicRequest(app: Deps, address: string, op: AdmitTarget, opts: AdmitOptions = {}): Promise<ServiceContext<AnonymousCaller>> {
   return admit(app, anonymousCaller(address), op, opts);
 }
 
 /** The whole pipeline for a request that is one operation (a REST route, the gateway, the fallback). */
-export async function openRequest(app: Deps, credentials: Credentials, op: Operation, opts: AdmitOptions = {}): Promise<ServiceContext> {
+export async function openRequest(app: Deps, credentials: Credentials, op: AdmitTarget, opts: AdmitOptions = {}): Promise<ServiceContext> {
   return admit(app, await authenticate(app, credentials), op, opts);
 }

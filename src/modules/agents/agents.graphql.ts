@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { AgentConsoleFieldsSchema, AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from './agents.schemas.js';
-import { createAgent, deleteAgent, getAgent, listAgents, toAgentDto, updateAgent, updateAgentConsoleFields } from './agents.service.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { createAgentOp, deleteAgentOp, getAgentOp, listAgentsOp, updateAgentConsoleFieldsOp, updateAgentOp } from './operations.js';
 import { isPoste } from './agent.entity.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
@@ -25,12 +25,14 @@ builder.queryFields((t) => ({
   agents: t.field({
     type: [AgentRef],
     description: 'Agents of the workspace, oldest first.',
-    resolve: async (_r, _a, ctx) => (await listAgents(await ctx.service())).map(toAgentDto),
+    extensions: operationField(listAgentsOp),
+    resolve: async (_r, _a, ctx) => listAgentsOp.run(await ctx.service(), {}),
   }),
   agent: t.field({
     type: AgentRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toAgentDto(await getAgent(await ctx.service(), String(args.id))),
+    extensions: operationField(getAgentOp),
+    resolve: async (_r, args, ctx) => getAgentOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -38,28 +40,26 @@ builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-    resolve: async (_r, args, ctx) => toAgentDto(await createAgent(await ctx.service(), plainInput(args.input))),
+    extensions: operationField(createAgentOp),
+    resolve: async (_r, args, ctx) => createAgentOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateAgent: t.field({
     type: AgentRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentInput, required: true }) },
-    resolve: async (_r, args, ctx) =>
-      toAgentDto(await updateAgent(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateAgentOp),
+    resolve: async (_r, args, ctx) => updateAgentOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   updateAgentConsoleFields: t.field({
     type: AgentRef,
     description:
       'Sets the console-only lists of an agent (expertise, outOfScope, checklist; collectionScope follows linkKnowledge). Signed-in people only: API-created agents keep them empty.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentConsoleFieldsInput, required: true }) },
-    extensions: operationNeeds({ scope: 'agents', write: true, person: true }),
-    resolve: async (_r, args, ctx) =>
-      toAgentDto(await updateAgentConsoleFields(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateAgentConsoleFieldsOp),
+    resolve: async (_r, args, ctx) => updateAgentConsoleFieldsOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   deleteAgent: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteAgent(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteAgentOp),
+    resolve: async (_r, args, ctx) => deleteAgentOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));

@@ -1,7 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import { Agent, AgentMemory } from './agent.entity.js';
 import {
   AgentConsoleFieldsSchema,
@@ -10,9 +9,6 @@ import {
   UpdateAgentSchema,
   type AgentDto,
 } from './agents.schemas.js';
-
-const READ = { scope: 'agents' } as const;
-const WRITE = { scope: 'agents', write: true } as const;
 
 export function toAgentDto(a: Agent): AgentDto {
   return {
@@ -52,17 +48,14 @@ export async function loadWorkspaceAgents(ctx: ServiceContext): Promise<Agent[]>
 }
 
 export async function listAgents(ctx: ServiceContext): Promise<Agent[]> {
-  authorize(ctx, READ);
   return loadWorkspaceAgents(ctx);
 }
 
 export async function getAgent(ctx: ServiceContext, id: string): Promise<Agent> {
-  authorize(ctx, READ);
   return findAgent(ctx, id);
 }
 
 export async function createAgent(ctx: ServiceContext, input: unknown): Promise<Agent> {
-  authorize(ctx, WRITE);
   const data = CreateAgentSchema.parse(input ?? {});
   const now = ctx.clock.now();
   const agent = ctx.em.create(Agent, {
@@ -83,7 +76,6 @@ export async function createAgent(ctx: ServiceContext, input: unknown): Promise<
 }
 
 export async function updateAgent(ctx: ServiceContext, id: string, input: unknown): Promise<Agent> {
-  authorize(ctx, WRITE);
   const data = UpdateAgentSchema.parse(input ?? {});
   const agent = await findAgent(ctx, id);
   for (const field of PERSONA_FIELDS) {
@@ -98,7 +90,6 @@ export async function updateAgent(ctx: ServiceContext, id: string, input: unknow
 
 /** Sets the console-only lists of an agent (the console's agent form; GraphQL, signed-in people only). */
 export async function updateAgentConsoleFields(ctx: ServiceContext, id: string, input: unknown): Promise<Agent> {
-  authorize(ctx, WRITE);
   const data = AgentConsoleFieldsSchema.parse(input ?? {});
   const agent = await findAgent(ctx, id);
   for (const field of ['expertise', 'outOfScope', 'checklist'] as const) {
@@ -112,7 +103,6 @@ export async function updateAgentConsoleFields(ctx: ServiceContext, id: string, 
 
 /** Deletes the agent and all its memories; sessions it took part in are kept. */
 export async function deleteAgent(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const agent = await findAgent(ctx, id);
   await ctx.em.transactional(async (em) => {
     await em.nativeDelete(AgentMemory, { workspaceId: agent.workspaceId, agentId: agent.id });
