@@ -34,7 +34,7 @@ export interface ServerProcess {
  * with background jobs on, and resolves once it listens. The database must be PostgreSQL (`DATABASE_URL`).
  */
 export async function startServerProcess(env: Record<string, string>, opts: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/orphan-guard.ts', 'src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -89,7 +89,14 @@ export async function startServerProcess(env: Record<string, string>, opts: { st
     });
   };
 
-  const listening = await waitForLog('svc listening', opts.startTimeoutMs ?? 30_000);
+  let listening: LogLine;
+  try {
+    listening = await waitForLog('svc listening', opts.startTimeoutMs ?? 30_000);
+  } catch (err) {
+    // a start that timed out must not leave its server running (and loading the machine) after the test
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw err;
+  }
   const port = Number(listening.port);
   return {
     child,
