@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
-import { assertSameOrigin } from '../src/modules/people/csrf.js';
+import { assertSameOrigin } from '../src/modules/people/index.js';
 import {
   acceptInvitation,
   changePassword,
@@ -12,7 +12,7 @@ import {
   signOut,
   toAuthUser,
   type OpenedSession,
-} from '../src/modules/people/people.service.js';
+} from '../src/modules/people/index.js';
 import {
   AcceptInvitationSchema,
   AuthUserSchema,
@@ -20,7 +20,7 @@ import {
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   SignInSchema,
-} from '../src/modules/people/people.schemas.js';
+} from '../src/modules/people/index.js';
 import {
   clearedSessionCookie,
   findLiveSession,
@@ -30,11 +30,11 @@ import {
   sessionCookie,
   sessionTokenOf,
   type SessionCredentials,
-} from '../src/modules/people/sessions.js';
-import { secretFromHeaders } from '../src/modules/keys/keys.service.js';
+} from '../src/modules/people/index.js';
+import { secretFromHeaders } from '../src/modules/keys/index.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
 import { credentialsOf, mountPublic, type Reply } from './route.js';
-import { SET_PASSWORD_PAGE } from '../src/modules/people/set-password-page.js';
+import { SET_PASSWORD_PAGE } from '../src/modules/people/index.js';
 
 const requestOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 

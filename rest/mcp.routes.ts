@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
-import { buildMcpServer } from '../src/modules/mcp/mcp.server.js';
+import { buildMcpServer } from '../src/modules/mcp/index.js';
 import { admit } from '../src/pipeline/pipeline.js';
 import { mount } from './route.js';
 

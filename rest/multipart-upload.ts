@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { z } from 'zod';
 import { errors } from '../src/errors/index.js';
-import type { UploadedFile } from '../src/modules/knowledge/sources.service.js';
+import type { UploadedFile } from '../src/modules/knowledge/index.js';
 
 const MAX_FIELD_BYTES = 1024;
 const MAX_NAME = 200;

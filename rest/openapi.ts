@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnthropicErrorSchema, OpenAIErrorSchema } from '../src/modules/gateway/gateway.schemas.js';
+import { AnthropicErrorSchema, OpenAIErrorSchema } from '../src/modules/gateway/index.js';
 import { routeRegistry, isMetered, type AnyRoute } from './route.js';
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>

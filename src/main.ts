@@ -1,9 +1,9 @@
 import { isClusterWorker, superviseWorkers } from './app/cluster.js';
 import { createApp, listen } from './app/create-app.js';
 import { shutDownGracefully } from './app/shutdown.js';
-import { loadTokenizer } from './modules/models/tokenizer.js';
-import { bootstrapFirstWorkspace } from './modules/provisioning/provisioning.service.js';
-import { firstAdminLink } from './modules/people/people.service.js';
+import { loadTokenizer } from './modules/models/index.js';
+import { bootstrapFirstWorkspace } from './modules/provisioning/index.js';
+import { firstAdminLink } from './modules/people/index.js';
 
 // SVC_WORKERS > 1: this process supervises the server processes and never gets past this line.
 await superviseWorkers();

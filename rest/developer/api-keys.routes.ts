@@ -9,8 +9,8 @@ import {
   toApiKeyDto,
   updateApiKey,
   UpdateApiKeySchema,
-} from '../../src/modules/keys/keys-admin.service.js';
-import { ApiKeyDtoSchema } from '../../src/modules/keys/keys.schemas.js';
+} from '../../src/modules/keys/index.js';
+import { ApiKeyDtoSchema } from '../../src/modules/keys/index.js';
 import { mount, param } from '../route.js';
 
 

@@ -1,7 +1,7 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { acceptHook, HOOK_HEADERS, verifyHook } from '../../src/modules/flows/inbound.js';
+import { acceptHook, HOOK_HEADERS, verifyHook } from '../../src/modules/flows/index.js';
 import { admit } from '../../src/pipeline/pipeline.js';
 import { NativeErrorSchema, RouteRateLimitedSchema } from '../openapi.js';
 import { mountPublic, param } from '../route.js';

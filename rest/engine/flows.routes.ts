@@ -17,7 +17,7 @@ import {
   UpdateFlowSchema,
   ValidateFlowSchema,
   ValidationResultSchema,
-} from '../../src/modules/flows/flows.schemas.js';
+} from '../../src/modules/flows/index.js';
 import {
   cancelRun,
   claimApproval,
@@ -37,9 +37,9 @@ import {
   startManualRun,
   updateFlow,
   validateFlow,
-} from '../../src/modules/flows/flows.service.js';
-import { FLOW_DOCUMENT_JSON_SCHEMA } from '../../src/modules/flows/flow-document.schema.js';
-import { openRunStream } from '../../src/modules/flows/run-stream.js';
+} from '../../src/modules/flows/index.js';
+import { FLOW_DOCUMENT_JSON_SCHEMA } from '../../src/modules/flows/index.js';
+import { openRunStream } from '../../src/modules/flows/index.js';
 import { mount, mountPublic, param } from '../route.js';
 import { openSse } from '../sse.js';
 

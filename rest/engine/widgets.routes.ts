@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { CreateWidgetSchema, UpdateWidgetSchema, WidgetDtoSchema } from '../../src/modules/widgets/widgets.schemas.js';
-import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from '../../src/modules/widgets/widgets.service.js';
+import { CreateWidgetSchema, UpdateWidgetSchema, WidgetDtoSchema } from '../../src/modules/widgets/index.js';
+import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from '../../src/modules/widgets/index.js';
 import { mount, param } from '../route.js';
 
 const notFound = { description: 'Unknown widget (or another workspace’s)' };

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../../src/core/deps.js';
-import { AskSchema, LightAnswerSchema, WebAskSchema } from '../../src/modules/light/light.schemas.js';
-import { ask, askWeb } from '../../src/modules/light/light.service.js';
+import { AskSchema, LightAnswerSchema, WebAskSchema } from '../../src/modules/light/index.js';
+import { ask, askWeb } from '../../src/modules/light/index.js';
 import { mount } from '../route.js';
 
 /** Light (docs/light.md): answers only from the workspace's documents; scope `light`. */

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { ownOrigin } from '../../src/modules/people/sessions.js';
+import { ownOrigin } from '../../src/modules/people/index.js';
 import {
   createClient,
   createClientKey,
@@ -10,7 +10,7 @@ import {
   listClients,
   revokeClientKey,
   updateClient,
-} from '../../src/modules/partner/partner.service.js';
+} from '../../src/modules/partner/index.js';
 import {
   ClientDtoSchema,
   ClientKeyDtoSchema,
@@ -18,7 +18,7 @@ import {
   CreateClientSchema,
   PartnerStatusSchema,
   UpdateClientSchema,
-} from '../../src/modules/partner/partner.schemas.js';
+} from '../../src/modules/partner/index.js';
 import { mount, param } from '../route.js';
 
 /** Where links in mails point: SVC_PUBLIC_URL, else the request's own origin. */

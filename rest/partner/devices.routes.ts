@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { ClientKeyDtoSchema, DeviceCodeRequestSchema, DeviceConfirmSchema, DeviceDtoSchema, DeviceTokenSchema } from '../../src/modules/partner/partner.schemas.js';
-import { confirmDevice, deviceToken, listDevices, requestDeviceCode, unpairDevice } from '../../src/modules/partner/devices.service.js';
+import { ClientKeyDtoSchema, DeviceCodeRequestSchema, DeviceConfirmSchema, DeviceDtoSchema, DeviceTokenSchema } from '../../src/modules/partner/index.js';
+import { confirmDevice, deviceToken, listDevices, requestDeviceCode, unpairDevice } from '../../src/modules/partner/index.js';
 import { mount, mountPublic, param } from '../route.js';
 import { PARTNER_403 } from './clients.routes.js';
 

@@ -1,9 +1,9 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { confirmAutoDebit, handleProviderEvent, removeAutoDebit, setupAutoDebit } from '../../src/modules/partner/auto-debit.service.js';
-import { confirmInvoice, listInvoices, payInvoice } from '../../src/modules/partner/invoices.service.js';
-import { AutoDebitSchema, CheckoutSchema, InvoiceDtoSchema } from '../../src/modules/partner/partner.schemas.js';
+import { confirmAutoDebit, handleProviderEvent, removeAutoDebit, setupAutoDebit } from '../../src/modules/partner/index.js';
+import { confirmInvoice, listInvoices, payInvoice } from '../../src/modules/partner/index.js';
+import { AutoDebitSchema, CheckoutSchema, InvoiceDtoSchema } from '../../src/modules/partner/index.js';
 import { mount, mountPublic, param } from '../route.js';
 import { linkBaseOf, PARTNER_403 } from './clients.routes.js';
 

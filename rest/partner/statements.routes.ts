@@ -9,7 +9,7 @@ import {
   SetPaymentSchema,
   StatementSchema,
   WholesaleSchema,
-} from '../../src/modules/partner/partner.schemas.js';
+} from '../../src/modules/partner/index.js';
 import {
   getClientUsage,
   getStatement,
@@ -17,7 +17,7 @@ import {
   listPayments,
   setPayment,
   usageCsv,
-} from '../../src/modules/partner/statements.service.js';
+} from '../../src/modules/partner/index.js';
 import { mount, param } from '../route.js';
 import { PARTNER_403 } from './clients.routes.js';
 

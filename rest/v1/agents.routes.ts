@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from '../../src/modules/agents/agents.schemas.js';
-import { createAgentOp, deleteAgentOp, listAgentsOp, updateAgentOp } from '../../src/modules/agents/operations.js';
+import { AgentDtoSchema, CreateAgentSchema, UpdateAgentSchema } from '../../src/modules/agents/index.js';
+import { createAgentOp, deleteAgentOp, listAgentsOp, updateAgentOp } from '../../src/modules/agents/index.js';
 import { mountOperation, param } from '../route.js';
 
 export function agentsRouter(app: Deps): Router {

@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
-import type { ChatStreamEvent } from '../../src/modules/chat/chat-events.js';
-import { ChatRequestSchema, ChatTurnResultSchema, plainResult } from '../../src/modules/chat/chat.schemas.js';
-import { runTurn, startTurn } from '../../src/modules/chat/chat.service.js';
-import { finishStreamedTurn } from '../../src/modules/chat/chat-stream.js';
+import type { ChatStreamEvent } from '../../src/modules/chat/index.js';
+import { ChatRequestSchema, ChatTurnResultSchema, plainResult } from '../../src/modules/chat/index.js';
+import { runTurn, startTurn } from '../../src/modules/chat/index.js';
+import { finishStreamedTurn } from '../../src/modules/chat/index.js';
 import { mount, param, type Reply } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
 

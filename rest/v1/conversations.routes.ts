@@ -7,7 +7,7 @@ import {
   ConversationDtoSchema,
   ListConversationsQuerySchema,
   StartConversationSchema,
-} from '../../src/modules/conversations/conversations.schemas.js';
+} from '../../src/modules/conversations/index.js';
 import {
   continueConversation,
   deleteConversation,
@@ -15,11 +15,11 @@ import {
   listConversations,
   runConversation,
   startConversation,
-} from '../../src/modules/conversations/conversations.service.js';
-import type { DebateStreamEvent } from '../../src/modules/conversations/debate-events.js';
-import type { PendingDebate } from '../../src/modules/conversations/debate-engine.js';
-import { finishStreamedDebate } from '../../src/modules/conversations/debate-stream.js';
-import type { DebateSink } from '../../src/modules/conversations/debate-events.js';
+} from '../../src/modules/conversations/index.js';
+import type { DebateStreamEvent } from '../../src/modules/conversations/index.js';
+import type { PendingDebate } from '../../src/modules/conversations/index.js';
+import { finishStreamedDebate } from '../../src/modules/conversations/index.js';
+import type { DebateSink } from '../../src/modules/conversations/index.js';
 import { mount, param } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
 

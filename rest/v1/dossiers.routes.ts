@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { CreateDossierSchema, DossierDtoSchema, UpdateDossierSchema } from '../../src/modules/knowledge/dossiers.schemas.js';
+import { CreateDossierSchema, DossierDtoSchema, UpdateDossierSchema } from '../../src/modules/knowledge/index.js';
 import {
   createDossier,
   deleteDossier,
@@ -10,7 +10,7 @@ import {
   toDossierDto,
   toDossierDtos,
   updateDossier,
-} from '../../src/modules/knowledge/dossiers.service.js';
+} from '../../src/modules/knowledge/index.js';
 import { mount, param } from '../route.js';
 
 const DossierReply = z.object({ dossier: DossierDtoSchema });

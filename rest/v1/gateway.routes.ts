@@ -4,7 +4,7 @@ import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
 import { dialectStreamError, errors, toDomainError, type DomainError } from '../../src/errors/index.js';
 import { untilAborted } from '../../src/lib/shutdown.js';
-import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/anthropic.dialect.js';
+import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/index.js';
 import {
   AnthropicCountTokensRequestSchema,
   AnthropicMessageResponseSchema,
@@ -14,17 +14,17 @@ import {
   OpenAIChatResponseSchema,
   ResponsesRequestSchema,
   ResponsesResponseSchema,
-} from '../../src/modules/gateway/gateway.schemas.js';
+} from '../../src/modules/gateway/index.js';
 import {
   countGatewayTokens,
   listGatewayModels,
   prepareGatewayCall,
   runGatewayCall,
-} from '../../src/modules/gateway/gateway.service.js';
-import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/gateway-call.js';
-import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/openai.dialect.js';
-import { ResponsesStream, fromResponses, responseId, responsesResponse } from '../../src/modules/gateway/responses.dialect.js';
-import type { SseFrame } from '../../src/modules/gateway/wire.js';
+} from '../../src/modules/gateway/index.js';
+import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/index.js';
+import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/index.js';
+import { ResponsesStream, fromResponses, responseId, responsesResponse } from '../../src/modules/gateway/index.js';
+import type { SseFrame } from '../../src/modules/gateway/index.js';
 import { mount } from '../route.js';
 import { openSse } from '../sse.js';
 

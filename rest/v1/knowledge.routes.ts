@@ -13,7 +13,7 @@ import {
   SourceDtoSchema,
   UpdateCollectionSchema,
   UpdateSourceSchema,
-} from '../../src/modules/knowledge/knowledge.schemas.js';
+} from '../../src/modules/knowledge/index.js';
 import {
   createCollection,
   deleteCollection,
@@ -21,9 +21,9 @@ import {
   listCollections,
   updateCollection,
   withSourceCounts,
-} from '../../src/modules/knowledge/collections.service.js';
-import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from '../../src/modules/knowledge/links.service.js';
-import { queryKnowledge } from '../../src/modules/knowledge/query.service.js';
+} from '../../src/modules/knowledge/index.js';
+import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from '../../src/modules/knowledge/index.js';
+import { queryKnowledge } from '../../src/modules/knowledge/index.js';
 import {
   deleteSource,
   getOriginalDocument,
@@ -32,8 +32,8 @@ import {
   toSourceDto,
   updateSource,
   uploadSource,
-} from '../../src/modules/knowledge/sources.service.js';
-import { uploadedName } from '../../src/modules/knowledge/knowledge.entity.js';
+} from '../../src/modules/knowledge/index.js';
+import { uploadedName } from '../../src/modules/knowledge/index.js';
 import { readMultipartUpload, UploadFormSchema } from '../multipart-upload.js';
 import { mount, param } from '../route.js';
 

@@ -2,8 +2,8 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { chatStreamError, toDomainError } from '../../src/errors/index.js';
-import { ListPosteRunsQuerySchema, PosteDtoSchema, PosteRunDtoSchema, RunPosteBodySchema } from '../../src/modules/postes/postes.schemas.js';
-import { executeRun, getPosteRun, listPosteRuns, listPostes, prepareRun } from '../../src/modules/postes/postes.service.js';
+import { ListPosteRunsQuerySchema, PosteDtoSchema, PosteRunDtoSchema, RunPosteBodySchema } from '../../src/modules/postes/index.js';
+import { executeRun, getPosteRun, listPosteRuns, listPostes, prepareRun } from '../../src/modules/postes/index.js';
 import { mount, param } from '../route.js';
 import { openSse } from '../sse.js';
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { Deps } from '../../src/core/deps.js';
-import { OpenAIErrorSchema } from '../../src/modules/gateway/gateway.schemas.js';
-import { CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from '../../src/modules/proofs/proofs.schemas.js';
-import { gatewayPublicKey, getProof, verifyProof } from '../../src/modules/proofs/proofs.service.js';
+import { OpenAIErrorSchema } from '../../src/modules/gateway/index.js';
+import { CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from '../../src/modules/proofs/index.js';
+import { gatewayPublicKey, getProof, verifyProof } from '../../src/modules/proofs/index.js';
 import { mount, param } from '../route.js';
 
 /** The request id of the call that produced a certificate, beside (not inside) the signed certificate. */

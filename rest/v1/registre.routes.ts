@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { Deps } from '../../src/core/deps.js';
-import { openRegisterExport } from '../../src/modules/registre/registre.archive.js';
-import { RegisterPageSchema, RegisterQuerySchema, RegisterSummarySchema } from '../../src/modules/registre/registre.schemas.js';
-import { listRegister, registerSummary } from '../../src/modules/registre/registre.service.js';
+import { openRegisterExport } from '../../src/modules/registre/index.js';
+import { RegisterPageSchema, RegisterQuerySchema, RegisterSummarySchema } from '../../src/modules/registre/index.js';
+import { listRegister, registerSummary } from '../../src/modules/registre/index.js';
 import { mount } from '../route.js';
 
 const PLAN = { description: 'PLAN_UPGRADE_REQUIRED (feature proofJournal, requiredPlan cabinet) or SUBSCRIPTION_INACTIVE' };

@@ -8,7 +8,7 @@ import {
   ToolDtoSchema,
   ToolRunResultSchema,
   UpdateToolSchema,
-} from '../../src/modules/tools/tools.schemas.js';
+} from '../../src/modules/tools/index.js';
 import {
   createTool,
   deleteTool,
@@ -20,7 +20,7 @@ import {
   toToolDto,
   unlinkTool,
   updateTool,
-} from '../../src/modules/tools/tools.service.js';
+} from '../../src/modules/tools/index.js';
 import { mount, param } from '../route.js';
 
 const ToolReply = z.object({ tool: ToolDtoSchema });

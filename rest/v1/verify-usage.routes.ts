@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { getVerifyUsage } from '../../src/modules/usage/usage.service.js';
+import { getVerifyUsage } from '../../src/modules/usage/index.js';
 import { mount } from '../route.js';
 
 /** Mounted before the verifier's `/v1/verify/:id` routes so that `usage` is not read as an id. */

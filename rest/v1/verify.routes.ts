@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { CertificateSchema } from '../../src/modules/proofs/proofs.schemas.js';
-import { writeReportPdf } from '../../src/modules/verify/verify.pdf.js';
-import { ExportQuerySchema, ReportListQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/verify.schemas.js';
-import { getReport, getReportCertificate, getReportExport, listReports, verifyText } from '../../src/modules/verify/verify.service.js';
+import { CertificateSchema } from '../../src/modules/proofs/index.js';
+import { writeReportPdf } from '../../src/modules/verify/index.js';
+import { ExportQuerySchema, ReportListQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/index.js';
+import { getReport, getReportCertificate, getReportExport, listReports, verifyText } from '../../src/modules/verify/index.js';
 import { mount, param } from '../route.js';
 
 const ReportReply = z.object({ report: ReportSchema });

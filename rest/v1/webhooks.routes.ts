@@ -8,7 +8,7 @@ import {
   DeliveryDtoSchema,
   UpdateWebhookSchema,
   WebhookDtoSchema,
-} from '../../src/modules/webhooks/webhooks.schemas.js';
+} from '../../src/modules/webhooks/index.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -21,7 +21,7 @@ import {
   toDeliveryDto,
   toWebhookDto,
   updateWebhook,
-} from '../../src/modules/webhooks/webhooks.service.js';
+} from '../../src/modules/webhooks/index.js';
 import { NativeErrorSchema } from '../openapi.js';
 import { mount, param } from '../route.js';
 

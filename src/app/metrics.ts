@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import type { Deps } from '../core/deps.js';
 import { startProcessMetrics } from '../lib/metrics.js';
-import { ACTIVE_RUN_STATES, flowBacklog } from '../modules/flows/backlog.js';
-import { ingestionBacklog } from '../modules/knowledge/backlog.js';
-import { webhookBacklog } from '../modules/webhooks/backlog.js';
+import { ACTIVE_RUN_STATES, flowBacklog } from '../modules/flows/index.js';
+import { ingestionBacklog } from '../modules/knowledge/index.js';
+import { webhookBacklog } from '../modules/webhooks/index.js';
 
 /**
  * A scrape's database reads are shared by the gauges they feed: prom-client starts every gauge's `collect`

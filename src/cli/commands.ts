@@ -1,22 +1,22 @@
 import { errors } from '../errors/index.js';
 import { PG_INT_MAX } from '../lib/pg-int.js';
-import { ApiKey } from '../modules/keys/api-key.entity.js';
-import { keyAuditDetails, toApiKeyDto } from '../modules/keys/keys-admin.service.js';
+import { ApiKey } from '../modules/keys/index.js';
+import { keyAuditDetails, toApiKeyDto } from '../modules/keys/index.js';
 import { recordAudit, SYSTEM_ACTOR } from '../modules/audit/index.js';
 import type { AdminContext } from '../core/context.js';
-import { issueKey, revokeKeyById } from '../modules/keys/keys.service.js';
-import { User } from '../modules/workspaces/workspace.entity.js';
-import { addPack, setPlan } from '../modules/usage/plans.service.js';
-import { MonthSchema } from '../modules/usage/usage.schemas.js';
-import { buildUsageReport, findKeyNotifications, toNotificationDto } from '../modules/usage/usage.service.js';
-import { createUser, findWorkspaceOrFail } from '../modules/workspaces/workspaces.service.js';
-import { setSuspended } from '../modules/provisioning/provisioning.service.js';
-import { createWorkspace } from '../modules/provisioning/provisioning.service.js';
-import { createPerson, invite, setPassword, toPersonDto } from '../modules/people/people.service.js';
-import { installPosteAsOperator } from '../modules/postes/postes.service.js';
-import type { Mailer } from '../modules/people/mailer.js';
+import { issueKey, revokeKeyById } from '../modules/keys/index.js';
+import { User } from '../modules/workspaces/index.js';
+import { addPack, setPlan } from '../modules/usage/index.js';
+import { MonthSchema } from '../modules/usage/index.js';
+import { buildUsageReport, findKeyNotifications, toNotificationDto } from '../modules/usage/index.js';
+import { createUser, findWorkspaceOrFail } from '../modules/workspaces/index.js';
+import { setSuspended } from '../modules/provisioning/index.js';
+import { createWorkspace } from '../modules/provisioning/index.js';
+import { createPerson, invite, setPassword, toPersonDto } from '../modules/people/index.js';
+import { installPosteAsOperator } from '../modules/postes/index.js';
+import type { Mailer } from '../modules/people/index.js';
 import type { Logger } from '../lib/logger.js';
-import { programJson, setPartner } from '../modules/partner/partner.service.js';
+import { programJson, setPartner } from '../modules/partner/index.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 

@@ -6,7 +6,7 @@ import { openDatabase, type Orm } from '../db/orm.js';
 import { errors, isDomainError } from '../errors/index.js';
 import { systemClock } from '../lib/clock.js';
 import { pino } from 'pino';
-import { createMailer } from '../modules/people/mailer.js';
+import { createMailer } from '../modules/people/index.js';
 import { ZodError } from 'zod';
 import { runCommand } from './commands.js';
 

@@ -3,7 +3,7 @@ import express from 'express';
 import type { Deps } from '../core/deps.js';
 import { bodyParseError, errors, type DomainError } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
-import { isTrustedOrigin } from '../modules/people/sessions.js';
+import { isTrustedOrigin } from '../modules/people/index.js';
 import { toGraphQLError } from './errors.js';
 import { operationKind } from './operation-kind.js';
 

@@ -4,10 +4,10 @@ import { anonymousCaller, type AnonymousCaller, type Caller, type Principal } fr
 import { errors } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../core/access.js';
-import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/keys.service.js';
-import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/sessions.js';
-import { enforceRequestRates } from '../modules/usage/rate-limit.service.js';
-import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/widget-caller.js';
+import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/index.js';
+import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/index.js';
+import { enforceRequestRates } from '../modules/usage/index.js';
+import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/index.js';
 import type { AdmitTarget } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
 

@@ -3,9 +3,9 @@
  * every agent's name, role and mission, postes included. The local model decides lexically; a remote
  * model is asked in JSON mode. Undecided: the oldest agent that can answer (else the oldest agent).
  */
-import { isPoste, type Agent } from '../agents/agent.entity.js';
-import { rank, type Candidate } from '../models/local-candidates.js';
-import { contentStems, foldText, words } from '../models/text-match.js';
+import { isPoste, type Agent } from '../agents/index.js';
+import { rank, type Candidate } from '../models/index.js';
+import { contentStems, foldText, words } from '../models/index.js';
 import type { PiiMasker } from '../../lib/pii.js';
 import { PLANNING_FAILED, type TurnModel } from './turn-model.js';
 

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { AgentRef } from '../agents/agents.graphql.js';
-import { toAgentDto } from '../agents/agents.service.js';
+import { toAgentDto } from '../agents/index.js';
 import type { ChatSession, SessionMessage } from './chat.entity.js';
 import { KnowledgeUsedRef, MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
 import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';

@@ -5,11 +5,11 @@
  * consultation, reflection, generation, extraction, save (docs/chat.md).
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Agent } from '../agents/agent.entity.js';
+import type { Agent } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
-import type { ModelClass, TokenUsage } from '../models/provider.js';
-import { hashRequest } from '../proofs/proofs.service.js';
-import { assertKeyBudget } from '../usage/metering.service.js';
+import type { ModelClass, TokenUsage } from '../models/index.js';
+import { hashRequest } from '../proofs/index.js';
+import { assertKeyBudget } from '../usage/index.js';
 import { ChatRequestSchema, type ChatRequestInput, type ChatTurnDone } from './chat.schemas.js';
 import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { Stages } from './stages.js';

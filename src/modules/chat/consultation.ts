@@ -3,9 +3,9 @@
  * conversational agents of the workspace. On every model, a colleague named in the message is
  * consulted before answering; a model that calls tools may also ask through `consult_colleague`.
  */
-import { isPoste, type Agent } from '../agents/agent.entity.js';
-import type { ToolDef } from '../models/provider.js';
-import { words } from '../models/text-match.js';
+import { isPoste, type Agent } from '../agents/index.js';
+import type { ToolDef } from '../models/index.js';
+import { words } from '../models/index.js';
 import { personaOf, personaSection } from './prompt.js';
 import type { TurnModel } from './turn-model.js';
 

@@ -2,7 +2,7 @@
  * Extraction: facts of the requested categories stated in the user's message, from a separate
  * JSON-mode pass. The local model fills each category with the message sentence that matches it.
  */
-import { foldText } from '../models/text-match.js';
+import { foldText } from '../models/index.js';
 import type { ExtractedFact } from './chat.schemas.js';
 import type { TurnModel } from './turn-model.js';
 

@@ -5,7 +5,7 @@
  */
 import { errors } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
-import type { ChatMessage, CompletionRequest, CompletionResult, ToolCall, ToolDef } from '../models/provider.js';
+import type { ChatMessage, CompletionRequest, CompletionResult, ToolCall, ToolDef } from '../models/index.js';
 import type { EventSink } from './chat-events.js';
 import type { ToolCallReport } from './chat.schemas.js';
 import type { PiiMasker } from '../../lib/pii.js';

@@ -3,10 +3,10 @@
  * lexical and deterministic, so they cost no model call and behave the same on every model.
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
-import { AgentMemory, type Agent } from '../agents/agent.entity.js';
-import { contentStems, splitSentences, words } from '../models/text-match.js';
+import { AgentMemory, type Agent } from '../agents/index.js';
+import { contentStems, splitSentences, words } from '../models/index.js';
 import type { ExtractedFact, MemorySaved } from './chat.schemas.js';
 
 /** Memories put in the prompt per turn. */

@@ -3,7 +3,7 @@
  * exchange: a small English/French lexicon gives valence, punctuation and urgency words give
  * arousal, and the result is blended with the agent's previous mood in the same session.
  */
-import { words } from '../models/text-match.js';
+import { words } from '../models/index.js';
 import type { StoredMood } from './chat.entity.js';
 
 const POSITIVE = new Set(

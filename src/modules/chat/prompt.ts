@@ -3,8 +3,8 @@
  * context blocks, numbered passages, then the session history and the message. The same facts go
  * to `material` for the local model, which reads structure rather than prose.
  */
-import type { Agent } from '../agents/agent.entity.js';
-import type { ChatMessage, PersonaMaterial, TurnMaterial } from '../models/provider.js';
+import type { Agent } from '../agents/index.js';
+import type { ChatMessage, PersonaMaterial, TurnMaterial } from '../models/index.js';
 import { contextSection, type RenderedBlock } from './context-blocks.js';
 import type { RecalledMemory } from './memory.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';

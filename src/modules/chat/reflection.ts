@@ -2,8 +2,8 @@
  * Reflection: a separate reasoning pass before the answer, returned as `thoughts` and given to the
  * answering pass as preliminary reasoning. Skipped for small talk (greetings, thanks, goodbyes).
  */
-import type { ChatMessage, TurnMaterial } from '../models/provider.js';
-import { smallTalkOf } from '../models/text-match.js';
+import type { ChatMessage, TurnMaterial } from '../models/index.js';
+import { smallTalkOf } from '../models/index.js';
 import type { TurnModel } from './turn-model.js';
 
 const REFLECTION_MAX_TOKENS = 600;

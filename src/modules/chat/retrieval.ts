@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../core/context.js';
-import { foldText } from '../models/text-match.js';
+import { foldText } from '../models/index.js';
 import { CHAT_LIMITS, type KnowledgeUsed } from './chat.schemas.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';
 

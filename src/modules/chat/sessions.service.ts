@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { Agent } from '../agents/agent.entity.js';
+import { Agent } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
-import type { TokenUsage } from '../models/provider.js';
+import type { TokenUsage } from '../models/index.js';
 import { ChatSession, SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
 import { CHAT_LIMITS } from './chat.schemas.js';
 import type { HistoryMessage } from './prompt.js';

@@ -4,7 +4,7 @@
  * puts both on the app's dependencies.
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { ToolDef } from '../models/provider.js';
+import type { ToolDef } from '../models/index.js';
 
 /** One retrieved passage, as reported in `knowledgeUsed` (SPEC, Chat turn result) plus its full text. */
 export interface KnowledgeUsedItem {

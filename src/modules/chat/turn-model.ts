@@ -1,7 +1,7 @@
 import { ErrorCode, errors, isAborted, toDomainError } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
-import type { MeteredModel } from '../models/metered-call.js';
-import type { CompletionRequest, CompletionResult, ModelProvider, TokenUsage } from '../models/provider.js';
+import type { MeteredModel } from '../models/index.js';
+import type { CompletionRequest, CompletionResult, ModelProvider, TokenUsage } from '../models/index.js';
 
 export const CHAT_FAILED = 'Agent chat failed';
 export const PLANNING_FAILED = 'Agent planning failed';

@@ -7,12 +7,12 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors, isDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { isPoste, type Agent } from '../agents/agent.entity.js';
-import { agentNotFound, loadWorkspaceAgents } from '../agents/agents.service.js';
-import { MeteredModel } from '../models/metered-call.js';
-import { foldText } from '../models/text-match.js';
-import { issueProof } from '../proofs/proofs.service.js';
-import { assertCanConsume, type Admission } from '../usage/metering.service.js';
+import { isPoste, type Agent } from '../agents/index.js';
+import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
+import { MeteredModel } from '../models/index.js';
+import { foldText } from '../models/index.js';
+import { issueProof } from '../proofs/index.js';
+import { assertCanConsume, type Admission } from '../usage/index.js';
 import { planAgent } from './auto-pick.js';
 import type { ChatTurnDone, Consultation, Mood } from './chat.schemas.js';
 import { askColleague, consultable, consultToolDef, MAX_CONSULTATIONS, namedColleagues } from './consultation.js';

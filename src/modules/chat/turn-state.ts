@@ -6,9 +6,9 @@
  */
 import type { ServiceContext } from '../../core/context.js';
 import type { Access } from '../../core/access.js';
-import type { ModelProvider } from '../models/provider.js';
-import type { Admission } from '../usage/metering.service.js';
-import type { Agent } from '../agents/agent.entity.js';
+import type { ModelProvider } from '../models/index.js';
+import type { Admission } from '../usage/index.js';
+import type { Agent } from '../agents/index.js';
 import type { Plan } from './auto-pick.js';
 import type { EventSink } from './chat-events.js';
 import type { ChatRequest, Consultation, ExtractedFact, MemorySaved, Mood } from './chat.schemas.js';

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { KnowledgeUsed } from '../chat/chat.schemas.js';
+import type { KnowledgeUsed } from '../chat/index.js';
 
 /** A seat of a debate, as recorded when it started (the roster outlives a renamed or deleted agent). */
 export interface StoredParticipant {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatRequestSchema, KnowledgeUsedSchema, TokenUsageSchema } from '../chat/chat.schemas.js';
+import { ChatRequestSchema, KnowledgeUsedSchema, TokenUsageSchema } from '../chat/index.js';
 
 /** Limits of a debate (issue 14; docs/debates.md). */
 export const DEBATE_LIMITS = {

@@ -6,17 +6,17 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { isPoste, type Agent } from '../agents/agent.entity.js';
-import { loadWorkspaceAgents } from '../agents/agents.service.js';
-import { renderContextBlocks } from '../chat/context-blocks.js';
+import { isPoste, type Agent } from '../agents/index.js';
+import { loadWorkspaceAgents } from '../agents/index.js';
+import { renderContextBlocks } from '../chat/index.js';
 import { NoMasking, PiiMasker } from '../../lib/pii.js';
-import { TurnModel } from '../chat/turn-model.js';
+import { TurnModel } from '../chat/index.js';
 import { authorize } from '../../core/access.js';
-import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
-import { MeteredModel } from '../models/metered-call.js';
-import type { ModelProvider } from '../models/provider.js';
-import { hashRequest } from '../proofs/proofs.service.js';
-import { assertCanConsume, assertKeyBudget } from '../usage/metering.service.js';
+import { KnowledgeCollection } from '../knowledge/index.js';
+import { MeteredModel } from '../models/index.js';
+import type { ModelProvider } from '../models/index.js';
+import { hashRequest } from '../proofs/index.js';
+import { assertCanConsume, assertKeyBudget } from '../usage/index.js';
 import { Conversation, ConversationMessage, type StoredParticipant } from './conversation.entity.js';
 import { conversationDto, messagesOf, toConversationDto } from './conversation-dto.js';
 import {

@@ -1,5 +1,5 @@
-import type { ChatErrorPayload } from '../chat/chat-events.js';
-import type { KnowledgeUsed } from '../chat/chat.schemas.js';
+import type { ChatErrorPayload } from '../chat/index.js';
+import type { KnowledgeUsed } from '../chat/index.js';
 import type { ConversationDto, ConversationMessageDto, Participant, Synthesis } from './conversations.schemas.js';
 
 /**

@@ -4,11 +4,11 @@
  * conversation, the context blocks and its own knowledge with `[n]` citations. The same facts go to
  * `material` for the built-in local model, which answers from structure rather than prose.
  */
-import type { Agent } from '../agents/agent.entity.js';
-import { contextSection, type RenderedBlock } from '../chat/context-blocks.js';
-import { passageSection, personaOf, personaSection } from '../chat/prompt.js';
-import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
-import type { ChatMessage, TurnMaterial } from '../models/provider.js';
+import type { Agent } from '../agents/index.js';
+import { contextSection, type RenderedBlock } from '../chat/index.js';
+import { passageSection, personaOf, personaSection } from '../chat/index.js';
+import type { KnowledgeUsedItem } from '../chat/index.js';
+import type { ChatMessage, TurnMaterial } from '../models/index.js';
 import type { StoredParticipant } from './conversation.entity.js';
 import { DEBATE_LIMITS } from './conversations.schemas.js';
 

@@ -1,6 +1,6 @@
 import { errors, isAborted } from '../../errors/index.js';
 import { untilAborted } from '../../lib/shutdown.js';
-import { errorEventOf } from '../chat/chat-stream.js';
+import { errorEventOf } from '../chat/index.js';
 import { runDebate, type PendingDebate } from './debate-engine.js';
 
 /**

@@ -6,10 +6,10 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { isPoste, Agent } from '../agents/agent.entity.js';
-import { agentNotFound, loadWorkspaceAgents } from '../agents/agents.service.js';
-import { rank } from '../models/local-candidates.js';
-import { contentStems } from '../models/text-match.js';
+import { isPoste, Agent } from '../agents/index.js';
+import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
+import { rank } from '../models/index.js';
+import { contentStems } from '../models/index.js';
 import type { StoredParticipant } from './conversation.entity.js';
 import { DEBATE_LIMITS } from './conversations.schemas.js';
 

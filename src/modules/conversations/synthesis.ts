@@ -4,7 +4,7 @@
  * sentence of the debate that matches it best. A disagreement with no holder named is attributed to
  * the debaters who said it; a confidence that is not a number from 0 to 1 is derived from the counts.
  */
-import { foldText, splitSentences } from '../models/text-match.js';
+import { foldText, splitSentences } from '../models/index.js';
 import type { StoredParticipant, StoredSynthesis } from './conversation.entity.js';
 import type { SaidBefore } from './debate-prompt.js';
 

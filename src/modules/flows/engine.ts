@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
-import { publishEvent } from '../webhooks/events.js';
+import { publishEvent } from '../webhooks/index.js';
 import { Flow, FlowApproval, FlowRun, FlowStep } from './flow.entity.js';
 import { isOutbound, isTrigger, type FlowGraph, type FlowNode } from './flows.schemas.js';
 import { nextDue, scheduleOf } from './graph.js';

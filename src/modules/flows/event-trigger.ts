@@ -1,5 +1,5 @@
 import type { Em } from '../../db/types.js';
-import type { PublishedEvent } from '../webhooks/events.js';
+import type { PublishedEvent } from '../webhooks/index.js';
 import { Flow } from './flow.entity.js';
 import { FLOW_TRIGGER_EVENTS } from './flows.schemas.js';
 import { newRun } from './runs.js';

@@ -3,8 +3,8 @@ import type { Deps } from '../../core/deps.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Logger } from '../../lib/logger.js';
 import type { CapabilityScope } from '../../core/scopes.js';
-import type { RouteRateName } from '../usage/rate-limit.service.js';
-import type { User, Workspace } from '../workspaces/workspace.entity.js';
+import type { RouteRateName } from '../usage/index.js';
+import type { User, Workspace } from '../workspaces/index.js';
 
 /** A flow's meter: what its steps consume is in the ledger under `flow:<flowId>`, and its ceilings count under it. */
 export const flowMeter = (flowId: string): string => `flow:${flowId}`;

@@ -4,10 +4,10 @@ import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret } from '../../lib/secrets.js';
-import { Agent } from '../agents/agent.entity.js';
+import { Agent } from '../agents/index.js';
 import { audit } from '../audit/index.js';
 import { authorize } from '../../core/access.js';
-import { KnowledgeCollection } from '../knowledge/knowledge.entity.js';
+import { KnowledgeCollection } from '../knowledge/index.js';
 import { Flow, FlowApproval, FlowRun, FlowStep, type ApprovalStatus } from './flow.entity.js';
 import {
   CreateFlowSchema,

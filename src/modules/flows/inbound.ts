@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Deps } from '../../core/deps.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { errors } from '../../errors/index.js';
-import { User, Workspace } from '../workspaces/workspace.entity.js';
+import { User, Workspace } from '../workspaces/index.js';
 import { Flow, FlowHookMessage } from './flow.entity.js';
 import { flowCaller } from './flow-caller.js';
 import { newRun } from './runs.js';

@@ -2,7 +2,7 @@ import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
 import { metrics } from '../../lib/metrics.js';
-import { publishEvent } from '../webhooks/events.js';
+import { publishEvent } from '../webhooks/index.js';
 import { FINISHED, Flow, FlowApproval, FlowRun, FlowStep, type RunStatus, type TriggerKind } from './flow.entity.js';
 import { isTrigger, type ApprovalDto, type FlowGraph, type RunDetailDto, type RunDto, type StepDto } from './flows.schemas.js';
 

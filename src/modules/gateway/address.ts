@@ -1,6 +1,6 @@
 import { errors } from '../../errors/index.js';
-import { MODEL_CLASSES, type ModelClass, type ModelProvider } from '../models/provider.js';
-import type { ModelRegistry } from '../models/registry.js';
+import { MODEL_CLASSES, type ModelClass, type ModelProvider } from '../models/index.js';
+import type { ModelRegistry } from '../models/index.js';
 
 export const AUTO_ADDRESS = 'svc-auto';
 export const SENSITIVE_ADDRESS = 'svc-sensitive';

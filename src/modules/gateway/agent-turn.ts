@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { CHAT_LIMITS, ChatRequestSchema, type ChatRequestInput } from '../chat/chat.schemas.js';
-import { runTurn } from '../chat/chat.service.js';
-import type { ChatMessage } from '../models/provider.js';
-import { jsonFromAnswer } from '../models/structured-output.js';
+import { CHAT_LIMITS, ChatRequestSchema, type ChatRequestInput } from '../chat/index.js';
+import { runTurn } from '../chat/index.js';
+import type { ChatMessage } from '../models/index.js';
+import { jsonFromAnswer } from '../models/index.js';
 import type { AgentTurnInput, GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));

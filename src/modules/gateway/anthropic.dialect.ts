@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatMessage, ToolDef } from '../models/provider.js';
-import { hashRequest } from '../proofs/proofs.service.js';
+import type { ChatMessage, ToolDef } from '../models/index.js';
+import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { countPromptTokens } from './gateway.service.js';
 import {

@@ -1,5 +1,5 @@
 import { errors } from '../../errors/index.js';
-import { jsonFromAnswer } from '../models/structured-output.js';
+import { jsonFromAnswer } from '../models/index.js';
 import type { GatewayCall, Target } from './gateway-call.js';
 
 /**

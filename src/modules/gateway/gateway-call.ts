@@ -1,8 +1,8 @@
-import type { Agent } from '../agents/agent.entity.js';
-import type { ChatRequestInput } from '../chat/chat.schemas.js';
-import type { HistoryMessage } from '../chat/prompt.js';
-import type { Admission } from '../usage/metering.service.js';
-import type { ChatMessage, GenerationOptions, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/provider.js';
+import type { Agent } from '../agents/index.js';
+import type { ChatRequestInput } from '../chat/index.js';
+import type { HistoryMessage } from '../chat/index.js';
+import type { Admission } from '../usage/index.js';
+import type { ChatMessage, GenerationOptions, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/index.js';
 
 /*
  * What a gateway call is, shared by the dialects, the service and the agent turn (kept apart from

@@ -1,19 +1,19 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import type { Agent } from '../agents/agent.entity.js';
-import { loadWorkspaceAgents } from '../agents/agents.service.js';
-import { assertCanConsume } from '../usage/metering.service.js';
+import type { Agent } from '../agents/index.js';
+import { loadWorkspaceAgents } from '../agents/index.js';
+import { assertCanConsume } from '../usage/index.js';
 import { authorize } from '../../core/access.js';
-import { MeteredModel } from '../models/metered-call.js';
-import { usageOf, type ToolDef } from '../models/provider.js';
-import { countMessageTokensAsync, countTextTokensAsync } from '../models/tokenizer.js';
-import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
-import type { CallOutcome } from '../proofs/proofs.schemas.js';
+import { MeteredModel } from '../models/index.js';
+import { usageOf, type ToolDef } from '../models/index.js';
+import { countMessageTokensAsync, countTextTokensAsync } from '../models/index.js';
+import { canonicalJson, issueProof } from '../proofs/index.js';
+import type { CallOutcome } from '../proofs/index.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent } from './agent-turn.js';
 import { assertHonoured } from './capabilities.js';
-import { Conversation } from '../conversations/conversation.entity.js';
+import { Conversation } from '../conversations/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatMessage } from '../models/provider.js';
-import { hashRequest } from '../proofs/proofs.service.js';
+import type { ChatMessage } from '../models/index.js';
+import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { OpenAIChatRequestSchema, type OpenAIContentPart, type OpenAIMessage } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, stopList, textOf, type SseFrame } from './wire.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errors, openaiBody, type DomainError } from '../../errors/index.js';
-import type { ChatMessage, ToolDef } from '../models/provider.js';
-import { hashRequest } from '../proofs/proofs.service.js';
+import type { ChatMessage, ToolDef } from '../models/index.js';
+import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { ResponsesRequestSchema, type ResponsesInputItem, type ResponsesRequest, type ResponsesText } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';

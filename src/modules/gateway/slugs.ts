@@ -1,4 +1,4 @@
-import { isPoste, type Agent } from '../agents/agent.entity.js';
+import { isPoste, type Agent } from '../agents/index.js';
 
 /** `Ada Lovelace` → `ada-lovelace`; accents folded, anything else becomes a dash; never empty. */
 export function slugify(name: string): string {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { errors } from '../../errors/index.js';
-import type { GenerationOptions, ResponseFormat, ToolChoice, ToolDef } from '../models/provider.js';
-import { checkResponseFormat } from '../models/structured-output.js';
+import type { GenerationOptions, ResponseFormat, ToolChoice, ToolDef } from '../models/index.js';
+import { checkResponseFormat } from '../models/index.js';
 
 /** `messages[2].content` from a zod path. */
 function pathText(path: readonly PropertyKey[]): string {

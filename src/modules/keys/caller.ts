@@ -1,5 +1,5 @@
 import type { UserRole } from '../../core/access.js';
-import type { User, Workspace } from '../workspaces/workspace.entity.js';
+import type { User, Workspace } from '../workspaces/index.js';
 import type { ApiKey } from './api-key.entity.js';
 
 /** A caller signed in with a session (src/modules/people/sessions.ts) rather than an API key. */

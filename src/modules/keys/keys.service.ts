@@ -1,5 +1,5 @@
 import type { EntityName } from '@mikro-orm/core';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import type { AdminContext } from '../../core/context.js';
@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { constantTimeEqualHex, newSecret, previewOf, sha256Hex } from '../../lib/secrets.js';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
-import { User, Workspace } from '../workspaces/workspace.entity.js';
+import { User, Workspace } from '../workspaces/index.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, type KeyAttributes } from './keys.schemas.js';
 import { isRestricted, READONLY_SCOPE } from '../../core/scopes.js';

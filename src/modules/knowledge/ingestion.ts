@@ -1,7 +1,7 @@
 import type { Deps } from '../../core/deps.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
-import { publishEvent } from '../webhooks/events.js';
+import { publishEvent } from '../webhooks/index.js';
 import { IngestionFailure, type IngestionResult } from './analyse.js';
 import { insertChunks, readDocument, yieldToLoop } from './knowledge.repository.js';
 import { KnowledgeContradiction, KnowledgeFact, KnowledgeQaPair, KnowledgeSource } from './knowledge.entity.js';

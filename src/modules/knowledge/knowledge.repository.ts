@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { AgentKnowledgeLink } from './knowledge.entity.js';
 import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryTerms } from './search-text.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAT_LIMITS, KnowledgeUsedSchema } from '../chat/chat.schemas.js';
+import { CHAT_LIMITS, KnowledgeUsedSchema } from '../chat/index.js';
 import { SOURCE_STATUSES } from './knowledge.entity.js';
 import { pgInt } from '../../lib/pg-int.js';
 

@@ -2,8 +2,8 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { Agent } from '../agents/agent.entity.js';
-import { findAgent } from '../agents/agents.service.js';
+import { Agent } from '../agents/index.js';
+import { findAgent } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
 import { AgentKnowledgeLink, KnowledgeSource } from './knowledge.entity.js';
 import { findCollection, impossibleId, READ, unknownCollection, WRITE } from './knowledge.lookup.js';

@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { findAgent } from '../agents/agents.service.js';
-import { topKFor } from '../chat/retrieval.js';
-import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
+import { findAgent } from '../agents/index.js';
+import { topKFor } from '../chat/index.js';
+import type { KnowledgeUsedItem } from '../chat/index.js';
 import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
 import { READ, unknownCollection } from './knowledge.lookup.js';

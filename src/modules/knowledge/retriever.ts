@@ -1,4 +1,4 @@
-import type { KnowledgeRetriever } from '../chat/turn-extensions.js';
+import type { KnowledgeRetriever } from '../chat/index.js';
 import { agentScope } from './knowledge.repository.js';
 import { TOP_K } from './knowledge.schemas.js';
 import { searchItems } from './query.service.js';

@@ -1,5 +1,5 @@
 import { alternativesOf } from '../../lib/language/alternatives.js';
-import { stem } from '../models/text-match.js';
+import { stem } from '../models/index.js';
 import { foldText } from './parsing/sentences.js';
 
 /**

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { authorize } from '../../core/access.js';
-import { documentLimitFor, subscriptionState } from '../usage/plans.js';
+import { documentLimitFor, subscriptionState } from '../usage/index.js';
 import { wakeIngestion } from './ingestion.worker.js';
 import { findDossier, unknownDossier } from './dossiers.service.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';

@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import type { Deps } from '../../core/deps.js';
-import { publishEvent } from '../webhooks/events.js';
+import { publishEvent } from '../webhooks/index.js';
 
 /** SPEC: at most 20 facts per `knowledge.stale` payload. */
 export const STALE_FACTS_PER_EVENT = 20;

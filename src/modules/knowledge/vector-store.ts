@@ -1,4 +1,4 @@
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { cosine, vectorBytes, vectorFromBytes, vectorLiteral } from './embeddings.js';
 import { scopeCondition, type SearchHit, type SearchScope } from './knowledge.repository.js';
 

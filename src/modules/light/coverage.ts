@@ -6,10 +6,10 @@
  * never mention) scores low even when its common words match everywhere. Ranking-independent: the
  * same measure whatever retrieval ranked the passages.
  */
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
-import { indexText, queryTerms } from '../knowledge/search-text.js';
-import { stem } from '../models/text-match.js';
+import { indexText, queryTerms } from '../knowledge/index.js';
+import { stem } from '../models/index.js';
 
 /** One content word of the question: its stem, matched as a word prefix (`servic` for serviced, services). */
 export interface TermGroup {

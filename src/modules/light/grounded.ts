@@ -3,7 +3,7 @@
  * prompt that asks for `[n]` citations and for a fixed reply when the passages do not answer, and the
  * reading of the answer (which passages it cites, whether it declined).
  */
-import type { ChatMessage, TurnMaterial } from '../models/provider.js';
+import type { ChatMessage, TurnMaterial } from '../models/index.js';
 
 /** What the model replies when the passages do not answer (docs/light.md). */
 export const DECLINE = 'NOT_IN_DOCUMENTS';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KnowledgeUsedSchema } from '../chat/chat.schemas.js';
+import { KnowledgeUsedSchema } from '../chat/index.js';
 
 export const LIGHT_LIMITS = { questionChars: 4_000, historyMessages: 20, historyChars: 8_000 } as const;
 

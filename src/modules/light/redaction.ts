@@ -4,7 +4,7 @@
  * client name of the workspace removed, whatever its case and accents. What is left is sent.
  */
 import { PiiMasker } from '../../lib/pii.js';
-import { foldText } from '../models/text-match.js';
+import { foldText } from '../models/index.js';
 
 const PLACEHOLDER = /\[(?:IBAN|CARD|EMAIL|PHONE)_\d+\]/g;
 

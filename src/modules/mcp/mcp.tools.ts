@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
 import type { CapabilityScope } from '../../core/scopes.js';
-import { getRun, listApprovals, listFlows, startManualRun } from '../flows/flows.service.js';
-import { queryKnowledge } from '../knowledge/query.service.js';
-import { ask } from '../light/light.service.js';
-import { runPoste } from '../postes/postes.service.js';
-import { verifyText } from '../verify/verify.service.js';
+import { getRun, listApprovals, listFlows, startManualRun } from '../flows/index.js';
+import { queryKnowledge } from '../knowledge/index.js';
+import { ask } from '../light/index.js';
+import { runPoste } from '../postes/index.js';
+import { verifyText } from '../verify/index.js';
 
 /**
  * One MCP tool: what the client sees (name, description, input shape) and what it needs from the request

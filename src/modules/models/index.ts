@@ -4,3 +4,9 @@ export { AnthropicProvider, type AnthropicOptions } from './anthropic.provider.j
 export { LocalProvider, LOCAL_MODEL_NAME } from './local.provider.js';
 export { CLASS_MULTIPLIER, ModelRegistry, loadModelsConfig, type InjectedProviders, type ModelsConfig } from './registry.js';
 export { countMessageTokens, countTextTokens, truncateToTokens } from './tokenizer.js';
+export { type Candidate, rank } from './local-candidates.js';
+export { MeteredModel, type UsageMeter } from './metered-call.js';
+export { type ChatMessage, type CompletionRequest, type CompletionResult, type GenerationOptions, MODEL_CLASSES, type ModelClass, type ModelProvider, type PersonaMaterial, type ResponseFormat, type TokenUsage, type ToolCall, type ToolChoice, type ToolDef, type TurnMaterial, usageOf } from './provider.js';
+export { checkResponseFormat, jsonFromAnswer } from './structured-output.js';
+export { contentStems, foldText, smallTalkOf, splitSentences, stem, words } from './text-match.js';
+export { countMessageTokensAsync, countTextTokensAsync, loadTokenizer } from './tokenizer.js';

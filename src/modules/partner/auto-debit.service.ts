@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { ServiceContext } from '../../core/context.js';
 import type { Deps } from '../../core/deps.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import type { Logger } from '../../lib/logger.js';
 import { markPaid } from './invoices.service.js';

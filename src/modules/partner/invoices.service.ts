@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Deps } from '../../core/deps.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { monthOf } from '../usage/periods.js';
-import { Workspace } from '../workspaces/workspace.entity.js';
+import { monthOf } from '../usage/index.js';
+import { Workspace } from '../workspaces/index.js';
 import { PartnerInvoice, PartnerProgram, type InvoiceLine } from './partner.entity.js';
 import type { InvoiceDto } from './partner.schemas.js';
 import { DAY_MS, graceEndOf, PARTNER_WRITE, requireProgram } from './partner.service.js';

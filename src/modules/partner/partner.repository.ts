@@ -1,5 +1,5 @@
-import type { Em } from '../../db/orm.js';
-import type { Period } from '../usage/periods.js';
+import type { Em } from '../../db/types.js';
+import type { Period } from '../usage/index.js';
 
 const num = (v: unknown): number => Number(v ?? 0);
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PG_INT_MAX, pgInt } from '../../lib/pg-int.js';
-import { ApiKeyDtoSchema, ScopesSchema } from '../keys/keys.schemas.js';
+import { ApiKeyDtoSchema, ScopesSchema } from '../keys/index.js';
 import { isCapabilityScope } from '../../core/scopes.js';
-import { MonthSchema } from '../usage/usage.schemas.js';
+import { MonthSchema } from '../usage/index.js';
 import { INVOICE_STATUSES } from './partner.entity.js';
 
 /** Euro cents or questions: a whole number from 0 up (SPEC: non-negative whole numbers). */

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { Logger } from '../../lib/logger.js';
 import { errors, isDomainError } from '../../errors/index.js';
 import type { PartnerProgram } from './partner.entity.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 
 /** The provider's client, or 503 payments_not_configured (SVC_STRIPE_SECRET_KEY unset). */
 export function provider(payments: Stripe | null): Stripe {

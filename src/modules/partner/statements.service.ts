@@ -1,10 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { calendarMonth, monthOf, MONTH_PATTERN, type Period } from '../usage/periods.js';
-import { MonthSchema } from '../usage/usage.schemas.js';
-import { usageByDay, windowTotals } from '../usage/usage.repository.js';
-import { Workspace } from '../workspaces/workspace.entity.js';
+import { calendarMonth, monthOf, MONTH_PATTERN, type Period } from '../usage/index.js';
+import { MonthSchema } from '../usage/index.js';
+import { usageByDay, windowTotals } from '../usage/index.js';
+import { Workspace } from '../workspaces/index.js';
 import { resale, wholesaleCents, WHOLESALE_GRID } from './grid.js';
 import { PartnerClient, PartnerPayment, type PartnerProgram } from './partner.entity.js';
 import { questionsByMonth, totalsByWorkspace } from './partner.repository.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../../core/access.js';
-import { USER_STATES } from '../workspaces/workspace.entity.js';
+import { USER_STATES } from '../workspaces/index.js';
 
 export const EmailSchema = z
   .string({ error: 'email is required' })

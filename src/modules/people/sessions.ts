@@ -5,8 +5,8 @@ import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret, sha256Hex } from '../../lib/secrets.js';
-import { assertWorkspaceOpen } from '../keys/keys.service.js';
-import { User, Workspace } from '../workspaces/workspace.entity.js';
+import { assertWorkspaceOpen } from '../keys/index.js';
+import { User, Workspace } from '../workspaces/index.js';
 import { assertSameOrigin, type CrossSiteFacts } from './csrf.js';
 import { PersonSession } from './people.entity.js';
 

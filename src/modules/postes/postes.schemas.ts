@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CitationSchema } from '../light/light.schemas.js';
-import { ClaimSchema, CountsSchema } from '../verify/verify.schemas.js';
+import { CitationSchema } from '../light/index.js';
+import { ClaimSchema, CountsSchema } from '../verify/index.js';
 
 const NO_NUL = (s: string) => !s.includes('\u0000');
 export const MAX_INSTRUCTIONS = 4_000;

@@ -5,23 +5,23 @@
  * passages it cites. One admission meters the whole run; the report gets a proof certificate.
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Clock } from '../../lib/clock.js';
-import { Agent } from '../agents/agent.entity.js';
-import type { KnowledgeUsedItem } from '../chat/turn-extensions.js';
+import { Agent } from '../agents/index.js';
+import type { KnowledgeUsedItem } from '../chat/index.js';
 import { authorize } from '../../core/access.js';
-import { findDossier, unknownDossier } from '../knowledge/dossiers.service.js';
-import { KnowledgeSource, type KnowledgeCollection } from '../knowledge/knowledge.entity.js';
-import { searchItems } from '../knowledge/query.service.js';
-import { citedRefs, declined, groundedMessages } from '../light/grounded.js';
-import { toCitation } from '../light/light.service.js';
-import { MeteredModel } from '../models/metered-call.js';
-import { canonicalJson, issueProof } from '../proofs/proofs.service.js';
-import { assertCanConsume } from '../usage/metering.service.js';
-import { Verifier } from '../verify/engine.js';
-import { User } from '../workspaces/workspace.entity.js';
+import { findDossier, unknownDossier } from '../knowledge/index.js';
+import { KnowledgeSource, type KnowledgeCollection } from '../knowledge/index.js';
+import { searchItems } from '../knowledge/index.js';
+import { citedRefs, declined, groundedMessages } from '../light/index.js';
+import { toCitation } from '../light/index.js';
+import { MeteredModel } from '../models/index.js';
+import { canonicalJson, issueProof } from '../proofs/index.js';
+import { assertCanConsume } from '../usage/index.js';
+import { Verifier } from '../verify/index.js';
+import { User } from '../workspaces/index.js';
 import { POSTE_CATALOGUE, templateOf, type PosteTemplate } from './catalogue.js';
 import { Poste, PosteRun } from './poste.entity.js';
 import {

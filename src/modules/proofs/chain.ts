@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Kernel } from '../../core/deps.js';
 import { sql } from '../../db/sql.js';
 import { GroupCommit, type Outcome } from '../../lib/group-commit.js';
-import type { TokenUsage } from '../models/provider.js';
+import type { TokenUsage } from '../models/index.js';
 import { canonicalJson } from './canonical.js';
 import type { CallOutcome, CertificateBody } from './proofs.schemas.js';
 import type { GatewaySigning } from './signing-key.js';

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { authorize } from '../../core/access.js';
-import type { TokenUsage } from '../models/provider.js';
+import type { TokenUsage } from '../models/index.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
 import { publicKeyDto, type PublicKeyDto } from './signing-key.js';

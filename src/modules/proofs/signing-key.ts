@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { Kernel } from '../../core/deps.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { GatewaySigningKey } from './proof.entity.js';
 
 /** The gateway's Ed25519 key pair. The private half never leaves this module's callers. */

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { AdminContext } from '../../core/context.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
-import { issueKey, type IssuedKey } from '../keys/keys.service.js';
-import { PLANS, User, Workspace } from '../workspaces/workspace.entity.js';
-import { findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
+import { issueKey, type IssuedKey } from '../keys/index.js';
+import { PLANS, User, Workspace } from '../workspaces/index.js';
+import { findWorkspaceOrFail } from '../workspaces/index.js';
 
 /**
  * Provisioning: the operator's use cases that make a working tenant out of several modules — a workspace

@@ -5,8 +5,8 @@ import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import type { ServiceContext } from '../../core/context.js';
-import { GatewaySigningKey } from '../proofs/proof.entity.js';
-import { canonicalJson, toCertificateDto } from '../proofs/proofs.service.js';
+import { GatewaySigningKey } from '../proofs/index.js';
+import { canonicalJson, toCertificateDto } from '../proofs/index.js';
 import { authorizeRegister, walkChain } from './registre.service.js';
 
 /** Format identifier of the archive's manifest. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CertificateSchema } from '../proofs/proofs.schemas.js';
+import { CertificateSchema } from '../proofs/index.js';
 
 /** What produced a certificate, read from its route: a gateway call, a chat turn, a verifier report. */
 export const PROOF_KINDS = ['gateway', 'chat', 'verify'] as const;

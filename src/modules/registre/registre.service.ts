@@ -2,9 +2,9 @@ import { createHash, verify } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { authorize } from '../../core/access.js';
-import { ProofCertificate } from '../proofs/proof.entity.js';
-import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/proofs.service.js';
-import { planTerms, requiredPlanFor, subscriptionState } from '../usage/plans.js';
+import { ProofCertificate } from '../proofs/index.js';
+import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/index.js';
+import { planTerms, requiredPlanFor, subscriptionState } from '../usage/index.js';
 import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterSummary } from './registre.schemas.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 

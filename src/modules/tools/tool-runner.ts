@@ -1,4 +1,4 @@
-import type { ToolRunner } from '../chat/turn-extensions.js';
+import type { ToolRunner } from '../chat/index.js';
 import { executeTool } from './tool-call.js';
 import { agentTools } from './tools.service.js';
 

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
-import { findAgent } from '../agents/agents.service.js';
+import { findAgent } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
 import type { SecretBox } from './secret-box.js';
 import { executeTool, type ToolOutcome } from './tool-call.js';

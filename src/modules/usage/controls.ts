@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
 import { metrics } from '../../lib/metrics.js';
 import { UsageEntry } from './usage.entity.js';

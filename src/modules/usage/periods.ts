@@ -1,4 +1,4 @@
-import type { PlanName } from '../workspaces/workspace.entity.js';
+import type { PlanName } from '../workspaces/index.js';
 import { DAY_MS, TRIAL } from './plans.js';
 
 /** A half-open time range [start, end). */

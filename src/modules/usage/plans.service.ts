@@ -1,9 +1,9 @@
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { AdminContext } from '../../core/context.js';
-import { User, type Workspace } from '../workspaces/workspace.entity.js';
-import { assertSeatRoom } from '../workspaces/seats.js';
-import { findWorkspaceOrFail } from '../workspaces/workspaces.service.js';
+import { User, type Workspace } from '../workspaces/index.js';
+import { assertSeatRoom } from '../workspaces/index.js';
+import { findWorkspaceOrFail } from '../workspaces/index.js';
 import { isPaidPlan, subscriptionState } from './plans.js';
 import { QuestionPack } from './usage.entity.js';
 import { AddPackSchema, SetPlanSchema } from './usage.schemas.js';

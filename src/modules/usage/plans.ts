@@ -1,4 +1,4 @@
-import type { PlanName } from '../workspaces/workspace.entity.js';
+import type { PlanName } from '../workspaces/index.js';
 
 /** Plan features of SPEC's Limits > Plans table. */
 export const PLAN_FEATURES = ['light', 'chat', 'connectors', 'proofJournal', 'businessModules'] as const;

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { ModelClass } from '../models/provider.js';
+import type { ModelClass } from '../models/index.js';
 
 export type UsageKind = 'question' | 'control';
 

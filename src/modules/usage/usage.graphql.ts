@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { apiKeysByIds } from '../keys/keys-admin.service.js';
+import { apiKeysByIds } from '../keys/index.js';
 import { ApiKeyRef } from '../keys/keys.graphql.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
 import {

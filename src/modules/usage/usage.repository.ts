@@ -1,4 +1,4 @@
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import type { Period } from './periods.js';
 
 /** Ledger queries. Sums come back from PostgreSQL as bigint text: always through `num`. */

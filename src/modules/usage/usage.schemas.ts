@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pgInt } from '../../lib/pg-int.js';
-import { PLANS } from '../workspaces/workspace.entity.js';
+import { PLANS } from '../workspaces/index.js';
 import { MONTH_PATTERN } from './periods.js';
 import { PACK_SIZES } from './plans.js';
 

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import { authorize } from '../../core/access.js';
-import type { Workspace } from '../workspaces/workspace.entity.js';
+import type { Workspace } from '../workspaces/index.js';
 import { readBalance } from './metering.service.js';
 import { allowanceWindow, allowanceWindowOfMonth, calendarMonth, monthOf } from './periods.js';
 import { planTerms, subscriptionState } from './plans.js';

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
-import type { Certificate } from '../proofs/proofs.schemas.js';
+import type { Certificate } from '../proofs/index.js';
 import type { ReportDto } from './verify.schemas.js';
 
 const COLOURS = { supported: '#1b7f3b', contradicted: '#b3261e', unverifiable: '#8a6d00' } as const;

@@ -1,5 +1,5 @@
 import type { Deps } from '../../core/deps.js';
-import type { Em } from '../../db/orm.js';
+import type { Em } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhook.entity.js';

@@ -9,7 +9,7 @@ import type { WidgetCaller } from '../../core/principal.js';
 import type { Deps } from '../../core/deps.js';
 import { errors } from '../../errors/index.js';
 import type { CapabilityScope } from '../../core/scopes.js';
-import { User, Workspace } from '../workspaces/workspace.entity.js';
+import { User, Workspace } from '../workspaces/index.js';
 import { Widget, type WidgetFamily } from './widget.entity.js';
 import { normaliseOrigin } from './widgets.schemas.js';
 

@@ -6,14 +6,14 @@
  */
 import type { ServiceContext } from '../../core/context.js';
 import { chatStreamError, errors, isDomainError, ErrorCode } from '../../errors/index.js';
-import { Agent } from '../agents/agent.entity.js';
-import type { ChatStreamEvent } from '../chat/chat-events.js';
-import { finishStreamedTurn } from '../chat/chat-stream.js';
-import { startTurn } from '../chat/chat.service.js';
+import { Agent } from '../agents/index.js';
+import type { ChatStreamEvent } from '../chat/index.js';
+import { finishStreamedTurn } from '../chat/index.js';
+import { startTurn } from '../chat/index.js';
 import { authorize } from '../../core/access.js';
-import { findDossier } from '../knowledge/dossiers.service.js';
-import { ask } from '../light/light.service.js';
-import { assertKeyBudget } from '../usage/metering.service.js';
+import { findDossier } from '../knowledge/index.js';
+import { ask } from '../light/index.js';
+import { assertKeyBudget } from '../usage/index.js';
 import type { Widget } from './widget.entity.js';
 import { familyScope, type WidgetVisitor } from './widget-caller.js';
 import { WidgetChatSchema, type WidgetConfig } from './widgets.schemas.js';

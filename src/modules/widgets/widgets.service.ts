@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { Agent, isPoste } from '../agents/agent.entity.js';
+import { Agent, isPoste } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
-import { findDossier, unknownDossier } from '../knowledge/dossiers.service.js';
-import { calendarMonth } from '../usage/periods.js';
-import { questionsByKeyIds } from '../usage/usage.repository.js';
+import { findDossier, unknownDossier } from '../knowledge/index.js';
+import { calendarMonth } from '../usage/index.js';
+import { questionsByKeyIds } from '../usage/index.js';
 import { Widget, type WidgetFamily } from './widget.entity.js';
 import { widgetKeyId } from './widget-caller.js';
 import {

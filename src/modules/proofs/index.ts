@@ -1,0 +1,6 @@
+/** The proofs module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
+export { createProofChain } from './chain.js';
+export { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
+export { type CallOutcome, type Certificate, CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from './proofs.schemas.js';
+export { canonicalJson, certificateBody, gatewayPublicKey, getProof, hashRequest, issueProof, toCertificateDto, verifyProof } from './proofs.service.js';
+export { type GatewaySigning, loadGatewaySigning } from './signing-key.js';

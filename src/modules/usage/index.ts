@@ -1,0 +1,11 @@
+/** The usage module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
+export { recordControl } from './controls.js';
+export { type Admission, assertCanConsume, assertKeyBudget, questionsFor } from './metering.service.js';
+export { calendarMonth, MONTH_PATTERN, monthOf, type Period } from './periods.js';
+export { addPack, setPlan } from './plans.service.js';
+export { documentLimitFor, isPaidPlan, planTerms, requiredPlanFor, subscriptionState } from './plans.js';
+export { enforceRequestRates, type RouteRateName, startRateCounterSweep } from './rate-limit.service.js';
+export { createUsageRuntime } from './runtime.js';
+export { questionsByKeyIds, usageByDay, windowTotals } from './usage.repository.js';
+export { MonthSchema } from './usage.schemas.js';
+export { buildUsageReport, findKeyNotifications, getVerifyUsage, toNotificationDto } from './usage.service.js';
