@@ -6,7 +6,7 @@ import { messageOf } from '../lib/errors.js';
  * toast reads the catalogue's message through `messageOf`, never a machine code.
  */
 export function Toaster() {
-  return <SonnerToaster position="bottom-right" closeButton richColors containerAriaLabel="Notifications" />;
+  return <SonnerToaster position="bottom-right" closeButton containerAriaLabel="Notifications" />;
 }
 
 export function toastSuccess(message: string): void {

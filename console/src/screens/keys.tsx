@@ -1,12 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
+import { ConfirmDelete } from '../components/confirm-delete.js';
+import { ListShell } from '../components/list-shell.js';
+import { toastError, toastSuccess } from '../components/toasts.js';
 import { Empty, ErrorNote, Field, SecretOnce, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { formatTime } from '../lib/format.js';
+import { OFFERED_SCOPES, SCOPE_WORDS, scopeInWords, type ApiKeyScope } from '../lib/key-scopes.js';
 
 const KeysQuery = graphql(`
   query ApiKeys {
-    apiKeys { id name preview scopes readonly ratePerMinute monthlyQuestionLimit expiresAt revokedAt questionsThisMonth createdAt }
+    apiKeys { id name preview scopes readonly ratePerMinute monthlyQuestionLimit expiresAt revokedAt questionsThisMonth lastUsedAt createdAt }
   }
 `);
 const CreateKey = graphql(`
@@ -17,7 +21,6 @@ const UpdateKey = graphql(`
 `);
 const RevokeKey = graphql(`mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt revokedDescendants } }`);
 
-const SCOPES = ['agents', 'knowledge', 'webhooks', 'engine', 'proof', 'light', 'reflex', 'partner'];
 type Key = ResultOf<typeof KeysQuery>['apiKeys'][number];
 
 /** A limit field: empty means no limit. */
@@ -25,12 +28,11 @@ const limitOf = (text: string): number | null => (text.trim() === '' ? null : Nu
 
 export default function KeysScreen() {
   const [{ data, error }, refetch] = useQuery({ query: KeysQuery });
-  const [created, setCreated] = useState<{ secret: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ id: string; secret: string; name: string } | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
-      <ErrorNote error={error} />
       {created ? <SecretOnce label={`Key ${created.name}`} secret={created.secret} /> : null}
       <div className="split">
         <CreateForm
@@ -40,39 +42,54 @@ export default function KeysScreen() {
           }}
         />
         <div>
-          {!data ? (
-            <p>Loading…</p>
-          ) : data.apiKeys.length === 0 ? (
-            <Empty title="No API keys yet">Create a key for each program that calls the service, with only the scopes it needs.</Empty>
-          ) : (
-            <ul className="list" aria-label="API keys">
-              {data.apiKeys.map((k) => (
-                <KeyItem key={k.id} apiKey={k} onChanged={reload} />
-              ))}
-            </ul>
-          )}
+          <ListShell
+            label="API keys"
+            items={data?.apiKeys}
+            error={error}
+            searchText={(k) => `${k.name ?? ''} ${k.preview} ${k.scopes.join(' ')}`}
+            empty={<Empty title="No API keys yet">Create a key for each program that calls the service, with only the scopes it needs.</Empty>}
+          >
+            {(keys) => (
+              <ul className="list" aria-label="API keys">
+                {keys.map((k) => (
+                  <KeyItem
+                    key={k.id}
+                    apiKey={k}
+                    onChanged={reload}
+                    onRevoked={() => setCreated((c) => (c && c.id === k.id ? null : c))}
+                  />
+                ))}
+              </ul>
+            )}
+          </ListShell>
         </div>
       </div>
     </section>
   );
 }
 
-function CreateForm({ onCreated }: { onCreated: (c: { secret: string; name: string }) => void }) {
+function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string; name: string }) => void }) {
   const client = useClient();
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['agents']);
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['agents']);
+  const [expires, setExpires] = useState('');
   const [readonly, setReadonly] = useState(false);
   const [rate, setRate] = useState('');
   const [monthly, setMonthly] = useState('');
   const [error, setError] = useState<unknown>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const input = { name, scopes, readonly, ratePerMinute: limitOf(rate), monthlyQuestionLimit: limitOf(monthly) };
+    const expiresAt = expires ? new Date(`${expires}T23:59:59Z`).toISOString() : null;
+    const input = { name, scopes, readonly, ratePerMinute: limitOf(rate), monthlyQuestionLimit: limitOf(monthly), expiresAt };
     const res = await client.mutation(CreateKey, { input }).toPromise();
     setError(res.error ?? null);
+    if (res.error) toastError(res.error, 'The key was not created');
     if (res.data) {
-      onCreated({ secret: res.data.createApiKey.secret, name: res.data.createApiKey.key.name ?? name });
+      const made = res.data.createApiKey;
+      onCreated({ id: made.key.id, secret: made.secret, name: made.key.name ?? name });
+      toastSuccess(`Key ${made.key.name ?? name} created`);
       setName('');
+      setExpires('');
     }
   };
   return (
@@ -83,15 +100,24 @@ function CreateForm({ onCreated }: { onCreated: (c: { secret: string; name: stri
       <Field label="Key name" value={name} onChange={setName} required />
       <fieldset>
         <legend>Scopes</legend>
-        {SCOPES.map((s) => (
-          <label key={s} className="row">
-            <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((l) => (e.target.checked ? [...l, s] : l.filter((x) => x !== s)))} /> {s}
+        <p className="hint" id="unrestricted-note" role="status">
+          {scopes.length === 0
+            ? 'No scope chosen: this key will be unrestricted and reach every part of the service.'
+            : 'The key reaches only what its scopes name. With no scope chosen, a key is unrestricted.'}
+        </p>
+        {OFFERED_SCOPES.map((s) => (
+          <label key={s} className="scope-choice">
+            <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((l) => (e.target.checked ? [...l, s] : l.filter((x) => x !== s)))} />{' '}
+            <span>
+              <strong>{s}</strong> <span className="hint">{SCOPE_WORDS[s]}</span>
+            </span>
           </label>
         ))}
       </fieldset>
       <label className="row field">
         <input type="checkbox" checked={readonly} onChange={(e) => setReadonly(e.target.checked)} /> Read-only
       </label>
+      <Field label="Expires on" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
       <Field label="Requests per minute" type="number" value={rate} onChange={setRate} hint="Empty: no per-key rate." />
       <Field label="Questions per month" type="number" value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
       <ErrorNote error={error} />
@@ -102,7 +128,7 @@ function CreateForm({ onCreated }: { onCreated: (c: { secret: string; name: stri
   );
 }
 
-function KeyItem({ apiKey: k, onChanged }: { apiKey: Key; onChanged: () => void }) {
+function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: () => void; onRevoked: () => void }) {
   const client = useClient();
   const [rate, setRate] = useState(k.ratePerMinute?.toString() ?? '');
   const [monthly, setMonthly] = useState(k.monthlyQuestionLimit?.toString() ?? '');
@@ -114,12 +140,16 @@ function KeyItem({ apiKey: k, onChanged }: { apiKey: Key; onChanged: () => void 
     const res = await client.mutation(UpdateKey, { id: k.id, input: { ratePerMinute: limitOf(rate), monthlyQuestionLimit: limitOf(monthly) } }).toPromise();
     setError(res.error ?? null);
     setNote(res.error ? null : 'Limits saved');
+    if (res.error) toastError(res.error, 'The limits were not saved');
+    else toastSuccess(`Limits of ${label} saved`);
     onChanged();
   };
   const revoke = async () => {
-    if (!confirm(`Revoke the key ${label}? Programs using it stop at once, and so do the keys it created.`)) return;
     const res = await client.mutation(RevokeKey, { id: k.id }).toPromise();
-    setError(res.error ?? null);
+    if (res.error) throw res.error;
+    const others = res.data?.revokeApiKey.revokedDescendants ?? 0;
+    toastSuccess(`Key ${label} revoked${others ? `, with ${others} key${others === 1 ? '' : 's'} it created` : ''}`);
+    onRevoked();
     onChanged();
   };
   return (
@@ -131,16 +161,25 @@ function KeyItem({ apiKey: k, onChanged }: { apiKey: Key; onChanged: () => void 
         {k.readonly ? <span className="badge">read-only</span> : null}
       </div>
       <p className="hint">
-        Scopes: {k.scopes.join(', ') || 'all'} · {k.questionsThisMonth} questions this month · created {formatTime(k.createdAt)}
+        {k.scopes.length ? `Scopes: ${k.scopes.map(scopeInWords).join('; ')}` : 'Unrestricted: no scope, reaches every part of the service'}
+      </p>
+      <p className="hint">
+        {k.questionsThisMonth} questions this month · created {formatTime(k.createdAt)} ·{' '}
+        {k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · {k.lastUsedAt ? `last used ${formatTime(k.lastUsedAt)}` : 'never used'}
+        {k.revokedAt ? ` · revoked ${formatTime(k.revokedAt)}` : ''}
       </p>
       {k.revokedAt ? null : (
         <form className="row" onSubmit={(e) => void save(e)}>
           <Field label={`Requests per minute for ${label}`} type="number" value={rate} onChange={setRate} />
           <Field label={`Questions per month for ${label}`} type="number" value={monthly} onChange={setMonthly} />
           <button type="submit">Save limits</button>
-          <button type="button" className="danger" onClick={() => void revoke()} aria-label={`Revoke ${label}`}>
-            Revoke
-          </button>
+          <ConfirmDelete
+            verb="Revoke"
+            what={`the key ${label}`}
+            label={`Revoke ${label}`}
+            consequence="Programs using it stop at once, and so do the keys it created. This cannot be undone."
+            onConfirm={revoke}
+          />
         </form>
       )}
       {note ? <p role="status">{note}</p> : null}

@@ -4,6 +4,7 @@ import { ApiKey } from './api-key.entity.js';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKeyDto, updateApiKey } from './keys-admin.service.js';
 import { ApiKeyDtoSchema, KeyAttributesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { plainInput } from '../../graphql/plain-input.js';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 
 /** The revokeApiKey answer also carries how many descendants the revocation revoked. */
 type RevokedApiKey = ApiKeyDto & { revokedDescendants?: number };
@@ -30,7 +31,18 @@ const CreatedApiKeyRef = builder.objectRef<{ key: ApiKey; secret: string }>('Cre
 // optional, on a new key as on an update.
 const ApiKeyInput = inputFromZod('ApiKeyInput', KeyAttributesSchema);
 
+/** The scope names a key may hold, each with what it grants (the console lists them from this enum). */
+const ApiKeyScopeRef = builder.enumType('ApiKeyScope', {
+  description: 'A scope a key may hold. A key with no capability scope is unrestricted.',
+  values: Object.fromEntries(KNOWN_SCOPES.map((s) => [s, { value: s, description: SCOPE_DESCRIPTIONS[s] }])),
+});
+
 builder.queryFields((t) => ({
+  apiKeyScopes: t.field({
+    type: [ApiKeyScopeRef],
+    description: 'The scope names a key may hold (ApiKey.scopes and ApiKeyInput.scopes take these names).',
+    resolve: () => [...KNOWN_SCOPES],
+  }),
   apiKeys: t.field({
     type: [ApiKeyRef],
     description: "The caller's API keys, oldest first (same rules as GET /developer/api-keys).",

@@ -7,6 +7,7 @@ import {
   keyNotificationsOf,
   listKeyNotifications,
   questionsThisMonthByKey,
+  lastUsedByKey,
   toNotificationDto,
   type KeyNotificationDto,
   type UsageReport,
@@ -114,6 +115,16 @@ builder.objectFields(ApiKeyRef, (t) => ({
       load: async (ids: string[], ctx) => {
         const totals = await questionsThisMonthByKey(await ctx.service(), ids);
         return ids.map((id) => totals.get(id) ?? 0);
+      },
+      resolve: (k) => k.id,
+    }),
+    lastUsedAt: t.loadable({
+      type: 'String',
+      nullable: true,
+      description: 'When the key last had a call metered (its newest usage entry); null if never.',
+      load: async (ids: string[], ctx) => {
+        const last = await lastUsedByKey(await ctx.service(), ids);
+        return ids.map((id) => last.get(id)?.toISOString() ?? null);
       },
       resolve: (k) => k.id,
     }),

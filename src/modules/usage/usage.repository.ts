@@ -54,6 +54,18 @@ export async function questionsByKeyIds(em: Em, workspaceId: string, keyIds: rea
   return new Map(rows.map((r) => [r.key_id, num(r.total)]));
 }
 
+/** When each of these keys of the workspace last had a call metered (its newest ledger entry), in one query. */
+export async function lastUseByKeyIds(em: Em, workspaceId: string, keyIds: readonly string[]): Promise<Map<string, Date>> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await em.execute<{ key_id: string; last: Date | string }[]>(
+    `select key_id, max(created_at) as last from usage_ledger
+      where workspace_id = ? and key_id in (${keyIds.map(() => '?').join(', ')})
+      group by key_id`,
+    [workspaceId, ...keyIds],
+  );
+  return new Map(rows.map((r) => [r.key_id, new Date(r.last)]));
+}
+
 export interface WindowTotals {
   questions: number;
   fromAllowance: number;

@@ -5,7 +5,7 @@ import type { Workspace } from '../workspaces/index.js';
 import { readBalance } from './metering.service.js';
 import { allowanceWindow, allowanceWindowOfMonth, calendarMonth, monthOf } from './periods.js';
 import { planTerms, subscriptionState } from './plans.js';
-import { countControls, questionsByKeyIds, usageByDay, usageByKey, windowTotals, type DayUsageRow, type KeyUsageRow } from './usage.repository.js';
+import { countControls, questionsByKeyIds, lastUseByKeyIds, usageByDay, usageByKey, windowTotals, type DayUsageRow, type KeyUsageRow } from './usage.repository.js';
 import { KeyNotification, QuestionPack } from './usage.entity.js';
 import { UsageQuerySchema, type UsageQuery } from './usage.schemas.js';
 
@@ -128,6 +128,12 @@ export async function findKeyNotifications(em: Em, workspaceId: string, month?: 
 export async function questionsThisMonthByKey(ctx: ServiceContext, keyIds: readonly string[]): Promise<Map<string, number>> {
   authorize(ctx, CONSOLE_READ);
   return questionsByKeyIds(ctx.em, ctx.caller.workspace.id, [...keyIds], calendarMonth(ctx.clock.now()));
+}
+
+/** When each of these keys of the workspace was last used for a metered call (absent: never). */
+export async function lastUsedByKey(ctx: ServiceContext, keyIds: readonly string[]): Promise<Map<string, Date>> {
+  authorize(ctx, CONSOLE_READ);
+  return lastUseByKeyIds(ctx.em, ctx.caller.workspace.id, [...keyIds]);
 }
 
 /** Budget notifications of these keys of the workspace, newest first, in one query. */

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from './events.js';
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import {
@@ -59,6 +60,10 @@ const CreateWebhookInput = inputFromZod('CreateWebhookInput', CreateWebhookSchem
 const UpdateWebhookInput = inputFromZod('UpdateWebhookInput', UpdateWebhookSchema);
 
 builder.queryFields((t) => ({
+  webhookEventNames: t.stringList({
+    description: 'The event names an endpoint may subscribe to (the validEvents of POST /v1/webhooks), in catalogue order.',
+    resolve: () => [...WEBHOOK_EVENTS],
+  }),
   webhooks: t.field({
     type: [WebhookEndpointRef],
     description: 'Your webhook endpoints in this workspace, newest first.',
