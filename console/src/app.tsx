@@ -24,6 +24,8 @@ const screens: Record<Screen, ComponentType<{ id?: string }>> = {
   keys: lazy(() => import('./screens/keys.js')),
   proofs: lazy(() => import('./screens/proofs.js')),
   audit: lazy(() => import('./screens/audit.js')),
+  people: lazy(() => import('./screens/people.js')),
+  account: lazy(() => import('./screens/account.js')),
 };
 
 /** `admin`: listed for admins only (the service refuses the others with admin_required anyway). */
@@ -39,6 +41,8 @@ const NAV: { screen: Screen; label: string; admin?: boolean }[] = [
   { screen: 'keys', label: 'API keys' },
   { screen: 'proofs', label: 'Proofs' },
   { screen: 'audit', label: 'Audit', admin: true },
+  { screen: 'people', label: 'People', admin: true },
+  { screen: 'account', label: 'Your account' },
 ];
 
 export const ViewerQuery = graphql(`

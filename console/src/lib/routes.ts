@@ -1,7 +1,7 @@
 /** The console's own routes, under /console (the service answers the page for every path below it). */
 export const BASE = '/console';
 
-export const SCREENS = ['agents', 'chat', 'debates', 'flows', 'knowledge', 'postes', 'webhooks', 'usage', 'keys', 'proofs', 'audit'] as const;
+export const SCREENS = ['agents', 'chat', 'debates', 'flows', 'knowledge', 'postes', 'webhooks', 'usage', 'keys', 'proofs', 'audit', 'people', 'account'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export type Route =

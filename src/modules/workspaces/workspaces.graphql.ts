@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import type { Caller, KeyCaller } from '../../core/principal.js';
+import { seatsUsed } from './workspaces.service.js';
 
 const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace').implement({
   fields: (t) => ({
@@ -7,6 +8,10 @@ const ViewerWorkspace = builder.objectRef<Caller['workspace']>('ViewerWorkspace'
     name: t.exposeString('name'),
     plan: t.exposeString('plan'),
     seats: t.exposeInt('seats'),
+    seatsUsed: t.int({
+      description: 'Seats taken: every user of the workspace (people invited, active or disabled, and users only API keys act for).',
+      resolve: async (_w, _a, ctx) => seatsUsed(await ctx.service()),
+    }),
     suspended: t.exposeBoolean('suspended'),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
   }),

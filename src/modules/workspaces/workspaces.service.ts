@@ -1,6 +1,6 @@
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import type { AdminContext } from '../../core/context.js';
+import type { AdminContext, ServiceContext } from '../../core/context.js';
 import { assertSeatRoom } from './seats.js';
 import type { UserRole } from '../../core/access.js';
 import { User, Workspace, type UserState } from './workspace.entity.js';
@@ -9,6 +9,11 @@ export async function findWorkspaceOrFail(actx: AdminContext, id: string): Promi
   const ws = await actx.em.findOne(Workspace, { id });
   if (!ws) throw errors.notFound('workspace', id);
   return ws;
+}
+
+/** Seats taken in the caller's workspace: every user counts (people in any state, users only API keys act for), as at `createUser`. */
+export async function seatsUsed(ctx: ServiceContext): Promise<number> {
+  return ctx.em.count(User, { workspaceId: ctx.caller.workspace.id });
 }
 
 /** What a person is made of besides the workspace (the people module fills it; API-key users leave it out). */
