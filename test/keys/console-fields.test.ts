@@ -1,7 +1,7 @@
 /** What the console's keys and webhooks screens read from the schema: the scope enum, the event names, a key's last use. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { KNOWN_SCOPES } from '../../src/modules/keys/scopes.js';
+import { KNOWN_SCOPES } from '../../src/core/scopes.js';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/events.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 

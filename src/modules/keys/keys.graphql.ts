@@ -4,7 +4,9 @@ import { ApiKey } from './api-key.entity.js';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKeyDto, updateApiKey } from './keys-admin.service.js';
 import { ApiKeyDtoSchema, KeyAttributesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../core/scopes.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { listScopesOp } from './operations.js';
 
 /** The revokeApiKey answer also carries how many descendants the revocation revoked. */
 type RevokedApiKey = ApiKeyDto & { revokedDescendants?: number };
@@ -41,7 +43,8 @@ builder.queryFields((t) => ({
   apiKeyScopes: t.field({
     type: [ApiKeyScopeRef],
     description: 'The scope names a key may hold (ApiKey.scopes and ApiKeyInput.scopes take these names).',
-    resolve: () => [...KNOWN_SCOPES],
+    extensions: operationField(listScopesOp),
+    resolve: async (_r, _a, ctx) => listScopesOp.run(await ctx.service(), {}),
   }),
   apiKeys: t.field({
     type: [ApiKeyRef],

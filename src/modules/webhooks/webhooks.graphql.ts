@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS } from './events.js';
+import { listEventNamesOp } from './operations.js';
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import {
@@ -24,7 +24,7 @@ import {
   updateWebhook,
 } from './webhooks.service.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField, operationNeeds } from '../../graphql/root-fields.js';
 
 export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSchema, {
   description: 'A delivery log entry (same fields as the REST delivery).',
@@ -62,7 +62,8 @@ const UpdateWebhookInput = inputFromZod('UpdateWebhookInput', UpdateWebhookSchem
 builder.queryFields((t) => ({
   webhookEventNames: t.stringList({
     description: 'The event names an endpoint may subscribe to (the validEvents of POST /v1/webhooks), in catalogue order.',
-    resolve: () => [...WEBHOOK_EVENTS],
+    extensions: operationField(listEventNamesOp),
+    resolve: async (_r, _a, ctx) => listEventNamesOp.run(await ctx.service(), {}),
   }),
   webhooks: t.field({
     type: [WebhookEndpointRef],
