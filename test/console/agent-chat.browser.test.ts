@@ -148,4 +148,68 @@ describe('agents and chat in the console (headless Chromium)', () => {
     await expect.poll(() => stored.getByText(/generation: \d+ ms/).isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
+  it('renders an answer as sanitised Markdown (list, table, code with a copy button), copies, regenerates, keeps stages behind a toggle, links the proof, finds sessions by title', async () => {
+    const { tenant, email, password } = await h.person();
+    const { createAgent } = await import('../support/agents.js');
+    await createAgent(h.t, tenant.key, { name: 'Dora', role: 'Writer', personality: 'plain', mission: 'Format answers', decisionStyle: 'tidy', systemPrompt: 'Use Markdown.' });
+    const page = await h.signedIn(email, password);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Dora' });
+    model.enqueue({
+      chunks: [
+        'Steps:\n\n- first step\n- second step\n\n',
+        '| Rate | Value |\n| --- | --- |\n| standard | 20% |\n\n',
+        '```\nvat = price * 0.2\n```\n\n<img src=x onerror="window.__hacked=1"><script>window.__hacked=2</script>done',
+      ],
+    });
+    await page.getByLabel('Message').fill('Format the VAT steps');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const live = page.getByTestId('live-answer').last();
+    await expect.poll(() => live.getAttribute('aria-busy')).toBe('false');
+    await live.getByRole('listitem').filter({ hasText: 'second step' }).waitFor();
+    await live.getByRole('table').getByRole('cell', { name: '20%' }).waitFor();
+    expect(await live.locator('img, script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __hacked?: number }).__hacked)).toBeUndefined();
+
+    await live.getByRole('button', { name: 'Copy code' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('vat = price * 0.2\n');
+    await live.getByRole('button', { name: 'Copy the answer' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('second step');
+
+    // Stages only on request, outside any live region.
+    const stages = live.getByText(/generation: /);
+    expect(await stages.first().isVisible()).toBe(false);
+    await live.getByText('Stages', { exact: true }).click();
+    await expect.poll(() => stages.first().isVisible()).toBe(true);
+    expect(await live.locator('[aria-live]').count()).toBe(0);
+
+    // Regenerate asks the same question again.
+    model.enqueue({ chunks: ['A second take.'] });
+    await live.getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('A second take.');
+    expect(await page.locator('.msg.user').filter({ hasText: 'Format the VAT steps' }).count()).toBe(2);
+
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The proof id links to the proof's page.
+    const proofLink = page.getByTestId('live-answer').last().getByRole('link', { name: /^Proof prf_/ });
+    const proofHref = await proofLink.getAttribute('href');
+    expect(proofHref).toMatch(/^\/console\/proofs\/prf_/);
+
+    // Sessions are dated and searchable.
+    model.enqueue({ chunks: ['Other topic.'] });
+    await page.getByRole('link', { name: 'New chat' }).click();
+    await page.getByLabel('Message').fill('Payroll calendar');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('Other topic.');
+    const sessions = page.getByRole('complementary', { name: 'Sessions' });
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    expect(await sessions.locator('time').count()).toBe(2);
+    await sessions.getByLabel('Search sessions').fill('payroll');
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    await sessions.getByRole('link', { name: 'Payroll calendar' }).waitFor();
+    await page.goto(proofHref!);
+    await expect.poll(() => page.url()).toContain('/console/proofs/prf_');
+  }, 150_000);
 });

@@ -18,3 +18,17 @@ export function splitCitations(text: string, knownRefs: ReadonlySet<number>): Pi
   if (last < text.length) pieces.push({ kind: 'text', text: text.slice(last) });
   return pieces;
 }
+
+/** The fragment a citation link carries once the text is Markdown (`#cite-2`), and its reader. */
+export const citeHref = (ref: number): string => `#cite-${ref}`;
+export function citeRefOf(href: string | undefined): number | null {
+  const m = /#(?:user-content-)?cite-(\d{1,3})$/.exec(href ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** The text with each known `[n]` made a Markdown link to its passage (`[\[n\]](#cite-n)`), the rest untouched. */
+export function linkCitations(text: string, knownRefs: ReadonlySet<number>): string {
+  return splitCitations(text, knownRefs)
+    .map((p) => (p.kind === 'text' ? p.text : `[\\[${p.ref}\\]](${citeHref(p.ref)})`))
+    .join('');
+}

@@ -3,7 +3,10 @@ import { useQuery } from 'urql';
 import { Empty, ErrorNote } from '../components/ui.js';
 import { graphql } from '../graphql.js';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type Passage, type TurnState } from '../lib/chat-stream.js';
-import { CitedText, PassageDialog } from '../components/cited.js';
+import { PassageDialog } from '../components/cited.js';
+import { ListShell } from '../components/list-shell.js';
+import { AnswerMarkdown } from '../components/markdown.js';
+import { formatTime } from '../lib/format.js';
 import { hrefOf } from '../lib/routes.js';
 import { Link, replaceRoute } from '../router.js';
 import { useStream } from '../lib/use-stream.js';
@@ -94,6 +97,10 @@ export default function ChatScreen({ id }: { id?: string }) {
     const question = message.trim();
     if (!question || streaming) return;
     setMessage('');
+    ask(question);
+  };
+
+  const ask = (question: string) => {
     const index = turns.length;
     setTurns((all) => [...all, { question, state: startTurn() }]);
     const variables = { ...(agentId ? { agentId } : {}), input: { message: question, ...(sessionId ? { sessionId } : {}) } };
@@ -129,20 +136,28 @@ export default function ChatScreen({ id }: { id?: string }) {
             New chat
           </Link>
         </div>
-        <ErrorNote error={side.error} />
-        {side.data && side.data.chatSessions.length === 0 ? (
-          <p className="hint">No sessions yet: your first message starts one.</p>
-        ) : (
-          <ul className="list">
-            {side.data?.chatSessions.map((s) => (
-              <li key={s.id}>
-                <Link href={hrefOf('chat', s.id)} aria-current={s.id === sessionId ? 'page' : undefined}>
-                  {s.title || 'Untitled'}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ListShell
+          label="Sessions"
+          items={side.data?.chatSessions}
+          error={side.error}
+          searchText={(s) => s.title ?? ''}
+          empty={<p className="hint">No sessions yet: your first message starts one.</p>}
+        >
+          {(list) => (
+            <ul className="list">
+              {list.map((s) => (
+                <li key={s.id}>
+                  <Link href={hrefOf('chat', s.id)} aria-current={s.id === sessionId ? 'page' : undefined}>
+                    {s.title || 'Untitled'}
+                  </Link>
+                  <time className="session-date" dateTime={s.updatedAt}>
+                    {formatTime(s.updatedAt)}
+                  </time>
+                </li>
+              ))}
+            </ul>
+          )}
+        </ListShell>
       </aside>
       <div>
         <h1 id="chat-title">{shown?.title || 'Chat'}</h1>
@@ -163,7 +178,10 @@ export default function ChatScreen({ id }: { id?: string }) {
           </Empty>
         ) : null}
         <ErrorNote error={history.error} />
-        <div className="messages" aria-live="polite">
+        <p className="sr-only" role="status">
+          {streaming ? 'The agent is answering…' : turns.length ? 'The answer is complete.' : ''}
+        </p>
+        <div className="messages">
           {past.map((m) =>
             m.role === 'user' ? (
               <div key={m.id} className="msg user">
@@ -173,11 +191,14 @@ export default function ChatScreen({ id }: { id?: string }) {
             ) : (
               <div key={m.id} className="msg" data-testid="stored-answer">
                 <span className="who-said">{m.agentName ?? 'Agent'}</span>
-                <CitedText text={m.content} passages={m.knowledgeUsed ?? []} onCite={setPassage} />
+                <AnswerMarkdown text={m.content} passages={m.knowledgeUsed ?? []} onCite={setPassage} />
                 <div className="turn-meta">
                   {m.mood ? <span className="badge">mood: {m.mood.emotion}</span> : null}
                   {m.tokenUsage ? <span>{m.tokenUsage.totalTokens} tokens</span> : null}
-                  {m.proofId ? <span>proof {m.proofId}</span> : null}
+                  {m.proofId ? <ProofLink id={m.proofId} /> : null}
+                </div>
+                <div className="answer-actions">
+                  <CopyButton text={m.content} />
                 </div>
                 {m.stages?.length ? (
                   <details className="turn-meta">
@@ -193,7 +214,13 @@ export default function ChatScreen({ id }: { id?: string }) {
             ),
           )}
           {turns.map((t, i) => (
-            <TurnView key={i} turn={t} onCite={setPassage} />
+            <TurnView
+              key={i}
+              turn={t}
+              onCite={setPassage}
+              onStop={stop}
+              onRegenerate={i === turns.length - 1 && !streaming ? () => ask(t.question) : undefined}
+            />
           ))}
         </div>
         <form onSubmit={send} className="field">
@@ -212,9 +239,6 @@ export default function ChatScreen({ id }: { id?: string }) {
             <button type="submit" className="primary" disabled={streaming || !message.trim()}>
               Send
             </button>
-            <button type="button" onClick={stop} disabled={!streaming}>
-              Stop
-            </button>
           </div>
         </form>
       </div>
@@ -223,7 +247,7 @@ export default function ChatScreen({ id }: { id?: string }) {
   );
 }
 
-function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }) {
+function TurnView({ turn, onCite, onStop, onRegenerate }: { turn: Turn; onCite: (p: Passage) => void; onStop: () => void; onRegenerate?: () => void }) {
   const s = turn.state;
   return (
     <>
@@ -233,31 +257,75 @@ function TurnView({ turn, onCite }: { turn: Turn; onCite: (p: Passage) => void }
       </div>
       <div className="msg" data-testid="live-answer" aria-busy={s.status === 'streaming'}>
         <span className="who-said">{s.result?.agentName ?? s.mood?.name ?? 'Agent'}</span>
-        <CitedText text={s.text} passages={s.passages} onCite={onCite} />
+        <AnswerMarkdown text={s.text} passages={s.passages} onCite={onCite} />
         {s.status === 'streaming' && !s.text ? <span className="hint">Thinking…</span> : null}
-        {/* Stage chips change many times a turn: outside what the live region reads out. */}
-        <div className="turn-meta" aria-live="off">
-          {s.stages.map((st) => (
-            <span key={st.name} className="badge" title={st.ms != null ? `${st.ms} ms` : undefined}>
-              {st.name}: {st.phase}
-            </span>
-          ))}
+        {s.stages.length || s.toolCalls.length ? (
+          // Stages change many times a turn: shown only on request, and never in a live region.
+          <details className="turn-meta">
+            <summary>Stages</summary>
+            {s.stages.map((st) => (
+              <span key={st.name} className="badge" title={st.ms != null ? `${st.ms} ms` : undefined}>
+                {st.name}: {st.phase}
+              </span>
+            ))}
+            {s.toolCalls.map((c, i) => (
+              <span key={i} className="badge">
+                tool {c.toolName}: {c.done ? (c.success ? `ok in ${c.durationMs} ms` : 'failed') : 'running'}
+              </span>
+            ))}
+          </details>
+        ) : null}
+        {s.error ? <ErrorNote error={{ graphQLErrors: [{ message: s.error.message, extensions: { code: s.error.code } }] }} /> : null}
+        <div className="answer-actions">
+          {s.status === 'streaming' ? (
+            <button type="button" onClick={onStop}>
+              Stop
+            </button>
+          ) : (
+            <CopyButton text={s.text} />
+          )}
+          {onRegenerate ? (
+            <button type="button" onClick={onRegenerate}>
+              Regenerate
+            </button>
+          ) : null}
+        </div>
+        <div className="turn-meta">
           {s.mood ? (
             <span className="badge">
               mood: {s.mood.emotion} ({Math.round(s.mood.intensity * 100)}%)
             </span>
           ) : null}
-          {s.toolCalls.map((c, i) => (
-            <span key={i} className="badge">
-              tool {c.toolName}: {c.done ? (c.success ? `ok in ${c.durationMs} ms` : 'failed') : 'running'}
-            </span>
-          ))}
           {s.status === 'stopped' ? <span className="badge">stopped</span> : null}
           {s.result?.tokenUsage ? <span>{s.result.tokenUsage.totalTokens} tokens</span> : null}
-          {s.result?.proofId ? <span>proof {s.result.proofId}</span> : null}
+          {s.result?.proofId ? <ProofLink id={s.result.proofId} /> : null}
         </div>
-        {s.error ? <ErrorNote error={{ graphQLErrors: [{ message: s.error.message, extensions: { code: s.error.code } }] }} /> : null}
       </div>
     </>
+  );
+}
+
+function ProofLink({ id }: { id: string }) {
+  return (
+    <Link href={hrefOf('proofs', id)} aria-label={`Proof ${id}`}>
+      proof {id}
+    </Link>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <button type="button" onClick={() => void copy()} aria-label="Copy the answer">
+      {copied ? 'Copied' : 'Copy'}
+    </button>
   );
 }
