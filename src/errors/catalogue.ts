@@ -133,6 +133,83 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * The GraphQL layer's refusals of a document (`extensions.code`, status 400), made before any resolver
+ * runs (docs/operations.md, "Limits on GraphQL"): GraphQL's own parse and validation, GraphQL Armor's
+ * limits, a JSON value nested too deep, a field with a ceiling repeated. No service throws them; the
+ * GraphQL renderer `graphqlRefusal` (render.ts) builds them.
+ */
+export const GraphQLRefusalCode = {
+  parseFailed: 'graphql_parse_failed',
+  validationFailed: 'graphql_validation_failed',
+  tooManyTokens: 'graphql_too_many_tokens',
+  tooManyAliases: 'graphql_too_many_aliases',
+  tooDeep: 'graphql_too_deep',
+  tooManyDirectives: 'graphql_too_many_directives',
+  tooCostly: 'graphql_too_costly',
+  /** A `JSON` scalar value nested deeper than MAX_JSON_DEPTH. */
+  jsonTooDeep: 'json_too_deep',
+  /** A root field with a request ceiling aliased more than once in one operation. */
+  limitedFieldRepeated: 'limited_field_repeated',
+} as const;
+export type GraphQLRefusalCode = (typeof GraphQLRefusalCode)[keyof typeof GraphQLRefusalCode];
+
+/**
+ * Why a flow step, and with it its run, failed where no catalogue error says it (the run's and the step's
+ * `errorCode`, docs/flows.md). A step that a service refused fails with that error's `ErrorCode`.
+ */
+export const FlowFailureCode = {
+  /** The flow's creator (whose rights the steps use) no longer exists. */
+  creatorMissing: 'creator_missing',
+  mailFailed: 'mail_failed',
+  unknownNodeType: 'unknown_node_type',
+  /** An HTTP step's request was answered with a status outside 2xx. */
+  httpStatus: 'http_status',
+  /** An HTTP step's request could not be made. */
+  httpFailed: 'http_failed',
+  /** An outbound step whose attempt was interrupted: whether it reached the other side is unknown. */
+  outboundOutcomeUnknown: 'outbound_outcome_unknown',
+  approvalTimedOut: 'approval_timed_out',
+  /** A person rejected an approval that has no `rejected` edge to go on by. */
+  approvalRejected: 'approval_rejected',
+  /** The run was cancelled (its open steps fail with it). */
+  cancelled: 'cancelled',
+} as const;
+export type FlowFailureCode = (typeof FlowFailureCode)[keyof typeof FlowFailureCode];
+/** A failed step's code: its own failure, or the catalogue error of the service that refused it. */
+export type FlowStepCode = FlowFailureCode | ErrorCode;
+
+/** Problems of a flow graph: `details.problems[].code` of `invalid_graph` and of `POST /engine/flows/validate`. */
+export const GraphProblemCode = {
+  duplicateKey: 'duplicate_key',
+  unknownNodeType: 'unknown_node_type',
+  invalidConfig: 'invalid_config',
+  badCron: 'bad_cron',
+  noTrigger: 'no_trigger',
+  severalSchedules: 'several_schedules',
+  danglingEdge: 'dangling_edge',
+  edgeIntoTrigger: 'edge_into_trigger',
+  badEdgeCondition: 'bad_edge_condition',
+  cycle: 'cycle',
+  outboundWithoutApproval: 'outbound_without_approval',
+  /** An agent or collection the graph names that the workspace does not have. */
+  unknownConnection: 'unknown_connection',
+  /** A portable flow document of another format. */
+  unknownFormat: 'unknown_format',
+  invalidDocument: 'invalid_document',
+} as const;
+export type GraphProblemCode = (typeof GraphProblemCode)[keyof typeof GraphProblemCode];
+
+/** A flow graph problem as the catalogue words it. */
+export interface GraphProblem {
+  code: GraphProblemCode;
+  message: string;
+  nodeKey?: string;
+}
+
+/** Every code a client can see, whatever carries it: errors, GraphQL refusals, flow failures, graph problems. */
+export type CatalogueCode = ErrorCode | GraphQLRefusalCode | FlowStepCode | GraphProblemCode;
+
 export type ErrorDetails = Record<string, unknown>;
 
 /** Kinds of object a 404 `not_found` is about, with the label its message uses. */
@@ -303,7 +380,7 @@ export const errors = {
   widgetMonthlyLimit: (limit: number) =>
     make(402, ErrorCode.widgetMonthlyLimit, 'This assistant has answered all the questions it can this month; please come back next month', { limit }),
   // Flows
-  invalidGraph: (problems: { code: string; message: string; nodeKey?: string }[]) =>
+  invalidGraph: (problems: GraphProblem[]) =>
     make(400, ErrorCode.invalidGraph, `The flow graph is not valid: ${problems.map((p) => p.message).join('; ')}`, { problems }),
   approvalClosed: (status: string) => make(409, ErrorCode.approvalClosed, `The approval is already ${status.replace('_', ' ')}`, { status }),
   approvalClaimed: () => make(409, ErrorCode.approvalClaimed, 'Another person has claimed this approval'),

@@ -1,5 +1,5 @@
-import { GraphQLError } from 'graphql';
-import { ErrorCode, type DomainError } from './catalogue.js';
+import { GraphQLError, type ASTNode } from 'graphql';
+import { ErrorCode, type DomainError, type GraphQLRefusalCode } from './catalogue.js';
 
 /**
  * The renderers: the only place where an error's wire shape is chosen (SPEC, Errors). One function per
@@ -139,6 +139,33 @@ export function graphqlError(e: DomainError): GraphQLError {
       ...(retryAfter !== undefined && Number.isFinite(Number(retryAfter)) ? { retryAfter: Number(retryAfter) } : {}),
     },
   });
+}
+
+/**
+ * A refusal of the GraphQL layer before any resolver runs: `extensions` `{ code, status: 400, ...extra }`
+ * (`extra`: the refused field, the GraphQL-over-HTTP status).
+ */
+export function graphqlRefusal(message: string, code: GraphQLRefusalCode, extra: Record<string, unknown> = {}, nodes?: ASTNode): GraphQLError {
+  return new GraphQLError(message, { nodes, extensions: { code, status: 400, ...extra } });
+}
+
+// ---- MCP: a tool error (`isError: true`), never a protocol error ----
+
+/** The result of a refused or failed MCP tool call (the SDK's `CallToolResult` with `isError`). */
+export interface McpToolError {
+  [key: string]: unknown;
+  isError: true;
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+}
+
+/**
+ * A tool error whose text names the code and says why (`<code>: <message>`), with the native body's
+ * fields as structured content: `{ error, code, ...details }` (the code always, even where the native
+ * REST body omits it: the model reading it has no status to go by).
+ */
+export function mcpToolError(e: DomainError): McpToolError {
+  return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }], structuredContent: { error: e.message, code: e.code, ...e.details } };
 }
 
 // ---- SSE in-stream errors (after the stream opened, the status is already 200) ----

@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
-import { GraphQLError } from 'graphql';
+import { GraphQLRefusalCode, graphqlRefusal } from '../errors/index.js';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../lib/json-depth.js';
 import type { GraphQLContext } from './context.js';
 
@@ -18,9 +18,7 @@ builder.scalarType('JSON', {
   serialize: (v) => v,
   parseValue: (v) => {
     if (!withinJsonDepth(v, MAX_JSON_DEPTH)) {
-      throw new GraphQLError(`JSON values may nest at most ${MAX_JSON_DEPTH} levels`, {
-        extensions: { code: 'json_too_deep', status: 400, http: { spec: true, status: 400 } },
-      });
+      throw graphqlRefusal(`JSON values may nest at most ${MAX_JSON_DEPTH} levels`, GraphQLRefusalCode.jsonTooDeep, { http: { spec: true, status: 400 } });
     }
     return v;
   },

@@ -1,5 +1,4 @@
 import {
-  GraphQLError,
   Kind,
   type GraphQLField,
   type GraphQLFieldResolver,
@@ -9,6 +8,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Operation } from '../core/operation.js';
+import { GraphQLRefusalCode, graphqlRefusal } from '../errors/index.js';
 import { targetOf, type AdmitTarget, type Needs } from '../pipeline/operation.js';
 import type { GraphQLContext } from './context.js';
 
@@ -143,10 +143,7 @@ export const limitedFieldsOncePerOperation: ValidationRule = (context) => ({
       const field = fields[name];
       if (count > 1 && field && needsOf(field).rateLimit) {
         context.reportError(
-          new GraphQLError(`${name} has a request ceiling and may appear once per operation (found ${count})`, {
-            nodes: node,
-            extensions: { code: 'limited_field_repeated', status: 400, field: name },
-          }),
+          graphqlRefusal(`${name} has a request ceiling and may appear once per operation (found ${count})`, GraphQLRefusalCode.limitedFieldRepeated, { field: name }, node),
         );
       }
     }

@@ -4,6 +4,7 @@ import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Deps } from '../core/deps.js';
+import { GraphQLRefusalCode } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
@@ -34,7 +35,7 @@ const limitedFields: Plugin = {
  * clients accepting application/graphql-response+json, and a 200 for legacy application/json clients,
  * as GraphQL over HTTP asks of request errors.
  */
-function badDocument(error: GraphQLError, code: string): void {
+function badDocument(error: GraphQLError, code: GraphQLRefusalCode): void {
   const extensions = error.extensions as Record<string, unknown>;
   extensions.code ??= code;
   extensions.status ??= 400;
@@ -44,10 +45,10 @@ function badDocument(error: GraphQLError, code: string): void {
 /** Syntax and validation errors of GraphQL itself get a code like every other refusal. */
 const codedDocumentErrors: Plugin = {
   onParse: () => ({ result }) => {
-    if (result instanceof GraphQLError) badDocument(result, 'graphql_parse_failed');
+    if (result instanceof GraphQLError) badDocument(result, GraphQLRefusalCode.parseFailed);
   },
   onValidate: () => ({ result }) => {
-    for (const error of result) badDocument(error, 'graphql_validation_failed');
+    for (const error of result) badDocument(error, GraphQLRefusalCode.validationFailed);
   },
 };
 
@@ -55,17 +56,17 @@ const codedDocumentErrors: Plugin = {
 /** Armor's plugins; each refusal gets its code and an info log line (`GraphQL document refused`). */
 function armorPlugins(log: Logger) {
   const coded =
-    (code: string) =>
+    (code: GraphQLRefusalCode) =>
     (_ctx: unknown, error: GraphQLError): void => {
       badDocument(error, code);
       log.info({ code, reason: error.message }, 'GraphQL document refused');
     };
   return new EnvelopArmor({
-    maxTokens: { n: GRAPHQL_LIMITS.tokens, onReject: [coded('graphql_too_many_tokens')] },
-    maxAliases: { n: GRAPHQL_LIMITS.aliases, onReject: [coded('graphql_too_many_aliases')] },
-    maxDepth: { n: GRAPHQL_LIMITS.depth, onReject: [coded('graphql_too_deep')] },
-    maxDirectives: { n: GRAPHQL_LIMITS.directives, onReject: [coded('graphql_too_many_directives')] },
-    costLimit: { maxCost: GRAPHQL_LIMITS.cost, onReject: [coded('graphql_too_costly')] },
+    maxTokens: { n: GRAPHQL_LIMITS.tokens, onReject: [coded(GraphQLRefusalCode.tooManyTokens)] },
+    maxAliases: { n: GRAPHQL_LIMITS.aliases, onReject: [coded(GraphQLRefusalCode.tooManyAliases)] },
+    maxDepth: { n: GRAPHQL_LIMITS.depth, onReject: [coded(GraphQLRefusalCode.tooDeep)] },
+    maxDirectives: { n: GRAPHQL_LIMITS.directives, onReject: [coded(GraphQLRefusalCode.tooManyDirectives)] },
+    costLimit: { maxCost: GRAPHQL_LIMITS.cost, onReject: [coded(GraphQLRefusalCode.tooCostly)] },
     blockFieldSuggestion: { enabled: true },
   }).protect().plugins;
 }

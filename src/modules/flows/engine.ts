@@ -1,3 +1,4 @@
+import { FlowFailureCode, type FlowStepCode } from '../../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
@@ -214,9 +215,9 @@ export async function advanceRun(app: Deps, claim: Claim, signal: AbortSignal): 
         await whileHeld(app, claim, async (tx, r) => {
           const step = await tx.findOneOrFail(FlowStep, { runId: r.id, nodeKey: plan.node.key });
           const error = 'The process running this outbound step stopped before its outcome was recorded; it is not sent again (at most once)';
-          failStep(step, now, error, 'outbound_outcome_unknown');
+          failStep(step, now, error, FlowFailureCode.outboundOutcomeUnknown);
           await appendEvent(tx, r.id, { type: 'step_failed', data: stepEventData(step) }, now);
-          await finishRun(app, tx, r, { status: 'failed', error: `Step ${step.nodeKey}: ${error}`, errorCode: 'outbound_outcome_unknown' });
+          await finishRun(app, tx, r, { status: 'failed', error: `Step ${step.nodeKey}: ${error}`, errorCode: FlowFailureCode.outboundOutcomeUnknown });
         });
         handedBack = true;
         return;
@@ -285,7 +286,7 @@ async function startStep(app: Deps, tx: Em, r: FlowRun, node: FlowNode, attempts
   return step;
 }
 
-function failStep(step: FlowStep, now: Date, error: string, code: string): void {
+function failStep(step: FlowStep, now: Date, error: string, code: FlowStepCode): void {
   step.status = 'failed';
   step.error = error;
   step.errorCode = code;
@@ -408,11 +409,11 @@ export async function expireApprovals(app: Deps): Promise<number> {
       if (run && !isFinished(run.status)) {
         const step = await tx.findOne(FlowStep, { runId: run.id, nodeKey: approval.nodeKey });
         if (step) {
-          failStep(step, now, 'Nobody decided the approval in time', 'approval_timed_out');
+          failStep(step, now, 'Nobody decided the approval in time', FlowFailureCode.approvalTimedOut);
           await appendEvent(tx, run.id, { type: 'approval_decided', data: { approvalId: approval.id, nodeKey: approval.nodeKey, decision: 'timed_out' } }, now);
           await appendEvent(tx, run.id, { type: 'step_failed', data: stepEventData(step) }, now);
         }
-        await finishRun(app, tx, run, { status: 'failed', error: `Approval ${approval.nodeKey} timed out: nobody decided in time`, errorCode: 'approval_timed_out' });
+        await finishRun(app, tx, run, { status: 'failed', error: `Approval ${approval.nodeKey} timed out: nobody decided in time`, errorCode: FlowFailureCode.approvalTimedOut });
       }
       await tx.flush();
       n++;

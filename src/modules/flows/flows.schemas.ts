@@ -1,3 +1,4 @@
+import type { GraphProblem } from '../../errors/index.js';
 import { z } from 'zod';
 import { pgInt } from '../../lib/pg-int.js';
 
@@ -199,7 +200,8 @@ export const RunListQuerySchema = z.object({
 // ------------------------------------------------------------------------------------------ answers
 
 export const ProblemSchema = z.object({ code: z.string(), message: z.string(), nodeKey: z.string().optional() });
-export type Problem = z.infer<typeof ProblemSchema>;
+/** The schema describes the wire (a string code); the catalogue's `GraphProblem` types what is made. */
+export type Problem = GraphProblem;
 
 export const ValidationResultSchema = z.object({ valid: z.boolean(), problems: z.array(ProblemSchema) });
 

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/types.js';
-import { errors } from '../../errors/index.js';
+import { errors, FlowFailureCode, GraphProblemCode } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret } from '../../lib/secrets.js';
 import { Agent } from '../agents/index.js';
@@ -106,7 +106,7 @@ async function resolveConnections(ctx: ServiceContext, graph: FlowGraph, portabl
     const collectionsField = portable ? 'collections' : 'collectionIds';
     if (node.type === 'agent.ask' && typeof config[agentField] === 'string') {
       const agent = agentBy(config[agentField]);
-      if (!agent) problems.push({ code: 'unknown_connection', message: `No agent ${portable ? 'named' : 'with id'} "${config[agentField]}" in this workspace`, nodeKey: node.key });
+      if (!agent) problems.push({ code: GraphProblemCode.unknownConnection, message: `No agent ${portable ? 'named' : 'with id'} "${config[agentField]}" in this workspace`, nodeKey: node.key });
       else if (portable) {
         delete config.agent;
         config.agentId = agent.id;
@@ -116,7 +116,7 @@ async function resolveConnections(ctx: ServiceContext, graph: FlowGraph, portabl
       const ids: string[] = [];
       for (const v of config[collectionsField] as unknown[]) {
         const c = typeof v === 'string' ? collectionBy(v) : undefined;
-        if (!c) problems.push({ code: 'unknown_connection', message: `No collection ${portable ? 'named' : 'with id'} "${String(v)}" in this workspace`, nodeKey: node.key });
+        if (!c) problems.push({ code: GraphProblemCode.unknownConnection, message: `No collection ${portable ? 'named' : 'with id'} "${String(v)}" in this workspace`, nodeKey: node.key });
         else ids.push(c.id);
       }
       if (portable) {
@@ -308,8 +308,8 @@ export async function validateFlow(ctx: ServiceContext, input: unknown): Promise
   const data = ValidateFlowSchema.parse(input ?? {});
   const problems: Problem[] = [];
   const portable = data.format !== undefined;
-  if (portable && data.format !== FLOW_FORMAT) problems.push({ code: 'unknown_format', message: `format must be "${FLOW_FORMAT}"` });
-  if (portable && (data.name === undefined || data.name.trim() === '')) problems.push({ code: 'invalid_document', message: 'name is required' });
+  if (portable && data.format !== FLOW_FORMAT) problems.push({ code: GraphProblemCode.unknownFormat, message: `format must be "${FLOW_FORMAT}"` });
+  if (portable && (data.name === undefined || data.name.trim() === '')) problems.push({ code: GraphProblemCode.invalidDocument, message: 'name is required' });
   problems.push(...validateGraph(data.graph, { portable }));
   problems.push(...(await resolveConnections(ctx, data.graph, portable)).problems);
   return { valid: problems.length === 0, problems };
@@ -392,9 +392,9 @@ export async function cancelRun(ctx: ServiceContext, runId: string): Promise<Run
     await tx.nativeUpdate(
       FlowStep,
       { runId: run.id, status: { $in: ['running', 'waiting'] } },
-      { status: 'failed', error: 'The run was cancelled', errorCode: 'cancelled', finishedAt: now },
+      { status: 'failed', error: 'The run was cancelled', errorCode: FlowFailureCode.cancelled, finishedAt: now },
     );
-    await finishRun(ctx.app, tx, run, { status: 'cancelled', error: 'Cancelled', errorCode: 'cancelled' });
+    await finishRun(ctx.app, tx, run, { status: 'cancelled', error: 'Cancelled', errorCode: FlowFailureCode.cancelled });
     await tx.flush();
   });
   ctx.app.flows.events.notify();
@@ -464,7 +464,7 @@ export async function decideApproval(ctx: ServiceContext, id: string, input: unk
       await appendEvent(tx, run.id, { type: 'step_finished', data: { nodeKey: step.nodeKey, type: step.nodeType, status: step.status, summary: step.summary, error: null, errorCode: null, durationMs: now.getTime() - step.startedAt.getTime() } }, now);
       const goesOn = decision === 'approved' || run.graph.edges.some((e) => e.from === a.nodeKey && e.when === 'rejected');
       if (goesOn) Object.assign(run, { status: 'queued', dueAt: null, updatedAt: now });
-      else await finishRun(ctx.app, tx, run, { status: 'failed', error: `Approval ${a.nodeKey} was rejected`, errorCode: 'approval_rejected' });
+      else await finishRun(ctx.app, tx, run, { status: 'failed', error: `Approval ${a.nodeKey} was rejected`, errorCode: FlowFailureCode.approvalRejected });
     }
     await tx.flush();
     result = a;

@@ -1,3 +1,4 @@
+import { GraphProblemCode } from '../../errors/index.js';
 import { Cron } from 'croner';
 import type { z } from 'zod';
 import {
@@ -60,51 +61,51 @@ export function validateGraph(graph: FlowGraph, opts: ValidateOptions = {}): Pro
   const byKey = new Map<string, FlowNode>();
   for (const node of graph.nodes) {
     if (byKey.has(node.key)) {
-      problems.push({ code: 'duplicate_key', message: `The key "${node.key}" is used by more than one node`, nodeKey: node.key });
+      problems.push({ code: GraphProblemCode.duplicateKey, message: `The key "${node.key}" is used by more than one node`, nodeKey: node.key });
       continue;
     }
     byKey.set(node.key, node);
     if (!isNodeType(node.type)) {
-      problems.push({ code: 'unknown_node_type', message: `Unknown node type "${node.type}"; known types: ${NODE_TYPES.join(', ')}`, nodeKey: node.key });
+      problems.push({ code: GraphProblemCode.unknownNodeType, message: `Unknown node type "${node.type}"; known types: ${NODE_TYPES.join(', ')}`, nodeKey: node.key });
       continue;
     }
     const schema = (opts.portable ? PORTABLE_CONFIGS[node.type] : undefined) ?? NODE_CONFIGS[node.type];
     const parsed = schema.safeParse(node.config ?? {});
     if (!parsed.success) {
-      problems.push({ code: 'invalid_config', message: `${node.type} node "${node.key}": ${zodMessage(parsed.error)}`, nodeKey: node.key });
+      problems.push({ code: GraphProblemCode.invalidConfig, message: `${node.type} node "${node.key}": ${zodMessage(parsed.error)}`, nodeKey: node.key });
       continue;
     }
     if (node.type === 'trigger.schedule') {
       const config = parsed.data as { cron: string; timezone?: string };
       const problem = cronProblem(config.cron, config.timezone);
-      if (problem) problems.push({ code: 'bad_cron', message: problem, nodeKey: node.key });
+      if (problem) problems.push({ code: GraphProblemCode.badCron, message: problem, nodeKey: node.key });
     }
   }
   if (graph.nodes.length > 0 && !graph.nodes.some((n) => isTrigger(n.type))) {
-    problems.push({ code: 'no_trigger', message: 'The flow has no trigger node: nothing can start it' });
+    problems.push({ code: GraphProblemCode.noTrigger, message: 'The flow has no trigger node: nothing can start it' });
   }
   if (graph.nodes.filter((n) => n.type === 'trigger.schedule').length > 1) {
-    problems.push({ code: 'several_schedules', message: 'A flow has at most one schedule trigger' });
+    problems.push({ code: GraphProblemCode.severalSchedules, message: 'A flow has at most one schedule trigger' });
   }
   const sound: FlowGraph['edges'] = [];
   for (const edge of graph.edges) {
     const label = `Edge ${edge.from} → ${edge.to}`;
     const missing = [edge.from, edge.to].filter((k) => !byKey.has(k));
     if (missing.length > 0) {
-      problems.push({ code: 'dangling_edge', message: `${label} names no node: ${missing.join(', ')}`, nodeKey: byKey.has(edge.from) ? edge.from : undefined });
+      problems.push({ code: GraphProblemCode.danglingEdge, message: `${label} names no node: ${missing.join(', ')}`, nodeKey: byKey.has(edge.from) ? edge.from : undefined });
       continue;
     }
     const to = byKey.get(edge.to)!;
     const from = byKey.get(edge.from)!;
     if (isTrigger(to.type)) {
-      problems.push({ code: 'edge_into_trigger', message: `${label} leads into a trigger; triggers only start runs`, nodeKey: to.key });
+      problems.push({ code: GraphProblemCode.edgeIntoTrigger, message: `${label} leads into a trigger; triggers only start runs`, nodeKey: to.key });
       continue;
     }
     if (edge.when !== undefined) {
       const allowed = from.type === 'condition' ? ['true', 'false'] : from.type === 'approval' ? ['approved', 'rejected'] : [];
       if (!allowed.includes(edge.when)) {
         problems.push({
-          code: 'bad_edge_condition',
+          code: GraphProblemCode.badEdgeCondition,
           message: allowed.length
             ? `${label}: "when" must be ${allowed.map((a) => `"${a}"`).join(' or ')} after a ${from.type} node`
             : `${label}: "when" is only for edges leaving a condition or an approval (${EDGE_WHEN.join(', ')})`,
@@ -116,11 +117,11 @@ export function validateGraph(graph: FlowGraph, opts: ValidateOptions = {}): Pro
     sound.push(edge);
   }
   const cycle = findCycle([...byKey.keys()], sound);
-  if (cycle) problems.push({ code: 'cycle', message: `The graph has a cycle: ${cycle.join(' → ')}`, nodeKey: cycle[0] });
+  if (cycle) problems.push({ code: GraphProblemCode.cycle, message: `The graph has a cycle: ${cycle.join(' → ')}`, nodeKey: cycle[0] });
   else if (!opts.unattendedOutbound) {
     for (const key of outboundWithoutApproval(byKey, sound)) {
       problems.push({
-        code: 'outbound_without_approval',
+        code: GraphProblemCode.outboundWithoutApproval,
         message: `The ${byKey.get(key)!.type} node "${key}" can be reached from a trigger without an approval step before it`,
         nodeKey: key,
       });

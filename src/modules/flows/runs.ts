@@ -1,3 +1,4 @@
+import type { FlowStepCode } from '../../errors/index.js';
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
@@ -113,7 +114,7 @@ export async function finishRun(
   app: Deps,
   tx: Em,
   run: FlowRun,
-  outcome: { status: Extract<RunStatus, 'succeeded' | 'failed' | 'cancelled'>; error?: string | null; errorCode?: string | null },
+  outcome: { status: Extract<RunStatus, 'succeeded' | 'failed' | 'cancelled'>; error?: string | null; errorCode?: FlowStepCode | null },
 ): Promise<void> {
   const now = app.clock.now();
   run.status = outcome.status;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Deps } from '../../core/deps.js';
-import { toDomainError } from '../../errors/index.js';
+import { ErrorCode, FlowFailureCode, toDomainError, type FlowStepCode } from '../../errors/index.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import { runTurn } from '../chat/index.js';
 import { queryKnowledge } from '../knowledge/index.js';
@@ -14,7 +14,7 @@ import { evaluate, render, type ConditionOp, type TemplateContext } from './temp
 /** What executing one node gave. */
 export type StepResult =
   | { kind: 'done'; output: unknown; summary: string }
-  | { kind: 'failed'; error: string; code: string }
+  | { kind: 'failed'; error: string; code: FlowStepCode }
   | { kind: 'wait'; until: Date; summary: string }
   | { kind: 'approval'; question: string; data: string | null; expiresAt: Date };
 
@@ -38,7 +38,7 @@ export const idempotencyKeyOf = (runId: string, nodeKey: string) => `${runId}:${
 async function asFlow(app: Deps, run: FlowRun, signal: AbortSignal, op: StepOperation, work: (ctx: ServiceContext) => Promise<StepResult>): Promise<StepResult> {
   const em = app.orm.em.fork();
   const [workspace, user] = await Promise.all([em.findOne(Workspace, { id: run.workspaceId }), em.findOne(User, { id: run.userId })]);
-  if (!workspace || !user) return { kind: 'failed', error: "The flow's creator no longer exists", code: 'creator_missing' };
+  if (!workspace || !user) return { kind: 'failed', error: "The flow's creator no longer exists", code: FlowFailureCode.creatorMissing };
   const caller = flowCaller(app, workspace, user, { flowId: run.flowId, runId: run.id });
   let ctx: ServiceContext | undefined;
   try {
@@ -140,12 +140,12 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
       } catch (err) {
         if (signal.aborted) throw err;
         app.log.warn({ err, runId: run.id }, 'flow mail could not be sent');
-        return { kind: 'failed', error: 'The mail could not be sent', code: 'mail_failed' };
+        return { kind: 'failed', error: 'The mail could not be sent', code: FlowFailureCode.mailFailed };
       }
       return { kind: 'done', output: { to }, summary: `mail sent to ${to}` };
     }
     default:
-      return { kind: 'failed', error: `Unknown node type ${node.type}`, code: 'unknown_node_type' };
+      return { kind: 'failed', error: `Unknown node type ${node.type}`, code: FlowFailureCode.unknownNodeType };
   }
 }
 
@@ -172,15 +172,15 @@ async function httpRequest(app: Deps, run: FlowRun, node: FlowNode, context: Tem
     });
     const output = { status: res.status, body: clip(res.body, OUTPUT_TEXT_MAX) };
     if (res.status < 200 || res.status > 299) {
-      return { kind: 'failed', error: `${c.method} ${URL.parse(url)?.host ?? url} answered ${res.status}`, code: 'http_status' };
+      return { kind: 'failed', error: `${c.method} ${URL.parse(url)?.host ?? url} answered ${res.status}`, code: FlowFailureCode.httpStatus };
     }
     return { kind: 'done', output, summary: `${c.method} ${URL.parse(url)?.host ?? url}: ${res.status}` };
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof OutboundRequestError) {
-      return { kind: 'failed', error: err.message, code: err.kind === 'refused' ? 'url_refused' : 'http_failed' };
+      return { kind: 'failed', error: err.message, code: err.kind === 'refused' ? ErrorCode.urlRefused : FlowFailureCode.httpFailed };
     }
     const { error } = toDomainError(err);
-    return { kind: 'failed', error: error.code === 'internal_error' ? 'The HTTP request could not be made' : error.message, code: 'http_failed' };
+    return { kind: 'failed', error: error.code === ErrorCode.internal ? 'The HTTP request could not be made' : error.message, code: FlowFailureCode.httpFailed };
   }
 }

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Logger } from '../../lib/logger.js';
-import { toDomainError } from '../../errors/index.js';
+import { mcpToolError, toDomainError } from '../../errors/index.js';
 import { MCP_TOOLS, type McpTool } from './mcp.tools.js';
 
 /**
@@ -16,7 +16,7 @@ export const MCP_SERVER_INFO = { name: 'svc', version: '1.0.0' } as const;
 /**
  * The MCP server of one request (the endpoint is stateless): every tool registered, each admitted on its
  * own when called. A refusal (scope, read-only, limits, allowance) or a failure of the use case is a
- * tool error (`isError: true`) whose text names the code and says why, never a protocol error: the
+ * tool error (`isError: true`, rendered by `mcpToolError`, src/errors/render.ts) whose text names the code and says why, never a protocol error: the
  * model reading it can tell the user what is missing.
  */
 export function buildMcpServer(admitTool: AdmitTool, log: Logger): McpServer {
@@ -38,13 +38,8 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, admitTool:
   } catch (err) {
     const { error, unexpected } = toDomainError(err);
     if (unexpected) log.error({ err, tool: tool.name }, 'MCP tool failed unexpectedly');
-    return toolError(error.code, error.message, error.details);
+    return mcpToolError(error);
   } finally {
     await ctx?.scope.dispose();
   }
-}
-
-function toolError(code: string, message: string, details: Record<string, unknown> = {}): CallToolResult {
-  const body = { error: message, code, ...details };
-  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], structuredContent: body };
 }
