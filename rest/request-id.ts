@@ -3,6 +3,7 @@ import type { Deps } from '../src/core/deps.js';
 import type { Logger } from '../src/lib/logger.js';
 import { metrics } from '../src/lib/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
+import { requestSpan } from '../src/lib/tracing.js';
 
 declare global {
   namespace Express {
@@ -36,7 +37,8 @@ export function routeTemplateOf(req: Request): string {
  * child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
  * so adapters that read headers themselves (yoga builds a Fetch `Request`) see the same one. When the
  * response has ended, one `request finished` line says how it went, and the request is counted in
- * `svc_http_request_duration_seconds` (src/lib/metrics.ts).
+ * `svc_http_request_duration_seconds` (src/lib/metrics.ts). With tracing on, the request's span (made by
+ * the http instrumentation) carries the id and is named after the route template before it ends.
  */
 export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
   return (req, res, next) => {
@@ -46,6 +48,12 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
     req.requestId = id;
     req.log = app.log.child({ requestId: id });
     res.setHeader(REQUEST_ID_HEADER, id);
+    const span = requestSpan();
+    if (span) {
+      span.set({ 'svc.request_id': id });
+      // Before the instrumentation's own listener, which ends the span.
+      res.prependOnceListener('close', () => span.name(req.method, routeTemplateOf(req)));
+    }
     res.once('close', () => {
       const route = routeTemplateOf(req);
       const seconds = (performance.now() - started) / 1000;

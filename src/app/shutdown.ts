@@ -21,11 +21,17 @@ const after = (ms: number) =>
  *    event, requests still running are aborted, workers release the claims they still hold;
  * 3. at 90%: remaining connections are closed;
  * 4. once the database pool is idle (nothing touches it after), background work stops and the database
- *    closes, last. A timer (`unref`'d) exits the process at the end of the grace period whatever happens.
+ *    closes; then `flush` runs (the spans still buffered are exported: src/lib/tracing-start.ts). A timer
+ *    (`unref`'d) exits the process at the end of the grace period whatever happens.
  *
  * Resolves with the exit code: 0 after a clean close, 1 when closing failed.
  */
-export async function shutDownGracefully(app: RunningApp, server: Server, reason: string): Promise<number> {
+export async function shutDownGracefully(
+  app: RunningApp,
+  server: Server,
+  reason: string,
+  opts: { flush?: () => Promise<void> } = {},
+): Promise<number> {
   const { log, config, shutdown } = app.services;
   const graceMs = config.shutdownGraceMs;
   const started = performance.now();
@@ -57,6 +63,7 @@ export async function shutDownGracefully(app: RunningApp, server: Server, reason
   try {
     await databaseIdle(app, started + graceMs * 0.95);
     await app.close();
+    await opts.flush?.().catch((err: unknown) => log.warn({ err }, 'traces could not be flushed at shutdown'));
     log.info({ elapsedMs: elapsed() }, 'shutdown complete');
     return 0;
   } catch (err) {

@@ -4,6 +4,7 @@ import { anonymousCaller, type AnonymousCaller, type Caller, type Principal } fr
 import { errors } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../core/access.js';
+import { withSpan } from '../lib/tracing.js';
 import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/index.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/index.js';
 import { enforceRequestRates } from '../modules/usage/index.js';
@@ -49,7 +50,15 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
  * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts); on a
  * widget's public endpoints, the widget acting for its workspace (404, 403 origin_not_allowed).
  */
-export async function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
+export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
+  return withSpan('pipeline.authenticate', {}, async (span) => {
+    const caller = await principalOf(app, credentials);
+    span.set({ 'svc.principal': caller.kind, 'svc.workspace_id': caller.workspace.id });
+    return caller;
+  });
+}
+
+function principalOf(app: Deps, credentials: Credentials): Promise<Caller> {
   if (credentials.widget) return authenticateWidget(app, credentials.widget);
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
@@ -77,7 +86,7 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   const { scope, write, person, role, rateLimit } = op.needs;
   const checks = scope !== undefined || person || role;
   if (caller.kind === 'anonymous' && checks) throw errors.unauthorized(AuthMessages.missing);
-  await enforceRequestRates(app, caller, { route: op.name, rateLimit });
+  await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
   const ctx = createContext(app, caller, {
     log: opts.log,
     signal: opts.signal,
@@ -87,7 +96,7 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   });
   if (checks && caller.kind !== 'anonymous') {
     try {
-      authorize({ caller }, { scope: scope ?? null, write, person, role });
+      await withSpan('pipeline.authorize', { 'svc.operation': op.name }, async () => authorize({ caller }, { scope: scope ?? null, write, person, role }));
     } catch (err) {
       await ctx.scope.dispose();
       throw err;

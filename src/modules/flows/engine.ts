@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../core/deps.js';
 import type { Em } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
+import { withSpan } from '../../lib/tracing.js';
 import { publishEvent } from '../webhooks/index.js';
 import { Flow, FlowApproval, FlowRun, FlowStep } from './flow.entity.js';
 import { isOutbound, isTrigger, type FlowGraph, type FlowNode } from './flows.schemas.js';
@@ -233,7 +234,12 @@ export async function advanceRun(app: Deps, claim: Claim, signal: AbortSignal): 
         });
         if (!started) return;
       }
-      const result = await executeNode(app, run, node, templateContext(run, steps), signal);
+      const stepAttrs = { 'svc.flow.id': run.flowId, 'svc.flow.run_id': run.id, 'svc.flow.step': node.key, 'svc.flow.step_type': node.type };
+      const result = await withSpan('flow.step', stepAttrs, async (span) => {
+        const outcome = await executeNode(app, run, node, templateContext(run, steps), signal);
+        span.set({ 'svc.flow.step_outcome': outcome.kind });
+        return outcome;
+      });
       if (signal.aborted) return;
       const pausedOrOver = await recordResult(app, claim, node, result, twoPhase ? undefined : plan.attempts);
       if (pausedOrOver !== 'continue') {

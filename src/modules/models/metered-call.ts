@@ -1,5 +1,6 @@
 import type { Logger } from '../../lib/logger.js';
 import { metrics } from '../../lib/metrics.js';
+import { withSpan } from '../../lib/tracing.js';
 import {
   ProviderError,
   usageOf,
@@ -54,7 +55,18 @@ export class MeteredModel {
     return addUsage(this.completed, this.interrupted);
   }
 
-  async call(req: CompletionRequest, onDelta?: (text: string) => void): Promise<CompletionResult> {
+  /** One model call, in a `model.call` span (provider, model, tokens: docs/operations.md, "Traces"). */
+  call(req: CompletionRequest, onDelta?: (text: string) => void): Promise<CompletionResult> {
+    const { provider } = this;
+    const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.name, 'gen_ai.request.model': provider.model, 'svc.model.streamed': Boolean(onDelta) };
+    return withSpan('model.call', attrs, async (span) => {
+      const result = await this.send(req, onDelta);
+      span.set({ 'gen_ai.usage.input_tokens': result.usage.promptTokens, 'gen_ai.usage.output_tokens': result.usage.completionTokens });
+      return result;
+    });
+  }
+
+  private async send(req: CompletionRequest, onDelta?: (text: string) => void): Promise<CompletionResult> {
     const { provider } = this;
     const sent = { ...req, signal: this.opts.signal };
     const labels = { provider: provider.name, model: provider.model };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../../core/deps.js';
+import { withSpan } from '../../lib/tracing.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import type { WorkspaceTool } from './tool.entity.js';
 import { TOOL_MAX_RESPONSE_BYTES } from './tools.schemas.js';
@@ -36,9 +37,18 @@ const failure = (started: number, error: string, extra: Record<string, unknown> 
  * leaves through the SSRF guard (`safeFetch`: deployment rules, checked address, no redirects) with the
  * tool's timeout and a 64 KiB response cap. A 2xx answer is a success; anything else — a refusal, a
  * timeout, a connection error, a non-2xx status, an oversized answer, bad arguments — is returned as
- * `success: false` with an `error` the model can read. This function never throws.
+ * `success: false` with an `error` the model can read. This function never throws. With tracing on, the call
+ * is a `tool.call` span, and the request carries its `traceparent` (undici instrumentation).
  */
-export async function executeTool(app: Deps, tool: WorkspaceTool, rawArgs: unknown, signal?: AbortSignal): Promise<ToolOutcome> {
+export function executeTool(app: Deps, tool: WorkspaceTool, rawArgs: unknown, signal?: AbortSignal): Promise<ToolOutcome> {
+  return withSpan('tool.call', { 'svc.tool.id': tool.id, 'svc.tool.name': tool.name, 'http.request.method': tool.method }, async (span) => {
+    const outcome = await callTool(app, tool, rawArgs, signal);
+    span.set({ 'svc.tool.success': outcome.success });
+    return outcome;
+  });
+}
+
+async function callTool(app: Deps, tool: WorkspaceTool, rawArgs: unknown, signal?: AbortSignal): Promise<ToolOutcome> {
   const started = performance.now();
   try {
     let args: unknown = rawArgs;

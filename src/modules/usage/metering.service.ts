@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../core/context.js';
 import { metrics } from '../../lib/metrics.js';
+import { withSpan } from '../../lib/tracing.js';
 import type { Kernel } from '../../core/deps.js';
 import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/types.js';
@@ -173,10 +174,11 @@ export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promis
  * Admitted, the questions are held and the request's Admission is returned (the one it already has
  * when it was admitted before: the gateway's agent models enter the chat pipeline).
  */
-export async function assertCanConsume(
-  ctx: ServiceContext,
-  opts: { feature: 'chat' | 'gateway'; required?: number },
-): Promise<Admission> {
+export function assertCanConsume(ctx: ServiceContext, opts: { feature: 'chat' | 'gateway'; required?: number }): Promise<Admission> {
+  return withSpan('pipeline.admission', { 'svc.feature': opts.feature }, () => admitAnswer(ctx, opts));
+}
+
+async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gateway'; required?: number }): Promise<Admission> {
   const required = Math.max(1, Math.ceil(opts.required ?? 1));
   const ws = ctx.caller.workspace;
   const now = ctx.clock.now();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../core/deps.js';
 import { metrics } from '../../lib/metrics.js';
+import { withSpan } from '../../lib/tracing.js';
 import { OutboundRequestError, safeFetch } from '../../net/index.js';
 import {
   DELIVERY_LOG_LENGTH,
@@ -124,14 +125,26 @@ const storable = (text: string) => text.replaceAll('\u0000', '');
  * name resolves to now, and the connection goes to the checked address), then records the outcome.
  * The caller trims the endpoint's log afterwards (`trimSoon`).
  * `signal` is the process shutting down: the attempt is then released, not counted, and another process
- * (or the next start) makes it.
+ * (or the next start) makes it. With tracing on, the attempt is a `webhook.attempt` span (a trace of its
+ * own from the worker, the request's child for a test or replay) and the delivery carries its `traceparent`.
  */
-export async function attemptDelivery(
-  app: Deps,
-  d: ClaimedDelivery,
-  kind: AttemptKind,
-  signal?: AbortSignal,
-): Promise<AttemptResult> {
+export function attemptDelivery(app: Deps, d: ClaimedDelivery, kind: AttemptKind, signal?: AbortSignal): Promise<AttemptResult> {
+  const attrs = {
+    'svc.webhook.delivery_id': d.id,
+    'svc.webhook.endpoint_id': d.endpointId,
+    'svc.webhook.event': d.event,
+    'svc.webhook.attempt': d.attempts + 1,
+    'svc.webhook.kind': kind,
+    'svc.request_id': d.requestId,
+  };
+  return withSpan('webhook.attempt', attrs, async (span) => {
+    const result = await sendAttempt(app, d, kind, signal);
+    span.set({ 'http.response.status_code': result.statusCode, 'svc.webhook.success': result.success });
+    return result;
+  });
+}
+
+async function sendAttempt(app: Deps, d: ClaimedDelivery, kind: AttemptKind, signal?: AbortSignal): Promise<AttemptResult> {
   const sentAt = app.clock.now();
   let statusCode: number | null = null;
   let responseBody = '';
