@@ -17,6 +17,11 @@
  * SVC_BACKGROUND_JOBS=off: it stops only the webhook and ingestion workers and the minutely rate-counter
  * sweep, none of which is on the gateway's path. Needs PostgreSQL on 127.0.0.1:5432 (TEST_DATABASE_URL).
  * Every child is stopped and the database dropped at the end, also on failure.
+ *
+ * BENCH_TRACING=1 adds a fourth target: the same service in a second process with tracing on
+ * (OTEL_EXPORTER_OTLP_ENDPOINT pointed at bench/support/otlp-sink.ts, a loopback OTLP receiver in a
+ * process of its own that counts what it gets), measured in the same interleaved runs; the output gains
+ * the cost of tracing (throughput, latency and CPU per call, on against off) and what the sink received.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -40,7 +45,7 @@ interface Load {
   non2xx: number;
   mismatches: number;
 }
-type TargetName = 'canned model' | 'pass-through' | 'service';
+type TargetName = 'canned model' | 'pass-through' | 'service' | 'service (traced)';
 interface Target {
   name: TargetName;
   url: string;
@@ -150,54 +155,74 @@ async function main(): Promise<void> {
     await run('npm', ['run', '--silent', 'svc', '--', 'workspace', 'create', '--name', 'bench', '--plan', 'cabinet', '--seats', '100000'], { DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' }),
   ) as { workspace: { id: string }; key: { secret: string; ratePerMinute?: number | null } };
   if (created.key.ratePerMinute) throw new Error('the bench key must have no ratePerMinute');
-  const svcPort = await freePort();
-  const svc = startTs(
-    here('../src/main.ts'),
-    {
-      // BENCH_DB_SOCKET=/var/run/postgresql: the service reaches PostgreSQL over its Unix socket instead of TCP.
-      DATABASE_URL: process.env.BENCH_DB_SOCKET ? `${dbUrl}?host=${encodeURIComponent(process.env.BENCH_DB_SOCKET)}` : dbUrl,
-      PORT: String(svcPort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SVC_BACKGROUND_JOBS: 'off',
-      SVC_RATE_GATEWAY: '1000000000',
-      SVC_MODEL_BASE_URL: `${modelOrigin}/v1`,
-      SVC_MODEL_API_KEY: 'bench',
-      SVC_MODEL: 'canned-model',
-      SVC_MODEL_CLASS: 'standard',
-      SVC_SHUTDOWN_GRACE_MS: '3000',
-      // BENCH_WORKERS=N runs the service as N server processes (SVC_WORKERS); BENCH_SERVICE_NODE_OPTIONS
-      // passes Node options to it (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof for a profile of the run).
-      SVC_WORKERS: process.env.BENCH_WORKERS ?? '1',
-      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
-    },
-    'service',
-  );
-  svc.stdout?.on('data', (d: Buffer) => process.stderr.write(`[service] ${d}`));
-  const svcOrigin = `http://127.0.0.1:${svcPort}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${svcOrigin}/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline || svc.exitCode !== null) throw new Error('the service did not become healthy within 60 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  // One call of each kind, checked, before measuring anything.
   const auth = { authorization: `Bearer ${created.key.secret}` };
-  for (const stream of [false, true]) {
-    const res = await fetch(`${svcOrigin}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'Hello?' }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`service check (${stream ? 'stream' : 'plain'}): ${res.status} ${text}`);
+  const svcOrigin = await startService({}, 'service');
+  const svc = children.at(-1)!;
+  // BENCH_TRACING=1: a second service process, alike but with tracing on (docs/operations.md, "Traces"),
+  // exporting to a loopback OTLP sink in a process of its own; both are measured in the same runs.
+  const tracing = process.env.BENCH_TRACING === '1';
+  let sinkOrigin: string | undefined;
+  let traced: { origin: string; child: ChildProcess } | undefined;
+  if (tracing) {
+    const sink = startTs(here('./support/otlp-sink.ts'), { PORT: '0' }, 'otlp sink');
+    sinkOrigin = `http://127.0.0.1:${await portOf(sink, 'otlp sink')}`;
+    const origin = await startService({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkOrigin }, 'service (traced)');
+    traced = { origin, child: children.at(-1)! };
+  }
+
+  /** Starts src/main.ts with the bench's settings (and `extra`), waits for /health, checks one call of each kind. */
+  async function startService(extra: Record<string, string>, name: string): Promise<string> {
+    const svcPort = await freePort();
+    const child = startTs(
+      here('../src/main.ts'),
+      {
+        // BENCH_DB_SOCKET=/var/run/postgresql: the service reaches PostgreSQL over its Unix socket instead of TCP.
+        DATABASE_URL: process.env.BENCH_DB_SOCKET ? `${dbUrl}?host=${encodeURIComponent(process.env.BENCH_DB_SOCKET)}` : dbUrl,
+        PORT: String(svcPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SVC_BACKGROUND_JOBS: 'off',
+        SVC_RATE_GATEWAY: '1000000000',
+        SVC_MODEL_BASE_URL: `${modelOrigin}/v1`,
+        SVC_MODEL_API_KEY: 'bench',
+        SVC_MODEL: 'canned-model',
+        SVC_MODEL_CLASS: 'standard',
+        SVC_SHUTDOWN_GRACE_MS: '3000',
+        // BENCH_WORKERS=N runs the service as N server processes (SVC_WORKERS); BENCH_SERVICE_NODE_OPTIONS
+        // passes Node options to it (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof for a profile of the run).
+        SVC_WORKERS: process.env.BENCH_WORKERS ?? '1',
+        ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
+        ...extra,
+      },
+      name,
+    );
+    child.stdout?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+    const origin = `http://127.0.0.1:${svcPort}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const ok = await fetch(`${origin}/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not become healthy within 60 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // One call of each kind, checked, before measuring anything.
+    for (const stream of [false, true]) {
+      const res = await fetch(`${origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'Hello?' }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${name} check (${stream ? 'stream' : 'plain'}): ${res.status} ${text}`);
+    }
+    return origin;
   }
 
   const targets: Target[] = [
     { name: 'canned model', url: `${modelOrigin}/v1/chat/completions`, child: model, headers: {}, model: 'canned-model' },
     { name: 'pass-through', url: `${passOrigin}/v1/chat/completions`, child: pass, headers: {}, model: 'canned-model' },
     { name: 'service', url: `${svcOrigin}/v1/chat/completions`, child: svc, headers: auth, model: 'svc-auto' },
+    ...(traced ? [{ name: 'service (traced)' as const, url: `${traced.origin}/v1/chat/completions`, child: traced.child, headers: auth, model: 'svc-auto' }] : []),
   ];
   // BENCH_SCENARIOS=plain-1,stream-1 runs only those (default: all four).
   const only = process.env.BENCH_SCENARIOS?.split(',');
@@ -256,6 +281,23 @@ async function main(): Promise<void> {
   if (ran('plain', 100)) lines.push(`| p99 service / pass-through, plain, 100 connections | ${f(p99x('plain'), 1)}× | ≤ 3× | ${verdict(p99x('plain') <= 3)} |`);
   if (ran('stream', 100)) lines.push(`| p99 service / pass-through, streamed, 100 connections | ${f(p99x('stream'), 1)}× | ≤ 3× | ${verdict(p99x('stream') <= 3)} |`);
   lines.push(`| service errors / non-2xx, all runs | ${totalErrors} | 0 | ${verdict(totalErrors === 0)} |`);
+  if (traced && sinkOrigin) {
+    // What tracing costs: the traced service against the untraced one, run for run (issue 30).
+    const stats = (await fetch(`${sinkOrigin}/stats`).then((r) => r.json())) as { exports: number; bytes: number };
+    lines.push('');
+    lines.push('| tracing on / off (issue 30) | throughput on / off | added p50 ms | added p99 ms | added CPU ms per call |');
+    lines.push('| --- | ---: | ---: | ---: | ---: |');
+    for (const sc of scenarios) {
+      const on = get('service (traced)', sc.mode, sc.connections);
+      const off = get('service', sc.mode, sc.connections);
+      lines.push(`| ${sc.mode}, ${sc.connections} connection${sc.connections > 1 ? 's' : ''} | ${f((on.rps / off.rps) * 100, 1)}% | ${f(on.p50 - off.p50)} | ${f(on.p99 - off.p99)} | ${f(on.cpuMsPerCall - off.cpuMsPerCall, 3)} |`);
+    }
+    const tracedErrors = [...results.entries()]
+      .filter(([k]) => k.startsWith('service (traced)|'))
+      .reduce((n, [, r]) => n + r.errors + r.timeouts + r.non2xx + r.mismatches, 0);
+    lines.push('');
+    lines.push(`Traced service: ${tracedErrors} errors / non-2xx; the OTLP sink received ${stats.exports} exports, ${(stats.bytes / 1e6).toFixed(1)} MB (http/protobuf, batch span processor defaults).`);
+  }
   console.log(lines.join('\n'));
 }
 

@@ -42,14 +42,38 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({ redactedQueryParamsServer: REDACTED_QUERY_PARAMS, redactedQueryParams: REDACTED_QUERY_PARAMS }),
       new UndiciInstrumentation(),
-      // A statement's span only when it belongs to a trace (a request, a worker's attempt or step):
-      // the pollers' idle claims would otherwise each be a trace of their own.
-      new PgInstrumentation({ requireParentSpan: true }),
+      new PgInstrumentation({
+        // A statement's span only when it belongs to a trace (a request, a worker's attempt or step):
+        // the pollers' idle claims would otherwise each be a trace of their own.
+        requireParentSpan: true,
+        // MikroORM sends its statements with the values written in: the span keeps their shape only.
+        requestHook: (span, { query }) => void span.setAttribute('db.query.text', statementShape(query.text)),
+      }),
     ],
   });
   sdk.start();
   await waitForAllMessagesAcknowledged();
   return { shutdown: () => sdk.shutdown() };
+}
+
+/** Query parameters whose values never reach a span (the http instrumentation writes `REDACTED`). */
+const REDACTED_QUERY_PARAMS = ['token', 'key', 'api_key', 'secret', 'password', 'code', 'sig', 'signature', 'X-Amz-Signature'];
+
+/** The longest statement text a span keeps (a batch insert can be long). */
+const STATEMENT_MAX = 2_000;
+
+/**
+ * A statement with its literals replaced by `?`: quoted strings (standard, `E'…'` escapes, dollar-quoted)
+ * and numbers, so a span never carries a value (a secret, a hash, a person's text) but still shows which
+ * statement ran. Identifiers, keywords and `$n` placeholders are kept.
+ */
+export function statementShape(text: string): string {
+  const shaped = text
+    .replace(/\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g, '?')
+    .replace(/\b[eE]'(?:[^'\\]|''|\\[\s\S])*'/g, '?')
+    .replace(/'(?:[^']|'')*'/g, '?')
+    .replace(/(?<![\w$.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b/g, '?');
+  return shaped.length > STATEMENT_MAX ? `${shaped.slice(0, STATEMENT_MAX)}…` : shaped;
 }

@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTracing } from '../../src/lib/tracing-start.js';
+import { startTracing, statementShape } from '../../src/lib/tracing-start.js';
 import { tracesEndpointOf } from '../../src/lib/tracing.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../support/otlp-collector.js';
@@ -132,6 +132,9 @@ describe.runIf(available)('traces, OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(inTrace.some((s) => s.kind === 3 && s.parentSpanId === modelCall.spanId)).toBe(true);
     const statements = inTrace.filter((s) => s.attributes['db.system.name'] === 'postgresql' || s.attributes['db.system'] === 'postgresql');
     expect(statements.length, names(inTrace)).toBeGreaterThan(0);
+    // Statements keep their shape, never a value: no literal, and the key appears in no span at all.
+    for (const s of statements) expect(String(s.attributes['db.query.text'])).not.toMatch(/'/);
+    expect(JSON.stringify(spans)).not.toContain(key);
     // One tree: every span but the request's has its parent in the trace.
     const ids = new Set(inTrace.map((s) => s.spanId));
     for (const s of inTrace) if (s !== request) expect(ids.has(s.parentSpanId), `${s.name} has its parent in the trace`).toBe(true);
@@ -181,6 +184,16 @@ describe('startTracing', () => {
     expect(span.isRecording()).toBe(false);
     expect(trace.isSpanContextValid(span.spanContext())).toBe(false);
     span.end();
+  });
+});
+
+describe('statementShape', () => {
+  it('replaces every literal by ?, keeps identifiers and placeholders', () => {
+    expect(statementShape(`insert into t (a, b) values ( E'it''s a \\\\secret', -3.5e3) returning d2.x, $1`)).toBe('insert into t (a, b) values ( ?, ?) returning d2.x, $1');
+    expect(statementShape(`select 1 from w d2 where d2.a < 3 and x = $b$ s'ecret $b$ and y = 'o''k' and z = $$v$$`)).toBe(
+      'select ? from w d2 where d2.a < ? and x = ? and y = ? and z = ?',
+    );
+    expect(statementShape(`select '${'x'.repeat(5000)}', ${'a, '.repeat(1500)}b`).length).toBeLessThanOrEqual(2001);
   });
 });
 
