@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Provider, useQuery } from 'urql';
 import { signOut } from './auth.js';
 import { createConsoleClient, createSse } from './client.js';
@@ -78,6 +78,10 @@ export function App() {
 function Shell({ signedOut, onSession }: { signedOut: boolean; onSession: () => void }) {
   const route = useRoute();
   const [{ data, error, fetching }] = useQuery({ query: ViewerQuery, requestPolicy: 'network-only' });
+  // On a narrow screen the navigation is a row that scrolls: keep the current section in view.
+  useEffect(() => {
+    document.querySelector('.nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [route, data]);
   if (route.screen === 'accept-invitation') return <AcceptInvitation onSignedIn={() => (navigate(hrefOf('agents')), onSession())} />;
   if (signedOut || (error && isSignedOut(error))) return <SignIn onSignedIn={onSession} />;
   if (!data) {
