@@ -3,4 +3,14 @@ export { webhookBacklog } from './backlog.js';
 export { type PublishedEvent, publishEvent } from './events.js';
 export { createWebhooksRuntime, startWebhooks } from './runtime.js';
 export { AttemptOutcomeSchema, CreatedWebhookDtoSchema, CreateWebhookSchema, DeliveryDtoSchema, UpdateWebhookSchema, WebhookDtoSchema } from './webhooks.schemas.js';
-export { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, replayDelivery, rotateWebhookSecret, testWebhook, toDeliveryDto, toWebhookDto, updateWebhook } from './webhooks.service.js';
+export {
+  createWebhookOp,
+  deleteWebhookOp,
+  getWebhookOp,
+  listDeliveriesOp,
+  listWebhooksOp,
+  replayDeliveryOp,
+  rotateWebhookSecretOp,
+  testWebhookOp,
+  updateWebhookOp,
+} from './operations.js';

@@ -9,22 +9,20 @@ import {
   WebhookDtoSchema,
   type CreatedWebhookDto,
 } from './webhooks.schemas.js';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  loadDeliveriesByEndpoint,
-  replayDelivery,
-  rotateWebhookSecret,
-  testWebhook,
-  toDeliveryDto,
-  toWebhookDto,
-  updateWebhook,
-} from './webhooks.service.js';
+import { loadDeliveriesByEndpoint } from './webhooks.service.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationField, operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
+import {
+  createWebhookOp,
+  deleteWebhookOp,
+  getWebhookOp,
+  listDeliveriesOp,
+  listWebhooksOp,
+  replayDeliveryOp,
+  rotateWebhookSecretOp,
+  testWebhookOp,
+  updateWebhookOp,
+} from './operations.js';
 
 export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSchema, {
   description: 'A delivery log entry (same fields as the REST delivery).',
@@ -68,18 +66,21 @@ builder.queryFields((t) => ({
   webhooks: t.field({
     type: [WebhookEndpointRef],
     description: 'Your webhook endpoints in this workspace, newest first.',
-    resolve: async (_r, _a, ctx) => (await listWebhooks(await ctx.service())).map(toWebhookDto),
+    extensions: operationField(listWebhooksOp),
+    resolve: async (_r, _a, ctx) => listWebhooksOp.run(await ctx.service(), {}),
   }),
   webhook: t.field({
     type: WebhookEndpointRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toWebhookDto(await getWebhook(await ctx.service(), String(args.id))),
+    extensions: operationField(getWebhookOp),
+    resolve: async (_r, args, ctx) => getWebhookOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   webhookDeliveries: t.field({
     type: [WebhookDeliveryRef],
     description: 'The latest 50 deliveries of one endpoint, newest first.',
     args: { webhookId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await listDeliveries(await ctx.service(), String(args.webhookId))).map(toDeliveryDto),
+    extensions: operationField(listDeliveriesOp),
+    resolve: async (_r, args, ctx) => listDeliveriesOp.run(await ctx.service(), { id: String(args.webhookId) }),
   }),
 }));
 
@@ -87,36 +88,37 @@ builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: CreatedWebhookRef,
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: async (_r, args, ctx) => createWebhook(await ctx.service(), plainInput(args.input)),
+    extensions: operationField(createWebhookOp),
+    resolve: async (_r, args, ctx) => createWebhookOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateWebhook: t.field({
     type: WebhookEndpointRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: async (_r, args, ctx) =>
-      toWebhookDto(await updateWebhook(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateWebhookOp),
+    resolve: async (_r, args, ctx) => updateWebhookOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   rotateWebhookSecret: t.field({
     type: CreatedWebhookRef,
     description: 'A new signing secret for the endpoint, returned this once; the old one stops signing at once (POST /v1/webhooks/:id/rotate-secret).',
-    extensions: operationNeeds({ scope: 'webhooks', write: true, twin: 'POST /v1/webhooks/:id/rotate-secret' }),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => rotateWebhookSecret(await ctx.service(), String(args.id)),
+    extensions: operationField(rotateWebhookSecretOp),
+    resolve: async (_r, args, ctx) => rotateWebhookSecretOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   deleteWebhook: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteWebhook(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteWebhookOp),
+    resolve: async (_r, args, ctx) => deleteWebhookOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   testWebhook: t.field({
     type: AttemptOutcomeRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => testWebhook(await ctx.service(), String(args.id)),
+    extensions: operationField(testWebhookOp),
+    resolve: async (_r, args, ctx) => testWebhookOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   replayWebhookDelivery: t.field({
     type: AttemptOutcomeRef,
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => replayDelivery(await ctx.service(), String(args.webhookId), String(args.deliveryId)),
+    extensions: operationField(replayDeliveryOp),
+    resolve: async (_r, args, ctx) => replayDeliveryOp.run(await ctx.service(), { id: String(args.webhookId), deliveryId: String(args.deliveryId) }),
   }),
 }));

@@ -4,7 +4,6 @@ import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
 import { audit } from '../audit/index.js';
-import { authorize } from '../../core/access.js';
 import { attemptDelivery, claimForReplay, trimSoon } from './dispatcher.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, newDelivery } from './events.js';
 import { DELIVERY_LOG_LENGTH, LEASE_MS } from './schedule.js';
@@ -19,8 +18,6 @@ import {
   type WebhookDto,
 } from './webhooks.schemas.js';
 
-const READ = { scope: 'webhooks' } as const;
-const WRITE = { scope: 'webhooks', write: true } as const;
 
 export const webhookNotFound = () => errors.notFound('webhook');
 export const deliveryNotFound = () => errors.notFound('delivery');
@@ -86,7 +83,6 @@ async function checkUrl(ctx: ServiceContext, raw: string): Promise<string> {
 }
 
 export async function listWebhooks(ctx: ServiceContext): Promise<WebhookEndpoint[]> {
-  authorize(ctx, READ);
   return ctx.em.find(
     WebhookEndpoint,
     { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
@@ -95,12 +91,10 @@ export async function listWebhooks(ctx: ServiceContext): Promise<WebhookEndpoint
 }
 
 export async function getWebhook(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
-  authorize(ctx, READ);
   return findOwnEndpoint(ctx, id);
 }
 
 export async function createWebhook(ctx: ServiceContext, input: unknown): Promise<CreatedWebhookDto> {
-  authorize(ctx, WRITE);
   const data = CreateWebhookSchema.parse(input ?? {});
   const events = checkEvents(data.events);
   const url = await checkUrl(ctx, data.url);
@@ -137,7 +131,6 @@ function webhookChanges(before: ReturnType<typeof webhookAuditDetails>, after: R
 }
 
 export async function updateWebhook(ctx: ServiceContext, id: string, input: unknown): Promise<WebhookEndpoint> {
-  authorize(ctx, WRITE);
   const data = UpdateWebhookSchema.parse(input ?? {});
   const endpoint = await findOwnEndpoint(ctx, id);
   const before = webhookAuditDetails(endpoint);
@@ -157,7 +150,6 @@ export async function updateWebhook(ctx: ServiceContext, id: string, input: unkn
 
 /** Deletes the endpoint and its delivery log (pending retries included). */
 export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const endpoint = await findOwnEndpoint(ctx, id);
   await ctx.em.transactional(async (em) => {
     await em.nativeDelete(WebhookDelivery, { endpointId: endpoint.id });
@@ -172,7 +164,6 @@ export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<vo
  * new secret when they are attempted.
  */
 export async function rotateWebhookSecret(ctx: ServiceContext, id: string): Promise<CreatedWebhookDto> {
-  authorize(ctx, WRITE);
   const endpoint = await findOwnEndpoint(ctx, id);
   const secret = newWebhookSecret();
   endpoint.secret = secret;
@@ -191,7 +182,6 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: string): Prom
  * timeout bounds them.
  */
 export async function testWebhook(ctx: ServiceContext, id: string): Promise<AttemptOutcome> {
-  authorize(ctx, WRITE);
   const endpoint = await findOwnEndpoint(ctx, id);
   const now = ctx.clock.now();
   const leaseToken = randomBytes(12).toString('hex');
@@ -230,7 +220,6 @@ export async function testWebhook(ctx: ServiceContext, id: string): Promise<Atte
 
 /** The latest 50 deliveries, newest first. */
 export async function listDeliveries(ctx: ServiceContext, id: string): Promise<WebhookDelivery[]> {
-  authorize(ctx, READ);
   const endpoint = await findOwnEndpoint(ctx, id);
   return ctx.em.find(
     WebhookDelivery,
@@ -244,7 +233,6 @@ export async function listDeliveries(ctx: ServiceContext, id: string): Promise<W
  * cancelled. Works on paused endpoints too: it is an explicit request of their owner.
  */
 export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId: string): Promise<AttemptOutcome> {
-  authorize(ctx, WRITE);
   const endpoint = await findOwnEndpoint(ctx, id);
   const claimed = impossibleId(deliveryId) ? null : await claimForReplay(ctx.app, endpoint.id, deliveryId, ctx.clock.now());
   if (!claimed) throw deliveryNotFound();
@@ -258,7 +246,6 @@ export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId
  * `endpointIds`, in the same order; an id that is not the caller's gets an empty list.
  */
 export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds: readonly string[]): Promise<DeliveryDto[][]> {
-  authorize(ctx, READ);
   const ids = [...new Set(endpointIds)].filter((id) => !impossibleId(id));
   if (ids.length === 0) return endpointIds.map(() => []);
   // One statement: ownership by the join, and the latest DELIVERY_LOG_LENGTH rows of each endpoint by the
