@@ -2,6 +2,8 @@
  * An operation is declared once (issue 29 §1): every REST route and every GraphQL root field exposes a
  * declared operation (src/core/operation.ts), whose needs the pipeline admits the caller with, or is on an
  * explicit list below; a REST route and its GraphQL and MCP twins expose the same operation object.
+ * `DUMP_OPERATIONS=/tmp/ops.json npx vitest run test/platform/operations.test.ts` writes the current lists
+ * to that file, to update them after converting a family.
  */
 import type { GraphQLField, GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
