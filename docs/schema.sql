@@ -18,6 +18,7 @@ CREATE FUNCTION public.svc_admit(p_ws text, p_now timestamp with time zone, p_st
       begin
         perform set_config('synchronous_commit', 'off', true);
         perform 1 from workspace where id = p_ws for no key update;
+        perform svc_window_open(p_ws, p_start, p_end);
         delete from question_hold where workspace_id = p_ws and expires_at <= p_now;
         select greatest(0, b.allowance_left + b.packs_left - b.held) into v_available
           from svc_balance(p_ws, p_start, p_end, p_allowance) b;
@@ -50,12 +51,86 @@ CREATE FUNCTION public.svc_balance(p_ws text, p_start timestamp with time zone, 
     LANGUAGE sql STABLE
     AS $$
         select u.used, b.bought, p.used, h.held, greatest(0, p_allowance - u.used), greatest(0, b.bought - p.used)
-          from (select coalesce(sum(from_allowance), 0)::bigint as used from usage_ledger
-                 where workspace_id = p_ws and kind = 'question' and created_at >= p_start and created_at < p_end) u,
+          from (select coalesce(
+                  (select t.allowance_used from usage_window_total t where t.workspace_id = p_ws and t.period_start = p_start and t.period_end = p_end),
+                  (select coalesce(sum(from_allowance), 0) from usage_ledger
+                    where workspace_id = p_ws and kind = 'question' and created_at >= p_start and created_at < p_end))::bigint as used) u,
                (select coalesce(sum(questions), 0)::bigint as bought from question_pack where workspace_id = p_ws) b,
-               (select coalesce(sum(from_packs), 0)::bigint as used from usage_ledger where workspace_id = p_ws and from_packs > 0) p,
+               (select coalesce((select t.packs_used from usage_pack_total t where t.workspace_id = p_ws), 0)::bigint as used) p,
                (select coalesce(sum(questions), 0)::bigint as held from question_hold where workspace_id = p_ws) h
       $$;
+
+--
+-- Name: usage_ledger; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.usage_ledger (
+    id character varying(64) NOT NULL,
+    workspace_id character varying(64) NOT NULL,
+    key_id character varying(64),
+    user_id character varying(64),
+    kind character varying(16) NOT NULL,
+    route character varying(200) NOT NULL,
+    model_class character varying(16),
+    model text,
+    prompt_tokens integer DEFAULT 0 NOT NULL,
+    completion_tokens integer DEFAULT 0 NOT NULL,
+    total_tokens integer DEFAULT 0 NOT NULL,
+    questions integer DEFAULT 0 NOT NULL,
+    from_allowance integer DEFAULT 0 NOT NULL,
+    from_packs integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: svc_ledger_apply(public.usage_ledger[], integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_ledger_apply(p_rows public.usage_ledger[], s integer) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        perform 1 from workspace w
+         where w.id in (select r.workspace_id from unnest(p_rows) r where r.kind = 'question' and r.from_allowance <> 0)
+         order by w.id for no key update;
+        update usage_window_total t set allowance_used = t.allowance_used + s * d.used
+          from (select w.workspace_id, w.period_start, w.period_end, sum(r.from_allowance) as used
+                  from unnest(p_rows) r
+                  join usage_window_total w on w.workspace_id = r.workspace_id and w.period_start <= r.created_at and w.period_end > r.created_at
+                 where r.kind = 'question' and r.from_allowance <> 0
+                 group by 1, 2, 3) d
+         where t.workspace_id = d.workspace_id and t.period_start = d.period_start and t.period_end = d.period_end;
+        if s > 0 then
+          insert into usage_pack_total as t (workspace_id, packs_used)
+          select r.workspace_id, sum(r.from_packs) from unnest(p_rows) r where r.from_packs > 0 group by 1
+          on conflict (workspace_id) do update set packs_used = t.packs_used + excluded.packs_used;
+          insert into usage_key_month as t (key_id, month_start, workspace_id, questions)
+          select r.key_id, date_trunc('month', r.created_at, 'UTC'), r.workspace_id, sum(r.questions) from unnest(p_rows) r
+           where r.kind = 'question' and r.key_id is not null and r.questions <> 0 group by 1, 2, 3
+          on conflict (key_id, month_start, workspace_id) do update set questions = t.questions + excluded.questions;
+        else
+          update usage_pack_total t set packs_used = t.packs_used - d.used
+            from (select r.workspace_id, sum(r.from_packs) as used from unnest(p_rows) r where r.from_packs > 0 group by 1) d
+           where t.workspace_id = d.workspace_id;
+          update usage_key_month t set questions = t.questions - d.questions
+            from (select r.key_id, date_trunc('month', r.created_at, 'UTC') as month_start, r.workspace_id, sum(r.questions) as questions
+                    from unnest(p_rows) r where r.kind = 'question' and r.key_id is not null and r.questions <> 0 group by 1, 2, 3) d
+           where t.key_id = d.key_id and t.month_start = d.month_start and t.workspace_id = d.workspace_id;
+        end if;
+      end $$;
+
+--
+-- Name: svc_ledger_totals(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_ledger_totals() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        if tg_op in ('UPDATE', 'DELETE') then perform svc_ledger_apply(array(select o::usage_ledger from old_rows o), -1); end if;
+        if tg_op in ('UPDATE', 'INSERT') then perform svc_ledger_apply(array(select n::usage_ledger from new_rows n), 1); end if;
+        return null;
+      end $$;
 
 --
 -- Name: svc_record(text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, text[], text[], text[], text[], text[], text[], text[], integer[], integer[], integer[], integer[]); Type: FUNCTION; Schema: public; Owner: -
@@ -69,6 +144,7 @@ CREATE FUNCTION public.svc_record(p_ws text, p_now timestamp with time zone, p_s
         v_from_allowance bigint; v_from_packs bigint;
       begin
         perform 1 from workspace where id = p_ws for no key update;
+        perform svc_window_open(p_ws, p_start, p_end);
         delete from question_hold where id = any(p_hold_ids);
         select b.allowance_left, b.packs_left into v_allowance_left, v_packs_left
           from svc_balance(p_ws, p_start, p_end, p_allowance) b;
@@ -82,6 +158,20 @@ CREATE FUNCTION public.svc_record(p_ws text, p_now timestamp with time zone, p_s
           values (p_ids[i], p_ws, p_key_ids[i], p_user_ids[i], 'question', p_routes[i], p_classes[i], p_models[i],
                   p_prompt[i], p_completion[i], p_total[i], p_questions[i], p_questions[i] - v_from_packs, v_from_packs, p_now);
         end loop;
+      end $$;
+
+--
+-- Name: svc_window_open(text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_window_open(p_ws text, p_start timestamp with time zone, p_end timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        if not exists (select 1 from usage_window_total where workspace_id = p_ws and period_start = p_start and period_end = p_end) then
+          insert into usage_window_total (workspace_id, period_start, period_end, allowance_used)
+          select p_ws, p_start, p_end, b.allowance_used from svc_balance(p_ws, p_start, p_end, 0) b;
+        end if;
       end $$;
 
 --
@@ -858,25 +948,34 @@ CREATE TABLE public.sign_in_throttle (
 );
 
 --
--- Name: usage_ledger; Type: TABLE; Schema: public; Owner: -
+-- Name: usage_key_month; Type: TABLE; Schema: public; Owner: -
 --
 
-CREATE TABLE public.usage_ledger (
-    id character varying(64) NOT NULL,
+CREATE TABLE public.usage_key_month (
+    key_id character varying(64) NOT NULL,
+    month_start timestamp with time zone NOT NULL,
     workspace_id character varying(64) NOT NULL,
-    key_id character varying(64),
-    user_id character varying(64),
-    kind character varying(16) NOT NULL,
-    route character varying(200) NOT NULL,
-    model_class character varying(16),
-    model text,
-    prompt_tokens integer DEFAULT 0 NOT NULL,
-    completion_tokens integer DEFAULT 0 NOT NULL,
-    total_tokens integer DEFAULT 0 NOT NULL,
-    questions integer DEFAULT 0 NOT NULL,
-    from_allowance integer DEFAULT 0 NOT NULL,
-    from_packs integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone NOT NULL
+    questions bigint NOT NULL
+);
+
+--
+-- Name: usage_pack_total; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.usage_pack_total (
+    workspace_id character varying(64) NOT NULL,
+    packs_used bigint NOT NULL
+);
+
+--
+-- Name: usage_window_total; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.usage_window_total (
+    workspace_id character varying(64) NOT NULL,
+    period_start timestamp with time zone NOT NULL,
+    period_end timestamp with time zone NOT NULL,
+    allowance_used bigint NOT NULL
 );
 
 --
@@ -1386,11 +1485,32 @@ ALTER TABLE ONLY public.sign_in_throttle
     ADD CONSTRAINT sign_in_throttle_pkey PRIMARY KEY (bucket);
 
 --
+-- Name: usage_key_month usage_key_month_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_key_month
+    ADD CONSTRAINT usage_key_month_pkey PRIMARY KEY (key_id, month_start, workspace_id);
+
+--
 -- Name: usage_ledger usage_ledger_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.usage_ledger
     ADD CONSTRAINT usage_ledger_pkey PRIMARY KEY (id);
+
+--
+-- Name: usage_pack_total usage_pack_total_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_pack_total
+    ADD CONSTRAINT usage_pack_total_pkey PRIMARY KEY (workspace_id);
+
+--
+-- Name: usage_window_total usage_window_total_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_window_total
+    ADD CONSTRAINT usage_window_total_pkey PRIMARY KEY (workspace_id, period_start, period_end);
 
 --
 -- Name: verify_report verify_report_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1844,6 +1964,24 @@ CREATE TRIGGER audit_entry_append_only BEFORE DELETE OR UPDATE ON public.audit_e
 CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON public.audit_entry FOR EACH STATEMENT EXECUTE FUNCTION public.svc_audit_append_only();
 
 --
+-- Name: usage_ledger usage_ledger_totals_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER usage_ledger_totals_delete AFTER DELETE ON public.usage_ledger REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.svc_ledger_totals();
+
+--
+-- Name: usage_ledger usage_ledger_totals_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER usage_ledger_totals_insert AFTER INSERT ON public.usage_ledger REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.svc_ledger_totals();
+
+--
+-- Name: usage_ledger usage_ledger_totals_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER usage_ledger_totals_update AFTER UPDATE ON public.usage_ledger REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.svc_ledger_totals();
+
+--
 -- Name: agent_knowledge_link agent_knowledge_link_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2236,11 +2374,32 @@ ALTER TABLE ONLY public.question_pack
     ADD CONSTRAINT question_pack_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspace(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
 
 --
+-- Name: usage_key_month usage_key_month_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_key_month
+    ADD CONSTRAINT usage_key_month_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspace(id) ON DELETE CASCADE;
+
+--
 -- Name: usage_ledger usage_ledger_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.usage_ledger
     ADD CONSTRAINT usage_ledger_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspace(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
+
+--
+-- Name: usage_pack_total usage_pack_total_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_pack_total
+    ADD CONSTRAINT usage_pack_total_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspace(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_window_total usage_window_total_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_window_total
+    ADD CONSTRAINT usage_window_total_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspace(id) ON DELETE CASCADE;
 
 --
 -- Name: verify_report verify_report_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -29,6 +29,7 @@ import { Migration20261126201000 } from './Migration20261126201000.js';
 import { Migration20261126203700 } from './Migration20261126203700.js';
 import { Migration20261126204700 } from './Migration20261126204700.js';
 import { Migration20261126210000 } from './Migration20261126210000.js';
+import { Migration20261126231203 } from './Migration20261126231203.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -63,4 +64,5 @@ export const migrationsList = [
   { name: 'Migration20261126203700', class: Migration20261126203700 },
   { name: 'Migration20261126204700', class: Migration20261126204700 },
   { name: 'Migration20261126210000', class: Migration20261126210000 },
+  { name: 'Migration20261126231203', class: Migration20261126231203 },
 ];

@@ -115,7 +115,7 @@ export interface Balance {
   available: number;
 }
 
-/** The workspace's allowance at an instant, read fresh from the ledger (never cached) by `svc_balance`, as admission reads it. */
+/** The workspace's allowance at an instant, read by `svc_balance` as admission reads it (the ledger's running totals, kept in its transactions: never stale). */
 export async function readBalance(em: Em, ws: Workspace, at: Date): Promise<Balance> {
   const window = allowanceWindow(ws, at);
   const allowance = planTerms(ws).questions;

@@ -98,3 +98,50 @@ const RateCounterSchema = defineEntity({
 });
 export class RateCounter extends RateCounterSchema.class {}
 RateCounterSchema.setClass(RateCounter);
+
+/**
+ * Running totals of the ledger, kept by its trigger in the transaction of each row (Migration20261126231203)
+ * so that admission reads one row instead of summing the ledger: read through `svc_balance` and the usage
+ * repository, never written by the application.
+ */
+const UsageWindowTotalSchema = defineEntity({
+  name: 'UsageWindowTotal',
+  tableName: 'usage_window_total',
+  properties: {
+    workspaceId: p.string().primary(),
+    /** The allowance window (periods.ts `allowanceWindow`). */
+    periodStart: p.datetime().primary(),
+    periodEnd: p.datetime().primary(),
+    /** `from_allowance` of the window's question rows. */
+    allowanceUsed: p.bigint('number'),
+  },
+});
+export class UsageWindowTotal extends UsageWindowTotalSchema.class {}
+UsageWindowTotalSchema.setClass(UsageWindowTotal);
+
+/** Questions taken from packs by a workspace, all time (running total of the ledger's `from_packs`). */
+const UsagePackTotalSchema = defineEntity({
+  name: 'UsagePackTotal',
+  tableName: 'usage_pack_total',
+  properties: {
+    workspaceId: p.string().primary(),
+    packsUsed: p.bigint('number'),
+  },
+});
+export class UsagePackTotal extends UsagePackTotalSchema.class {}
+UsagePackTotalSchema.setClass(UsagePackTotal);
+
+/** Questions per meter (`usage_ledger.key_id`) and calendar month (UTC): the per-key ceilings' running total. */
+const UsageKeyMonthSchema = defineEntity({
+  name: 'UsageKeyMonth',
+  tableName: 'usage_key_month',
+  properties: {
+    keyId: p.string().primary(),
+    /** Midnight UTC on the 1st of the month. */
+    monthStart: p.datetime().primary(),
+    workspaceId: p.string().primary(),
+    questions: p.bigint('number'),
+  },
+});
+export class UsageKeyMonth extends UsageKeyMonthSchema.class {}
+UsageKeyMonthSchema.setClass(UsageKeyMonth);

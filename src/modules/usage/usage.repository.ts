@@ -31,25 +31,25 @@ export async function readLedgerBalance(em: Em, workspaceId: string, window: Per
   };
 }
 
-/** Questions consumed through one key in a period. */
-export async function keyQuestions(em: Em, keyId: string, period: Period): Promise<number> {
+/**
+ * Questions consumed through one meter (`usage_ledger.key_id`) in a calendar month (UTC), from its running
+ * total (`usage_key_month`, kept by the ledger's trigger, Migration20261126231203): one row per workspace.
+ */
+export async function keyQuestions(em: Em, keyId: string, month: Period): Promise<number> {
   const [row] = await em.execute<{ total: unknown }[]>(
-    `select coalesce(sum(questions), 0) as total from usage_ledger
-      where key_id = ? and kind = 'question' and created_at >= ? and created_at < ?`,
-    [keyId, period.start, period.end],
+    'select coalesce(sum(questions), 0) as total from usage_key_month where key_id = ? and month_start = ?',
+    [keyId, month.start],
   );
   return num(row?.total);
 }
 
-/** Questions per key for many keys of one workspace (GraphQL fan-out). Keys without use are absent. */
-export async function questionsByKeyIds(em: Em, workspaceId: string, keyIds: readonly string[], period: Period): Promise<Map<string, number>> {
+/** Questions per meter of one workspace in a calendar month (UTC), for many meters at once. Meters without use are absent. */
+export async function questionsByKeyIds(em: Em, workspaceId: string, keyIds: readonly string[], month: Period): Promise<Map<string, number>> {
   if (keyIds.length === 0) return new Map();
   const rows = await em.execute<{ key_id: string; total: unknown }[]>(
-    `select key_id, coalesce(sum(questions), 0) as total from usage_ledger
-      where workspace_id = ? and kind = 'question' and created_at >= ? and created_at < ?
-        and key_id in (${keyIds.map(() => '?').join(', ')})
-      group by key_id`,
-    [workspaceId, period.start, period.end, ...keyIds],
+    `select key_id, questions as total from usage_key_month
+      where workspace_id = ? and month_start = ? and key_id in (${keyIds.map(() => '?').join(', ')})`,
+    [workspaceId, month.start, ...keyIds],
   );
   return new Map(rows.map((r) => [r.key_id, num(r.total)]));
 }
