@@ -63,7 +63,7 @@ function principalOf(app: Deps, credentials: Credentials): Promise<Caller> {
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
   // Calls with the same key that arrive together share one lookup (src/modules/keys/runtime.ts).
-  return authenticateSecret(app.orm.em.fork(), app.clock, secret, (hash) => app.keys.lookups.submit(hash, hash));
+  return authenticateSecret(app.orm.em, app.clock, secret, (hash) => app.keys.lookups.submit(hash, hash));
 }
 
 export interface AdmitOptions {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { persona } from '../support/agents.js';
@@ -61,6 +61,25 @@ describe('authentication', () => {
     const res = await api(t.baseUrl, other.key).get('/v1/agents');
     expect(res.status).toBe(401);
     expect(res.body.error).toMatch(/user not found/i);
+  });
+});
+
+describe('shared key lookups (issue 28)', () => {
+  it('calls with one key that arrive together share one lookup, hydrated once: they get the same entities', async () => {
+    const { authenticate } = await import('../../src/pipeline/pipeline.js');
+    const { ApiKey } = await import('../../src/modules/keys/api-key.entity.js');
+    const em = t.app.services.orm.em;
+    const maps = vi.spyOn(Object.getPrototypeOf(em), 'map');
+    const callers = await Promise.all(Array.from({ length: 6 }, () => authenticate(t.app.services, { authorization: `Bearer ${owner.key}` })));
+    // the first call finds the key idle and is looked up alone; the five behind it share the next lookup
+    const keyMaps = maps.mock.calls.filter(([entity]) => entity === ApiKey).length;
+    maps.mockRestore();
+    expect(keyMaps).toBe(2);
+    const keys = new Set(callers.map((c) => (c.kind === 'key' ? c.key : undefined)));
+    const workspaces = new Set(callers.map((c) => c.workspace));
+    expect(keys.size).toBe(2);
+    expect(workspaces.size).toBe(2);
+    expect(callers.every((c) => c.kind === 'key' && c.workspace.id === owner.workspaceId)).toBe(true);
   });
 });
 

@@ -151,10 +151,41 @@ const keyLookupSql = (em: Em): string =>
       where k.secret_hash = $1`;
 
 /**
+ * A key's lookup, hydrated: the key, its user (null when the user is gone) and workspace as entities, and
+ * whether the key or an ancestor is revoked. Made once per lookup and shared by the calls that share it
+ * (src/modules/keys/runtime.ts): the entities are read, never changed, by the use cases.
+ */
+export interface KeyRecord {
+  key: ApiKey;
+  user: User | null;
+  workspace: Workspace;
+  revoked: boolean;
+}
+
+/** Hydrates a lookup's joined row (`lookupKeyRow`) into its entities, or null when no key or workspace matched. */
+export function hydrateKeyRow(em: Em, row: KeyRow | undefined): KeyRecord | null {
+  const keyRow = row ? part(row, 'k') : null;
+  const wsRow = row ? part(row, 'w') : null;
+  if (!row || !keyRow || !wsRow) return null;
+  const userRow = part(row, 'u');
+  return {
+    key: em.map(ApiKey, keyRow as never),
+    user: userRow ? em.map(User, userRow as never) : null,
+    workspace: em.map(Workspace, wsRow as never),
+    revoked: Boolean(keyRow.revoked_at) || row.ancestor_revoked === true,
+  };
+}
+
+/** One key check's lookup and hydration (`lookupKeyRow`, `hydrateKeyRow`). */
+export async function lookupKey(em: Em, hash: string): Promise<KeyRecord | null> {
+  return hydrateKeyRow(em, await lookupKeyRow(em, hash));
+}
+
+/**
  * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
- * (401 variants, 403 client_suspended, 403 provider_unpaid). One lookup per call (`lookupKeyRow`, or `lookup`: the request
- * pipeline shares one lookup between the calls with the same key that arrive while the previous lookup
- * of that key is in flight, each still answered by a lookup made after it arrived), never cached, so a
+ * (401 variants, 403 client_suspended, 403 provider_unpaid). One lookup per call (`lookupKey`, or `lookup`: the request
+ * pipeline shares one lookup, hydrated once, between the calls with the same key that arrive while the previous
+ * lookup of that key is in flight, each still answered by a lookup made after it arrived), never cached, so a
  * revocation or a change takes effect at the next call. The lookup is by hash; the final comparison is
  * constant-time.
  */
@@ -162,23 +193,15 @@ export async function authenticateSecret(
   em: Em,
   clock: Clock,
   secret: string | undefined,
-  lookup: (hash: string) => Promise<KeyRow | null | undefined> = (hash) => lookupKeyRow(em, hash),
+  lookup: (hash: string) => Promise<KeyRecord | null | undefined> = (hash) => lookupKey(em, hash),
 ): Promise<KeyCaller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
-  const row = (await lookup(hash)) ?? undefined;
-  const keyRow = row ? part(row, 'k') : null;
-  const wsRow = row ? part(row, 'w') : null;
-  const revoked = Boolean(keyRow?.revoked_at) || row?.ancestor_revoked === true;
-  if (!keyRow || !wsRow || !constantTimeEqualHex(String(keyRow.secret_hash), hash) || revoked) {
-    throw errors.unauthorized(AuthMessages.invalid);
-  }
-  const key = em.map(ApiKey, keyRow as never);
+  const found = await lookup(hash);
+  if (!found || !constantTimeEqualHex(found.key.secretHash, hash) || found.revoked) throw errors.unauthorized(AuthMessages.invalid);
+  const { key, user, workspace } = found;
   if (key.expiresAt && key.expiresAt.getTime() <= clock.now().getTime()) throw errors.unauthorized(AuthMessages.expired);
-  const userRow = part(row!, 'u');
-  if (!userRow) throw errors.unauthorized(AuthMessages.unknownUser);
-  const user = em.map(User, userRow as never);
-  const workspace = em.map(Workspace, wsRow as never);
+  if (!user) throw errors.unauthorized(AuthMessages.unknownUser);
   assertWorkspaceOpen(workspace, clock.now());
   return keyCaller(workspace, user, key);
 }
