@@ -73,4 +73,60 @@ describe('verifier rules', () => {
     expect(await verdict('The total due on invoice INV-2025-0318 is £3,108.00.', doc)).toBe('supported');
     expect(await verdict('The total due on invoice INV-2025-0412 is £3,108.00.', doc)).toBe('unverifiable');
   });
+
+  it('numbered headings: `## 2. Eligibility` is one heading, so its section counts as context', async () => {
+    const doc = ['# Remote Work Policy', '', '## 2. Eligibility', '', 'It is not available to warehouse staff, whose roles require presence.'].join('\n');
+    expect(await verdict('Warehouse staff are eligible for remote work.', doc)).toBe('contradicted');
+  });
+
+  it('hyphenated words: a name written with a hyphen (Pre-orders) is matched word by word', async () => {
+    const doc = ['# Minutes', '', '## AQ-350 launch', '', 'Pre-orders will open on 1 September 2025.'].join('\n');
+    expect(await verdict('Pre-orders for the AQ-350 open on 15 September 2025.', doc)).toBe('contradicted');
+    expect(await verdict('Pre-orders for the AQ-350 open on 1 September 2025.', doc)).toBe('supported');
+  });
+
+  it('names in the score: a sentence naming the claim\'s subject is about it (generic verbs need not match)', async () => {
+    const doc = ['# Training schedule', '', '| Session | Date | Room |', '|---|---|---|', '| Fire Warden Refresher | 22 July 2025 | Elbe |'].join('\n');
+    expect(await verdict('The Fire Warden Refresher takes place on 22 July 2025.', doc)).toBe('supported');
+    expect(await verdict('The Fire Warden Refresher takes place on 23 July 2025.', doc)).toBe('contradicted');
+  });
+
+  it('document context: a date of the title (the meeting\'s) agrees with a claim stating it', async () => {
+    const doc = ['# Minutes — Product Board, 9 April 2025', '', '## Next meeting', '', 'The next Product Board will take place on 14 May 2025.'].join('\n');
+    expect(await verdict('The next Product Board after 9 April 2025 takes place on 14 May 2025.', doc)).toBe('supported');
+  });
+
+  it('yearless dates: `31 mars` and `30 avril` are dates compared by day and month', async () => {
+    const doc = 'Les jours non pris peuvent être reportés jusqu\'au 31 mars de l\'année suivante.';
+    expect(await verdict('Les jours non pris peuvent être reportés jusqu\'au 30 avril de l\'année suivante.', doc)).toBe('contradicted');
+    expect(await verdict('Les jours non pris peuvent être reportés jusqu\'au 31 mars de l\'année suivante.', doc)).toBe('supported');
+  });
+
+  it('French verbs: a changed name after the verb is a contradiction in French too', async () => {
+    const doc = ['# Compte rendu du CSE, 12 mai 2025', '', 'Compte rendu rédigé par Julien Morel, secrétaire du CSE.'].join('\n');
+    expect(await verdict('Le compte rendu du CSE a été rédigé par Sophie Lambert.', doc)).toBe('contradicted');
+    expect(await verdict('Le compte rendu du CSE a été rédigé par Julien Morel.', doc)).toBe('supported');
+  });
+
+  it('another code of the same series in the sentence: the sentence is about that invoice, not the claim\'s', async () => {
+    const doc = ['# Facture FA-2025-114', '', 'La facture précédente FA-2025-087, d\'un montant de 640,00 € TTC, a été réglée.'].join('\n');
+    expect(await verdict('La facture FA-2025-114 s\'élève à 640,00 € TTC.', doc)).toBe('unverifiable');
+  });
+
+  it('unknown capitalised word: a nationality or plan no passage mentions leaves the claim unverifiable', async () => {
+    const doc = 'A home-office allowance of €500 is paid to employees on a German contract.';
+    expect(await verdict('Employees on a French contract receive a €500 home-office allowance.', doc)).toBe('unverifiable');
+    expect(await verdict('Employees on a German contract receive a €500 home-office allowance.', doc)).toBe('supported');
+  });
+
+  it('amount of another subject: an exact distinctive amount elsewhere outweighs a different amount of another line', async () => {
+    const doc = ['# Invoice INV-2025-0318', '', '| | Amount |', '|---|---|', '| Subtotal (excl. VAT) | £2,590.00 |', '| VAT at 20% | £518.00 |', '| **Total due** | **£3,108.00** |'].join('\n');
+    expect(await verdict('Invoice INV-2025-0318 totals £3,108.00 including VAT.', doc)).toBe('supported');
+    expect(await verdict('The VAT on invoice INV-2025-0318 is £347.10.', doc)).toBe('contradicted');
+  });
+
+  it('a support naming the claim\'s person outweighs a sentence where another name stands', async () => {
+    const doc = ['# Agreement — Brightline', '', 'Signed for the Provider: Siobhan Gallagher.', '', 'Signed for the Customer: Matthias Keller.'].join('\n');
+    expect(await verdict('The Brightline agreement was signed for the Customer by Matthias Keller.', doc)).toBe('supported');
+  });
 });

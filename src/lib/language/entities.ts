@@ -117,7 +117,7 @@ export function namesOf(text: string, tokens: Token[] = tag(text)): Entity[] {
     const first = kept[0]!;
     const last = kept[kept.length - 1]!;
     const end = last.value.endsWith('.') ? last.end - 1 : last.end;
-    const words = kept.map((t) => fold(t.value).replace(/[^\p{L}\p{N}]+/gu, '')).filter(Boolean);
+    const words = kept.flatMap((t) => fold(t.value).split(/[^\p{L}\p{N}]+/u)).filter(Boolean);
     out.push({ text: text.slice(first.start, end), words, kind: 'name', start: first.start, end });
   };
   for (const t of tokens) {
@@ -141,10 +141,22 @@ export function firstVerbAt(text: string, tokens: Token[] = tag(text)): number {
   return t ? t.start : -1;
 }
 
-/** Entities and the first verb of a text, tagged once. */
-export function readClaim(text: string): { entities: Entity[]; verbAt: number } {
+/**
+ * French verbs the English tagger cannot read: auxiliaries, modals and common verbs of claims, and a
+ * reflexive or elided verb (`s'élève`, `n'est`), as written.
+ */
+const FRENCH_VERB =
+  /(?<![\p{L}'’-])(?:est|sont|a|ont|était|étaient|sera|seront|avait|avaient|fut|doit|doivent|devra|peut|peuvent|pourra|va|vont|font|prend|prennent|restent|passent|coûte|coûtent|durent|comprend|comprennent|s['’]\p{L}+|n['’]\p{L}+|ne|se)(?![\p{L}'’-])/u;
+
+/** Entities and the first verb of a text, tagged once (in French, the first verb by its form). */
+export function readClaim(text: string, language: 'en' | 'fr' = 'en'): { entities: Entity[]; verbAt: number } {
   const tokens = tag(text);
-  return { entities: entitiesOf(text, tokens), verbAt: firstVerbAt(text, tokens) };
+  let verbAt = firstVerbAt(text, tokens);
+  if (language === 'fr') {
+    const m = FRENCH_VERB.exec(text);
+    verbAt = m ? m.index : -1;
+  }
+  return { entities: entitiesOf(text, tokens), verbAt };
 }
 
 /**

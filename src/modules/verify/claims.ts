@@ -29,6 +29,9 @@ function endsSentence(text: string, i: number): boolean {
   if (next !== undefined && !isSpace(next)) return false; // 1.2, e.g., example.com
   const before = wordBefore(text, i);
   if (ABBREVIATIONS.has(before)) return false;
+  // The number of a heading or a list item (`## 2. Eligibility`, `3.1. Fees`): part of its line.
+  const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+  if (i - lineStart < 16 && /^[ \t#>*-]*\d{1,3}(?:\.\d{1,3})*$/.test(text.slice(lineStart, i))) return false;
   if (/^\p{Lu}$/u.test(text[i - 1] ?? '') && !/[\p{L}]/u.test(text[i - 2] ?? ' ')) return false; // an initial: J. Smith
   let j = i + 1;
   while (j < text.length && j - i < 20 && isSpace(text[j])) j++;

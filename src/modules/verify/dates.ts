@@ -5,6 +5,8 @@ export interface DateSpan {
   from: number;
   to: number;
   granularity: 'day' | 'month' | 'quarter' | 'year';
+  /** A day and month written without a year. */
+  yearless?: boolean;
   start: number;
   end: number;
 }
@@ -85,6 +87,15 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
+/** A day and month without a year (`31 mars`, `30 April`, `April 30`): compared by day and month only. */
+const FULL_MONTH = '(january|february|march|april|june|july|august|september|october|november|december|May|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)';
+const YEARLESS = [
+  new RegExp(`(?<![\\d.,])(\\d{1,2})(?:er|st|nd|rd|th)?[\\s\\u00a0]+${FULL_MONTH}(?![\\p{L}])`, 'giu'),
+  new RegExp(`(?<![\\p{L}])${FULL_MONTH}[\\s\\u00a0]+(\\d{1,2})(?:st|nd|rd|th)?(?![\\d.,]\\d|[\\p{L}\\d])`, 'giu'),
+];
+/** Yearless dates are placed in this (leap) year; `yearless` marks them. */
+const NO_YEAR = 2000;
+
 const BARE_YEAR = /(?<![\p{L}\d.,]|[\p{L}\d]-)((?:19|20)\d{2})(?![\d.,]\d|-[\p{L}\d])/gu;
 
 /**
@@ -105,6 +116,19 @@ export function dates(text: string): DateSpan[] {
       if (read) out.push({ ...read, start: m.index, end });
     }
   }
+  for (const [i, re] of YEARLESS.entries()) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const end = m.index + m[0].length;
+      if (taken(m.index, end)) continue;
+      const [d, name] = i === 0 ? [Number(m[1]), m[2]!] : [Number(m[2]), m[1]!];
+      // English `may` is a month only with its capital (`10 may be` is not a date).
+      if (fold(name) === 'may' && name !== 'May') continue;
+      const mo = monthNo(name);
+      if (!valid(NO_YEAR, mo, d)) continue;
+      out.push({ from: day(NO_YEAR, mo, d), to: day(NO_YEAR, mo, d) + 1, granularity: 'day', yearless: true, start: m.index, end });
+    }
+  }
   BARE_YEAR.lastIndex = 0;
   for (let m = BARE_YEAR.exec(text); m; m = BARE_YEAR.exec(text)) {
     const end = m.index + m[0].length;
@@ -119,4 +143,11 @@ export function dates(text: string): DateSpan[] {
 }
 
 /** One date lies within the other (a day of a month, a month of a year): they agree. */
-export const datesAgree = (a: DateSpan, b: DateSpan): boolean => (a.from >= b.from && a.to <= b.to) || (b.from >= a.from && b.to <= a.to);
+export const datesAgree = (a: DateSpan, b: DateSpan): boolean => {
+  // A yearless day agrees with the same day and month of any year.
+  if (a.yearless || b.yearless) {
+    const md = (x: DateSpan) => new Date(x.from * 86_400_000).toISOString().slice(5, 10);
+    return a.granularity === 'day' && b.granularity === 'day' ? md(a) === md(b) : false;
+  }
+  return (a.from >= b.from && a.to <= b.to) || (b.from >= a.from && b.to <= a.to);
+};

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
+import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
@@ -55,10 +55,17 @@ export const THRESHOLDS = {
   subject: 0.5,
   /** Supported when the sentence itself holds the claim's exact figures, dates and stated names. */
   anchored: 0.45,
+  /** Supported when the sentence holds the claim's exact distinctive figure (four significant digits or more). */
+  distinctive: 0.3,
   /** An unverifiable claim shows its nearest sentence from this share on. */
   nearest: 0.3,
 } as const;
 
+/**
+ * A support outweighs a sentence where another name stands in place of the claim's when its own words (names
+ * apart) hold at least this share of that sentence's score: both are about the same thing.
+ */
+const SUPPORT_OVER_NAME = 0.9;
 /** Sentences examined in full per claim, after the quick count over rare words. */
 const CANDIDATES = 8;
 /** A word in more sentences than this does not drive the candidate count (it still counts in the score). */
@@ -107,6 +114,10 @@ interface Claim {
   seg: Segment;
   /** Stems the score counts (content words, names excluded). */
   stems: string[];
+  /** Capitalised words inside the claim that the tagger did not read as names (`French`, `Premium`), folded. */
+  capitals: string[];
+  /** Stems of the claim's names: they count in the score once the names are found (past the entity rule). */
+  nameStems: string[];
   /** Stems that find candidates (names included). */
   lookup: string[];
   /** The claim's folded words by stem. */
@@ -164,6 +175,10 @@ export class Verifier {
   /** Candidate scores by sentence, reused from claim to claim. */
   private scores = new Float64Array(0);
   private lastTurn = performance.now();
+  /** Folded words of each passage (text and name), built on first need by the entity rule. */
+  private readonly passageWords: Set<string>[] = [];
+  /** Amounts and dates of each context text. */
+  private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Folded word → stem ('' when ignored), for this verification. */
   private readonly stems = new Map<string, string>();
 
@@ -298,8 +313,11 @@ export class Verifier {
   }
 
   private analyse(seg: Segment): Claim {
-    const { entities, verbAt } = readClaim(seg.text);
+    const { entities, verbAt } = readClaim(seg.text, this.language);
     const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
+    // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
+    // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
+    const ownNameStems = [...new Set(entities.filter((e) => e.kind === 'name' && (verbAt < 0 || e.start < verbAt)).flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean))];
     const ds = dates(seg.text);
     const qs = quantities(seg.text, this.stem, ds);
     // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
@@ -320,6 +338,11 @@ export class Verifier {
     return {
       seg,
       stems: scored,
+      nameStems: ownNameStems.filter((x) => !scored.includes(x)),
+      capitals: [...seg.text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?![\p{L}\p{N}-])/gu)]
+        .filter((m) => ![...entities, ...ds].some((e) => m.index < e.end && m.index + m[0].length > e.start))
+        .map((m) => fold(m[0]))
+        .filter((w) => !STOP_WORDS.has(w)),
       lookup: [...unique, ...new Set(numbers)],
       surface,
       alternatives: new Map(),
@@ -459,6 +482,20 @@ export class Verifier {
     // The best few by score, ties to the earlier sentence: one pass keeping a short sorted list.
     const top: number[] = [];
     const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+    // The document's own context (its name, title, section) counts too, below the sentence's words: the VAT row
+    // of the invoice the claim names outranks the VAT row of another invoice.
+    const bonus = new Map<string, number>();
+    for (const id of touched) {
+      const s = this.sentences[id]!;
+      let b = bonus.get(s.contextText);
+      if (b === undefined) {
+        b = 0;
+        for (const stem of lookup) if (s.context.includes(stem)) b += this.idf(stem) * CONTEXT_WEIGHT;
+        for (const e of claim.entities) if (e.kind === 'code' && e.words.every((w) => s.contextText.toLowerCase().includes(w))) b += this.idf(`#${e.words[e.words.length - 1]}`);
+        bonus.set(s.contextText, b);
+      }
+      scores[id]! += b;
+    }
     for (const id of touched) {
       if (top.length === CANDIDATES && !better(id, top[CANDIDATES - 1]!)) continue;
       let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
@@ -474,19 +511,29 @@ export class Verifier {
 
   private judge(claim: Claim): ClaimResult {
     const base = { text: claim.seg.text, start: claim.seg.start, end: claim.seg.end };
+    // A capitalised word of the claim (a nationality, a plan, a product line) that no passage mentions: the
+    // claim is about something the evidence does not cover.
+    const unknown = claim.capitals.find((w) => !this.mentioned({ text: w, words: [w], kind: 'name', start: 0, end: 0 }));
     let best: { verdict: Verdict; rule: string; score: number; id: number } | null = null;
     let nearest: { score: number; id: number } | null = null;
+    let support: { verdict: Verdict; rule: string; score: number; own?: number; id: number } | null = null;
     const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
     for (const id of this.candidates(claim)) {
       const r = this.compare(claim, this.sentences[id]!);
       if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
       if (r.verdict === 'unverifiable') continue;
+      if (r.verdict === 'supported' && (!support || r.score > support.score)) support = { ...r, id };
       // The strongest sentence decides; on a tie an exact support wins over a conflict.
       if (!best || r.score > best.score + 1e-9 || (Math.abs(r.score - best.score) <= 1e-9 && rank(r.verdict) > rank(best.verdict))) {
         best = { ...r, id };
       }
     }
-    if (best) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
+    // A sentence stating the claim with its names outweighs one where another name stands (the claim's name
+    // is stated elsewhere in the evidence).
+    // A sentence stating the claim's exact amount is about the claim's subject: another amount elsewhere is another subject's.
+    if (best?.rule === 'numbers' && best.verdict === 'contradicted' && support?.rule === 'numbers') best = support;
+    if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
+    if (best && !unknown) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
   }
@@ -525,13 +572,17 @@ export class Verifier {
   private pair<T>(
     claimFacts: Fact<T>[],
     sentenceFacts: Fact<T>[],
+    contextFacts: T[],
     comparable: (a: T, b: T) => boolean,
     equal: (a: T, b: T) => boolean,
     sameLine: boolean,
+    within: (a: T, b: T) => boolean = equal,
   ): 'match' | 'conflict' | 'missing' {
     let missing = false;
     for (const c of claimFacts) {
       const same = sentenceFacts.filter((p) => comparable(c.fact, p.fact));
+      // Stated by the document's own context (an invoice's number or date in its title): agreed, when the sentence does not state it.
+      if (!same.some((p) => equal(c.fact, p.fact)) && contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p))) continue;
       if (same.length === 0) {
         missing = true;
         continue;
@@ -554,7 +605,7 @@ export class Verifier {
   }
 
   /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
-  private compare(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; score: number } {
+  private compare(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; score: number; own?: number } {
     let total = 0;
     let found = 0;
     let flipped = false;
@@ -573,45 +624,66 @@ export class Verifier {
       }
     }
     const score = total > 0 ? found / total : 0;
+    // The claim's names count too once they are found: a sentence naming what the claim names is about it.
+    let nameTotal = 0;
+    let nameFound = 0;
+    for (const stem of claim.nameStems) {
+      const w = this.idf(stem);
+      nameTotal += w;
+      if (s.stems.includes(stem)) nameFound += w;
+      else if (s.context.includes(stem)) nameFound += w * CONTEXT_WEIGHT;
+    }
+    const full = total + nameTotal > 0 ? (found + nameFound) / (total + nameTotal) : 0;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
-    if (score < THRESHOLDS.anchored) return none;
+    if (Math.max(score, full) < THRESHOLDS.distinctive) return none;
 
     const facts = this.facts(s);
     // Names and codes: each of the claim's must be in the sentence or its context. One the document never
     // mentions makes the claim unverifiable, unless it stands where the sentence names another (a changed
-    // name in what the claim says, not in what it is about).
+    // name in what the claim says, not in what it is about) and no passage mentions it at all.
     const here = (e: Entity) => e.words.every((w) => facts.words.has(w));
     const absent = claim.entities.filter((e) => !here(e));
-    if (absent.length > 0) {
-      const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
-      const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
-      facts.entities ??= entitiesOf(s.seg.text);
-      const replaced = facts.entities.some((e) => e.kind === absent[0]!.kind && !claim.entities.some((c) => c.words.join(' ') === e.words.join(' ')));
-      if (inPredicate && otherHere && replaced && score >= THRESHOLDS.entity) return { verdict: 'contradicted', rule: 'entities', score };
-      return none;
+    // A code of the claim found only in the context, where the sentence itself states another code of the same
+    // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
+    const series = (e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase();
+    const ownCodes = codesOf(s.seg.text);
+    for (const e of claim.entities) {
+      if (e.kind !== 'code' || e.words.every((w) => this.sentenceWords(s).has(w))) continue;
+      if (ownCodes.some((o) => series(o) === series(e) && series(e) !== '' && o.words.join(' ') !== e.words.join(' '))) return none;
     }
     const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
+    const context = this.contextFacts(s);
     const amounts = this.pair(
       claim.quantities,
       facts.quantities,
+      context.quantities,
       (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit),
       (a, b) => a.unit === b.unit && sameValue(a.value, b.value),
       sameLine,
     );
-    if (amounts === 'conflict' && score >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'numbers', score };
-    const when = this.pair(claim.dates, facts.dates, () => true, datesAgree, sameLine);
-    if (when === 'conflict' && score >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'dates', score };
+    const when = this.pair(claim.dates, facts.dates, context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
+    if (absent.length > 0) {
+      // A name the sentence does not hold: another name in its place, where the rest of the claim agrees (its
+      // other names, its amounts and dates), is a changed name; otherwise the sentence is about something else.
+      const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
+      const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
+      if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
+      facts.entities ??= entitiesOf(s.seg.text);
+      const replaced = facts.entities.some((e) => e.kind === absent[0]!.kind && !claim.entities.some((c) => c.words.join(' ') === e.words.join(' ')));
+      return replaced ? { verdict: 'contradicted', rule: 'entities', score } : none;
+    }
+    if (amounts === 'conflict' && full >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'numbers', score: full };
+    if (when === 'conflict' && full >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'dates', score: full };
     // Anchored: the sentence itself holds the claim's exact figures, dates or the names it states (not only
     // its context), so fewer of the claim's other words need to be there.
-    const inSentence = (e: Entity) => e.words.every((w) => s.seg.text && this.sentenceWords(s).has(w));
-    const anchored =
-      claim.quantities.length + claim.dates.length + claim.entities.filter((e) => e.start > claim.verbAt).length > 0 &&
-      amounts === 'match' &&
-      when === 'match' &&
-      claim.entities.filter((e) => e.start > claim.verbAt).every(inSentence);
-    const bar = anchored ? THRESHOLDS.anchored : THRESHOLDS.support;
-    if (score < Math.min(bar, THRESHOLDS.polarity)) return none;
-    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score };
+    const inSentence = (e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w));
+    const stated = claim.entities.filter((e) => e.start > claim.verbAt);
+    const anchored = claim.quantities.length + claim.dates.length + stated.length > 0 && amounts === 'match' && when === 'match' && stated.every(inSentence);
+    // A distinctive figure (four significant digits or more, `£3,108.00`) stated as the claim states it anchors more.
+    const distinctive = anchored && claim.quantities.some((q) => q.fact.unit !== null && String(Math.round(Math.abs(q.fact.value) * 100)).replace(/0+$/, '').length >= 4);
+    const bar = distinctive ? THRESHOLDS.distinctive : anchored ? THRESHOLDS.anchored : THRESHOLDS.support;
+    if (full < Math.min(bar, THRESHOLDS.polarity)) return none;
+    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score: full };
     // Negation is read in the clause of the sentence that holds the claim's words, not anywhere in it.
     let clause = facts.clauses[0];
     let best = -1;
@@ -620,9 +692,33 @@ export class Verifier {
       if (o > best + 1e-9) [best, clause] = [o, c];
     }
     const negations = facts.clauses.length > 1 && clause ? clause.negations : s.negations;
-    if (claim.negations % 2 !== negations % 2) return { verdict: 'contradicted', rule: 'negation', score };
-    if (amounts === 'missing' || when === 'missing' || score < bar) return none;
+    if (claim.negations % 2 !== negations % 2) return { verdict: 'contradicted', rule: 'negation', score: full };
+    if (amounts === 'missing' || when === 'missing' || full < bar) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
-    return { verdict: 'supported', rule, score };
+    return { verdict: 'supported', rule, score: full, own: score };
+  }
+
+  /** Whether any passage (its text or its name) holds every word of the entity. */
+  private mentioned(e: Entity): boolean {
+    for (let i = 0; i < this.passages.length; i++) {
+      let set = this.passageWords[i];
+      if (!set) {
+        const p = this.passages[i]!;
+        this.passageWords[i] = set = new Set(words(`${p.source}\n${p.content}`).map((w) => w.w));
+      }
+      if (e.words.every((w) => set.has(w))) return true;
+    }
+    return false;
+  }
+
+  /** The amounts and dates of a sentence's context (its document's name, title, section), read once per context. */
+  private contextFacts(s: Sentence): { quantities: Quantity[]; dates: DateSpan[] } {
+    let f = this.contextFactsMemo.get(s.contextText);
+    if (!f) {
+      const ds = dates(s.contextText);
+      f = { dates: ds, quantities: quantities(s.contextText, this.stem, ds) };
+      this.contextFactsMemo.set(s.contextText, f);
+    }
+    return f;
   }
 }
