@@ -324,6 +324,8 @@ export class Verifier {
     // the amount and date rules, not counted again as words.
     let plain = seg.text;
     for (const f of [...ds, ...qs]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
+    // Bounds (`at most`, `up to`, `au plus`) qualify an amount; they are read with it, not scored as words.
+    plain = plain.replace(/\b(?:at\s+(?:most|least)|up\s+to|au\s+(?:plus|moins)|jusqu['’]\s*à)\b/giu, (m) => ' '.repeat(m.length));
     const { stems, negations } = this.contentStems(plain);
     const { numbers } = this.contentStems(seg.text);
     const unique = [...new Set(stems)];
@@ -461,6 +463,8 @@ export class Verifier {
   private candidates(claim: Claim): number[] {
     const lookup = new Set(claim.lookup);
     for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
+    // Other indexed forms of the claim's words (`weigh` finds `weight`, `consum` finds `consumpt`).
+    for (const s of claim.stems) for (const e of this.extensionsOf(s)) lookup.add(e);
     const byRarity = [...lookup]
       .filter((s) => this.postings.has(s))
       .sort((a, b) => this.postings.get(a)!.length - this.postings.get(b)!.length || (a < b ? -1 : 1));
@@ -678,7 +682,9 @@ export class Verifier {
     // its context), so fewer of the claim's other words need to be there.
     const inSentence = (e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w));
     const stated = claim.entities.filter((e) => e.start > claim.verbAt);
-    const anchored = claim.quantities.length + claim.dates.length + stated.length > 0 && amounts === 'match' && when === 'match' && stated.every(inSentence);
+    // With a figure or a date of the claim in the sentence, a name it states may be in the sentence's context.
+    const figures = claim.quantities.length + claim.dates.length > 0;
+    const anchored = (figures || stated.length > 0) && amounts === 'match' && when === 'match' && stated.every(figures ? here : inSentence);
     // A distinctive figure (four significant digits or more, `£3,108.00`) stated as the claim states it anchors more.
     const distinctive = anchored && claim.quantities.some((q) => q.fact.unit !== null && String(Math.round(Math.abs(q.fact.value) * 100)).replace(/0+$/, '').length >= 4);
     const bar = distinctive ? THRESHOLDS.distinctive : anchored ? THRESHOLDS.anchored : THRESHOLDS.support;

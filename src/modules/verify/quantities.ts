@@ -35,7 +35,9 @@ const MEASURES: Record<string, Measure> = {
   km: m('m', 'length', 1e3), kilometre: m('m', 'length', 1e3), kilometres: m('m', 'length', 1e3), kilometer: m('m', 'length', 1e3), kilometers: m('m', 'length', 1e3),
   cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
   m2: m('m2', 'area'), sqm: m('m2', 'area'), ft2: m('ft2', 'area'), m3: m('m3', 'volume'), litre: m('l', 'volume'), litres: m('l', 'volume'), liter: m('l', 'volume'), liters: m('l', 'volume'), l: m('l', 'volume'),
-  day: m('day', 'time-d'), days: m('day', 'time-d'), jour: m('day', 'time-d'), jours: m('day', 'time-d'), week: m('day', 'time-d', 7), weeks: m('day', 'time-d', 7), semaine: m('day', 'time-d', 7), semaines: m('day', 'time-d', 7),
+  // Days and weeks in hours: `within one day` is `within 24 hours`, `deux jours` is `48 heures`.
+  day: m('hour', 'time-h', 24), days: m('hour', 'time-h', 24), jour: m('hour', 'time-h', 24), jours: m('hour', 'time-h', 24), week: m('hour', 'time-h', 168), weeks: m('hour', 'time-h', 168), semaine: m('hour', 'time-h', 168), semaines: m('hour', 'time-h', 168),
+  fortnight: m('hour', 'time-h', 336), fortnights: m('hour', 'time-h', 336), quinzaine: m('hour', 'time-h', 336),
   month: m('month', 'time-m'), months: m('month', 'time-m'), mois: m('month', 'time-m'), year: m('month', 'time-m', 12), years: m('month', 'time-m', 12), an: m('month', 'time-m', 12), ans: m('month', 'time-m', 12), annee: m('month', 'time-m', 12), annees: m('month', 'time-m', 12),
   hour: m('hour', 'time-h'), hours: m('hour', 'time-h'), h: m('hour', 'time-h'), hr: m('hour', 'time-h'), hrs: m('hour', 'time-h'), heure: m('hour', 'time-h'), heures: m('hour', 'time-h'),
   minute: m('hour', 'time-h', 1 / 60), minutes: m('hour', 'time-h', 1 / 60), min: m('hour', 'time-h', 1 / 60), mins: m('hour', 'time-h', 1 / 60), mn: m('hour', 'time-h', 1 / 60),
