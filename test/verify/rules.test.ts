@@ -129,4 +129,18 @@ describe('verifier rules', () => {
     const doc = ['# Agreement — Brightline', '', 'Signed for the Provider: Siobhan Gallagher.', '', 'Signed for the Customer: Matthias Keller.'].join('\n');
     expect(await verdict('The Brightline agreement was signed for the Customer by Matthias Keller.', doc)).toBe('supported');
   });
+
+  it('units of time: days and weeks in hours (within one day = within 24 hours), a fortnight is two weeks', async () => {
+    const doc = 'A lost phone must be reported to the IT service desk within 24 hours.';
+    expect(await verdict('A lost phone must be reported to the IT service desk within one day.', doc)).toBe('supported');
+    expect(await verdict('A lost phone must be reported to the IT service desk within two days.', doc)).toBe('contradicted');
+  });
+
+  it('bounds: `at most` is read with the amount, and another form of the word (weigh, weight) finds the row', async () => {
+    const doc = ['# AQ-200 manual', '', '| Specification | Value |', '|---|---|', '| Weight | 5.2 kg |', '| Power consumption | 45 W maximum |'].join('\n');
+    expect(await verdict('The AQ-200 weighs 5.2 lb.', doc)).toBe('contradicted');
+    expect(await verdict('The AQ-200 consumes at most 45 kW.', doc)).toBe('contradicted');
+    expect(await verdict('The AQ-200 consumes at most 45 W.', doc)).toBe('supported');
+  });
 });
+

@@ -351,8 +351,9 @@ export class Verifier {
       entities,
       verbAt,
       negations,
-      dates: this.about(seg.text, ds, 0, null, new Set()),
-      quantities: this.about(seg.text, qs, 0, null, new Set()),
+      // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
+      dates: this.about(plain, ds, 0, null, new Set()),
+      quantities: this.about(plain, qs, 0, null, new Set()),
     };
   }
 
@@ -564,6 +565,7 @@ export class Verifier {
       const w = this.idf(s);
       total += w;
       if (about.has(s)) found += w;
+      else if (this.extensionsOf(s).some((e) => about.has(e))) found += w * SYNONYM_WEIGHT;
     }
     return total > 0 ? found / total : 1;
   }

@@ -111,6 +111,13 @@ const NUMBER_WORDS: Record<string, number> = {
   quinze: 15, vingt: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
 };
 
+const DIGIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const COMPOUND = new RegExp(
+  `(?<![\\p{L}-])(?:(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\\s](one|two|three|four|five|six|seven|eight|nine))?|(zero|one|two|three|four|five|six|seven|eight|nine))(?:\\s+point((?:\\s+(?:zero|one|two|three|four|five|six|seven|eight|nine))+))?(?![\\p{L}-])`,
+  'giu',
+);
+
 const WORD = /^[\s\u00a0\u202f'’]*([\p{L}%€$£]+)/u;
 
 /** The next word after `at` (letters, or a currency or percent sign), with its end. */
@@ -204,9 +211,24 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     const unit = prefix ?? suffix.unit;
     out.push({ value: value * suffix.scale, unit, dimension: dimensionOf(unit, suffix.measure), start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
   }
+  // Compound number words: `ninety-nine`, `twenty five`, `ninety-nine point five` (English).
+  const taken: Span[] = [...skip];
+  COMPOUND.lastIndex = 0;
+  for (let m = COMPOUND.exec(text); m; m = COMPOUND.exec(text)) {
+    const tens = m[1] ? TENS[fold(m[1])]! : 0;
+    const units = m[2] ? DIGIT_WORDS.indexOf(fold(m[2])) : m[3] ? DIGIT_WORDS.indexOf(fold(m[3])) : 0;
+    if (!m[1] && !m[4]) continue;
+    let value = tens + Math.max(units, 0);
+    if (m[4]) value = Number(`${value}.${[...m[4].matchAll(/\p{L}+/gu)].map((d) => DIGIT_WORDS.indexOf(fold(d[0]))).join('')}`);
+    if (!Number.isFinite(value) || overlaps(taken, m.index, m.index + m[0].length)) continue;
+    const end = m.index + m[0].length;
+    const suffix = readSuffix(text, end, stem);
+    out.push({ value: value * suffix.scale, unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(end, suffix.end) });
+    taken.push({ start: m.index, end });
+  }
   const wordRe = /\p{L}+/gu;
   for (let m = wordRe.exec(text); m; m = wordRe.exec(text)) {
-    if (m[0].length > 12) continue;
+    if (m[0].length > 12 || overlaps(taken, m.index, m.index + m[0].length)) continue;
     const n = NUMBER_WORDS[fold(m[0])];
     // `per cent`, `pour cent`: a percent sign, not a hundred.
     if (n === 100 && /(?:per|pour)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 6), m.index))) continue;
