@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { AuditEntrySchema } from './audit.schemas.js';
-import { listAudit } from './audit.service.js';
+import { listAuditOp } from './operations.js';
 
 /** The audit log for the console's Audit screen: the same service function as GET /v1/audit. */
 const AuditEntryRef = objectFromZod('AuditEntry', AuditEntrySchema, {
@@ -24,7 +24,7 @@ builder.queryFields((t) => ({
   auditLog: t.field({
     type: AuditPageRef,
     description: "The workspace's audit log, newest first (GET /v1/audit); admins and unrestricted keys only.",
-    extensions: operationNeeds({ scope: null, role: 'admin', twin: 'GET /v1/audit' }),
+    extensions: operationField(listAuditOp),
     args: {
       action: t.arg.string({ required: false, description: 'Only these actions, comma-separated (key.created,key.revoked)' }),
       from: t.arg.string({ required: false, description: 'At or after (YYYY-MM-DD or ISO instant, UTC)' }),
@@ -33,12 +33,14 @@ builder.queryFields((t) => ({
       cursor: t.arg.string({ required: false }),
     },
     resolve: async (_r, args, ctx) =>
-      listAudit(await ctx.service(), {
-        action: args.action ?? undefined,
-        from: args.from ?? undefined,
-        to: args.to ?? undefined,
-        limit: args.limit ?? undefined,
-        cursor: args.cursor ?? undefined,
+      listAuditOp.run(await ctx.service(), {
+        query: {
+          action: args.action ?? undefined,
+          from: args.from ?? undefined,
+          to: args.to ?? undefined,
+          limit: args.limit ?? undefined,
+          cursor: args.cursor ?? undefined,
+        },
       }),
   }),
 }));
