@@ -296,7 +296,7 @@ async function main(): Promise<void> {
       .filter(([k]) => k.startsWith('service (traced)|'))
       .reduce((n, [, r]) => n + r.errors + r.timeouts + r.non2xx + r.mismatches, 0);
     lines.push('');
-    lines.push(`Traced service: ${tracedErrors} errors / non-2xx; the OTLP sink received ${stats.exports} exports, ${(stats.bytes / 1e6).toFixed(1)} MB (http/protobuf, batch span processor defaults).`);
+    lines.push(`Traced service: ${tracedErrors} errors / non-2xx; the OTLP sink had received ${stats.exports} exports, ${(stats.bytes / 1e3).toFixed(0)} kB by the end of the runs (http/protobuf, batch span processor defaults: an export every 5 s).`);
   }
   console.log(lines.join('\n'));
 }
