@@ -46,7 +46,7 @@ export async function superviseWorkers(): Promise<void> {
         if (stopping) {
           // One still starting had nothing to drain: the signal's default action is its clean stop.
           if (serving && code !== 0) failed = true;
-          if (live.size === 0) process.exit(failed ? 1 : 0);
+          if (live.size === 0) stopped();
           return;
         }
         log.error({ pid: worker.process.pid, code, signal }, 'server process exited: starting another');
@@ -54,12 +54,16 @@ export async function superviseWorkers(): Promise<void> {
       });
     });
 
+  const stopped = () => {
+    log.info({ failed }, 'every server process stopped');
+    process.exit(failed ? 1 : 0);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal, workers: live.size }, 'stopping server processes');
     for (const worker of live) worker.process.kill('SIGTERM');
-    if (live.size === 0) process.exit(0);
+    if (live.size === 0) stopped();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
