@@ -10,5 +10,9 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // expect.poll waits for a state that must come (a row written, a process listening): on a loaded
+    // machine (load 4 on 2 cores) a second is not enough for a round trip through another process.
+    // Waiting longer never lets a wrong state pass; only a failure is reported later.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

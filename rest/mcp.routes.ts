@@ -52,6 +52,7 @@ export function mcpRouter(app: Deps): Router {
       'MCP tool server (stateless streamable HTTP): tools service_ask, knowledge_search, service_verify, poste_run, flow_list, flow_run, run_status, approvals_list; each checks its own scope when called',
     write: false,
     body: JsonRpcMessage,
+    unknownFields: 'ignored', // JSON-RPC 2.0: the MCP SDKs add members of newer protocol versions
     responses: {
       200: { description: 'The JSON-RPC response (a refused or failed tool call is a result with isError: true)', schema: JsonRpcReply },
       202: { description: 'A notification or response was accepted (no body)' },

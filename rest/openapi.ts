@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AnthropicErrorSchema, OpenAIErrorSchema } from '../src/modules/gateway/index.js';
-import { routeRegistry, isMetered, type AnyRoute } from './route.js';
+import { routeRegistry, isMetered, refusesUnknownFields, type AnyRoute } from './route.js';
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
@@ -112,6 +112,25 @@ function responsesOf(r: AnyRoute): Record<string, unknown> {
   return responses;
 }
 
+/**
+ * Marks every object of a JSON Schema that lists its properties and says nothing of others as
+ * `additionalProperties: false` (records and loose objects say something, and keep it).
+ */
+function closeObjects(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(closeObjects);
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
+  Object.values(schema).forEach(closeObjects);
+}
+
+/** A route's request body schema; a strict body says that it refuses unknown fields (`refusesUnknownFields`). */
+function requestSchemaOf(r: AnyRoute): unknown {
+  const schema = toJsonSchema(r.body!, 'input');
+  if (refusesUnknownFields(r)) closeObjects(schema);
+  return schema;
+}
+
 /** The OpenAPI description, generated from the mounted routes and the zod schemas that validate them. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -135,13 +154,18 @@ export function buildOpenApi(): Record<string, unknown> {
       tags: [r.tag],
       ...(params.length ? { parameters: params } : {}),
       ...('public' in r || r.widget ? { security: [] } : r.scope ? { 'x-scope': r.scope } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { [MEDIA_TYPES[r.bodyType ?? 'json']]: { schema: toJsonSchema(r.body, 'input') } } } } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { [MEDIA_TYPES[r.bodyType ?? 'json']]: { schema: requestSchemaOf(r) } } } } : {}),
       responses: responsesOf(r),
     };
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'svc API', version: '1.0.0' },
+    info: {
+      title: 'svc API',
+      version: '1.0.0',
+      description:
+        'Request bodies whose schema says `additionalProperties: false` refuse a field they do not declare, at any depth: 400 naming it (`field`, `unknownFields`), nothing done. The gateway dialects and MCP accept and ignore unknown fields (docs/security.md, "Unknown fields").',
+    },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },

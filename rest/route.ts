@@ -9,7 +9,8 @@ import { createContext } from '../src/core/context.js';
 import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';
 import type { Logger } from '../src/lib/logger.js';
 import { admit, authenticate, openPublicRequest, type Credentials } from '../src/pipeline/pipeline.js';
-import { errors, isAborted, toDomainError } from '../src/errors/index.js';
+import { errors, isAborted, toDomainError, unknownFieldError } from '../src/errors/index.js';
+import { firstUnknownField } from '../src/lib/unknown-fields.js';
 import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = CeilingName;
@@ -52,6 +53,13 @@ export interface RouteDef extends Needs {
   query?: z.ZodObject;
   /** Media type of `body`: JSON unless the route reads `multipart/form-data`. */
   bodyType?: 'json' | 'multipart';
+  /**
+   * A JSON `body` is strict by default: a field its schema does not declare, at any depth, is a 400
+   * naming it before the handler runs (docs/security.md, "Unknown fields"), and /openapi.json says
+   * `additionalProperties: false`. `'ignored'`: the family documents that unknown fields are accepted and
+   * ignored (the gateway dialects, as their SDKs send fields of newer API versions: docs/gateway.md).
+   */
+  unknownFields?: 'refused' | 'ignored';
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /**
    * Signed-in people may call it with their session cookie besides API keys (the engine family:
@@ -117,6 +125,10 @@ const METERED_CEILINGS = new Set<RouteRateName>(['gateway', 'agentChat']);
 /** Whether a route meters answers (its declared `meters`, else derived from its ceiling). */
 export const isMetered = (def: AnyRoute): boolean =>
   !('public' in def) && !def.widget && (def.meters ?? (def.rateLimit !== undefined && METERED_CEILINGS.has(def.rateLimit)));
+
+/** Whether the route refuses fields its JSON body does not declare (the default). */
+export const refusesUnknownFields = (def: AnyRoute): boolean =>
+  def.body !== undefined && (def.bodyType ?? 'json') === 'json' && (def.unknownFields ?? 'refused') === 'refused';
 
 /** Everything mounted, for /openapi.json. */
 export const routeRegistry: AnyRoute[] = [];
@@ -228,7 +240,7 @@ export function mountOperation<I, O>(router: Router, app: Deps, op: Operation<I,
 /** The handler of an admitted request, the scope disposed of before the answer is sent, the answer or the error. */
 async function runHandler<C extends Principal>(
   app: Deps,
-  def: { dialect?: Dialect; handler: (ctx: ServiceContext<C>, req: Request, res: Response) => Promise<Reply | void> },
+  def: AnyRoute & { handler: (ctx: ServiceContext<C>, req: Request, res: Response) => Promise<Reply | void> },
   ctx: ServiceContext<C>,
   req: Request,
   res: Response,
@@ -238,6 +250,8 @@ async function runHandler<C extends Principal>(
   const dialect = def.dialect ?? 'native';
   let outcome: { ok: true; value: Reply | void } | { ok: false; err: unknown };
   try {
+    const unknown = refusesUnknownFields(def) ? firstUnknownField(def.body!, req.body) : undefined;
+    if (unknown) throw unknownFieldError(unknown.path, [unknown.key]);
     outcome = { ok: true, value: await def.handler(ctx, req, res) };
   } catch (err) {
     outcome = { ok: false, err };

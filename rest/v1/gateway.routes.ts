@@ -113,6 +113,7 @@ export function gatewayRouter(app: Deps): Router {
     rateLimit: 'gateway',
     streams: true,
     body: OpenAIChatRequestSchema,
+    unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
     responses: {
       200: { description: 'chat.completion, or a text/event-stream of chat.completion.chunk ending with [DONE]', schema: OpenAIChatResponseSchema },
       400: { description: 'invalid_request_error' },
@@ -140,6 +141,7 @@ export function gatewayRouter(app: Deps): Router {
     rateLimit: 'gateway',
     streams: true,
     body: ResponsesRequestSchema,
+    unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
     responses: {
       200: { description: 'response, or a text/event-stream of named response.* events', schema: ResponsesResponseSchema },
       400: { description: 'invalid_request_error (also previous_response_id, item_reference)' },
@@ -166,6 +168,7 @@ export function gatewayRouter(app: Deps): Router {
     rateLimit: 'gateway',
     streams: true,
     body: AnthropicMessagesRequestSchema,
+    unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
     responses: {
       200: { description: 'message, or a text/event-stream of named events', schema: AnthropicMessageResponseSchema },
       400: { description: 'invalid_request_error' },
@@ -190,6 +193,7 @@ export function gatewayRouter(app: Deps): Router {
     write: false,
     dialect: 'anthropic',
     body: AnthropicCountTokensRequestSchema,
+    unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
     responses: {
       200: { description: 'Token count', schema: z.object({ input_tokens: z.number().int() }) },
       400: { description: 'invalid_request_error' },

@@ -9,6 +9,7 @@ import type { Deps, Kernel } from '../core/deps.js';
 import { openDatabase } from '../db/orm.js';
 import { errors } from '../errors/index.js';
 import { createGraphQLServer } from '../graphql/yoga.js';
+import { toGraphQLError } from '../graphql/errors.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { Shutdown } from '../lib/shutdown.js';
@@ -160,10 +161,17 @@ export function listen(http: Express, port: number, host: string, log?: Logger):
   });
 }
 
+/** Whether the refused request was sent to /graphql or /graphql/stream (its request line is in the packet Node kept). */
+function isGraphQLRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const start = err.rawPacket?.subarray(0, 64).toString('latin1') ?? '';
+  return /^[A-Z]+ \/graphql(?:\/stream)?(?:[?#/ ]|$)/.test(start);
+}
+
 /**
  * Requests Node's HTTP parser refuses before any route runs (oversized or too many headers, a request
  * line over the header limit, NUL or CR in a header value, garbage) get the native JSON error shape
- * instead of Node's plain-text answer, then the connection closes. A socket that is gone or already
+ * instead of Node's plain-text answer (GraphQL over HTTP's shape for a request to /graphql), then the
+ * connection closes. A socket that is gone or already
  * answering is just destroyed.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: Logger | undefined): void {
@@ -179,7 +187,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: Logg
         ? errors.requestTimeout()
         : errors.malformedRequest();
   log?.info({ clientError: err.code ?? err.message, status: error.status }, 'malformed HTTP request refused');
-  const body = JSON.stringify(nativeBody(error));
+  const body = JSON.stringify(isGraphQLRequest(err) ? { errors: [toGraphQLError(error).toJSON()] } : nativeBody(error));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

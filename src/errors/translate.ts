@@ -14,16 +14,22 @@ export function zodToDomainError(err: ZodError): DomainError {
   const issue = err.issues[0];
   if (!issue) return errors.validation(null, 'Invalid request body');
   // A typed body that names a field it does not have (strict schemas): refused, naming that field.
-  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) {
-    const unknown = [...issue.path.map(String), issue.keys[0]!].join('.');
-    return errors.validation(unknown, `${unknown} is not a field of this request`, { unknownFields: issue.keys });
-  }
+  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) return unknownFieldError(issue.path.map(String), issue.keys);
   const field = issue.path.map(String).join('.');
   const message = issue.message;
   if (!field) return errors.validation(null, message);
   // Messages set in schemas already name their field ("message is required").
   const text = message.startsWith(field) ? message : `${field}: ${message}`;
   return errors.validation(field, text);
+}
+
+/**
+ * A typed body with a field it does not have (`keys`, under `path`): 400 naming the first, never dropped
+ * in silence (docs/security.md, "Unknown fields").
+ */
+export function unknownFieldError(path: string[], keys: string[]): DomainError {
+  const unknown = [...path, keys[0]!].join('.');
+  return errors.validation(unknown, `${unknown} is not a field of this request`, { unknownFields: keys });
 }
 
 /**

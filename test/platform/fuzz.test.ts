@@ -36,6 +36,8 @@ interface Operation {
   method: 'post' | 'put' | 'patch' | 'delete' | 'get';
   path: string;
   params: string[];
+  /** Query parameters the route documents (`in: query`). */
+  query: string[];
   body?: Schema;
 }
 
@@ -208,7 +210,7 @@ beforeAll(async () => {
   known.key = (await client.post('/developer/api-keys', { name: 'fuzzed' })).body.key.id;
   for (const [name, id] of Object.entries(known)) expect(id, name).toBeTruthy();
   const doc = (await api(t.baseUrl).get('/openapi.json')).body as {
-    paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
   };
   operations = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
@@ -218,7 +220,8 @@ beforeAll(async () => {
       operations.push({
         method: method as Operation['method'],
         path,
-        params: (op.parameters ?? []).map((p) => p.name),
+        params: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         body: content?.['application/json']?.schema,
       });
     }
@@ -246,10 +249,10 @@ function expectWellFormed(op: Operation, res: { status: number; headers: Headers
 
 const statuses = new Map<number, number>();
 
-async function send(op: Operation, pathValues: string[], body: string | undefined) {
+async function send(op: Operation, pathValues: string[], body: string | undefined, search = '') {
   let path = op.path;
   op.params.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(pathValues[i] ?? 'x'))));
-  const res = await fetch(t.baseUrl + path, {
+  const res = await fetch(t.baseUrl + path + search, {
     method: op.method.toUpperCase(),
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body,
@@ -303,3 +306,159 @@ describe('fuzzing every JSON route of /openapi.json', () => {
     expect(health.slowestMs).toBeLessThan(3_000);
   });
 });
+
+/** Values of a query-string parameter that have broken parsers: numbers, cursors, dates, encodings. */
+const hostileQueryValue = fc.oneof(
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '99999999999999999999999',
+    'abc',
+    'true',
+    '%',
+    '%E0%A4%A',
+    '\u0000',
+    '\uD800',
+    'eyJpZCI6IngiLCJhdCI6Inh4In0',
+    'bm90IGpzb24',
+    'eyJpZCI6MSwiYXQiOm51bGx9',
+    '2026-13-45',
+    '2026-02-30T25:61:61Z',
+    '0000-00-00',
+    '9999-12-31T23:59:59.999Z',
+    '1970-01-01',
+    '-271821-04-20',
+    '2026-11',
+    '[object Object]',
+    '__proto__',
+    'x'.repeat(20_000),
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.integer().map(String),
+);
+
+/** Percent-encodes the UTF-8 bytes of any string (a lone surrogate, which encodeURIComponent throws on, becomes U+FFFD). */
+const encode = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+/** One query string: each documented parameter absent, once, repeated or as a bracketed object, plus strangers. */
+const queryStringFor = (names: string[]) =>
+  fc
+    .tuple(
+      fc.tuple(
+        ...names.map((name) =>
+          fc.oneof(
+            fc.constant([] as string[]),
+            hostileQueryValue.map((v) => [`${name}=${encode(v)}`]),
+            fc.tuple(hostileQueryValue, hostileQueryValue).map(([a, b]) => [`${name}=${encode(a)}`, `${name}=${encode(b)}`]),
+            hostileQueryValue.map((v) => [`${name}[a]=${encode(v)}`, `${name}[]=${encode(v)}`]),
+            fc.constant([name]),
+          ),
+        ),
+      ),
+      fc.constantFrom([] as string[], ['__proto__[admin]=1'], ['constructor[prototype][x]=1'], ['%=%'], ['limit=%FF', 'cursor=%E0%A4%A'], ['a=' + 'b'.repeat(5_000)]),
+    )
+    .map(([parts, extra]) => {
+      const all = [...parts.flat(), ...extra];
+      return all.length ? `?${all.join('&')}` : '';
+    });
+
+describe('fuzzing the query strings of the REST GET routes (issue 25)', () => {
+  it('finds GET routes with documented query parameters', () => {
+    expect(operations.filter((o) => o.method === 'get' && o.query.length > 0).length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('never answers 5xx, always a JSON error body, to hostile pagination, limits, filters and dates', async () => {
+    for (const op of operations.filter((o) => o.method === 'get')) {
+      t.clock.advance(60_000);
+      const segments = op.path.split('/');
+      const pathValues = op.params.map((name) => {
+        const owner = PARAM_OWNER[segments[segments.indexOf(`{${name}}`) - 1] ?? ''];
+        return owner ? known[owner] : 'x';
+      });
+      await fc.assert(
+        fc.asyncProperty(queryStringFor(op.query.length ? op.query : ['limit', 'cursor']), async (search) => {
+          expectWellFormed(op, await send(op, pathValues, undefined, search), search);
+        }),
+        { seed: SEED, numRuns: op.query.length ? 60 : 5, endOnFailure: true },
+      );
+    }
+  }, 240_000);
+});
+
+/** Values of a GraphQL-over-GET parameter: documents, JSON that does not parse or is not an object, huge ones. */
+const graphqlDocument = fc.oneof(
+  fc.constantFrom(
+    '{ __typename }',
+    'query Q { __typename }',
+    'query A { __typename } query B { __typename }',
+    'query($n: Int) { __typename }',
+    '{ agents { id name } }',
+    'mutation { createAgent(input: {}) { id } }',
+    'subscription { chatStream(input: { message: "x" }) { __typename } }',
+    '{',
+    '}',
+    'x',
+    '',
+    'query { ' + 'a: __typename '.repeat(3_000) + '}',
+    '{ a ' + '{ b '.repeat(2_000) + '}'.repeat(2_001),
+    '#'.repeat(50_000),
+    'query ' + '\u0000',
+    '{ __typename @skip(if: $nope) }',
+    'fragment F on Query { ...F } { ...F }',
+  ),
+  hostileString,
+);
+const graphqlJson = fc.oneof(
+  fc.constantFrom('{', '}', '[]', '[1]', 'null', '1', '"s"', 'true', '{"a":', '{"n":1e400}', '{"__proto__":{"x":1}}', '{"n":"x"}', '{"a":' + '['.repeat(5_000) + ']'.repeat(5_000) + '}', '{"a":"' + 'x'.repeat(60_000) + '"}'),
+  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  hostileString,
+);
+const graphqlGetParams = fc
+  .record(
+    {
+      query: fc.oneof(fc.constant([] as string[]), graphqlDocument.map((q) => [q]), fc.tuple(graphqlDocument, graphqlDocument)),
+      variables: fc.oneof(fc.constant([] as string[]), graphqlJson.map((v) => [v]), fc.tuple(graphqlJson, graphqlJson)),
+      extensions: fc.oneof(fc.constant([] as string[]), graphqlJson.map((v) => [v]), fc.tuple(graphqlJson, graphqlJson)),
+      operationName: fc.oneof(fc.constant([] as string[]), fc.constantFrom('Q', 'A', 'B', 'Nope', '').map((n) => [n]), hostileString.map((n) => [n]), fc.constant(['A', 'B'])),
+    },
+    { requiredKeys: ['query', 'variables', 'extensions', 'operationName'] },
+  )
+  .map((params) =>
+    Object.entries(params)
+      .flatMap(([name, values]) => (values as string[]).map((v) => `${name}=${encode(v)}`))
+      .join('&'),
+  );
+
+describe('fuzzing GraphQL over GET (issue 25)', () => {
+  it('never answers 5xx; a refusal is a 4xx in the GraphQL over HTTP shape', async () => {
+    for (const path of ['/graphql', '/graphql/stream']) {
+      await fc.assert(
+        fc.asyncProperty(graphqlGetParams, async (search) => {
+          const res = await fetch(`${t.baseUrl}${path}?${search}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json, application/json' } });
+          const text = await res.text();
+          const where = `GET ${path}?${search.slice(0, 300)}`;
+          expect(res.status, `${where}: ${text.slice(0, 300)}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            expect(res.headers.get('content-type') ?? '', where).toMatch(/json/);
+            const body = JSON.parse(text) as { errors?: { message?: unknown }[] };
+            expect(Array.isArray(body.errors) && body.errors.length > 0, `${where}: ${text.slice(0, 300)}`).toBe(true);
+            for (const e of body.errors!) expect(typeof e.message, where).toBe('string');
+          }
+        }),
+        { seed: SEED, numRuns: 300, endOnFailure: true },
+      );
+    }
+  }, 240_000);
+
+  it('answers the reported request (variables that are not JSON) with a 400 naming the parameter', async () => {
+    const res = await fetch(`${t.baseUrl}/graphql?variables=%7B&query=x`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ message: expect.stringContaining('variables'), extensions: { code: 'validation_failed' } }] });
+  });
+});
+
