@@ -204,7 +204,7 @@ describe('pre-stream rules', () => {
   it('a body the proof certificate cannot hash is a JSON 400 before the stream, and no model runs', async () => {
     const agent = await createAgent(t, a.key, persona('Hashless'));
     const before = model.requests.length;
-    const res = await streamChat(t, a.key, fixed(agent), '{"message":"hi","seed":1e400}');
+    const res = await streamChat(t, a.key, fixed(agent), '{"message":"hi","context":[{"category":"figures","data":{"n":1e400}}]}');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/canonical JSON/);
     expect(model.requests.length).toBe(before);
