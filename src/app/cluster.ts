@@ -31,6 +31,7 @@ export async function superviseWorkers(): Promise<void> {
 
   let stopping = false;
   let failed = false;
+  const exits: { pid: number | undefined; code: number | null; signal: string | null }[] = [];
   const live = new Set<Worker>();
   const fork = (): Promise<Worker> =>
     new Promise((resolve) => {
@@ -46,6 +47,7 @@ export async function superviseWorkers(): Promise<void> {
         if (stopping) {
           // One still starting had nothing to drain: the signal's default action is its clean stop.
           if (serving && code !== 0) failed = true;
+          exits.push({ pid: worker.process.pid, code, signal });
           if (live.size === 0) stopped();
           return;
         }
@@ -55,7 +57,7 @@ export async function superviseWorkers(): Promise<void> {
     });
 
   const stopped = () => {
-    log.info({ failed }, 'every server process stopped');
+    log.info({ failed, exits }, 'every server process stopped');
     process.exit(failed ? 1 : 0);
   };
   const onSignal = (signal: NodeJS.Signals) => {

@@ -57,7 +57,9 @@ export async function serve(tracing?: TracingHandle): Promise<void> {
    */
   function onSignal(signal: NodeJS.Signals) {
     if (stoppingSince !== undefined) {
-      if (performance.now() - stoppingSince < RELAYED_WITHIN_MS) {
+      // A server process of several hears the group's copy and its supervisor's, however late the latter
+      // comes on a loaded machine: only the supervisor escalates (src/app/cluster.ts).
+      if (isClusterWorker() || performance.now() - stoppingSince < RELAYED_WITHIN_MS) {
         log.info({ signal }, 'signal repeated by a launcher during shutdown: still draining');
         return;
       }
