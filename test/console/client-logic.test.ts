@@ -234,3 +234,16 @@ describe('flow step inspector rules', () => {
     expect(freshKey('trigger.manual', [])).toBe('manual_1');
   });
 });
+
+describe('the kind of a certificate in words', () => {
+  it('tells debates and poste runs from chat turns by their route, and gateway calls by kind', async () => {
+    const { proofLabelOf } = await import('../../console/src/lib/proof-kind.js');
+    expect(proofLabelOf({ kind: 'gateway', route: 'POST /v1/chat/completions' })).toBe('gateway');
+    expect(proofLabelOf({ kind: 'chat', route: 'POST /v1/responses' })).toBe('gateway');
+    expect(proofLabelOf({ kind: 'chat', route: 'graphql chatStream' })).toBe('chat');
+    expect(proofLabelOf({ kind: 'chat', route: 'graphql startConversation' })).toBe('debate');
+    expect(proofLabelOf({ kind: 'chat', route: 'POST /v1/conversations/:id/messages' })).toBe('debate');
+    expect(proofLabelOf({ kind: 'chat', route: 'POST /v1/postes/:key/run' })).toBe('poste run');
+    expect(proofLabelOf({ kind: 'verify', route: 'POST /v1/verify' })).toBe('verifier report');
+  });
+});

@@ -1,10 +1,14 @@
-/** GraphQL fields added for the console: an agent's console-only lists, uploads as base64, a certificate's verification. */
+/**
+ * GraphQL fields added for the console: an agent's console-only lists, uploads as base64, a certificate's
+ * verification and its deep link, the events a webhook can subscribe to, a delivery's payload.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson } from '../../src/modules/people/people.service.js';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
 import { browser, type Browser } from '../people/support.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -120,5 +124,55 @@ describe('proofVerification', () => {
     await t.app.services.orm.em.getConnection().execute(`update proof_certificate set answer_hash = 'x' where id = ?`, [id]);
     expect((await gql(person, q, { id })).data.proofVerification).toMatchObject({ valid: false, failedCheck: 'hash' });
     expect((await gql(person, q, { id: 'prf_nope' })).errors[0].extensions.code).toBe('proof_not_found');
+  });
+});
+
+describe('registreCertificate', () => {
+  it('reads one certificate with its kind by id (the console deep link); an unknown id is proof_not_found', async () => {
+    const res = await fetch(`${t.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-auto', messages: [{ role: 'user', content: 'Hello again' }] }),
+    });
+    const id = res.headers.get('x-svc-proof')!;
+    const q = `query($id: ID!) { registreCertificate(id: $id) { id kind route model seq } }`;
+    const got = (await gql(person, q, { id })).data.registreCertificate;
+    expect(got).toMatchObject({ id, kind: 'gateway', route: 'POST /v1/chat/completions' });
+    const rest = await api(t.baseUrl, tenant.key).get(`/v1/proofs/${id}`);
+    expect(got.seq).toBe(rest.body.seq);
+    expect((await gql(person, q, { id: 'prf_nope' })).errors[0].extensions.code).toBe('proof_not_found');
+    expect((await gql(person, q, { id: 'a\u0000b' })).errors[0].extensions.code).toBe('proof_not_found');
+  });
+});
+
+describe('webhookEvents and a delivery payload', () => {
+  it('offers the events the service publishes, in words; a delivery shows the exact body sent and the answer', async () => {
+    const events = (await gql(person, '{ webhookEvents { name description } }')).data.webhookEvents;
+    expect(events.map((e: { name: string }) => e.name)).toEqual([
+      'source.ingested',
+      'source.failed',
+      'knowledge.contradiction_detected',
+      'knowledge.stale',
+      'debate.synthesized',
+      'flow.run.finished',
+      'flow.approval.requested',
+    ]);
+    expect(events.every((e: { description: string }) => e.description.length > 10)).toBe(true);
+
+    const receiver = await startWebhookReceiver();
+    try {
+      receiver.behave('/p', [{ kind: 'status', status: 418, body: 'short and stout' }]);
+      const created = await gql(person, `mutation($url: String!) { createWebhook(input: { url: $url, events: ["source.ingested"] }) { webhook { id } } }`, { url: receiver.url('/p') });
+      const webhookId = created.data.createWebhook.webhook.id;
+      expect((await gql(person, `mutation($id: ID!) { testWebhook(id: $id) { statusCode } }`, { id: webhookId })).data.testWebhook.statusCode).toBe(418);
+      const list = await gql(person, `query($id: ID!) { webhookDeliveries(webhookId: $id) { id payload responseBody statusCode } webhooks { id deliveries { id payload } } }`, { id: webhookId });
+      const [delivery] = list.data.webhookDeliveries;
+      expect(delivery.payload).toBe(receiver.requestsTo('/p')[0].body);
+      expect(JSON.parse(delivery.payload)).toMatchObject({ event: 'webhook.test' });
+      expect(delivery.responseBody).toBe('short and stout');
+      expect(list.data.webhooks.find((w: { id: string }) => w.id === webhookId).deliveries[0].payload).toBe(delivery.payload);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -96,9 +96,10 @@ describe('a session on GraphQL', () => {
     const turn = await member.graphql(`mutation { chat(agentId: "${agentId}", input: { message: "How are you?" }) { content } }`);
     expect(turn.body.errors).toBeUndefined();
     expect(turn.body.data.chat.content).toMatch(/Scripted answer/);
-    const after = (await admin.graphql('{ usage { used byKey { keyId questions } } }')).body.data.usage;
+    const after = (await admin.graphql('{ usage { used byKey { keyId questions person { id email } } } }')).body.data.usage;
     expect(after.used).toBeGreaterThan(before.used);
-    expect(after.byKey).toContainEqual({ keyId: `person:${memberId}`, questions: expect.any(Number) });
+    // The console names the row by the person's e-mail (issue 27).
+    expect(after.byKey).toContainEqual({ keyId: `person:${memberId}`, questions: expect.any(Number), person: { id: memberId, email: 'member@example.test' } });
   });
 
   it('a key an admin creates while signed in is independent and works; a cookie does not open REST routes', async () => {

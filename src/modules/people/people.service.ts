@@ -83,6 +83,17 @@ export const toPersonDto = (u: User): PersonDto => ({
   createdAt: u.createdAt.toISOString(),
 });
 
+/**
+ * People of the caller's workspace by id, in the order asked (null for an id that names nobody there):
+ * batched for the fields that name who did something (usage by person, …).
+ */
+export async function peopleByIds(ctx: ServiceContext, ids: readonly string[]): Promise<(PersonDto | null)[]> {
+  const wanted = [...new Set(ids)].filter((id) => !id.includes('\u0000'));
+  const found = wanted.length ? await ctx.em.find(User, { id: { $in: wanted }, workspaceId: ctx.caller.workspace.id }) : [];
+  const byId = new Map(found.map((u) => [u.id, toPersonDto(u)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 export interface OpenedSession {
   user: User;
   /** The cookie's value: returned once, stored hashed. */

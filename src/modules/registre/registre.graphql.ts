@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
 import { operationNeeds } from '../../graphql/root-fields.js';
 import { RegisterEntrySchema, RegisterSummarySchema, type RegisterEntry } from './registre.schemas.js';
-import { listRegister, registerSummary } from './registre.service.js';
+import { getRegisterEntry, listRegister, registerSummary } from './registre.service.js';
 
 /** The register of proofs for the console: the same service functions as the REST routes (rest/v1/registre.routes.ts). */
 const RegisterEntryRef = objectFromZod('RegisterCertificate', RegisterEntrySchema, {
@@ -44,6 +44,13 @@ builder.queryFields((t) => ({
         limit: args.limit ?? undefined,
         cursor: args.cursor ?? undefined,
       }),
+  }),
+  registreCertificate: t.field({
+    type: RegisterEntryRef,
+    description: 'One certificate of the register with its kind (GET /v1/proofs/:id, as the register shows it); needs the proofJournal plan feature.',
+    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/proofs/:id' }),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => getRegisterEntry(await ctx.service(), String(args.id)),
   }),
   registreSummary: t.field({
     type: RegisterSummaryRef,

@@ -50,6 +50,14 @@ export async function listRegister(ctx: ServiceContext, query: unknown = {}): Pr
   return { certificates: rows.map(toRegisterEntry), nextCursor: ids.length > q.limit ? encodeSeqCursor(rows[rows.length - 1]!.seq) : null };
 }
 
+/** One certificate of the register with its kind (the console's deep link to a certificate). */
+export async function getRegisterEntry(ctx: ServiceContext, id: string): Promise<RegisterEntry> {
+  authorizeRegister(ctx);
+  const proof = id.includes('\u0000') ? null : await ctx.em.findOne(ProofCertificate, { id, workspaceId: ctx.caller.workspace.id });
+  if (!proof) throw errors.proofNotFound(id);
+  return toRegisterEntry(proof);
+}
+
 export interface ChainWalk {
   length: number;
   firstHash: string | null;

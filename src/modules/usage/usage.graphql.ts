@@ -1,6 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { apiKeysByIds } from '../keys/index.js';
 import { ApiKeyRef } from '../keys/keys.graphql.js';
+import { PersonRef } from '../people/people.graphql.js';
+import { peopleByIds } from '../people/people.service.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
 import {
   getUsageReport,
@@ -30,6 +32,9 @@ const PacksRef = builder.objectRef<UsageReport['packs']>('UsagePacks').implement
   }),
 });
 
+/** Questions asked by a signed-in person are counted under `person:<userId>` instead of a key id. */
+const PERSON_PREFIX = 'person:';
+
 const UsageByKeyRef = builder.objectRef<KeyUsageRow>('UsageByKey').implement({
   fields: (t) => ({
     keyId: t.string({ nullable: true, resolve: (r) => r.keyId }),
@@ -42,6 +47,13 @@ const UsageByKeyRef = builder.objectRef<KeyUsageRow>('UsageByKey').implement({
         return ids.map((id) => byId.get(id) ?? null);
       },
       resolve: (r) => r.keyId,
+    }),
+    person: t.loadable({
+      type: PersonRef,
+      nullable: true,
+      description: 'The signed-in person of a `person:<id>` row (their e-mail names the row), loaded in one batch.',
+      load: async (ids: string[], ctx) => peopleByIds(await ctx.service(), ids),
+      resolve: (r) => (r.keyId?.startsWith(PERSON_PREFIX) ? r.keyId.slice(PERSON_PREFIX.length) : null),
     }),
     questions: t.exposeInt('questions'),
     answers: t.exposeInt('answers'),

@@ -19,6 +19,31 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * The events something in the service publishes today, which an endpoint can usefully subscribe to (the
+ * console offers these; `webhook.test` is sent on request only, and no simulation exists in a workspace yet,
+ * so its two names stay valid at registration as SPEC lists them but are never offered).
+ */
+export const PUBLISHED_EVENTS = [
+  'source.ingested',
+  'source.failed',
+  'knowledge.contradiction_detected',
+  'knowledge.stale',
+  'debate.synthesized',
+  'flow.run.finished',
+  'flow.approval.requested',
+] as const satisfies readonly WebhookEventName[];
+
+export const EVENT_DESCRIPTIONS: Record<(typeof PUBLISHED_EVENTS)[number], string> = {
+  'source.ingested': 'A document finished ingesting and can be cited',
+  'source.failed': 'A document could not be ingested',
+  'knowledge.contradiction_detected': 'A new document contradicts a fact already known',
+  'knowledge.stale': 'A document is older than its review date',
+  'debate.synthesized': 'A debate reached its synthesis',
+  'flow.run.finished': 'A flow run finished (succeeded, failed or rejected)',
+  'flow.approval.requested': 'A flow run waits for a person’s approval',
+};
+
 export const isWebhookEvent = (name: string): name is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(name);
 
 export interface WebhookEvent {

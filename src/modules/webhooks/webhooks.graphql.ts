@@ -9,9 +9,10 @@ import {
   WebhookDtoSchema,
   type CreatedWebhookDto,
 } from './webhooks.schemas.js';
-import { loadDeliveriesByEndpoint } from './webhooks.service.js';
+import { loadDeliveriesByEndpoint, loadDeliveryBodies } from './webhooks.service.js';
+import { EVENT_DESCRIPTIONS, PUBLISHED_EVENTS } from './events.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationField } from '../../graphql/root-fields.js';
+import { operationField, operationNeeds } from '../../graphql/root-fields.js';
 import {
   createWebhookOp,
   deleteWebhookOp,
@@ -30,6 +31,24 @@ export const WebhookDeliveryRef = objectFromZod('WebhookDelivery', DeliveryDtoSc
 
 export const WebhookEndpointRef = objectFromZod('WebhookEndpoint', WebhookDtoSchema, {
   description: 'A webhook endpoint of the calling user (same fields as the REST resource; never the secret).',
+});
+
+builder.objectFields(WebhookDeliveryRef, (t) => ({
+  payload: t.loadable({
+    type: 'String',
+    nullable: true,
+    description: 'The JSON body sent to the endpoint, exactly as signed (the same bytes on every attempt), batched across deliveries.',
+    load: async (ids: string[], ctx) => loadDeliveryBodies(await ctx.service(), ids),
+    resolve: (d) => d.id,
+  }),
+}));
+
+const WebhookEventRef = builder.objectRef<{ name: string; description: string }>('WebhookEvent').implement({
+  description: 'An event something in the service publishes, which an endpoint can subscribe to.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The name to subscribe with, e.g. `source.ingested`' }),
+    description: t.exposeString('description', { description: 'When it is sent, in words' }),
+  }),
 });
 
 builder.objectFields(WebhookEndpointRef, (t) => ({
@@ -62,6 +81,12 @@ builder.queryFields((t) => ({
     description: 'The event names an endpoint may subscribe to (the validEvents of POST /v1/webhooks), in catalogue order.',
     extensions: operationField(listEventNamesOp),
     resolve: async (_r, _a, ctx) => listEventNamesOp.run(await ctx.service(), {}),
+  }),
+  webhookEvents: t.field({
+    type: [WebhookEventRef],
+    description: 'The events an endpoint can subscribe to: the ones the service publishes (webhook.test is sent on request only).',
+    extensions: operationNeeds({ scope: 'webhooks' }),
+    resolve: () => PUBLISHED_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] })),
   }),
   webhooks: t.field({
     type: [WebhookEndpointRef],

@@ -245,6 +245,23 @@ export async function replayDelivery(ctx: ServiceContext, id: string, deliveryId
  * Batch read for the GraphQL dataloader: the latest 50 deliveries of each of the caller's endpoints among
  * `endpointIds`, in the same order; an id that is not the caller's gets an empty list.
  */
+/**
+ * The exact body sent (or to be sent) for each delivery id, in the order asked; null for a delivery that is
+ * not on one of the caller's own endpoints. Batched for the GraphQL `payload` field of a delivery.
+ */
+export async function loadDeliveryBodies(ctx: ServiceContext, deliveryIds: readonly string[]): Promise<(string | null)[]> {
+  authorize(ctx, READ);
+  const ids = [...new Set(deliveryIds)].filter((id) => !impossibleId(id));
+  if (ids.length === 0) return deliveryIds.map(() => null);
+  const rows = await ctx.em.execute<{ id: string; body: string }[]>(
+    `select d.id, d.body from webhook_delivery d join webhook_endpoint e on e.id = d.endpoint_id
+      where d.id in (${ids.map(() => '?').join(', ')}) and e.workspace_id = ? and e.user_id = ?`,
+    [...ids, ctx.caller.workspace.id, ctx.caller.user.id],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r.body]));
+  return deliveryIds.map((id) => byId.get(id) ?? null);
+}
+
 export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds: readonly string[]): Promise<DeliveryDto[][]> {
   const ids = [...new Set(endpointIds)].filter((id) => !impossibleId(id));
   if (ids.length === 0) return endpointIds.map(() => []);
