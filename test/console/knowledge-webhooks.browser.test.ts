@@ -45,38 +45,81 @@ describe('knowledge and webhooks in the console (headless Chromium)', () => {
     await page.getByText('Refunds are granted within 30 days of purchase.').waitFor();
   });
 
-  it('creates a webhook (secret shown once), sees a failed test delivery and replays it', async () => {
+  it('creates a webhook (secret shown once), sends a test, opens a delivery’s payload and response, replays it, edits, rotates the secret and deletes it', async () => {
     const { email, password } = await h.person();
     const page = await h.signedIn(email, password, { width: 390 });
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No webhooks yet').waitFor();
 
+    // Only the events something publishes are offered, each said in words.
+    const create = page.getByRole('form', { name: 'New webhook' });
+    const offered = await create.getByRole('group', { name: 'Events' }).getByRole('checkbox').count();
+    expect(offered).toBe(7);
+    expect(await create.getByText('simulation.tick.completed').count()).toBe(0);
+    await create.getByRole('checkbox', { name: /flow\.approval\.requested/ }).check();
+
     const path = '/console-hook';
-    receiver.behave(path, [{ kind: 'status', status: 500, body: 'down' }, { kind: 'status', status: 200, body: 'ok' }]);
-    await page.getByLabel('Endpoint URL').fill(receiver.url(path));
-    await page.getByLabel('Description').fill('Our CRM');
-    await page.getByRole('button', { name: 'Create webhook' }).click();
+    receiver.behave(path, [{ kind: 'status', status: 500, body: 'down for maintenance' }, { kind: 'status', status: 200, body: 'ok' }, { kind: 'status', status: 204 }]);
+    await create.getByLabel('Endpoint URL').fill(receiver.url(path));
+    await create.getByLabel('Description').fill('Our CRM');
+    await create.getByRole('button', { name: 'Create webhook' }).click();
     const secret = (await page.getByTestId('secret').textContent())!;
     expect(secret.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole('button', { name: `Send test to ${receiver.url(path)}` }).click();
-    await page.getByRole('status').getByText('Test event: failed (HTTP 500)').waitFor();
-    await page.getByRole('button', { name: `Deliveries of ${receiver.url(path)}` }).click();
-    const table = page.getByRole('table', { name: `Deliveries of ${receiver.url(path)}` });
-    await table.getByText('webhook.test').waitFor();
-    expect(await table.getByText('HTTP 500').count()).toBe(1);
+    const item = page.getByRole('listitem', { name: receiver.url(path) });
+    expect(await item.getByText('source.ingested, flow.approval.requested').count()).toBe(1);
+    // The button is named by what it reads.
+    await item.getByRole('button', { name: 'Send test', exact: true }).click();
+    await item.getByRole('status').getByText('Test event: failed (HTTP 500)').waitFor();
+    await item.getByRole('button', { name: 'Deliveries' }).click();
+    const log = item.getByRole('list', { name: `Deliveries of ${receiver.url(path)}` });
+    await log.getByText('webhook.test').waitFor();
+    await log.getByRole('button', { name: /^Details of webhook\.test/ }).click();
+    const detail = log.getByRole('group', { name: /^Delivery / });
+    await detail.getByText('down for maintenance').waitFor();
+    const sent = receiver.requestsTo(path)[0]!;
+    expect(JSON.parse((await detail.locator('pre').first().textContent())!)).toEqual(JSON.parse(sent.body));
+    expect(await seriousViolations(page)).toEqual([]);
 
-    await table.getByRole('button', { name: /^Replay delivery webhook.test/ }).click();
-    await page.getByRole('status').getByText('Replay: delivered (HTTP 200)').waitFor();
-    await table.getByText('HTTP 200').waitFor();
+    await log.getByRole('button', { name: /^Replay webhook\.test/ }).click();
+    await item.getByRole('status').getByText('Replay: delivered (HTTP 200)').waitFor();
+    await log.getByText('HTTP 200', { exact: true }).waitFor();
     const received = receiver.requestsTo(path);
     expect(received).toHaveLength(2);
     expect(received[0].body).toBe(received[1].body);
     expect(verifySvcSignature(secret, received[1].rawBody, received[1].headers['x-svc-signature'])).toBe(true);
 
-    await page.getByRole('button', { name: `Pause ${receiver.url(path)}` }).click();
-    await page.getByRole('button', { name: `Resume ${receiver.url(path)}` }).waitFor();
-  });
+    // Edit: another description and one event less; the list shows it.
+    await item.getByRole('button', { name: 'Edit' }).click();
+    const edit = item.getByRole('form', { name: `Edit ${receiver.url(path)}` });
+    await edit.getByLabel('Description').fill('Our CRM, production');
+    await edit.getByRole('checkbox', { name: /flow\.approval\.requested/ }).uncheck();
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await item.getByText('Our CRM, production').waitFor();
+    await expect.poll(() => item.getByText('Events: source.ingested ·', { exact: false }).count()).toBe(1);
+
+    // Rotate: a new secret, shown once, which signs the next event; the old one no longer does.
+    await item.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => page.getByTestId('secret').textContent()).not.toBe(secret);
+    const rotated = (await page.getByTestId('secret').textContent())!;
+    await item.getByRole('button', { name: 'Send test', exact: true }).click();
+    await item.getByRole('status').getByText('Test event: delivered (HTTP 204)').waitFor();
+    const third = receiver.requestsTo(path)[2]!;
+    expect(verifySvcSignature(rotated, third.rawBody, third.headers['x-svc-signature'])).toBe(true);
+    expect(verifySvcSignature(secret, third.rawBody, third.headers['x-svc-signature'])).toBe(false);
+
+    await item.getByRole('button', { name: 'Pause' }).click();
+    await item.getByRole('button', { name: 'Resume' }).waitFor();
+
+    // Delete asks in the page first; Cancel keeps it, Delete removes it.
+    await item.getByRole('button', { name: `Delete the webhook ${receiver.url(path)}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Delete the webhook ${receiver.url(path)}?` });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await item.waitFor();
+    await item.getByRole('button', { name: `Delete the webhook ${receiver.url(path)}` }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No webhooks yet').waitFor();
+  }, 120_000);
 });

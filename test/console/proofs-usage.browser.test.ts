@@ -1,6 +1,8 @@
 /** Proofs and Usage in the console (issue 27): a certificate's deep link survives a reload; usage by person and month, as CSV. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browser } from '../people/support.js';
+import { api } from '../support/api.js';
 import { seriousViolations, startConsole, type ConsoleHarness } from '../support/browser.js';
 
 let h: ConsoleHarness;
@@ -55,4 +57,43 @@ describe('proofs in the console (headless Chromium)', () => {
     await page.goto('/console/proofs/prf_nope');
     await page.getByRole('alert').getByText('Proof not found: prf_nope').waitFor();
   });
+});
+
+describe('usage in the console (headless Chromium)', () => {
+  it('names a person by e-mail and a key by name, moves between months, and exports the month as CSV', async () => {
+    const { tenant, email, password } = await h.person({ email: `usage-${Date.now()}@example.com` });
+    await gatewayCall(tenant.key, 'Counted against the key');
+    const agentId = (await api(h.t.baseUrl, tenant.key).post('/v1/agents', { name: 'Bob', role: 'r', personality: 'calm', mission: 'm', decisionStyle: 'd', systemPrompt: 's' })).body.agent.id;
+    const person = browser(h.t.baseUrl, { ip: '10.27.0.1' });
+    expect((await person.signIn(email, password)).status).toBe(200);
+    const turn = await person.graphql(`mutation { chat(agentId: "${agentId}", input: { message: "How are you?" }) { content } }`);
+    expect(turn.body.errors).toBeUndefined();
+
+    const page = await h.signedIn(email, password);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Usage' }).click();
+    const table = page.getByRole('table', { name: 'Usage by key or person' });
+    await table.getByRole('cell', { name: email, exact: true }).waitFor();
+    expect(await table.getByText('person:').count()).toBe(0);
+    expect(await table.getByRole('row').count()).toBe(3);
+    const month = await page.getByLabel('Month').inputValue();
+    expect(month).toMatch(/^\d{4}-\d{2}$/);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`usage-${month}.csv`);
+    const csv = readFileSync((await file.path())!, 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('month,key or person,id,questions,answers,controls');
+    expect(csv).toHaveLength(3);
+    expect(csv.some((line) => line.startsWith(`${month},${email},person:`))).toBe(true);
+
+    // A month with nothing: the page says what to do; then back.
+    const [y, m] = month.split('-').map(Number);
+    const earlier = new Date(Date.UTC(y!, m! - 3, 1)).toISOString().slice(0, 7);
+    await page.getByLabel('Month').fill(earlier);
+    await page.getByText('No key or person has asked anything in this window.', { exact: false }).waitFor();
+    await page.getByLabel('Month').fill(month);
+    await table.getByRole('cell', { name: email, exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 120_000);
 });
