@@ -94,6 +94,16 @@ describe('uploadKnowledgeSource', () => {
     const after = await gql(person, `query($id: ID!) { knowledgeSource(id: $id) { status chunkCount } }`, { id: source.id });
     expect(after.data.knowledgeSource.status).toBe('ready');
     expect(after.data.knowledgeSource.chunkCount).toBeGreaterThan(0);
+
+    // The preview's passages: in reading order, the ones search returns among them.
+    const passages = (await gql(person, `query($id: ID!) { knowledgePassages(sourceId: $id) { id ordinal section page text } }`, { id: source.id })).data.knowledgePassages;
+    expect(passages).toHaveLength(after.data.knowledgeSource.chunkCount);
+    expect(passages.map((p: { ordinal: number }) => p.ordinal)).toEqual([...passages.map((p: { ordinal: number }) => p.ordinal)].sort((a, b) => a - b));
+    expect(passages.map((p: { text: string }) => p.text).join(' ')).toContain('Refunds are granted within 30 days');
+    const found = await gql(person, `query { knowledgeSearch(input: { query: "refunds granted" }) { chunkId sourceId } }`);
+    const hit = found.data.knowledgeSearch.find((r: { sourceId: string }) => r.sourceId === source.id);
+    expect(passages.map((p: { id: string }) => p.id)).toContain(hit.chunkId);
+    expect((await gql(person, `query { knowledgePassages(sourceId: "src_nope") { id } }`)).errors[0].extensions.code).toBe('not_found');
   });
 
   it('refuses a body that is not base64 and an unknown collection', async () => {

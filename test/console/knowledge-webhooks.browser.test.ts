@@ -19,9 +19,9 @@ afterAll(async () => {
 });
 
 describe('knowledge and webhooks in the console (headless Chromium)', () => {
-  it('uploads a document into a collection and sees it become ready, then finds it', async () => {
+  it('uploads several documents at once (chosen, then dropped), sees them become ready, finds a passage, previews it marked in its document, and deletes', async () => {
     const { email, password } = await h.person();
-    const page = await h.signedIn(email, password);
+    const page = await h.signedIn(email, password, { width: 390 });
     await page.getByRole('link', { name: 'Knowledge' }).click();
     await page.getByText('No documents yet').waitFor();
 
@@ -30,20 +30,62 @@ describe('knowledge and webhooks in the console (headless Chromium)', () => {
     await page.getByRole('combobox', { name: 'Collection' }).getByRole('option', { name: 'Policies' }).waitFor({ state: 'attached' });
     await page.getByRole('combobox', { name: 'Collection' }).selectOption({ label: 'Policies' });
 
-    const file = join(tmpdir(), `refunds-${process.pid}.md`);
-    writeFileSync(file, '# Refunds\n\nRefunds are granted within 30 days of purchase.\n\n## Contact\n\nWrite to help@example.com.\n');
-    await page.getByLabel('Document', { exact: true }).setInputFiles(file);
-    await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByRole('status').getByText(/uploaded: ingestion is running/).waitFor();
-    const row = page.getByTestId(`source-refunds-${process.pid}.md`);
-    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 20_000 }).toBe('ready');
-    expect(await row.textContent()).toContain('Policies');
+    // Two files through the file input at once.
+    const refunds = join(tmpdir(), `refunds-${process.pid}.md`);
+    writeFileSync(refunds, '# Refunds\n\nRefunds are granted within 30 days of purchase.\n\n## Contact\n\nWrite to help@example.com.\n');
+    const shipping = join(tmpdir(), `shipping-${process.pid}.md`);
+    writeFileSync(shipping, '# Shipping\n\nParcels leave the warehouse within two working days.\n');
+    await page.getByLabel('Documents', { exact: true }).setInputFiles([refunds, shipping]);
+    expect(await page.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').count()).toBe(2);
+    await page.getByRole('button', { name: 'Upload 2 files' }).click();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText(`refunds-${process.pid}.md uploaded: ingestion is running.`).waitFor();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText(`shipping-${process.pid}.md uploaded: ingestion is running.`).waitFor();
+
+    // A third dropped on the upload box (a real drop event carrying a file).
+    const drop = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['# Returns\n\nReturned goods are inspected on arrival.\n'], 'returns.md', { type: 'text/markdown' }));
+      return dt;
+    });
+    await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: drop });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText('returns.md uploaded: ingestion is running.').waitFor();
+
+    // Ingestion state updates by itself.
+    const docs = page.getByRole('list', { name: 'Documents' });
+    for (const name of [`refunds-${process.pid}.md`, `shipping-${process.pid}.md`, 'returns.md']) {
+      await expect.poll(() => docs.getByRole('listitem', { name, exact: true }).locator('.badge').textContent(), { timeout: 30_000 }).toBe('ready');
+    }
+    expect(await docs.getByRole('listitem', { name: `refunds-${process.pid}.md` }).textContent()).toContain('Policies');
+    await page.getByLabel('Search documents').fill('shipping');
+    await expect.poll(() => docs.getByRole('listitem').count()).toBe(1);
+    await page.getByLabel('Search documents').fill('');
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByLabel('Search the documents').fill('refund purchase days');
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('Refunds are granted within 30 days of purchase.').waitFor();
-  });
+    await page.getByLabel('Search the documents').fill('refunds purchase days');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByText('within 30 days of purchase', { exact: false }).first().waitFor();
+    expect(await results.locator('mark').first().textContent()).toMatch(/^(Refunds|purchase|days)$/i);
+    await results.getByRole('button', { name: `Show in refunds-${process.pid}.md` }).first().click();
+    const preview = page.getByRole('region', { name: `Preview of refunds-${process.pid}.md` });
+    await preview.waitFor();
+    const found = preview.getByRole('listitem', { name: /^Found passage/ });
+    await found.first().waitFor();
+    expect(await found.first().textContent()).toContain('Refunds are granted within 30 days of purchase.');
+    expect(await found.first().locator('mark').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    // Delete a document and the collection, each confirmed in the page.
+    await docs.getByRole('button', { name: 'Delete the document returns.md' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete the document returns.md?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => docs.getByRole('listitem', { name: 'returns.md' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete the collection Policies' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete the collection Policies?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No collections yet').waitFor();
+    await expect.poll(() => docs.getByRole('listitem', { name: `refunds-${process.pid}.md` }).textContent()).toContain('No collection');
+  }, 150_000);
 
   it('creates a webhook (secret shown once), sends a test, opens a delivery’s payload and response, replays it, edits, rotates the secret and deletes it', async () => {
     const { email, password } = await h.person();

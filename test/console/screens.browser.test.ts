@@ -31,7 +31,7 @@ describe('every screen at 1280 px and 390 px (headless Chromium)', () => {
         await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
         await page.locator('main h1').first().waitFor();
         await expect.poll(() => page.locator('main').getByText('Loading…').count(), { message: name }).toBe(0);
-        if (name === 'Knowledge') await page.getByRole('cell', { name: 'refund-policy-for-every-country-2026.md', exact: true }).waitFor();
+        if (name === 'Knowledge') await page.getByRole('listitem', { name: 'refund-policy-for-every-country-2026.md', exact: true }).waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
         expect(await seriousViolations(page), name).toEqual([]);

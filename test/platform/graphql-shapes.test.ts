@@ -61,7 +61,7 @@ const OUTPUTS: [string, z.ZodObject, string[]][] = [
   ['Agent', AgentDtoSchema, ['isPoste', 'tools']],
   ['Tool', ToolDtoSchema, []],
   ['WebhookEndpoint', WebhookDtoSchema, ['deliveries']],
-  ['WebhookDelivery', DeliveryDtoSchema, []],
+  ['WebhookDelivery', DeliveryDtoSchema, ['payload']],
   ['KnowledgeSource', SourceDtoSchema, ['collection']],
   ['KnowledgeCollection', CollectionDtoSchema, ['sources']],
   ['KnowledgeItem', KnowledgeItemSchema, []],

@@ -1,8 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
+import { ConfirmDelete } from '../components/confirm-delete.js';
+import { ListShell } from '../components/list-shell.js';
+import { toastError, toastSuccess } from '../components/toasts.js';
 import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
-import { graphql } from '../graphql.js';
+import { graphql, type ResultOf } from '../graphql.js';
+import { messageOf } from '../lib/errors.js';
 import { formatBytes, formatTime } from '../lib/format.js';
+import { markWords, nextPollDelay, searchWords } from '../lib/highlight.js';
 import { uploadDocument } from '../upload.js';
 
 const KnowledgeQuery = graphql(`
@@ -15,148 +20,227 @@ const CreateCollection = graphql(`
   mutation CreateCollection($input: KnowledgeCollectionInput!) { createKnowledgeCollection(input: $input) { id } }
 `);
 const DeleteSource = graphql(`mutation DeleteSource($id: ID!) { deleteKnowledgeSource(id: $id) }`);
+const DeleteCollection = graphql(`mutation DeleteCollection($id: ID!) { deleteKnowledgeCollection(id: $id) }`);
 const Search = graphql(`
   query KnowledgeSearch($input: KnowledgeQueryInput!) {
-    knowledgeSearch(input: $input) { chunkId ref sourceName section page similarity text dossierName }
+    knowledgeSearch(input: $input) { chunkId ref sourceId sourceName section page similarity text dossierName }
   }
 `);
+const Passages = graphql(`query KnowledgePassages($id: ID!) { knowledgePassages(sourceId: $id) { id ordinal section page text } }`);
 
-/** While a document is ingesting, its state is read again at this pace. */
-const POLL_MS = 1000;
+type Source = ResultOf<typeof KnowledgeQuery>['knowledgeSources'][number];
+
+/** What the preview shows: a document, the passages a search found in it, and the words searched. */
+interface PreviewTarget {
+  sourceId: string;
+  name: string;
+  found: string[];
+  words: string[];
+}
 
 export default function KnowledgeScreen() {
   const client = useClient();
-  const [{ data, error }, refetch] = useQuery({ query: KnowledgeQuery });
-  const [actionError, setActionError] = useState<unknown>(null);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: KnowledgeQuery });
+  const [preview, setPreview] = useState<PreviewTarget | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const ingesting = data?.knowledgeSources.some((s) => s.status === 'ingesting') ?? false;
 
+  // While a document ingests, its state is read again: after 1 s, then less and less often (at most every 8 s).
+  const attempt = useRef(0);
   useEffect(() => {
-    if (!ingesting) return;
-    const timer = setInterval(reload, POLL_MS);
-    return () => clearInterval(timer);
-  }, [ingesting]);
+    if (!ingesting) {
+      attempt.current = 0;
+      return;
+    }
+    const timer = setTimeout(() => {
+      attempt.current += 1;
+      reload();
+    }, nextPollDelay(attempt.current));
+    return () => clearTimeout(timer);
+  }, [ingesting, data]);
 
-  const remove = async (id: string, name: string) => {
-    if (!confirm(`Delete the document ${name}?`)) return;
-    const res = await client.mutation(DeleteSource, { id }).toPromise();
-    setActionError(res.error ?? null);
+  const removeSource = async (s: Source) => {
+    const res = await client.mutation(DeleteSource, { id: s.id }).toPromise();
+    if (res.error) throw res.error;
+    toastSuccess(`${s.name} deleted`);
+    if (preview?.sourceId === s.id) setPreview(null);
+    reload();
+  };
+  const removeCollection = async (c: { id: string; name: string }) => {
+    const res = await client.mutation(DeleteCollection, { id: c.id }).toPromise();
+    if (res.error) throw res.error;
+    toastSuccess(`Collection ${c.name} deleted`);
     reload();
   };
 
   return (
     <section aria-labelledby="knowledge-title">
       <h1 id="knowledge-title">Knowledge</h1>
-      <ErrorNote error={error ?? actionError} />
       <div className="split">
         <div>
           <UploadForm collections={data?.knowledgeCollections ?? []} onUploaded={reload} />
           <CollectionForm onCreated={reload} />
         </div>
         <div>
-          <h2>Documents</h2>
-          {!data ? (
-            <p>Loading…</p>
-          ) : data.knowledgeSources.length === 0 ? (
-            <Empty title="No documents yet">Upload a text, Markdown, HTML, PDF or Word file: once it is ready, agents can cite it.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="hint" style={{ textAlign: 'left' }}>
-                  Documents of the workspace, newest first
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Collection</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Passages</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Updated</th>
-                    <th scope="col">
-                      <span className="skip">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.knowledgeSources.map((s) => (
-                    <tr key={s.id} data-testid={`source-${s.name}`}>
-                      <td>{s.name}</td>
-                      <td>{s.collection?.name ?? '—'}</td>
-                      <td>
-                        <Status value={s.status} />
-                        {s.error ? <div className="hint">{s.error}</div> : null}
-                      </td>
-                      <td>{s.chunkCount}</td>
-                      <td>{formatBytes(s.sizeBytes)}</td>
-                      <td>{formatTime(s.updatedAt)}</td>
-                      <td>
-                        <button type="button" className="danger" onClick={() => void remove(s.id, s.name)} aria-label={`Delete ${s.name}`}>
-                          Delete
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <h2 style={{ marginTop: 0 }}>Documents</h2>
+          <ListShell
+            label="Documents"
+            items={data?.knowledgeSources}
+            fetching={fetching}
+            error={error}
+            searchText={(s) => `${s.name} ${s.collection?.name ?? ''} ${s.status}`}
+            empty={<Empty title="No documents yet">Upload text, Markdown, HTML, PDF or Word files (several at once, or drop them on the upload box): once ready, agents can cite them.</Empty>}
+          >
+            {(items) => (
+              <ul className="list documents" aria-label="Documents">
+                {items.map((s) => (
+                  <li key={s.id} data-testid={`source-${s.name}`} aria-label={s.name}>
+                    <div className="row">
+                      <strong className="doc-name">{s.name}</strong>
+                      <Status value={s.status} />
+                    </div>
+                    <p className="hint">
+                      {s.collection?.name ?? 'No collection'} · {s.chunkCount} passages · {formatBytes(s.sizeBytes)} · {formatTime(s.updatedAt)}
+                    </p>
+                    {s.error ? <p className="hint">{s.error}</p> : null}
+                    <div className="row">
+                      <button type="button" disabled={s.status !== 'ready'} onClick={() => setPreview({ sourceId: s.id, name: s.name, found: [], words: [] })} aria-label={`Preview ${s.name}`}>
+                        Preview
+                      </button>
+                      <ConfirmDelete what={`the document ${s.name}`} text="Delete" consequence="Its passages go with it; agents stop citing it." onConfirm={() => removeSource(s)} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListShell>
+          {preview ? <Preview key={`${preview.sourceId}:${preview.found.join(',')}`} target={preview} onClose={() => setPreview(null)} /> : null}
+          <SearchForm onOpen={setPreview} />
           <h2>Collections</h2>
           {data && data.knowledgeCollections.length === 0 ? (
-            <p className="hint">No collections yet: create one to group documents into a dossier an agent can be limited to.</p>
+            <Empty title="No collections yet">Create one to group documents into a dossier; an agent can then be limited to it.</Empty>
           ) : (
-            <ul className="list">
+            <ul className="list" aria-label="Collections">
               {data?.knowledgeCollections.map((c) => (
                 <li key={c.id}>
-                  <strong>{c.name}</strong> <span className="hint">{c.sourceCount} documents</span>
+                  <div className="row">
+                    <strong>{c.name}</strong> <span className="hint">{c.sourceCount} documents</span>
+                    <ConfirmDelete
+                      what={`the collection ${c.name}`}
+                      text="Delete"
+                      consequence="Its documents stay, outside any collection; agents limited to it lose the link."
+                      onConfirm={() => removeCollection(c)}
+                    />
+                  </div>
                   {c.description ? <p className="hint">{c.description}</p> : null}
                 </li>
               ))}
             </ul>
           )}
-          <SearchForm />
         </div>
       </div>
     </section>
   );
 }
 
+interface Queued {
+  key: string;
+  file: File;
+  progress: number | null;
+  outcome: string | null;
+  failed: boolean;
+}
+
+/** Several files at once, chosen or dropped; sent one after another, each with its progress and outcome. */
 function UploadForm({ collections, onUploaded }: { collections: { id: string; name: string }[]; onUploaded: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
+  const [queue, setQueue] = useState<Queued[]>([]);
   const [collectionId, setCollectionId] = useState('');
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [over, setOver] = useState(false);
   const fileId = useId();
   const colId = useId();
+  const hintId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const add = (files: FileList | null) => {
+    if (!files || files.length === 0) return;
+    const now = Date.now();
+    setQueue((q) => [...q.filter((x) => x.outcome === null || x.failed), ...[...files].map((file, i) => ({ key: `${now}-${i}-${file.name}`, file, progress: null, outcome: null, failed: false }))]);
+  };
+  const patch = (key: string, change: Partial<Queued>) => setQueue((q) => q.map((x) => (x.key === key ? { ...x, ...change } : x)));
+  const drop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    add(e.dataTransfer.files);
+  };
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (!file) return;
-    const form = e.currentTarget;
-    setError(null);
-    setDone(null);
-    setProgress(0);
-    try {
-      const source = await uploadDocument(file, collectionId || null, setProgress);
-      setDone(`${source.name} uploaded: ingestion is running.`);
-      setFile(null);
-      form.reset();
+    const waiting = queue.filter((x) => x.outcome === null);
+    if (waiting.length === 0) return;
+    setSending(true);
+    let sent = 0;
+    for (const item of waiting) {
+      patch(item.key, { progress: 0 });
+      try {
+        const source = await uploadDocument(item.file, collectionId || null, (p) => patch(item.key, { progress: p }));
+        patch(item.key, { progress: null, outcome: `${source.name} uploaded: ingestion is running.` });
+        sent += 1;
+      } catch (err) {
+        patch(item.key, { progress: null, outcome: messageOf(err), failed: true });
+        toastError(err, `${item.file.name} was not uploaded`);
+      }
+    }
+    setSending(false);
+    if (input.current) input.current.value = '';
+    if (sent > 0) {
+      toastSuccess(sent === 1 ? 'One document uploaded' : `${sent} documents uploaded`);
       onUploaded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setProgress(null);
     }
   };
+  const waiting = queue.filter((x) => x.outcome === null).length;
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="upload-title">
       <h2 id="upload-title" style={{ marginTop: 0 }}>
-        Upload a document
+        Upload documents
       </h2>
-      <div className="field">
-        <label htmlFor={fileId}>Document</label>
-        <input id={fileId} type="file" accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,text/*" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      <div
+        className={`dropzone${over ? ' over' : ''}`}
+        data-testid="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={drop}
+      >
+        <label htmlFor={fileId}>Documents</label>
+        <input
+          id={fileId}
+          ref={input}
+          type="file"
+          multiple
+          aria-describedby={hintId}
+          accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,text/*"
+          onChange={(e) => add(e.target.files)}
+        />
+        <small id={hintId} className="hint">
+          Choose several files, or drop them here.
+        </small>
       </div>
+      {queue.length > 0 ? (
+        <ul className="upload-queue" aria-label="Files to upload">
+          {queue.map((x) => (
+            <li key={x.key}>
+              <span className="doc-name">{x.file.name}</span> <span className="hint">{formatBytes(x.file.size)}</span>
+              {x.progress !== null ? <progress value={x.progress} max={1} aria-label={`Upload progress of ${x.file.name}`} /> : null}
+              {x.outcome ? (
+                <p className={x.failed ? 'error' : 'hint'} role={x.failed ? 'alert' : 'status'}>
+                  {x.outcome}
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="field">
         <label htmlFor={colId}>Collection</label>
         <select id={colId} value={collectionId} onChange={(e) => setCollectionId(e.target.value)}>
@@ -168,11 +252,8 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
           ))}
         </select>
       </div>
-      {progress !== null ? <progress value={progress} max={1} aria-label="Upload progress" /> : null}
-      <ErrorNote error={error} />
-      {done ? <p role="status">{done}</p> : null}
-      <button type="submit" className="primary" disabled={!file || progress !== null}>
-        Upload
+      <button type="submit" className="primary" disabled={waiting === 0 || sending}>
+        {waiting > 1 ? `Upload ${waiting} files` : 'Upload'}
       </button>
     </form>
   );
@@ -188,6 +269,7 @@ function CollectionForm({ onCreated }: { onCreated: () => void }) {
     const res = await client.mutation(CreateCollection, { input: { name, ...(description ? { description } : {}) } }).toPromise();
     setError(res.error ?? null);
     if (!res.error) {
+      toastSuccess(`Collection ${name} created`);
       setName('');
       setDescription('');
       onCreated();
@@ -206,10 +288,65 @@ function CollectionForm({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function SearchForm() {
+function Marked({ text, words }: { text: string; words: readonly string[] }) {
+  return (
+    <>
+      {markWords(text, words).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+    </>
+  );
+}
+
+/** The document's passages in order; those the search found are marked (with the words searched), the first brought into view. */
+function Preview({ target, onClose }: { target: PreviewTarget; onClose: () => void }) {
+  const [{ data, error }] = useQuery({ query: Passages, variables: { id: target.sourceId } });
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  useEffect(() => {
+    if (data) first.current?.scrollIntoView({ block: 'center' });
+  }, [data]);
+  const firstFound = target.found.find((id) => data?.knowledgePassages.some((p) => p.id === id));
+  return (
+    <section className="card preview" aria-labelledby="preview-title">
+      <div className="row">
+        <h2 id="preview-title" ref={heading} tabIndex={-1} style={{ margin: 0, flex: 1 }}>
+          Preview of {target.name}
+        </h2>
+        <button type="button" onClick={onClose}>
+          Close preview
+        </button>
+      </div>
+      {target.found.length > 0 ? <p className="hint">The passages the search found are marked.</p> : null}
+      <ErrorNote error={error} />
+      {!data ? (
+        error ? null : <p>Loading…</p>
+      ) : data.knowledgePassages.length === 0 ? (
+        <p className="hint">No passages yet: the document is still ingesting or could not be read.</p>
+      ) : (
+        <ol className="passages">
+          {data.knowledgePassages.map((p) => {
+            const found = target.found.includes(p.id);
+            return (
+              <li key={p.id} ref={p.id === firstFound ? first : undefined} className={found ? 'found' : undefined} aria-label={found ? `Found passage, page ${p.page}` : undefined}>
+                {p.section ? <span className="hint">{p.section} · page {p.page}</span> : null}
+                <p>{found ? <Marked text={p.text} words={target.words} /> : p.text}</p>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function SearchForm({ onOpen }: { onOpen: (t: PreviewTarget) => void }) {
   const [query, setQuery] = useState('');
   const [submitted, setSubmitted] = useState<string | null>(null);
   const [{ data, error, fetching }] = useQuery({ query: Search, variables: { input: { query: submitted ?? '', topK: 5 } }, pause: !submitted });
+  const words = searchWords(submitted ?? '');
+  const results = data?.knowledgeSearch ?? [];
   return (
     <>
       <h2>Search</h2>
@@ -221,22 +358,32 @@ function SearchForm() {
           setSubmitted(query.trim() || null);
         }}
       >
-        <input aria-label="Search the documents" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="What are you looking for?" style={{ flex: 1 }} />
+        <input aria-label="Search the documents" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="What are you looking for?" style={{ flex: 1, minWidth: 0 }} />
         <button type="submit">Search</button>
       </form>
       <ErrorNote error={error} />
       {submitted && data ? (
-        data.knowledgeSearch.length === 0 ? (
+        results.length === 0 ? (
           <p className="hint">Nothing found. Try other words, or check that the documents are ready.</p>
         ) : (
-          <ol className="list" aria-busy={fetching} style={{ marginTop: '0.75rem' }}>
-            {data.knowledgeSearch.map((r) => (
+          <ol className="list" aria-busy={fetching} aria-label="Search results" style={{ marginTop: '0.75rem' }}>
+            {results.map((r) => (
               <li key={r.chunkId}>
-                <strong>{r.sourceName}</strong>{' '}
+                <strong className="doc-name">{r.sourceName}</strong>{' '}
                 <span className="hint">
                   {r.section ? `${r.section} · ` : ''}page {r.page} · score {r.similarity.toFixed(2)}
                 </span>
-                <blockquote>{r.text}</blockquote>
+                <blockquote>
+                  <Marked text={r.text} words={words} />
+                </blockquote>
+                <button
+                  type="button"
+                  onClick={() =>
+                    onOpen({ sourceId: r.sourceId, name: r.sourceName, found: results.filter((x) => x.sourceId === r.sourceId).map((x) => x.chunkId), words })
+                  }
+                >
+                  Show in {r.sourceName}
+                </button>
               </li>
             ))}
           </ol>

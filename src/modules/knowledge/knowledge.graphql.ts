@@ -27,13 +27,16 @@ import {
   base64Upload,
   deleteSource,
   getSource,
+  listPassages,
   listSources,
   loadSourcesByCollection,
+  PREVIEW_PASSAGES,
   toSourceDto,
   updateSource,
   uploadSource,
 } from './sources.service.js';
 import { plainInput } from '../../graphql/plain-input.js';
+import type { KnowledgeChunk } from './knowledge.entity.js';
 
 export const KnowledgeSourceRef = objectFromZod('KnowledgeSource', SourceDtoSchema, {
   description: 'An uploaded document and its ingestion state (same fields as the REST source).',
@@ -82,7 +85,24 @@ const UpdateSourceInput = inputFromZod('UpdateKnowledgeSourceInput', UpdateSourc
   descriptions: { collectionId: 'null takes the source out of its collection' },
 });
 
+const KnowledgePassageRef = builder.objectRef<KnowledgeChunk>('KnowledgePassage').implement({
+  description: 'A passage of a document, as search and citations point to it (its chunkId is `id`).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    ordinal: t.exposeInt('ordinal', { description: 'Position in the document, from 0' }),
+    section: t.exposeString('section'),
+    page: t.exposeInt('page'),
+    text: t.exposeString('text'),
+  }),
+});
+
 builder.queryFields((t) => ({
+  knowledgePassages: t.field({
+    type: [KnowledgePassageRef],
+    description: `A document's passages in reading order (the first ${PREVIEW_PASSAGES}), for its preview; none until it is ready.`,
+    args: { sourceId: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => listPassages(await ctx.service(), String(args.sourceId)),
+  }),
   knowledgeSources: t.field({
     type: [KnowledgeSourceRef],
     description: 'Sources of the workspace, newest first.',

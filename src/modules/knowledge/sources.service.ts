@@ -8,7 +8,7 @@ import { authorize } from '../../core/access.js';
 import { documentLimitFor, subscriptionState } from '../usage/index.js';
 import { wakeIngestion } from './ingestion.worker.js';
 import { findDossier, unknownDossier } from './dossiers.service.js';
-import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
+import { IngestionJob, KnowledgeChunk, KnowledgeSource, uploadedName } from './knowledge.entity.js';
 import { findCollection, findSource, READ, sourceNotFound, unknownCollection, WRITE } from './knowledge.lookup.js';
 import { readDocument, storeDocument } from './knowledge.repository.js';
 import {
@@ -181,6 +181,20 @@ export async function updateSource(ctx: ServiceContext, id: string, input: unkno
   source.updatedAt = ctx.clock.now();
   await ctx.em.flush();
   return source;
+}
+
+/** Passages a document preview shows at most (a long document's first ones). */
+export const PREVIEW_PASSAGES = 500;
+
+/** A document's passages in reading order, for its preview (what search and citations point into). */
+export async function listPassages(ctx: ServiceContext, id: string): Promise<KnowledgeChunk[]> {
+  authorize(ctx, READ);
+  const source = await findSource(ctx, id);
+  return ctx.em.find(
+    KnowledgeChunk,
+    { sourceId: source.id, workspaceId: source.workspaceId },
+    { orderBy: { ordinal: 'asc' }, limit: PREVIEW_PASSAGES },
+  );
 }
 
 /** The uploaded bytes, as received. */
