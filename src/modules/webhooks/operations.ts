@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.js';
-import { WEBHOOK_EVENTS } from './events.js';
+import { EVENT_DESCRIPTIONS, PUBLISHED_EVENTS, WEBHOOK_EVENTS } from './events.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -102,4 +102,12 @@ export const listEventNamesOp = defineOperation({
   needs: { scope: 'webhooks' },
   input: z.object({}),
   run: async () => [...WEBHOOK_EVENTS],
+});
+
+/** The events the service publishes, each with a sentence (GraphQL `webhookEvents`; webhook.test is sent on request only). */
+export const listPublishedEventsOp = defineOperation({
+  name: 'webhooks.events',
+  needs: { scope: 'webhooks' },
+  input: z.object({}),
+  run: async () => PUBLISHED_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] })),
 });

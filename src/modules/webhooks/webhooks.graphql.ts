@@ -1,4 +1,4 @@
-import { listEventNamesOp } from './operations.js';
+import { listEventNamesOp, listPublishedEventsOp } from './operations.js';
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import {
@@ -10,9 +10,8 @@ import {
   type CreatedWebhookDto,
 } from './webhooks.schemas.js';
 import { loadDeliveriesByEndpoint, loadDeliveryBodies } from './webhooks.service.js';
-import { EVENT_DESCRIPTIONS, PUBLISHED_EVENTS } from './events.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationField, operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import {
   createWebhookOp,
   deleteWebhookOp,
@@ -85,8 +84,8 @@ builder.queryFields((t) => ({
   webhookEvents: t.field({
     type: [WebhookEventRef],
     description: 'The events an endpoint can subscribe to: the ones the service publishes (webhook.test is sent on request only).',
-    extensions: operationNeeds({ scope: 'webhooks' }),
-    resolve: () => PUBLISHED_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] })),
+    extensions: operationField(listPublishedEventsOp),
+    resolve: async (_r, _a, ctx) => listPublishedEventsOp.run(await ctx.service(), {}),
   }),
   webhooks: t.field({
     type: [WebhookEndpointRef],
