@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { apiKeysByIds } from '../keys/index.js';
 import { ApiKeyRef } from '../keys/keys.graphql.js';
 import { PersonRef } from '../people/people.graphql.js';
-import { peopleByIds } from '../people/people.service.js';
+import { peopleByIds } from '../people/index.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
 import {
   getUsageReport,
