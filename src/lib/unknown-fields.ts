@@ -40,7 +40,7 @@ export function firstUnknownField(schema: z.ZodType, value: unknown, path: strin
       if (!isPlainObject(value)) return undefined;
       const shape = def.shape ?? {};
       for (const [key, child] of Object.entries(value)) {
-        const field = shape[key];
+        const field = Object.hasOwn(shape, key) ? shape[key] : undefined; // not `valueOf` or `__proto__` of the prototype
         if (!field) {
           if (def.catchall) continue; // strict (zod refuses it itself) or loose: not this check's to refuse
           return { path, key };

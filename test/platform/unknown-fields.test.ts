@@ -123,6 +123,20 @@ describe('unknown fields on typed bodies', () => {
     expect(tool.status, tool.text).toBe(201);
   });
 
+  it('a field named like a property every object inherits (valueOf, constructor, toString) is unknown too: 400, not 500', async () => {
+    // found by the fuzz test: the field lookup read Object.prototype.valueOf as a declared field
+    const client = api(t.baseUrl, key);
+    for (const name of ['valueOf', 'constructor', 'toString', 'hasOwnProperty']) {
+      const res = await client.post('/v1/webhooks', JSON.parse(`{"url":"https://hooks.example.com/x","events":["source.ingested"],"${name}":null}`));
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ field: name });
+    }
+    const nested = await client.post(`/v1/agents/${agentId}/chat`, { message: 'Hi', options: { valueOf: 1 } });
+    expect(nested.status, nested.text).toBe(400);
+    expect(nested.body).toMatchObject({ field: 'options.valueOf' });
+    expect((await client.get('/v1/webhooks')).body.webhooks).toEqual([]);
+  });
+
   it('the documented open families still take fields they do not know', async () => {
     const res = await api(t.baseUrl, key).post('/v1/messages/count_tokens', {
       model: 'svc-auto',
