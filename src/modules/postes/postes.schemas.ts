@@ -92,8 +92,8 @@ export const PosteTemplateDtoSchema = z.object({
 export const POSTE_RUNS_PAGE = { default: 20, max: 100 } as const;
 const runsLimitMessage = `limit must be a whole number from 1 to ${POSTE_RUNS_PAGE.max}`;
 export const ListPosteRunsQuerySchema = z.object({
-  posteKey: z.string({ error: 'posteKey must be a string' }).max(64, 'posteKey: at most 64 characters').optional().describe('Only the runs of this poste'),
-  dossierId: z.string({ error: 'dossierId must be a string' }).max(64, 'dossierId: at most 64 characters').optional().describe('Only the runs on this dossier'),
+  posteKey: z.string({ error: 'posteKey must be a string' }).max(64, 'posteKey: at most 64 characters').refine((s) => !s.includes('\u0000'), 'posteKey must not contain NUL characters').optional().describe('Only the runs of this poste'),
+  dossierId: z.string({ error: 'dossierId must be a string' }).max(64, 'dossierId: at most 64 characters').refine((s) => !s.includes('\u0000'), 'dossierId must not contain NUL characters').optional().describe('Only the runs on this dossier'),
   limit: z.coerce
     .number({ error: runsLimitMessage })
     .int(runsLimitMessage)
