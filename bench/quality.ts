@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/quality.ts              the tuning half (the only one rules are tuned on)
  *   npx tsx bench/quality.ts --held-out   the held-out half: run once, by the coordinator, at the end
+ *   npx tsx bench/quality.ts --held-out-2 the second held-out set (test/fixtures/quality/held-out-2): the same
  *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones.
  *
  * One process: the app on a throwaway database (DATABASE_URL, else the local PostgreSQL server, else the
@@ -33,7 +34,7 @@ import {
   type Half,
 } from './support/quality-set.js';
 
-const half: Half = process.argv.includes('--held-out') ? 'held-out' : 'tuning';
+const half: Half = process.argv.includes('--held-out-2') ? 'held-out-2' : process.argv.includes('--held-out') ? 'held-out' : 'tuning';
 const set = loadHalf(half);
 
 async function withApp<T>(env: Record<string, string>, fn: (c: { baseUrl: string; key: string }) => Promise<T>): Promise<T> {
