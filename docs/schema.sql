@@ -332,7 +332,8 @@ CREATE TABLE public.chat_message (
     created_at timestamp with time zone NOT NULL,
     citations jsonb,
     proof_id character varying(64),
-    stages jsonb
+    stages jsonb,
+    stopped boolean DEFAULT false NOT NULL
 );
 
 --

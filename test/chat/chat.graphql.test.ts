@@ -285,7 +285,7 @@ for (const singleConnection of [false, true]) {
       expect(results[0]!.errors![0]).toMatchObject({ message: 'No agents available in this workspace', extensions: { status: 404 } });
     });
 
-    it('a subscriber that leaves aborts the turn: nothing is saved, what ran is metered', async () => {
+    it('a subscriber that leaves (Stop) aborts the turn: the question and what had streamed are kept, marked stopped; what ran is metered', async () => {
       const before = await api(t.baseUrl, a.key).graphql(`{ chatSessions(limit: 100) { id } }`);
       const rowsBefore = await streamLedgerRows();
       model.enqueue({ chunks: ['Never ', 'finished '], hang: true });
@@ -300,9 +300,33 @@ for (const singleConnection of [false, true]) {
       // The hanging model call was aborted: the turn ended server-side and metered its interrupted call.
       await expect.poll(() => streamLedgerRows(), { timeout: 15_000, interval: 20 }).not.toBe(rowsBefore);
       expect(await streamLedgerRows()).toBe(rowsBefore + 1);
-      const after = await api(t.baseUrl, a.key).graphql(`{ chatSessions(limit: 100) { id title } }`);
-      expect(after.data.chatSessions.length).toBe(before.data.chatSessions.length);
-      expect(JSON.stringify(after.data)).not.toContain('Hang please');
+      // The exchange is kept in a new session, as far as it had streamed.
+      const sessions = async () => (await api(t.baseUrl, a.key).graphql(`{ chatSessions(limit: 100) { id title messageCount } }`)).data.chatSessions;
+      await expect.poll(async () => (await sessions()).length, { timeout: 15_000, interval: 20 }).toBe(before.data.chatSessions.length + 1);
+      const stopped = (await sessions()).find((s: { title: string }) => s.title === 'Hang please');
+      expect(stopped).toMatchObject({ messageCount: 2 });
+      const read = await api(t.baseUrl, a.key).graphql(
+        `query($id: ID!) { chatSession(id: $id) { messages { position role content stopped agentName proofId mood { emotion } stages { name } } } }`,
+        { id: stopped.id },
+      );
+      const [question, answer] = read.data.chatSession.messages;
+      expect(question).toMatchObject({ position: 1, role: 'user', content: 'Hang please', stopped: false });
+      expect(answer).toMatchObject({ position: 2, role: 'assistant', stopped: true, agentName: 'Ada', proofId: null, mood: null });
+      expect(answer.content.startsWith('Never')).toBe(true);
+      expect('Never finished '.startsWith(answer.content)).toBe(true);
+      expect(answer.stages.map((s: { name: string }) => s.name)).toContain('prepare');
+
+      // The session continues; the model reads the stopped exchange as it was shown.
+      model.enqueue({ content: 'Here it is in full.' });
+      const requestsBefore = model.requests.length;
+      const c2 = client();
+      const next = await collect(c2, { agentId: ada, input: { message: 'Go on', sessionId: stopped.id } });
+      c2.dispose();
+      expect(next.at(-1)!.data!.chatStream.type).toBe('done');
+      const sent = JSON.stringify(model.requests.slice(requestsBefore));
+      expect(sent).toContain('Hang please');
+      expect(sent).toContain(answer.content.trim());
+      expect((await sessions()).find((s: { id: string }) => s.id === stopped.id).messageCount).toBe(4);
     });
   });
 }

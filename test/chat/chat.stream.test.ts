@@ -289,7 +289,7 @@ describe('failures after the stream opened', () => {
 });
 
 describe('client disconnect', () => {
-  it('aborts the model call, saves nothing, and meters what ran', async () => {
+  it('aborts the model call, keeps the question and what had streamed (stopped), and meters what ran', async () => {
     const w = await t.tenant();
     const agent = await createAgent(t, w.key, persona('Dora'));
     const first = await streamChat(t, w.key, fixed(agent), { message: 'Opening question' });
@@ -316,11 +316,20 @@ describe('client disconnect', () => {
     expect(after.rows - ledgerBefore.rows).toBe(1);
     expect(after.totalTokens).toBeGreaterThan(ledgerBefore.totalTokens);
 
-    const session = await api(t.baseUrl, w.key).graphql(`query($id: ID!) { chatSession(id: $id) { messageCount messages { content } } }`, {
-      id: sessionId,
-    });
-    expect(session.data.chatSession.messageCount).toBe(2);
-    expect(JSON.stringify(session.data)).not.toContain('Partial');
-    expect(JSON.stringify(session.data)).not.toContain('Second question');
+    // The stopped exchange is kept in the session, its answer as far as it had streamed.
+    const read = async () =>
+      (
+        await api(t.baseUrl, w.key).graphql(`query($id: ID!) { chatSession(id: $id) { messageCount messages { role content stopped } } }`, {
+          id: sessionId,
+        })
+      ).data.chatSession;
+    await expect.poll(async () => (await read()).messageCount, { timeout: 15_000, interval: 20 }).toBe(4);
+    const { messages } = await read();
+    expect(messages[0].stopped).toBe(false);
+    expect(messages[1].stopped).toBe(false);
+    expect(messages[2]).toEqual({ role: 'user', content: 'Second question', stopped: false });
+    expect(messages[3]).toMatchObject({ role: 'assistant', stopped: true });
+    expect(messages[3].content.startsWith('Partial')).toBe(true);
+    expect('Partial answer '.startsWith(messages[3].content)).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('agents and chat in the console (headless Chromium)', () => {
-  it('creates an agent with its console-only fields, then chats with it: tokens arrive live, stop cancels, the session continues', async () => {
+  it('creates an agent with its console-only fields, then chats with it: tokens arrive live, stop cancels and keeps the turn, the session continues', async () => {
     const { email, password } = await h.person();
     const page = await h.signedIn(email, password);
 
@@ -68,6 +68,13 @@ describe('agents and chat in the console (headless Chromium)', () => {
     // Continue after a reload: the history is there and a third turn goes to the same session.
     await page.reload();
     await page.getByText('Reduced rates exist.').waitFor();
+    // The stopped first turn was kept in this session: its question and what had streamed, marked stopped.
+    const storedAnswers = page.getByTestId('stored-answer');
+    await expect.poll(() => storedAnswers.count()).toBe(2);
+    expect(await page.locator('.msg.user').first().textContent()).toContain('What is the VAT rate?');
+    expect(await storedAnswers.first().textContent()).toContain('VAT is charged at twenty percent');
+    await storedAnswers.first().getByText('stopped', { exact: true }).waitFor();
+    expect(await storedAnswers.nth(1).getByText('stopped', { exact: true }).count()).toBe(0);
     model.enqueue({ chunks: ['Yes, ', 'for food.'] });
     await page.getByLabel('Message').fill('Which goods?');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -211,5 +218,85 @@ describe('agents and chat in the console (headless Chromium)', () => {
     await sessions.getByRole('link', { name: 'Payroll calendar' }).waitFor();
     await page.goto(proofHref!);
     await expect.poll(() => page.url()).toContain('/console/proofs/prf_');
+  }, 150_000);
+  it('sessions are renamed in place and deleted after an in-page confirmation, with toasts; a turn stopped in a session is there after a reload', async () => {
+    const { tenant, email, password } = await h.person();
+    const { createAgent } = await import('../support/agents.js');
+    await createAgent(h.t, tenant.key, { name: 'Eve', role: 'Planner', personality: 'brisk', mission: 'Plan things', decisionStyle: 'short', systemPrompt: 'Be short.' });
+    const page = await h.signedIn(email, password);
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Eve' });
+    model.enqueue({ chunks: ['Start with ', 'a budget.'] });
+    await page.getByLabel('Message').fill('How do I plan a launch?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().getAttribute('aria-busy')).toBe('false');
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat\/[^/]+$/);
+
+    // Stop a second turn of this session, then reload: the question and the partial answer are there.
+    model.enqueue({ chunks: ['First, ', 'book the venue'], hang: true });
+    await page.getByLabel('Message').fill('And the venue?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('First, book the venue');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByTestId('live-answer').last().getByText('stopped').waitFor();
+    await expect.poll(() => h.t.openRequests).toBe(0);
+    const stored = page.getByTestId('stored-answer');
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await stored.first().waitFor();
+        return stored.count();
+      })
+      .toBe(2);
+    expect(await page.locator('.msg.user').nth(1).textContent()).toContain('And the venue?');
+    expect(await stored.nth(1).textContent()).toContain('First, book the venue');
+    await stored.nth(1).getByText('stopped', { exact: true }).waitFor();
+
+    const sessions = page.getByRole('complementary', { name: 'Sessions' });
+    await sessions.getByRole('link', { name: 'How do I plan a launch?' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Rename in place: Escape cancels, Save renames, a toast says so, the heading follows.
+    await sessions.getByRole('button', { name: 'Rename session How do I plan a launch?' }).click();
+    const title = sessions.getByLabel('New title for “How do I plan a launch?”');
+    await title.fill('Ignored');
+    await title.press('Escape');
+    await sessions.getByRole('link', { name: 'How do I plan a launch?' }).waitFor();
+    await sessions.getByRole('button', { name: 'Rename session How do I plan a launch?' }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await title.fill('   ');
+    expect(await sessions.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await title.fill('Launch plan');
+    await sessions.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Session renamed to “Launch plan”').waitFor();
+    await sessions.getByRole('link', { name: 'Launch plan' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Launch plan' }).waitFor();
+    await page.reload();
+    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: 'Launch plan' }).waitFor();
+
+    // A second session, then delete the first: confirmed in the page (Cancel keeps it), a toast, gone after a reload.
+    await page.getByRole('link', { name: 'New chat' }).click();
+    model.enqueue({ chunks: ['Another topic.'] });
+    await page.getByLabel('Message').fill('Hiring plan');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('live-answer').last().textContent()).toContain('Another topic.');
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await sessions.getByRole('link', { name: 'Launch plan' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Launch plan' }).waitFor();
+    await sessions.getByRole('button', { name: 'Delete session Launch plan' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete the session “Launch plan”?' });
+    await confirm.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await sessions.getByRole('listitem').count()).toBe(2);
+    await sessions.getByRole('button', { name: 'Delete session Launch plan' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Session “Launch plan” deleted').waitFor();
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    // The open session was the deleted one: the page goes back to a new chat.
+    await expect.poll(() => page.url()).toMatch(/\/console\/chat$/);
+    await page.reload();
+    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: 'Hiring plan' }).waitFor();
+    expect(await page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: 'Launch plan' }).count()).toBe(0);
   }, 150_000);
 });

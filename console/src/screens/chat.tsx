@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery } from 'urql';
+import { useClient, useQuery } from 'urql';
+import { ConfirmDelete } from '../components/confirm-delete.js';
+import { toastError, toastSuccess } from '../components/toasts.js';
 import { Empty, ErrorNote } from '../components/ui.js';
 import { graphql } from '../graphql.js';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type Passage, type TurnState } from '../lib/chat-stream.js';
@@ -8,7 +10,7 @@ import { ListShell } from '../components/list-shell.js';
 import { AnswerMarkdown } from '../components/markdown.js';
 import { formatTime } from '../lib/format.js';
 import { hrefOf } from '../lib/routes.js';
-import { Link, replaceRoute } from '../router.js';
+import { Link, navigate, replaceRoute } from '../router.js';
 import { useStream } from '../lib/use-stream.js';
 
 const ChatSide = graphql(`
@@ -23,12 +25,28 @@ const SessionQuery = graphql(`
     chatSession(id: $id) {
       id title agentId
       messages {
-        id role content agentName mood { emotion intensity }
+        id role content stopped agentName mood { emotion intensity }
         proofId tokenUsage { totalTokens } stages { name ms }
         knowledgeUsed { ref sourceName chunkPreview page section dossierName }
       }
     }
   }
+`);
+
+const NewestSessions = graphql(`
+  query NewestSessions {
+    chatSessions(limit: 5) { id title }
+  }
+`);
+
+const RenameSession = graphql(`
+  mutation RenameChatSession($id: ID!, $title: String!) {
+    renameChatSession(id: $id, title: $title) { id title }
+  }
+`);
+
+const DeleteSession = graphql(`
+  mutation DeleteChatSession($id: ID!) { deleteChatSession(id: $id) }
 `);
 
 export const ChatStream = graphql(`
@@ -60,6 +78,12 @@ interface Turn {
 
 const AUTO = '';
 
+/** The title the service gives a new session: the first message on one line, cut at 80 characters. */
+export function sessionTitleOf(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 79).trimEnd()}…` : flat;
+}
+
 export default function ChatScreen({ id }: { id?: string }) {
   const stream = useStream(ChatStream);
   const [side, refetchSide] = useQuery({ query: ChatSide });
@@ -67,7 +91,10 @@ export default function ChatScreen({ id }: { id?: string }) {
   // The session this screen's first turn created: the address moves to it, but its turns are already on screen.
   const adopted = useRef<string | undefined>(undefined);
   const reading = id !== undefined && id !== adopted.current;
-  const [history] = useQuery({ query: SessionQuery, variables: { id: id ?? '' }, pause: !reading });
+  const [history, refetchHistory] = useQuery({ query: SessionQuery, variables: { id: id ?? '' }, pause: !reading });
+  const client = useClient();
+  const asked = useRef<{ question: string; known: Set<string> } | null>(null);
+  const [adopting, setAdopting] = useState(false);
   const [agentId, setAgentId] = useState<string>(() => new URLSearchParams(location.search).get('agent') ?? AUTO);
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -95,13 +122,14 @@ export default function ChatScreen({ id }: { id?: string }) {
   const send = (e: FormEvent) => {
     e.preventDefault();
     const question = message.trim();
-    if (!question || streaming) return;
+    if (!question || streaming || adopting) return;
     setMessage('');
     ask(question);
   };
 
   const ask = (question: string) => {
     const index = turns.length;
+    asked.current = { question, known: new Set(side.data?.chatSessions.map((s) => s.id) ?? []) };
     setTurns((all) => [...all, { question, state: startTurn() }]);
     const variables = { ...(agentId ? { agentId } : {}), input: { message: question, ...(sessionId ? { sessionId } : {}) } };
     stream.start(variables, {
@@ -122,6 +150,40 @@ export default function ChatScreen({ id }: { id?: string }) {
   const stop = () => {
     stream.stop();
     setTurns((all) => all.map((t) => ({ ...t, state: stopTurn(t.state) })));
+    if (!sessionId && asked.current) void adoptStopped(asked.current);
+  };
+
+  // A turn stopped in a new chat is kept in a new session (docs/chat.md, "Disconnects"), but no `done`
+  // event names it: it is the session that was not there before the turn and bears the question's
+  // title. The next message waits for it (a few reads), so it continues that session.
+  const adoptStopped = async (turn: { question: string; known: Set<string> }) => {
+    setAdopting(true);
+    try {
+      const title = sessionTitleOf(turn.question);
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const res = await client.query(NewestSessions, {}, { requestPolicy: 'network-only' }).toPromise();
+        const found = res.data?.chatSessions.find((s) => !turn.known.has(s.id) && s.title === title);
+        if (found) {
+          adopted.current = found.id;
+          setSessionId(found.id);
+          replaceRoute(hrefOf('chat', found.id));
+          refetchSide({ requestPolicy: 'network-only' });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      setAdopting(false);
+    }
+  };
+
+  const renamed = (id: string) => {
+    refetchSide({ requestPolicy: 'network-only' });
+    if (id === sessionId) refetchHistory({ requestPolicy: 'network-only' });
+  };
+  const deleted = (id: string) => {
+    refetchSide({ requestPolicy: 'network-only' });
+    if (id === sessionId) navigate(hrefOf('chat'));
   };
 
   const agents = side.data?.agents.filter((a) => !a.isPoste) ?? [];
@@ -146,14 +208,7 @@ export default function ChatScreen({ id }: { id?: string }) {
           {(list) => (
             <ul className="list">
               {list.map((s) => (
-                <li key={s.id}>
-                  <Link href={hrefOf('chat', s.id)} aria-current={s.id === sessionId ? 'page' : undefined}>
-                    {s.title || 'Untitled'}
-                  </Link>
-                  <time className="session-date" dateTime={s.updatedAt}>
-                    {formatTime(s.updatedAt)}
-                  </time>
-                </li>
+                <SessionItem key={s.id} session={s} current={s.id === sessionId} onRenamed={renamed} onDeleted={deleted} />
               ))}
             </ul>
           )}
@@ -193,6 +248,7 @@ export default function ChatScreen({ id }: { id?: string }) {
                 <span className="who-said">{m.agentName ?? 'Agent'}</span>
                 <AnswerMarkdown text={m.content} passages={m.knowledgeUsed ?? []} onCite={setPassage} />
                 <div className="turn-meta">
+                  {m.stopped ? <span className="badge">stopped</span> : null}
                   {m.mood ? <span className="badge">mood: {m.mood.emotion}</span> : null}
                   {m.tokenUsage ? <span>{m.tokenUsage.totalTokens} tokens</span> : null}
                   {m.proofId ? <ProofLink id={m.proofId} /> : null}
@@ -236,7 +292,7 @@ export default function ChatScreen({ id }: { id?: string }) {
             placeholder="Ask a question (Enter sends, Shift+Enter for a new line)"
           />
           <div className="row">
-            <button type="submit" className="primary" disabled={streaming || !message.trim()}>
+            <button type="submit" className="primary" disabled={streaming || adopting || !message.trim()}>
               Send
             </button>
           </div>
@@ -244,6 +300,95 @@ export default function ChatScreen({ id }: { id?: string }) {
       </div>
       <PassageDialog passage={passage} onClose={() => setPassage(null)} />
     </section>
+  );
+}
+
+interface SessionRow {
+  id: string;
+  title: string;
+  updatedAt: string;
+}
+
+/** A session in the side list: open it, rename it in place, delete it (confirmed in the page). */
+function SessionItem({ session, current, onRenamed, onDeleted }: { session: SessionRow; current: boolean; onRenamed: (id: string) => void; onDeleted: (id: string) => void }) {
+  const client = useClient();
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(session.title);
+  const [saving, setSaving] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const inputId = useId();
+  const name = session.title || 'Untitled';
+
+  const close = () => {
+    setEditing(false);
+    requestAnimationFrame(() => renameButton.current?.focus());
+  };
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    const res = await client.mutation(RenameSession, { id: session.id, title }).toPromise();
+    setSaving(false);
+    if (res.error) return toastError(res.error, 'The session was not renamed');
+    toastSuccess(`Session renamed to “${res.data!.renameChatSession.title}”`);
+    onRenamed(session.id);
+    close();
+  };
+  const remove = async () => {
+    const res = await client.mutation(DeleteSession, { id: session.id }).toPromise();
+    if (res.error) throw res.error;
+    toastSuccess(`Session “${name}” deleted`);
+    onDeleted(session.id);
+  };
+
+  return (
+    <li>
+      {editing ? (
+        <form onSubmit={(e) => void save(e)} className="session-rename">
+          <label htmlFor={inputId}>New title for “{name}”</label>
+          <input
+            id={inputId}
+            value={title}
+            maxLength={80}
+            autoFocus
+            onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') close();
+            }}
+          />
+          <div className="row">
+            <button type="submit" className="primary" disabled={saving || !title.trim()}>
+              Save
+            </button>
+            <button type="button" onClick={close} disabled={saving}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <Link href={hrefOf('chat', session.id)} aria-current={current ? 'page' : undefined}>
+            {name}
+          </Link>
+          <time className="session-date" dateTime={session.updatedAt}>
+            {formatTime(session.updatedAt)}
+          </time>
+          <div className="row session-actions">
+            <button
+              type="button"
+              ref={renameButton}
+              aria-label={`Rename session ${name}`}
+              onClick={() => {
+                setTitle(session.title);
+                setEditing(true);
+              }}
+            >
+              Rename
+            </button>
+            <ConfirmDelete what={`the session “${name}”`} label={`Delete session ${name}`} consequence="Its messages are deleted too." onConfirm={remove} />
+          </div>
+        </>
+      )}
+    </li>
   );
 }
 

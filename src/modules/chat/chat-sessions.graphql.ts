@@ -5,6 +5,8 @@ import { toAgentDto } from '../agents/index.js';
 import type { ChatSession, SessionMessage } from './chat.entity.js';
 import { KnowledgeUsedRef, MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
 import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { deleteSessionOp, renameSessionOp } from './session-operations.js';
 
 const MessageStageRef = builder.objectRef<{ name: string; ms: number }>('ChatMessageStage').implement({
   description: 'A stage of the turn that made an answer, with its duration.',
@@ -12,7 +14,7 @@ const MessageStageRef = builder.objectRef<{ name: string; ms: number }>('ChatMes
 });
 
 const MessageRef = builder.objectRef<SessionMessage>('ChatMessage').implement({
-  description: 'One message of a chat session; only complete exchanges are stored.',
+  description: 'One message of a chat session: complete exchanges, and stopped ones (the answer as far as it had streamed, marked stopped).',
   fields: (t) => ({
     id: t.exposeID('id'),
     sessionId: t.exposeString('sessionId'),
@@ -41,6 +43,10 @@ const MessageRef = builder.objectRef<SessionMessage>('ChatMessage').implement({
       nullable: true,
       description: 'The stages of the turn that made the answer, in order, with their durations.',
       resolve: (m) => m.stages ?? null,
+    }),
+    stopped: t.boolean({
+      description: 'The answer stopped streaming when the client left (Stop): its content is what had streamed. False on user messages.',
+      resolve: (m) => m.stopped,
     }),
     createdAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),
   }),
@@ -83,5 +89,21 @@ builder.queryFields((t) => ({
     type: SessionRef,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => getSession(await ctx.service(), String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  renameChatSession: t.field({
+    type: SessionRef,
+    description: 'Renames a chat session of the calling user (title trimmed to one line, 1 to 80 characters).',
+    args: { id: t.arg.id({ required: true }), title: t.arg.string({ required: true }) },
+    extensions: operationField(renameSessionOp),
+    resolve: async (_r, args, ctx) => renameSessionOp.run(await ctx.service(), { id: String(args.id), body: { title: args.title } }),
+  }),
+  deleteChatSession: t.boolean({
+    description: 'Deletes a chat session of the calling user with its messages (the memories its turns saved stay with the agent).',
+    args: { id: t.arg.id({ required: true }) },
+    extensions: operationField(deleteSessionOp),
+    resolve: async (_r, args, ctx) => deleteSessionOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));

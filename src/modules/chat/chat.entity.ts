@@ -36,7 +36,7 @@ export interface StoredStage {
   ms: number;
 }
 
-/** One message of a session; only complete exchanges are stored (an interrupted answer never is). */
+/** One message of a session: complete exchanges, and stopped ones (the question and what streamed before the client left). */
 const SessionMessageSchema = defineEntity({
   name: 'ChatMessage',
   tableName: 'chat_message',
@@ -59,6 +59,8 @@ const SessionMessageSchema = defineEntity({
     citations: p.json<StoredCitation[]>().nullable(),
     proofId: p.string().nullable(),
     stages: p.json<StoredStage[]>().nullable(),
+    /** The answer stopped streaming when the client left (its content is what had streamed). */
+    stopped: p.boolean(),
     createdAt: p.datetime(),
   },
 });

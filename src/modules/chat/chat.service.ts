@@ -13,6 +13,8 @@ import { assertKeyBudget } from '../usage/index.js';
 import { ChatRequestSchema, type ChatRequestInput, type ChatTurnDone } from './chat.schemas.js';
 import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { Stages } from './stages.js';
+import { keepStoppedTurn } from './stopped-turn.js';
+import { StreamedAnswer } from './streamed-answer.js';
 import {
   autoPick,
   consultation,
@@ -60,15 +62,19 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
     requestHash = hashRequest(raw ?? null);
   }
   const provider = opts.provider ?? ctx.app.models.default();
+  // A certified turn streams into a session: what it shows is kept if the client stops it.
+  const streamed = certified(opts) && opts.sink ? new StreamedAnswer() : undefined;
+  const sink = streamed && opts.sink ? streamed.tap(opts.sink) : opts.sink;
   const turn: TurnInputs = {
     ctx,
     raw,
     input,
-    opts,
+    opts: { ...opts, sink },
     provider,
     masker: provider.local ? new NoMasking() : new PiiMasker(),
-    stages: new Stages(opts.sink),
+    stages: new Stages(sink),
     requestHash,
+    ...(streamed ? { streamed } : {}),
   };
   if (opts.agentId !== undefined) return turn;
   return { ...turn, pick: await autoPick(turn) };
@@ -76,13 +82,19 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
 
 /**
  * Runs the rest of the turn; errors thrown here are `error` events on a stream. A turn that ran a
- * model and then failed or was abandoned is still metered on what ran.
+ * model and then failed or was abandoned is still metered on what ran; one the client stopped after
+ * prepare is kept in its session as far as it got (stopped-turn.ts).
  */
 export async function continueTurn(p: PendingTurn): Promise<TurnOutcome> {
   if (p.pick && 'refusal' in p.pick) throw p.pick.refusal;
   const planned = p.pick?.admitted.model;
   const prepared = await meteredUntilDone(planned, p.ctx.log, () => extend(p, (s) => s.stages.run('prepare', () => prepare(s))));
-  return meteredUntilDone(prepared.model, p.ctx.log, () => execute(prepared));
+  try {
+    return await meteredUntilDone(prepared.model, p.ctx.log, () => execute(prepared));
+  } catch (err) {
+    await keepStoppedTurn(prepared, err);
+    throw err;
+  }
 }
 
 /** The whole turn in one call (plain routes, the mutation, the gateway). */

@@ -8,3 +8,4 @@ export { type HistoryMessage, passageSection, personaOf, personaSection } from '
 export { knowledgeUsedOf, topKFor } from './retrieval.js';
 export { type KnowledgeRetriever, type KnowledgeUsedItem, type ToolRunner } from './turn-extensions.js';
 export { TurnModel } from './turn-model.js';
+export { deleteSessionOp, renameSessionOp } from './session-operations.js';

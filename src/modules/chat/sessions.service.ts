@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Em } from '../../db/types.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
+import { z } from 'zod';
 import { Agent } from '../agents/index.js';
 import { authorize } from '../../core/access.js';
 import type { TokenUsage } from '../models/index.js';
@@ -31,7 +32,16 @@ export async function loadHistory(ctx: ServiceContext, sessionId: string): Promi
   return latest.reverse();
 }
 
-export const historyOf = (messages: SessionMessage[]): HistoryMessage[] => messages.map((m) => ({ role: m.role, content: m.content }));
+/**
+ * The history the model reads. A stopped exchange is part of it with what had streamed; one stopped
+ * before any text streamed is left out whole (an empty answer is not a message a model accepts).
+ */
+export function historyOf(messages: SessionMessage[]): HistoryMessage[] {
+  const unanswered = new Set(messages.filter((m) => m.role === 'assistant' && m.stopped && !m.content.trim()).map((m) => m.position - 1));
+  return messages
+    .filter((m) => !(m.role === 'assistant' ? m.stopped && !m.content.trim() : unanswered.has(m.position)))
+    .map((m) => ({ role: m.role, content: m.content }));
+}
 
 /** The agent's last mood in these messages, if it answered there before. */
 export function previousMood(messages: SessionMessage[], agentId: string): StoredMood | null {
@@ -47,9 +57,14 @@ export interface Exchange {
   userMessage: string;
   answer: string;
   usage: TokenUsage;
-  mood: StoredMood;
-  /** The passages the answer cited (the `done` event's knowledgeUsed). */
-  citations: StoredCitation[];
+  /** Null on a stopped answer (no mood is derived from half an answer). */
+  mood: StoredMood | null;
+  /** The passages the answer cited (the `done` event's knowledgeUsed); null when the turn stopped before retrieval ended. */
+  citations: StoredCitation[] | null;
+  /** The client left while the answer streamed: `answer` is what had streamed. */
+  stopped?: boolean;
+  /** The stages that ended, when known as the exchange is written (a stopped turn's); else set by `completeAnswer`. */
+  stages?: StoredStage[];
 }
 
 /**
@@ -100,6 +115,7 @@ export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): 
     citations: null,
     proofId: null,
     stages: null,
+    stopped: false,
   });
   const answerId = newId('msg');
   em.create(SessionMessage, {
@@ -117,7 +133,8 @@ export async function appendExchange(em: Em, ctx: ServiceContext, x: Exchange): 
     mood: x.mood,
     citations: x.citations,
     proofId: null,
-    stages: null,
+    stages: x.stages ?? null,
+    stopped: x.stopped ?? false,
   });
   return { answerId };
 }
@@ -156,6 +173,32 @@ export async function listSessions(ctx: ServiceContext, opts: { limit?: number |
 export async function getSession(ctx: ServiceContext, id: string): Promise<ChatSession> {
   authorize(ctx, READ);
   return findOwnSession(ctx, id);
+}
+
+/** A session's new title: trimmed, on one line, 1 to 80 characters. */
+export const RenameSessionSchema = z.object({
+  title: z
+    .string()
+    .transform((t) => t.replace(/\s+/g, ' ').trim())
+    .pipe(z.string().min(1, 'title is required').max(TITLE_CHARS, `title is at most ${TITLE_CHARS} characters`)),
+});
+
+/** Renames a session of the caller (another user's, or another workspace's, is a 404). */
+export async function renameSession(ctx: ServiceContext, id: string, raw: unknown): Promise<ChatSession> {
+  const { title } = RenameSessionSchema.parse(raw ?? {});
+  const session = await findOwnSession(ctx, id);
+  session.title = title;
+  await ctx.em.flush();
+  return session;
+}
+
+/** Deletes a session of the caller with its messages; the memories its turns saved stay the agent's. */
+export async function deleteSession(ctx: ServiceContext, id: string): Promise<void> {
+  const session = await findOwnSession(ctx, id);
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(SessionMessage, { sessionId: session.id, workspaceId: session.workspaceId });
+    await em.nativeDelete(ChatSession, { id: session.id, workspaceId: session.workspaceId });
+  });
 }
 
 /** Messages of several sessions of the caller at once (dataloader batch), each list in order. */

@@ -19,6 +19,7 @@ import type { RecalledMemory } from './memory.js';
 import type { PiiMasker } from '../../lib/pii.js';
 import type { HistoryMessage, PromptParts } from './prompt.js';
 import type { Stages } from './stages.js';
+import type { StreamedAnswer } from './streamed-answer.js';
 import type { KnowledgeUsedItem } from './turn-extensions.js';
 import type { TurnModel } from './turn-model.js';
 
@@ -61,6 +62,8 @@ export interface TurnInputs {
   readonly stages: Stages;
   /** Hash of the request for the proof certificate, computed before any model runs. */
   readonly requestHash?: string;
+  /** A streamed turn kept in a session: what it has shown so far, kept if the client stops it. */
+  readonly streamed?: StreamedAnswer;
 }
 
 /** Admission: the turn's metering (check → record → release) and the model every call goes through. */
