@@ -3,7 +3,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
-import { buildMcpServer } from '../src/modules/mcp/index.js';
+import { buildMcpServer, type McpTool } from '../src/modules/mcp/index.js';
+import { targetOf, type AdmitTarget } from '../src/pipeline/operation.js';
 import { admit } from '../src/pipeline/pipeline.js';
 import { mount } from './route.js';
 
@@ -28,6 +29,9 @@ function protocolMessages(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
   return messages.filter((m) => !(typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call')).length;
 }
+
+/** What a tool call is admitted as: its operation's bucket and needs (an undeclared tool's own, issue 29 §1). */
+const toolTarget = (tool: McpTool): AdmitTarget => ('operation' in tool ? targetOf(tool.operation) : { name: tool.twin, needs: tool.needs });
 
 /** What a protocol message (initialize, tools/list, ping, a notification) is admitted as: the key's rate, nothing else. */
 const PROTOCOL_OP = { name: 'POST /mcp', needs: {} };
@@ -63,7 +67,7 @@ export function mcpRouter(app: Deps): Router {
     handler: async (ctx, req, res) => {
       for (let i = protocolMessages(req.body); i > 0; i--) await admit(app, ctx.caller, PROTOCOL_OP, { log: ctx.log, scope: ctx.scope, requestId: ctx.requestId });
       const server = buildMcpServer(
-        (tool) => admit(app, ctx.caller, { name: tool.twin, needs: tool.needs }, { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
+        (tool) => admit(app, ctx.caller, toolTarget(tool), { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
         ctx.log,
       );
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

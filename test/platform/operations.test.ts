@@ -142,8 +142,6 @@ const UNDECLARED_ROUTES: string[] = [
   'POST /engine/runs/:runId/cancel',
   'POST /engine/runs/:runId/resume',
   'POST /engine/widgets',
-  'POST /light/ask',
-  'POST /light/web',
   'POST /partner/auto-debit',
   'POST /partner/clients',
   'POST /partner/clients/:id/keys',
@@ -207,8 +205,6 @@ const UNDECLARED_FIELDS: string[] = [
   'Mutation.importFlow',
   'Mutation.installPoste',
   'Mutation.invitePerson',
-  'Mutation.lightAsk',
-  'Mutation.lightWeb',
   'Mutation.linkKnowledge',
   'Mutation.linkTool',
   'Mutation.payPartnerInvoice',
@@ -298,7 +294,6 @@ const UNDECLARED_TOOLS: string[] = [
   'knowledge_search',
   'poste_run',
   'run_status',
-  'service_ask',
   'service_verify',
 ];
 

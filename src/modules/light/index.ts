@@ -3,3 +3,4 @@ export { citedRefs, declined, groundedMessages } from './grounded.js';
 export { createLightRuntime } from './light.runtime.js';
 export { AskSchema, CitationSchema, LightAnswerSchema, WebAskSchema } from './light.schemas.js';
 export { ask, askWeb, toCitation } from './light.service.js';
+export { askOp, askWebOp } from './operations.js';

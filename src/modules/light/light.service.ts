@@ -10,7 +10,6 @@ import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
-import { authorize } from '../../core/access.js';
 import { findDossier, dossierNames, unknownDossier } from '../knowledge/index.js';
 import { KnowledgeCollection, KnowledgeSource } from '../knowledge/index.js';
 import type { SearchScope } from '../knowledge/index.js';
@@ -35,8 +34,6 @@ import {
 import { redactQuery } from './redaction.js';
 import { searchWeb } from './web-search.js';
 
-/** Light questions change nothing stored but consume questions: a read-only key is refused, as for chat. */
-const ACCESS = { scope: 'light', write: true } as const;
 export const ASK_ROUTE = 'POST /light/ask';
 export const WEB_ROUTE = 'POST /light/web';
 /** Passages read per question. */
@@ -203,10 +200,9 @@ async function certify(
 /**
  * `POST /light/ask`: searches, refuses without a model when the best passage covers less of the question
  * than the measured threshold, else asks the model for a cited answer from the passages; an answer that
- * declines or cites nothing is a refusal too. Exported for the MCP tool `service_ask`.
+ * declines or cites nothing is a refusal too. Exported for the widget chat of the light family.
  */
 export async function ask(ctx: ServiceContext, input: unknown): Promise<LightAnswer> {
-  authorize(ctx, ACCESS);
   const q = AskSchema.parse(input ?? {});
   const provider = resolveProvider(ctx, q.provider);
   let dossier: KnowledgeCollection | null = null;
@@ -254,7 +250,6 @@ export async function ask(ctx: ServiceContext, input: unknown): Promise<LightAns
  * lists. 501 `web_search_not_configured` without `SVC_WEB_SEARCH_URL`; 502 `web_search_failed`.
  */
 export async function askWeb(ctx: ServiceContext, input: unknown): Promise<LightAnswer> {
-  authorize(ctx, ACCESS);
   const q = WebAskSchema.parse(input ?? {});
   const provider = resolveProvider(ctx, q.provider);
   const endpoint = ctx.app.light.webSearchUrl;

@@ -3,11 +3,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Logger } from '../../lib/logger.js';
 import { mcpToolError, toDomainError } from '../../errors/index.js';
-import { MCP_TOOLS, type McpTool } from './mcp.tools.js';
+import { MCP_TOOLS, runTool, type McpTool } from './mcp.tools.js';
 
 /**
  * Admits one tool call through the request pipeline (the key's rate, the twin route's ceiling, the
- * tool's scope, read-only) and returns its service context; the adapter provides it (`rest/mcp.routes.ts`).
+ * scope and read-only of the tool's operation) and returns its service context; the adapter provides it
+ * (`rest/mcp.routes.ts`).
  */
 export type AdmitTool = (tool: McpTool) => Promise<ServiceContext>;
 
@@ -33,7 +34,7 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, admitTool:
   let ctx: ServiceContext | undefined;
   try {
     ctx = await admitTool(tool);
-    const result = (await tool.run(ctx, args)) as Record<string, unknown>;
+    const result = (await runTool(tool, ctx, args)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     const { error, unexpected } = toDomainError(err);

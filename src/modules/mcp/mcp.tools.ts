@@ -1,27 +1,58 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
+import type { Operation } from '../../core/operation.js';
 import type { CapabilityScope } from '../../core/scopes.js';
 import { getRun, listApprovals, listFlows, startManualRun } from '../flows/index.js';
 import { queryKnowledge } from '../knowledge/index.js';
-import { ask } from '../light/index.js';
+import { askOp } from '../light/index.js';
 import { runPoste } from '../postes/index.js';
 import { verifyText } from '../verify/index.js';
 
-/**
- * One MCP tool: what the client sees (name, description, input shape) and what it needs from the request
- * pipeline, declared like a REST route's `Needs`. `twin` is the REST route it mirrors: the call counts
- * against that route's ceiling (one bucket whichever API is used), as a GraphQL twin does.
- */
-export interface McpTool {
+/** What the client sees of a tool: its name, description and input shape. */
+interface ToolDescription {
   name: string;
   title: string;
   description: string;
   /** Types and descriptions for the client; the service parses the real rules (and names the field). */
   input: z.ZodRawShape;
+}
+
+/**
+ * An MCP tool that exposes a declared operation (src/core/operation.ts), the same object as its REST
+ * twin's: the pipeline admits the call with the operation's needs, and its ceiling counts in the
+ * operation's REST route's bucket (one bucket whichever API is used).
+ */
+export interface OperationTool extends ToolDescription {
+  operation: Operation;
+  /** The operation's input from the tool's arguments. */
+  args: (args: Record<string, unknown>) => unknown;
+  /** The tool's structured result from the operation's. */
+  result: (out: unknown) => Record<string, unknown>;
+}
+
+/**
+ * A tool not yet declared as an operation (issue 29 §1): its needs are declared here, `twin` is the REST
+ * route whose ceiling it counts against, and `run` calls the service its REST twin calls.
+ */
+export interface UndeclaredTool extends ToolDescription {
   needs: { scope: CapabilityScope; write: boolean; rateLimit?: 'knowledgeQuery' | 'verify' | 'gateway' | 'agentChat' };
   twin: string;
-  /** The use case: the service function its REST twin calls. */
   run: (ctx: ServiceContext, args: Record<string, unknown>) => Promise<unknown>;
+}
+
+export type McpTool = OperationTool | UndeclaredTool;
+
+/** A tool over a declared operation, typed by it. */
+function operationTool<I, O>(
+  def: ToolDescription & { operation: Operation<I, O>; args: (args: Record<string, unknown>) => I; result: (out: O) => Record<string, unknown> },
+): OperationTool {
+  return def as unknown as OperationTool;
+}
+
+/** Runs a tool for an admitted caller: its operation, or (not yet declared) its service call. */
+export async function runTool(tool: McpTool, ctx: ServiceContext, args: Record<string, unknown>): Promise<unknown> {
+  if ('operation' in tool) return tool.result(await tool.operation.run(ctx, tool.args(args)));
+  return tool.run(ctx, args);
 }
 
 const idList = (what: string) => z.array(z.string()).optional().describe(what);
@@ -31,7 +62,7 @@ const idList = (what: string) => z.array(z.string()).optional().describe(what);
  * decides an approval: `approvals_list` only lists them (approvals stay with signed-in people).
  */
 export const MCP_TOOLS: McpTool[] = [
-  {
+  operationTool({
     name: 'service_ask',
     title: 'Ask the workspace documents',
     description:
@@ -45,10 +76,10 @@ export const MCP_TOOLS: McpTool[] = [
       dossierId: z.string().optional().describe('Restrict the answer to this dossier'),
       provider: z.string().optional().describe('auto, local, or a provider id allowed in the workspace'),
     },
-    needs: { scope: 'light', write: true },
-    twin: 'POST /light/ask',
-    run: async (ctx, args) => ask(ctx, args),
-  },
+    operation: askOp,
+    args: (args) => ({ body: args }),
+    result: (answer) => answer,
+  }),
   {
     name: 'knowledge_search',
     title: 'Search the workspace documents',
