@@ -4,63 +4,56 @@ import type { Deps } from '../../src/core/deps.js';
 import { CertificateSchema } from '../../src/modules/proofs/index.js';
 import { writeReportPdf } from '../../src/modules/verify/index.js';
 import { ExportQuerySchema, ReportListQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from '../../src/modules/verify/index.js';
-import { getReport, getReportCertificate, getReportExport, listReports, verifyText } from '../../src/modules/verify/index.js';
-import { mount, param } from '../route.js';
+import { exportReportOp, getReportCertificateOp, getReportOp, listReportsOp, verifyTextOp } from '../../src/modules/verify/index.js';
+import { mountOperation, param } from '../route.js';
 
 const ReportReply = z.object({ report: ReportSchema });
 
 /** The verifier (SPEC Route inventory; scope `proof`). Mounted after `verifyUsageRouter`, so `/v1/verify/usage` is not an id. */
 export function verifyRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'verify', scope: 'proof' } as const;
+  const base = { tag: 'verify' } as const;
 
-  mount(r, app, {
+  mountOperation(r, app, verifyTextOp, {
     ...base,
-    method: 'post',
-    path: '/v1/verify',
     summary: 'Check each claim of a text against passages or knowledge collections (no model); one control',
-    rateLimit: 'verify',
     body: VerifyInputSchema,
     responses: {
       201: { description: 'The report, with its certificate id', schema: ReportReply },
       400: { description: 'text_required, invalid_passages, ambiguous_scope, or a field named (passages, collectionIds: Collection not found)' },
       413: { description: 'text_too_large' },
     },
-    handler: async (ctx, req) => ({ status: 201, body: { report: await verifyText(ctx, req.body) } }),
+    input: (req) => ({ body: req.body }),
+    reply: (report) => ({ status: 201, body: { report } }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, listReportsOp, {
     ...base,
-    method: 'get',
-    path: '/v1/verify',
     summary: `Reports of the workspace, newest first. Query: limit (1 to 100, default 20), cursor (the previous page's nextCursor, opaque); pages stay stable while new reports arrive`,
     query: ReportListQuerySchema,
     responses: { 200: { description: 'A page of reports', schema: ReportListSchema }, 400: { description: 'limit or cursor not valid (named)' } },
-    handler: async (ctx, req) => ({ status: 200, body: await listReports(ctx, { limit: req.query.limit, cursor: req.query.cursor }) }),
+    input: (req) => ({ query: { limit: req.query.limit, cursor: req.query.cursor } }),
+    reply: (page) => ({ status: 200, body: page }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, getReportOp, {
     ...base,
-    method: 'get',
-    path: '/v1/verify/:id',
     summary: 'One report',
     responses: { 200: { description: 'The report', schema: ReportReply }, 404: { description: 'Unknown id or another workspace' } },
-    handler: async (ctx, req) => ({ status: 200, body: { report: await getReport(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (report) => ({ status: 200, body: { report } }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, getReportCertificateOp, {
     ...base,
-    method: 'get',
-    path: '/v1/verify/:id/certificate',
     summary: "The report's certificate: signed (Ed25519) and hash-chained in the workspace's proof chain; verify with GET /v1/gateway/public-key",
     responses: { 200: { description: 'The certificate', schema: z.object({ certificate: CertificateSchema }) }, 404: { description: 'Unknown report' } },
-    handler: async (ctx, req) => ({ status: 200, body: { certificate: await getReportCertificate(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (certificate) => ({ status: 200, body: { certificate } }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, exportReportOp, {
     ...base,
-    method: 'get',
-    path: '/v1/verify/:id/export',
     summary: 'The report as a PDF (text with each claim marked, evidence quoted, certificate hash and signature); ?format=json for the machine form',
     query: ExportQuerySchema,
     responses: {
@@ -68,9 +61,9 @@ export function verifyRouter(app: Deps): Router {
       400: { description: 'format not pdf or json' },
       404: { description: 'Unknown report' },
     },
-    handler: async (ctx, req, res) => {
+    handler: async (_ctx, req, res, run) => {
       const { format } = ExportQuerySchema.parse({ format: req.query.format });
-      const exported = await getReportExport(ctx, param(req, 'id'));
+      const exported = await run({ id: param(req, 'id') });
       if (format === 'json') return { status: 200, body: exported };
       res.status(200);
       res.setHeader('content-type', 'application/pdf');

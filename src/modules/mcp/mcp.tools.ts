@@ -6,7 +6,7 @@ import { getRun, listApprovals, listFlows, startManualRun } from '../flows/index
 import { queryKnowledge } from '../knowledge/index.js';
 import { askOp } from '../light/index.js';
 import { runPoste } from '../postes/index.js';
-import { verifyText } from '../verify/index.js';
+import { verifyTextOp } from '../verify/index.js';
 
 /** What the client sees of a tool: its name, description and input shape. */
 interface ToolDescription {
@@ -96,7 +96,7 @@ export const MCP_TOOLS: McpTool[] = [
     twin: 'POST /v1/knowledge/query',
     run: async (ctx, args) => ({ results: await queryKnowledge(ctx, args) }),
   },
-  {
+  operationTool({
     name: 'service_verify',
     title: 'Verify a text against passages or collections',
     description:
@@ -109,10 +109,10 @@ export const MCP_TOOLS: McpTool[] = [
         .describe('Passages to check against; or collectionIds, never both'),
       collectionIds: idList('Knowledge collections to check against'),
     },
-    needs: { scope: 'proof', write: true, rateLimit: 'verify' },
-    twin: 'POST /v1/verify',
-    run: async (ctx, args) => ({ report: await verifyText(ctx, args) }),
-  },
+    operation: verifyTextOp,
+    args: (args) => ({ body: args }),
+    result: (report) => ({ report }),
+  }),
   {
     name: 'poste_run',
     title: 'Run a poste on a dossier',

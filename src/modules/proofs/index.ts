@@ -2,5 +2,6 @@
 export { createProofChain } from './chain.js';
 export { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 export { type CallOutcome, type Certificate, CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from './proofs.schemas.js';
-export { canonicalJson, certificateBody, gatewayPublicKey, getProof, hashRequest, issueProof, toCertificateDto, verifyProof } from './proofs.service.js';
+export { canonicalJson, certificateBody, hashRequest, issueProof, toCertificateDto } from './proofs.service.js';
+export { gatewayPublicKeyOp, getProofOp, verifyProofOp } from './operations.js';
 export { type GatewaySigning, loadGatewaySigning } from './signing-key.js';

@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { VerificationSchema } from './proofs.schemas.js';
-import { verifyProof } from './proofs.service.js';
+import { verifyProofOp } from './operations.js';
 
 /** A certificate's verification for the console (the certificates themselves: `registre`). */
 const VerificationRef = objectFromZod('ProofVerification', VerificationSchema, {
@@ -14,8 +14,8 @@ builder.queryFields((t) => ({
   proofVerification: t.field({
     type: VerificationRef,
     description: 'Recomputes the hash, checks the signature and the link to the previous certificate; names the first failed check.',
-    extensions: operationNeeds({ scope: 'engine', twin: 'GET /v1/proofs/:id/verify' }),
+    extensions: operationField(verifyProofOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => verifyProof(await ctx.service(), String(args.id)),
+    resolve: async (_r, args, ctx) => verifyProofOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));

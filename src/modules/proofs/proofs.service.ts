@@ -3,13 +3,10 @@ import { canonicalJson, sha256 } from './canonical.js';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import type { TokenUsage } from '../models/index.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
 import { publicKeyDto, type PublicKeyDto } from './signing-key.js';
-
-const READ = { scope: 'engine' } as const;
 
 export interface IssueProofInput {
   /** A certificate id reserved earlier (a stream names it in its headers before the answer exists); default a new one. */
@@ -107,14 +104,12 @@ async function findProof(ctx: ServiceContext, id: string): Promise<ProofCertific
  * SPEC has them (the route sends it as the `x-svc-proof-request-id` header).
  */
 export async function getProof(ctx: ServiceContext, id: string): Promise<{ certificate: Certificate; requestId: string | null }> {
-  authorize(ctx, READ);
   const proof = await findProof(ctx, id);
   return { certificate: toCertificateDto(proof), requestId: proof.requestId ?? null };
 }
 
 /** Recomputes the hash, checks the signature and the link to the previous certificate; names the first failure. */
 export async function verifyProof(ctx: ServiceContext, id: string): Promise<Verification> {
-  authorize(ctx, READ);
   const proof = await findProof(ctx, id);
   const payload = Buffer.from(canonicalJson(certificateBody(proof)), 'utf8');
   const reasons: Partial<Record<VerifyCheck, string>> = {};
@@ -155,7 +150,6 @@ function safeVerify(payload: Buffer, publicKey: Parameters<typeof verify>[2], si
 
 /** The current signing key (PEM and JWK) and every key that signed certificates, for offline verification. */
 export async function gatewayPublicKey(ctx: ServiceContext): Promise<PublicKeyDto & { canonicalization: string; keys: PublicKeyDto[] }> {
-  authorize(ctx, READ);
   const current = ctx.app.signing.key;
   const rows = await ctx.em.find(GatewaySigningKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, fields: ['id', 'publicKeyPem', 'createdAt'] });
   const keys = rows.map(publicKeyDto);

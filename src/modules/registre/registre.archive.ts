@@ -7,7 +7,7 @@ import tar from 'tar-stream';
 import type { ServiceContext } from '../../core/context.js';
 import { GatewaySigningKey } from '../proofs/index.js';
 import { canonicalJson, toCertificateDto } from '../proofs/index.js';
-import { authorizeRegister, walkChain } from './registre.service.js';
+import { requireProofJournal, walkChain } from './registre.service.js';
 
 /** Format identifier of the archive's manifest. */
 export const ARCHIVE_FORMAT = 'svc.registre/v1';
@@ -68,7 +68,7 @@ const fileOf = (text: string) => {
  * (count, first and last hash, SHA-256 and size of each file) and its Ed25519 signature by the gateway key.
  */
 export async function openRegisterExport(ctx: ServiceContext): Promise<{ filename: string; writeTo: (out: Writable) => Promise<void> }> {
-  authorizeRegister(ctx);
+  requireProofJournal(ctx);
   const ws = ctx.caller.workspace.id;
   const [top] = await ctx.em.execute<{ last: number | string | null }[]>('select max(seq) as last from proof_certificate where workspace_id = ?', [ws]);
   const upTo = Number(top?.last ?? 0);

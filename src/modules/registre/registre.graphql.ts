@@ -1,10 +1,10 @@
 import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { RegisterEntrySchema, RegisterSummarySchema, type RegisterEntry } from './registre.schemas.js';
-import { getRegisterEntry, listRegister, registerSummary } from './registre.service.js';
+import { getRegisterEntryOp, listRegisterOp, registerSummaryOp } from './operations.js';
 
-/** The register of proofs for the console: the same service functions as the REST routes (rest/v1/registre.routes.ts). */
+/** The register of proofs for the console: the same operations as the REST routes (rest/v1/registre.routes.ts). */
 const RegisterEntryRef = objectFromZod('RegisterCertificate', RegisterEntrySchema, {
   description: 'A certificate of the register (gateway call, chat turn or verifier report) with its kind.',
   types: { version: 'Int', algorithm: 'String' },
@@ -26,7 +26,7 @@ builder.queryFields((t) => ({
   registre: t.field({
     type: RegisterPageRef,
     description: 'The register of proofs, newest first (GET /v1/registre); needs the proofJournal plan feature.',
-    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/registre' }),
+    extensions: operationField(listRegisterOp),
     args: {
       kind: t.arg.string({ required: false, description: 'gateway, chat or verify; several separated by commas' }),
       from: t.arg.string({ required: false }),
@@ -36,25 +36,27 @@ builder.queryFields((t) => ({
       cursor: t.arg.string({ required: false }),
     },
     resolve: async (_r, args, ctx) =>
-      listRegister(await ctx.service(), {
-        kind: args.kind ?? undefined,
-        from: args.from ?? undefined,
-        to: args.to ?? undefined,
-        keyId: args.keyId ?? undefined,
-        limit: args.limit ?? undefined,
-        cursor: args.cursor ?? undefined,
+      listRegisterOp.run(await ctx.service(), {
+        query: {
+          kind: args.kind ?? undefined,
+          from: args.from ?? undefined,
+          to: args.to ?? undefined,
+          keyId: args.keyId ?? undefined,
+          limit: args.limit ?? undefined,
+          cursor: args.cursor ?? undefined,
+        },
       }),
   }),
   registreCertificate: t.field({
     type: RegisterEntryRef,
     description: 'One certificate of the register with its kind (GET /v1/proofs/:id, as the register shows it); needs the proofJournal plan feature.',
-    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/proofs/:id' }),
+    extensions: operationField(getRegisterEntryOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => getRegisterEntry(await ctx.service(), String(args.id)),
+    resolve: async (_r, args, ctx) => getRegisterEntryOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   registreSummary: t.field({
     type: RegisterSummaryRef,
-    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/registre/summary' }),
-    resolve: async (_r, _a, ctx) => registerSummary(await ctx.service()),
+    extensions: operationField(registerSummaryOp),
+    resolve: async (_r, _a, ctx) => registerSummaryOp.run(await ctx.service(), {}),
   }),
 }));

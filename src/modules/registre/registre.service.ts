@@ -1,21 +1,20 @@
 import { createHash, verify } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { authorize } from '../../core/access.js';
 import { ProofCertificate } from '../proofs/index.js';
 import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/index.js';
 import { planTerms, requiredPlanFor, subscriptionState } from '../usage/index.js';
 import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterSummary } from './registre.schemas.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 
-const READ = { scope: 'proof' } as const;
-
 /** Certificates read per statement when walking the chain. */
 export const CHAIN_PAGE = 1_000;
 
-/** The register needs the proof journal (Cabinet): 402 PLAN_UPGRADE_REQUIRED naming the feature and plan. */
-export function authorizeRegister(ctx: ServiceContext): void {
-  authorize(ctx, READ);
+/**
+ * The register needs the proof journal (Cabinet): 402 PLAN_UPGRADE_REQUIRED naming the feature and plan.
+ * The caller's scope is the operation's need (operations.ts), checked by the pipeline before this.
+ */
+export function requireProofJournal(ctx: ServiceContext): void {
   const ws = ctx.caller.workspace;
   if (!subscriptionState(ws, ctx.clock.now()).active) throw errors.subscriptionInactive();
   if (!planTerms(ws).features.includes('proofJournal')) throw errors.planUpgradeRequired('proofJournal', requiredPlanFor('proofJournal'));
@@ -29,7 +28,7 @@ export const toRegisterEntry = (c: ProofCertificate): RegisterEntry => ({ ...toC
 
 /** `GET /v1/registre`: every certificate of the workspace, newest first, filtered by kind, period and API key. */
 export async function listRegister(ctx: ServiceContext, query: unknown = {}): Promise<{ certificates: RegisterEntry[]; nextCursor: string | null }> {
-  authorizeRegister(ctx);
+  requireProofJournal(ctx);
   const q = RegisterQuerySchema.parse(query ?? {});
   const where: string[] = ['workspace_id = ?'];
   const params: unknown[] = [ctx.caller.workspace.id];
@@ -52,7 +51,7 @@ export async function listRegister(ctx: ServiceContext, query: unknown = {}): Pr
 
 /** One certificate of the register with its kind (the console's deep link to a certificate). */
 export async function getRegisterEntry(ctx: ServiceContext, id: string): Promise<RegisterEntry> {
-  authorizeRegister(ctx);
+  requireProofJournal(ctx);
   const proof = id.includes('\u0000') ? null : await ctx.em.findOne(ProofCertificate, { id, workspaceId: ctx.caller.workspace.id });
   if (!proof) throw errors.proofNotFound(id);
   return toRegisterEntry(proof);
@@ -124,7 +123,7 @@ async function checkLink(
 
 /** `GET /v1/registre/summary`: counts by month and kind, and the chain checked end to end. */
 export async function registerSummary(ctx: ServiceContext): Promise<RegisterSummary> {
-  authorizeRegister(ctx);
+  requireProofJournal(ctx);
   const rows = await ctx.em.execute<{ month: string; kind: ProofKind; count: string | number }[]>(
     `select to_char(created_at at time zone 'UTC', 'YYYY-MM') as month, ${KIND_SQL} as kind, count(*) as count
        from proof_certificate where workspace_id = ? group by 1, 2 order by 1, 2`,

@@ -8,4 +8,5 @@ export { enforceRequestRates, type RouteRateName, startRateCounterSweep } from '
 export { createUsageRuntime } from './runtime.js';
 export { questionsByKeyIds, usageByDay, windowTotals } from './usage.repository.js';
 export { MonthSchema } from './usage.schemas.js';
-export { buildUsageReport, findKeyNotifications, getVerifyUsage, toNotificationDto } from './usage.service.js';
+export { buildUsageReport, findKeyNotifications, toNotificationDto } from './usage.service.js';
+export { listKeyNotificationsOp, usageReportOp, verifyUsageOp } from './operations.js';

@@ -4,10 +4,10 @@ import { ApiKeyRef } from '../keys/keys.graphql.js';
 import { PersonRef } from '../people/people.graphql.js';
 import { peopleByIds } from '../people/index.js';
 import type { DayUsageRow, KeyUsageRow } from './usage.repository.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { listKeyNotificationsOp, usageReportOp } from './operations.js';
 import {
-  getUsageReport,
   keyNotificationsOf,
-  listKeyNotifications,
   questionsThisMonthByKey,
   lastUsedByKey,
   toNotificationDto,
@@ -101,7 +101,8 @@ builder.queryField('usage', (t) =>
     type: UsageReportRef,
     description: 'Usage of the allowance window starting in `month` (YYYY-MM; default: the current window).',
     args: { month: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => getUsageReport(await ctx.service(), { month: args.month }),
+    extensions: operationField(usageReportOp),
+    resolve: async (_r, args, ctx) => usageReportOp.run(await ctx.service(), { month: args.month }),
   }),
 );
 
@@ -154,6 +155,7 @@ builder.queryFields((t) => ({
     type: [KeyNotificationRef],
     description: 'Key budget notifications of the workspace, newest first, optionally for one month (YYYY-MM).',
     args: { month: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => (await listKeyNotifications(await ctx.service(), { month: args.month })).map(toNotificationDto),
+    extensions: operationField(listKeyNotificationsOp),
+    resolve: async (_r, args, ctx) => (await listKeyNotificationsOp.run(await ctx.service(), { month: args.month })).map(toNotificationDto),
   }),
 }));

@@ -7,9 +7,12 @@ import { allowanceWindow, allowanceWindowOfMonth, calendarMonth, monthOf } from 
 import { planTerms, subscriptionState } from './plans.js';
 import { countControls, questionsByKeyIds, lastUseByKeyIds, usageByDay, usageByKey, windowTotals, type DayUsageRow, type KeyUsageRow } from './usage.repository.js';
 import { KeyNotification, QuestionPack } from './usage.entity.js';
-import { UsageQuerySchema, type UsageQuery } from './usage.schemas.js';
+import { UsageQuerySchema } from './usage.schemas.js';
 
-/** Console and operator reads: no capability scope opens them (restricted keys get scope_denied). */
+/**
+ * The key fields' loaders (below an API key, not root fields): no capability scope opens them (restricted
+ * keys get scope_denied). The root fields' reads are operations (operations.ts).
+ */
 const CONSOLE_READ = { scope: null } as const;
 
 export interface UsageReport {
@@ -84,15 +87,13 @@ export async function buildUsageReport(em: Em, ws: Workspace, now: Date, month?:
   };
 }
 
-export async function getUsageReport(ctx: ServiceContext, input: UsageQuery = {}): Promise<UsageReport> {
-  authorize(ctx, CONSOLE_READ);
+export async function getUsageReport(ctx: ServiceContext, input: unknown = {}): Promise<UsageReport> {
   const { month } = UsageQuerySchema.parse(input ?? {});
   return buildUsageReport(ctx.em, ctx.caller.workspace, ctx.clock.now(), month);
 }
 
 /** `GET /v1/verify/usage`: controls of the workspace in the current calendar month (UTC). */
 export async function getVerifyUsage(ctx: ServiceContext): Promise<{ month: string; controls: number }> {
-  authorize(ctx, { scope: 'proof' });
   const now = ctx.clock.now();
   return { month: monthOf(now), controls: await countControls(ctx.em, ctx.caller.workspace.id, calendarMonth(now)) };
 }
@@ -146,8 +147,7 @@ export async function keyNotificationsOf(ctx: ServiceContext, keyIds: readonly s
   );
 }
 
-export async function listKeyNotifications(ctx: ServiceContext, input: UsageQuery = {}): Promise<KeyNotification[]> {
-  authorize(ctx, CONSOLE_READ);
+export async function listKeyNotifications(ctx: ServiceContext, input: unknown = {}): Promise<KeyNotification[]> {
   const { month } = UsageQuerySchema.parse(input ?? {});
   return findKeyNotifications(ctx.em, ctx.caller.workspace.id, month);
 }

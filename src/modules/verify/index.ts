@@ -3,4 +3,5 @@ export { Verifier } from './engine.js';
 export { createVerifyRuntime } from './runtime.js';
 export { writeReportPdf } from './verify.pdf.js';
 export { ClaimSchema, CountsSchema, ExportQuerySchema, ReportListQuerySchema, ReportListSchema, ReportSchema, VerifyInputSchema } from './verify.schemas.js';
-export { getReport, getReportCertificate, getReportExport, listReports, verifyText } from './verify.service.js';
+export { verifyText } from './verify.service.js';
+export { exportReportOp, getReportCertificateOp, getReportOp, listReportsOp, verifyTextOp } from './operations.js';

@@ -1,11 +1,11 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
-import { getReport, listReports, verifyText } from './verify.service.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { getReportOp, listReportsOp, verifyTextOp } from './operations.js';
 import { ReportSchema, VerifyInputSchema, type ReportDto } from './verify.schemas.js';
 
-/** The verifier for the console: the same service functions as the REST routes. */
+/** The verifier for the console: the same operations as the REST routes. */
 const ReportRef = objectFromZod('VerifyReport', ReportSchema, {
   description: 'A verifier report (POST /v1/verify): each claim with its verdict and best evidence.',
   names: { claims: 'VerifyClaim', counts: 'VerifyCounts' },
@@ -25,15 +25,15 @@ builder.queryFields((t) => ({
   verifyReports: t.field({
     type: ReportPageRef,
     description: 'Reports of the workspace, newest first (GET /v1/verify).',
-    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/verify' }),
+    extensions: operationField(listReportsOp),
     args: { limit: t.arg.int({ required: false }), cursor: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => listReports(await ctx.service(), { limit: args.limit ?? undefined, cursor: args.cursor ?? undefined }),
+    resolve: async (_r, args, ctx) => listReportsOp.run(await ctx.service(), { query: { limit: args.limit ?? undefined, cursor: args.cursor ?? undefined } }),
   }),
   verifyReport: t.field({
     type: ReportRef,
-    extensions: operationNeeds({ scope: 'proof', twin: 'GET /v1/verify/:id' }),
+    extensions: operationField(getReportOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => getReport(await ctx.service(), String(args.id)),
+    resolve: async (_r, args, ctx) => getReportOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -41,8 +41,8 @@ builder.mutationFields((t) => ({
   verify: t.field({
     type: ReportRef,
     description: 'Checks each claim of a text against passages or collections (POST /v1/verify); one control.',
-    extensions: operationNeeds({ scope: 'proof', write: true, rateLimit: 'verify', twin: 'POST /v1/verify' }),
+    extensions: operationField(verifyTextOp),
     args: { input: t.arg({ type: VerifyInput, required: true }) },
-    resolve: async (_r, args, ctx) => verifyText(await ctx.service(), plainInput(args.input)),
+    resolve: async (_r, args, ctx) => verifyTextOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
 }));

@@ -4,7 +4,6 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import { findCollection } from '../knowledge/index.js';
 import { ProofCertificate } from '../proofs/index.js';
 import { canonicalJson, issueProof, toCertificateDto } from '../proofs/index.js';
@@ -13,9 +12,6 @@ import { recordControl } from '../usage/index.js';
 import { Verifier, type ClaimResult } from './engine.js';
 import { VerifyReport } from './verify-report.entity.js';
 import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto } from './verify.schemas.js';
-
-const READ = { scope: 'proof' } as const;
-const WRITE = { scope: 'proof', write: true } as const;
 
 /** The route a report's control and certificate are recorded under (the GraphQL twin shares it). */
 export const VERIFY_ROUTE = 'POST /v1/verify';
@@ -162,7 +158,6 @@ async function hashSignedRequest(input: ParsedVerifyInput): Promise<string> {
  * question is consumed and `monthlyQuestionLimit` is not consulted (SPEC Limits > Controls).
  */
 export async function verifyText(ctx: ServiceContext, input: unknown): Promise<ReportDto> {
-  authorize(ctx, WRITE);
   const data = parseVerifyInput(input);
   // A client that left, or a shutdown, stops the work between two claims (nothing is stored then).
   const checkpoint = () => {
@@ -224,7 +219,6 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
 
 /** `GET /v1/verify`: newest first, `limit` per page; the cursor keeps pages stable while new reports arrive. */
 export async function listReports(ctx: ServiceContext, query: unknown = {}): Promise<{ reports: ReportDto[]; nextCursor: string | null }> {
-  authorize(ctx, READ);
   const { limit, cursor } = ReportListQuerySchema.parse(query ?? {});
   const before = cursor ? decodeSeqCursor(cursor) : null;
   const rows = await ctx.em.find(
@@ -243,13 +237,11 @@ async function findReport(ctx: ServiceContext, id: string): Promise<VerifyReport
 }
 
 export async function getReport(ctx: ServiceContext, id: string): Promise<ReportDto> {
-  authorize(ctx, READ);
   return toReportDto(await findReport(ctx, id));
 }
 
 /** The report's certificate, signed and chained like a gateway certificate (verify it with `GET /v1/gateway/public-key`). */
 export async function getReportCertificate(ctx: ServiceContext, id: string): Promise<Certificate> {
-  authorize(ctx, READ);
   const report = await findReport(ctx, id);
   const cert = await ctx.em.findOne(ProofCertificate, { id: report.certificateId, workspaceId: ctx.caller.workspace.id });
   if (!cert) throw errors.proofNotFound(report.certificateId);
@@ -258,6 +250,5 @@ export async function getReportCertificate(ctx: ServiceContext, id: string): Pro
 
 /** A report with its certificate, for the export (PDF or JSON). */
 export async function getReportExport(ctx: ServiceContext, id: string): Promise<{ report: ReportDto; certificate: Certificate }> {
-  authorize(ctx, READ);
   return { report: await getReport(ctx, id), certificate: await getReportCertificate(ctx, id) };
 }
