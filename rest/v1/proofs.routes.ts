@@ -20,7 +20,10 @@ export function proofsRouter(app: Deps): Router {
       'A proof certificate. The `x-svc-proof-request-id` response header names the `x-request-id` of the call that produced it (absent for certificates issued before request ids were kept); it is not part of the signed certificate',
     responses: { 200: { description: 'The certificate', schema: CertificateSchema }, 404: notFound },
     input: (req) => ({ id: param(req, 'id') }),
-    reply: ({ certificate, requestId }) => ({ status: 200, body: certificate, headers: requestId ? { [PROOF_REQUEST_ID_HEADER]: requestId } : {} }),
+    reply: ({ certificate, requestId }) => {
+      const headers: Record<string, string> = requestId ? { [PROOF_REQUEST_ID_HEADER]: requestId } : {};
+      return { status: 200, body: certificate, headers };
+    },
   });
 
   mountOperation(r, app, verifyProofOp, {
