@@ -208,9 +208,33 @@ describe('flow graph in the editor', () => {
     expect(y.ok).toBeLessThan(y.done);
     expect(y.orphan).toBeGreaterThan(y.done);
     const edges = toViewEdges(doc);
-    expect(toGraph(nodes, edges)).toEqual(doc);
+    const back = toGraph(nodes, edges);
+    // Written back with each node where it sits, everything else as it came.
+    expect(back.edges).toEqual(doc.edges);
+    expect(back.nodes.map(({ position: _p, ...n }) => n)).toEqual(doc.nodes);
+    expect(back.nodes.map((n) => n.position)).toEqual(nodes.map((n) => n.position));
     expect(toGraph(nodes, [...edges, { source: 'done', target: 'orphan' }]).edges.at(-1)).toEqual({ from: 'done', to: 'orphan' });
     expect(parseGraph(null)).toEqual({ nodes: [], edges: [] });
+  });
+
+  it('places a node at its stored position, lays out the others, and saves moves in whole units', async () => {
+    const { layout, parseGraph, toGraph } = await import('../../console/src/lib/flow-graph.js');
+    const doc = parseGraph({
+      nodes: [
+        { key: 'start', type: 'trigger.manual', position: { x: 500, y: -40 } },
+        { key: 'ok', type: 'approval' },
+        { key: 'bad', type: 'wait', position: { x: 'left', y: 3 } },
+      ],
+      edges: [{ from: 'start', to: 'ok' }],
+    });
+    const nodes = layout(doc);
+    expect(nodes[0]!.position).toEqual({ x: 500, y: -40 });
+    expect(nodes[1]!.position).toEqual({ x: 40, y: 140 });
+    expect(Number.isFinite(nodes[2]!.position.x)).toBe(true);
+    const moved = nodes.map((n) => (n.id === 'ok' ? { ...n, position: { x: 310.6, y: 220.2 } } : n));
+    expect(toGraph(moved, []).nodes[1]).toEqual({ key: 'ok', type: 'approval', position: { x: 311, y: 220 } });
+    // Reopened, the graph is where it was left.
+    expect(layout(parseGraph(toGraph(moved, []))).map((n) => n.position)).toEqual(toGraph(moved, []).nodes.map((n) => n.position));
   });
 });
 

@@ -137,4 +137,56 @@ describe('flows in the console (headless Chromium)', () => {
     await expect.poll(() => enabled.isChecked()).toBe(true);
     await page.getByText('Enabled: its schedule, webhook and event triggers start runs.').waitFor();
   }, 120_000);
+  it('keeps the steps where they were dragged: Save graph stores their positions, a reload shows them there', async () => {
+    const { tenant, email, password } = await h.person();
+    const gql = async (query: string, variables: Record<string, unknown>) =>
+      (
+        await fetch(`${h.t.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        })
+      ).json();
+    const created = await gql(`mutation($input: CreateFlowInput!) { createFlow(input: $input) { flow { id } } }`, { input: { name: 'Placed steps', graph: GRAPH } });
+    const flowId = created.data.createFlow.flow.id;
+    const page = await h.signedIn(email, password);
+    const open = async () => {
+      await page.getByRole('link', { name: 'Flows' }).click();
+      await page.getByRole('button', { name: 'Placed steps' }).click();
+      await page.locator('.react-flow__node').nth(2).waitFor();
+    };
+    // Where React Flow draws a node, in the graph's own units (the canvas's zoom and scroll aside).
+    const placeOf = async (key: string) => {
+      const transform = await page.locator(`.react-flow__node[data-id="${key}"]`).evaluate((el) => (el as HTMLElement).style.transform);
+      const [, x, y] = /translate\(([-\d.]+)px,\s*([-\d.]+)px\)/.exec(transform)!;
+      return { x: Math.round(Number(x)), y: Math.round(Number(y)) };
+    };
+    await open();
+    await page.getByText('Drag a step to place it; Save graph keeps the steps where they are.').waitFor();
+    const before = await placeOf('done');
+    const start = await placeOf('start');
+
+    // Drag "done" to the right and down.
+    const box = (await page.locator('.react-flow__node[data-id="done"]').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await placeOf('done')).x).toBeGreaterThan(before.x + 20);
+    const moved = await placeOf('done');
+    expect(moved.y).toBeGreaterThan(before.y);
+
+    await page.getByRole('button', { name: 'Save graph' }).click();
+    await page.getByRole('heading', { name: /Placed steps v2/ }).waitFor();
+    const stored = await gql(`query($id: ID!) { flowExport(id: $id) }`, { id: flowId });
+    const positions = Object.fromEntries(stored.data.flowExport.graph.nodes.map((n: { key: string; position: unknown }) => [n.key, n.position]));
+    expect(positions.done).toEqual(moved);
+    expect(positions.start).toEqual(start);
+
+    await page.reload();
+    await open();
+    expect(await placeOf('done')).toEqual(moved);
+    expect(await placeOf('start')).toEqual(start);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 120_000);
 });

@@ -1,12 +1,19 @@
 /**
- * A flow's stored graph (`{ nodes: [{ key, type, config? }], edges: [{ from, to, ... }] }`) to React Flow's
- * nodes and edges and back. Positions are not part of the flow document: nodes are laid out top to
- * bottom in the order of a walk from the triggers, and the editor keeps any moves for the session.
+ * A flow's stored graph (`{ nodes: [{ key, type, config?, position? }], edges: [{ from, to, ... }] }`) to
+ * React Flow's nodes and edges and back. A node's `position` (optional in the flow document) places it;
+ * a node without one is laid out top to bottom in the order of a walk from the triggers. Saving writes
+ * every node's position, so the graph reopens as it was left.
  */
+export interface XY {
+  x: number;
+  y: number;
+}
+
 export interface FlowNodeDoc {
   key: string;
   type: string;
   config?: unknown;
+  position?: XY;
   [extra: string]: unknown;
 }
 
@@ -62,17 +69,27 @@ export function layout(doc: FlowGraphDoc): ViewNode[] {
     const row = depth.get(n.key) ?? maxDepth + 1;
     const col = perRow.get(row) ?? 0;
     perRow.set(row, col + 1);
-    return { id: n.key, position: { x: 40 + col * 220, y: 30 + row * 110 }, data: { label: `${n.key} · ${n.type}`, doc: n } };
+    const position = storedPosition(n.position) ?? { x: 40 + col * 220, y: 30 + row * 110 };
+    return { id: n.key, position, data: { label: `${n.key} · ${n.type}`, doc: n } };
   });
+}
+
+/** A stored position the editor can use (finite coordinates), or none. */
+function storedPosition(p: unknown): XY | null {
+  const { x, y } = (p ?? {}) as Partial<XY>;
+  return typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y) ? { x, y } : null;
 }
 
 export const toViewEdges = (doc: FlowGraphDoc): ViewEdge[] =>
   doc.edges.map((e, i) => ({ id: edgeId(e, i), source: e.from, target: e.to, data: { doc: e } }));
 
-/** Back to the flow document, keeping every field the editor does not know about. */
-export function toGraph(nodes: readonly { id: string; data: { doc: FlowNodeDoc } }[], edges: readonly { source: string; target: string; data?: { doc: FlowEdgeDoc } }[]): FlowGraphDoc {
+/** Back to the flow document with each node where it sits now (whole canvas units), keeping every field the editor does not know about. */
+export function toGraph(
+  nodes: readonly { id: string; position: XY; data: { doc: FlowNodeDoc } }[],
+  edges: readonly { source: string; target: string; data?: { doc: FlowEdgeDoc } }[],
+): FlowGraphDoc {
   return {
-    nodes: nodes.map((n) => n.data.doc),
+    nodes: nodes.map((n) => ({ ...n.data.doc, position: { x: Math.round(n.position.x), y: Math.round(n.position.y) } })),
     edges: edges.map((e) => ({ ...(e.data?.doc ?? {}), from: e.source, to: e.target })),
   };
 }

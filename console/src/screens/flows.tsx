@@ -343,7 +343,8 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
           ))}
         </ul>
       ) : null}
-      <div style={{ height: 360 }} className="chart" aria-label={`Graph of ${flow.name}: select a step to edit it; drag from a step's handle to another to connect them`}>
+      <p className="hint">Drag a step to place it; Save graph keeps the steps where they are.</p>
+      <div style={{ height: 360 }} className="chart" aria-label={`Graph of ${flow.name}: select a step to edit it; drag a step to move it; drag from a step's handle to another to connect them`}>
         <ReactFlow
           nodes={shownNodes}
           edges={edges}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EDGE_WHEN, FLOW_FORMAT, MAX_EDGES, MAX_NODES, NODE_CONFIGS, NODE_TYPES, PORTABLE_CONFIGS, type NodeType } from './flows.schemas.js';
+import { EDGE_WHEN, FLOW_FORMAT, MAX_EDGES, MAX_NODES, NODE_CONFIGS, NODE_TYPES, NodePositionSchema, PORTABLE_CONFIGS, type NodeType } from './flows.schemas.js';
 
 /**
  * The JSON Schema of the portable flow document (`service.flow/v1`), derived from the zod schemas the
@@ -11,6 +11,7 @@ const nodeOf = (type: NodeType) =>
     key: z.string().min(1).max(64).describe('Unique in the flow'),
     type: z.literal(type),
     config: (PORTABLE_CONFIGS[type] ?? NODE_CONFIGS[type]) as z.ZodType,
+    position: NodePositionSchema.optional(),
   });
 
 const PortableDocument = z

@@ -10,6 +10,7 @@ export const MAX_EDGES = 400;
 const MAX_NAME = 200;
 const MAX_KEY = 64;
 const MAX_COMMENT = 2_000;
+const MAX_COORDINATE = 1_000_000;
 
 /** PostgreSQL text cannot hold NUL: such input is a 400 naming its field, never a database error. */
 const NO_NUL = (s: string) => !s.includes('\u0000');
@@ -114,11 +115,27 @@ export const PORTABLE_CONFIGS: Partial<Record<NodeType, z.ZodType>> = {
     .refine((c) => (c.collections === undefined) !== (c.passages === undefined), 'give either collections or passages'),
 };
 
+/** A coordinate of a node on the editor's canvas: a finite number, within a million either way. */
+const coordinate = (field: string) =>
+  z
+    .number({ error: presence(field, 'a number') })
+    .min(-MAX_COORDINATE, `${field} must be between -${MAX_COORDINATE} and ${MAX_COORDINATE}`)
+    .max(MAX_COORDINATE, `${field} must be between -${MAX_COORDINATE} and ${MAX_COORDINATE}`);
+
+/**
+ * Where the node sits on the console's canvas (issue 27): kept with the graph, exported and imported with
+ * it; the engine never reads it. Optional: a node without one is laid out from the triggers down.
+ */
+export const NodePositionSchema = z
+  .strictObject({ x: coordinate('position.x'), y: coordinate('position.y') }, { error: presence('position', 'an object { x, y }') })
+  .describe('Where the node sits in the editor (canvas units); optional, never read by the engine');
+
 /** A node as sent: its type and config are checked by graph validation (problems, not a 400). */
 export const FlowNodeSchema = z.object({
   key: text('key', MAX_KEY).refine((s) => s.trim().length > 0, 'key is required'),
   type: text('type', 64),
   config: z.record(z.string(), z.unknown(), { error: 'config must be an object' }).optional(),
+  position: NodePositionSchema.optional(),
 });
 export type FlowNode = z.infer<typeof FlowNodeSchema>;
 
@@ -206,7 +223,9 @@ export type Problem = GraphProblem;
 export const ValidationResultSchema = z.object({ valid: z.boolean(), problems: z.array(ProblemSchema) });
 
 const GraphDtoSchema = z.object({
-  nodes: z.array(z.object({ key: z.string(), type: z.string(), config: z.record(z.string(), z.unknown()).optional() })),
+  nodes: z.array(
+    z.object({ key: z.string(), type: z.string(), config: z.record(z.string(), z.unknown()).optional(), position: z.object({ x: z.number(), y: z.number() }).optional() }),
+  ),
   edges: z.array(z.object({ from: z.string(), to: z.string(), when: z.string().optional() })),
 });
 
