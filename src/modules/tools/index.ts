@@ -2,4 +2,14 @@
 export { openSecretBox, type SecretBox } from './secret-box.js';
 export { createToolRunner } from './tool-runner.js';
 export { CreateToolSchema, LinkToolSchema, TestToolSchema, ToolDtoSchema, ToolRunResultSchema, UpdateToolSchema } from './tools.schemas.js';
-export { createTool, deleteTool, getTool, linkTool, listAgentTools, listTools, testTool, toToolDto, unlinkTool, updateTool } from './tools.service.js';
+export {
+  createToolOp,
+  deleteToolOp,
+  getToolOp,
+  linkToolOp,
+  listAgentToolsOp,
+  listToolsOp,
+  testToolOp,
+  unlinkToolOp,
+  updateToolOp,
+} from './operations.js';

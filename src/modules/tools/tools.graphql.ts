@@ -2,18 +2,9 @@ import { builder } from '../../graphql/builder.js';
 import { AgentRef } from '../agents/agents.graphql.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { CreateToolSchema, HeaderInputSchema, ToolDtoSchema, ToolRunResultSchema, UpdateToolSchema } from './tools.schemas.js';
-import {
-  createTool,
-  deleteTool,
-  getTool,
-  linkTool,
-  listTools,
-  loadToolsByAgent,
-  testTool,
-  toToolDto,
-  unlinkTool,
-  updateTool,
-} from './tools.service.js';
+import { loadToolsByAgent, toToolDto } from './tools.service.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { createToolOp, deleteToolOp, getToolOp, linkToolOp, listToolsOp, testToolOp, unlinkToolOp, updateToolOp } from './operations.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
 const ToolHeaderRef = objectFromZod('ToolHeader', ToolDtoSchema.shape.headers.element, {
@@ -55,12 +46,14 @@ builder.queryFields((t) => ({
   tools: t.field({
     type: [ToolRef],
     description: 'HTTP tools of the workspace, oldest first.',
-    resolve: async (_r, _a, ctx) => (await listTools(await ctx.service())).map(toToolDto),
+    extensions: operationField(listToolsOp),
+    resolve: async (_r, _a, ctx) => listToolsOp.run(await ctx.service(), {}),
   }),
   tool: t.field({
     type: ToolRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await getTool(await ctx.service(), String(args.id))),
+    extensions: operationField(getToolOp),
+    resolve: async (_r, args, ctx) => getToolOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -68,35 +61,35 @@ builder.mutationFields((t) => ({
   createTool: t.field({
     type: ToolRef,
     args: { input: t.arg({ type: ToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await createTool(await ctx.service(), plainInput(args.input))),
+    extensions: operationField(createToolOp),
+    resolve: async (_r, args, ctx) => createToolOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateTool: t.field({
     type: ToolRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
-    resolve: async (_r, args, ctx) => toToolDto(await updateTool(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateToolOp),
+    resolve: async (_r, args, ctx) => updateToolOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   deleteTool: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteTool(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteToolOp),
+    resolve: async (_r, args, ctx) => deleteToolOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   testTool: t.field({
     type: ToolOutcomeRef,
     args: { id: t.arg.id({ required: true }), arguments: t.arg({ type: 'JSON', required: false }) },
-    resolve: async (_r, args, ctx) => testTool(await ctx.service(), String(args.id), { arguments: args.arguments ?? {} }),
+    extensions: operationField(testToolOp),
+    resolve: async (_r, args, ctx) => testToolOp.run(await ctx.service(), { id: String(args.id), body: { arguments: args.arguments ?? {} } }),
   }),
   linkTool: t.field({
     type: [ToolRef],
     args: { agentId: t.arg.id({ required: true }), toolId: t.arg.string({ required: true }) },
-    resolve: async (_r, args, ctx) => (await linkTool(await ctx.service(), String(args.agentId), { toolId: args.toolId })).map(toToolDto),
+    extensions: operationField(linkToolOp),
+    resolve: async (_r, args, ctx) => linkToolOp.run(await ctx.service(), { id: String(args.agentId), body: { toolId: args.toolId } }),
   }),
   unlinkTool: t.boolean({
     args: { agentId: t.arg.id({ required: true }), toolId: t.arg.string({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await unlinkTool(await ctx.service(), String(args.agentId), args.toolId);
-      return true;
-    },
+    extensions: operationField(unlinkToolOp),
+    resolve: async (_r, args, ctx) => unlinkToolOp.run(await ctx.service(), { id: String(args.agentId), toolId: args.toolId }),
   }),
 }));

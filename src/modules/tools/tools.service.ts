@@ -4,7 +4,6 @@ import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { validateOutboundUrl } from '../../net/index.js';
 import { findAgent } from '../agents/index.js';
-import { authorize } from '../../core/access.js';
 import type { SecretBox } from './secret-box.js';
 import { executeTool, type ToolOutcome } from './tool-call.js';
 import { AgentToolLink, WorkspaceTool, type StoredHeader } from './tool.entity.js';
@@ -15,14 +14,9 @@ import {
   TOOL_TIMEOUT,
   UpdateToolSchema,
   type HeaderInput,
-  type LinkToolInput,
-  type TestToolInput,
   type ToolDto,
 } from './tools.schemas.js';
 import { placeholdersOf, templateProblem } from './url-template.js';
-
-const READ = { scope: 'agents' } as const;
-const WRITE = { scope: 'agents', write: true } as const;
 
 export const toolNotFound = (id: string) => errors.notFound('tool', id);
 
@@ -113,7 +107,6 @@ async function assertNameFree(ctx: ServiceContext, name: string, exceptId?: stri
 const DEFAULT_SCHEMA = { type: 'object', properties: {} };
 
 export async function createTool(ctx: ServiceContext, input: unknown): Promise<WorkspaceTool> {
-  authorize(ctx, WRITE);
   const data = CreateToolSchema.parse(input ?? {});
   const schema = data.inputSchema ?? DEFAULT_SCHEMA;
   const template = data.urlTemplate.trim();
@@ -143,17 +136,14 @@ export async function createTool(ctx: ServiceContext, input: unknown): Promise<W
 }
 
 export async function listTools(ctx: ServiceContext): Promise<WorkspaceTool[]> {
-  authorize(ctx, READ);
   return ctx.em.find(WorkspaceTool, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 export async function getTool(ctx: ServiceContext, id: string): Promise<WorkspaceTool> {
-  authorize(ctx, READ);
   return findTool(ctx, id);
 }
 
 export async function updateTool(ctx: ServiceContext, id: string, input: unknown): Promise<WorkspaceTool> {
-  authorize(ctx, WRITE);
   const data = UpdateToolSchema.parse(input ?? {});
   const tool = await findTool(ctx, id);
   const schema = data.inputSchema ?? tool.inputSchema;
@@ -176,7 +166,6 @@ export async function updateTool(ctx: ServiceContext, id: string, input: unknown
 
 /** Deletes the tool; its agent links go with it. */
 export async function deleteTool(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const tool = await findTool(ctx, id);
   await ctx.em.transactional(async (tx) => {
     await tx.nativeDelete(AgentToolLink, { workspaceId: tool.workspaceId, toolId: tool.id });
@@ -185,8 +174,7 @@ export async function deleteTool(ctx: ServiceContext, id: string): Promise<void>
 }
 
 /** Calls the tool once with the given arguments, as a turn would, and reports the outcome (never a 5xx for a failing API). */
-export async function testTool(ctx: ServiceContext, id: string, input: TestToolInput): Promise<ToolOutcome> {
-  authorize(ctx, WRITE);
+export async function testTool(ctx: ServiceContext, id: string, input: unknown): Promise<ToolOutcome> {
   const data = TestToolSchema.parse(input ?? {});
   const tool = await findTool(ctx, id);
   return executeTool(ctx.app, tool, data.arguments ?? {}, ctx.signal);
@@ -205,13 +193,11 @@ export async function agentTools(ctx: ServiceContext, agentId: string): Promise<
 }
 
 export async function listAgentTools(ctx: ServiceContext, agentId: string): Promise<WorkspaceTool[]> {
-  authorize(ctx, READ);
   const agent = await findAgent(ctx, agentId);
   return agentTools(ctx, agent.id);
 }
 
-export async function linkTool(ctx: ServiceContext, agentId: string, input: LinkToolInput): Promise<WorkspaceTool[]> {
-  authorize(ctx, WRITE);
+export async function linkTool(ctx: ServiceContext, agentId: string, input: unknown): Promise<WorkspaceTool[]> {
   const data = LinkToolSchema.parse(input ?? {});
   const agent = await findAgent(ctx, agentId);
   const workspaceId = ctx.caller.workspace.id;
@@ -226,7 +212,6 @@ export async function linkTool(ctx: ServiceContext, agentId: string, input: Link
 }
 
 export async function unlinkTool(ctx: ServiceContext, agentId: string, toolId: string): Promise<void> {
-  authorize(ctx, WRITE);
   const agent = await findAgent(ctx, agentId);
   const n = impossibleId(toolId) ? 0 : await ctx.em.nativeDelete(AgentToolLink, { workspaceId: ctx.caller.workspace.id, agentId: agent.id, toolId });
   if (n === 0) throw errors.notFound('toolLink', toolId);
@@ -234,7 +219,6 @@ export async function unlinkTool(ctx: ServiceContext, agentId: string, toolId: s
 
 /** Linked tools of each agent, in link order, in the order of `agentIds` (GraphQL batch read). */
 export async function loadToolsByAgent(ctx: ServiceContext, agentIds: readonly string[]): Promise<WorkspaceTool[][]> {
-  authorize(ctx, READ);
   const workspaceId = ctx.caller.workspace.id;
   const links = await ctx.em.find(AgentToolLink, { workspaceId, agentId: { $in: [...agentIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const tools = links.length ? await ctx.em.find(WorkspaceTool, { workspaceId, id: { $in: [...new Set(links.map((l) => l.toolId))] } }) : [];
