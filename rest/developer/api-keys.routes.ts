@@ -3,26 +3,22 @@ import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import {
   CreateApiKeySchema,
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
+  createApiKeyOp,
+  listApiKeysOp,
+  revokeApiKeyOp,
   toApiKeyDto,
-  updateApiKey,
+  updateApiKeyOp,
   UpdateApiKeySchema,
 } from '../../src/modules/keys/index.js';
 import { ApiKeyDtoSchema } from '../../src/modules/keys/index.js';
-import { mount, param } from '../route.js';
+import { mountOperation, param } from '../route.js';
 
-
-
-/** `/developer/api-keys`: keys of the caller's user, managed by unrestricted keys (see keys-admin.service). */
+/** `/developer/api-keys`: keys of the caller's user, managed by unrestricted keys (src/modules/keys/operations.ts). */
 export function apiKeysRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'developer', scope: null } as const;
-  mount(r, app, {
+  const base = { tag: 'developer' } as const;
+  mountOperation(r, app, createApiKeyOp, {
     ...base,
-    method: 'post',
-    path: '/developer/api-keys',
     summary: 'Create an API key (the secret is returned once)',
     body: CreateApiKeySchema,
     responses: {
@@ -30,23 +26,18 @@ export function apiKeysRouter(app: Deps): Router {
       400: { description: 'Invalid field, or a limit beyond the calling key own' },
       403: { description: 'scope_denied (restricted key) or read_only_key' },
     },
-    handler: async (ctx, req) => {
-      const { key, secret } = await createApiKey(ctx, req.body);
-      return { status: 201, body: { key: toApiKeyDto(key, secret) } };
-    },
+    input: (req) => ({ body: req.body }),
+    reply: ({ key, secret }) => ({ status: 201, body: { key: toApiKeyDto(key, secret) } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listApiKeysOp, {
     ...base,
-    method: 'get',
-    path: '/developer/api-keys',
     summary: "List the caller's keys, oldest first, without secrets",
     responses: { 200: { description: 'Keys', schema: z.object({ keys: z.array(ApiKeyDtoSchema) }) } },
-    handler: async (ctx) => ({ status: 200, body: { keys: (await listApiKeys(ctx)).map((k) => toApiKeyDto(k)) } }),
+    input: () => ({}),
+    reply: (keys) => ({ status: 200, body: { keys } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateApiKeyOp, {
     ...base,
-    method: 'patch',
-    path: '/developer/api-keys/:id',
     summary: 'Change limits, scopes, expiry or name (null clears a limit or the expiry)',
     body: UpdateApiKeySchema,
     responses: {
@@ -54,12 +45,11 @@ export function apiKeysRouter(app: Deps): Router {
       400: { description: 'Invalid field, or a raise beyond the calling key own' },
       404: { description: 'Unknown or revoked key' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { key: toApiKeyDto(await updateApiKey(ctx, param(req, 'id'), req.body)) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (key) => ({ status: 200, body: { key } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, revokeApiKeyOp, {
     ...base,
-    method: 'delete',
-    path: '/developer/api-keys/:id',
     summary: 'Revoke a key and every key it created, transitively (effective at their next call)',
     responses: {
       200: {
@@ -68,10 +58,8 @@ export function apiKeysRouter(app: Deps): Router {
       },
       404: { description: 'Unknown or revoked key' },
     },
-    handler: async (ctx, req) => {
-      const { key, revokedDescendants } = await revokeApiKey(ctx, param(req, 'id'));
-      return { status: 200, body: { key: toApiKeyDto(key), revokedDescendants } };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (revoked) => ({ status: 200, body: revoked }),
   });
   return r;
 }

@@ -1,6 +1,7 @@
 /** The keys module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
 export { ApiKey } from './api-key.entity.js';
-export { apiKeysByIds, createApiKey, CreateApiKeySchema, keyAuditDetails, listApiKeys, revokeApiKey, revokedAuditDetails, toApiKeyDto, updateApiKey, UpdateApiKeySchema } from './keys-admin.service.js';
+export { apiKeysByIds, CreateApiKeySchema, keyAuditDetails, revokedAuditDetails, toApiKeyDto, UpdateApiKeySchema } from './keys-admin.service.js';
+export { createApiKeyOp, listApiKeysOp, revokeApiKeyOp, updateApiKeyOp } from './operations.js';
 export { type ApiKeyDto, ApiKeyDtoSchema, ScopesSchema } from './keys.schemas.js';
 export { assertWorkspaceOpen, authenticateSecret, AuthMessages, type IssuedKey, issueKey, revokeKeyAndDescendants, revokeKeyById, secretFromHeaders } from './keys.service.js';
 export { createKeysRuntime } from './runtime.js';

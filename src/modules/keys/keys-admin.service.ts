@@ -2,20 +2,16 @@ import { z } from 'zod';
 import type { Caller, ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { audit } from '../audit/index.js';
-import { authorize } from '../../core/access.js';
 import { ApiKey } from './api-key.entity.js';
 import { KeyAttributesSchema, ScopesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { issueKey, revokeKeyAndDescendants, type IssuedKey, type RevokedKey } from './keys.service.js';
 import { isCapabilityScope, READONLY_SCOPE } from '../../core/scopes.js';
 
 /**
- * Key management (`/developer/api-keys`, GraphQL). Who may manage keys: keys without capability
- * scopes (restricted keys get 403 scope_denied); read-only keys may list, not change (403
- * read_only_key). A key manages the keys of its own user; other users' keys look missing (404).
- * Whatever the policy, no key can create or raise a key beyond its own rights (`assertWithinRights`).
+ * Key management (`/developer/api-keys`, GraphQL; who may is declared in operations.ts). A key manages
+ * the keys of its own user; other users' keys look missing (404). Whatever the policy, no key can create
+ * or raise a key beyond its own rights (`assertWithinRights`).
  */
-const MANAGE_READ = { scope: null } as const;
-const MANAGE_WRITE = { scope: null, write: true } as const;
 
 export function toApiKeyDto(key: ApiKey, secret?: string): ApiKeyDto {
   return {
@@ -129,14 +125,12 @@ async function findManagedKey(ctx: ServiceContext, id: string, em = ctx.em): Pro
 
 /** Keys of the workspace by id, whoever's they are (the usage report names every key), in one query. */
 export async function apiKeysByIds(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, ApiKeyDto>> {
-  authorize(ctx, MANAGE_READ);
   const keys = await ctx.em.find(ApiKey, { id: { $in: [...ids] }, workspaceId: ctx.caller.workspace.id });
   return new Map(keys.map((k) => [k.id, toApiKeyDto(k)]));
 }
 
 /** Keys of the caller's user, oldest first, revoked ones included (with `revokedAt`); never secrets. */
 export async function listApiKeys(ctx: ServiceContext): Promise<ApiKey[]> {
-  authorize(ctx, MANAGE_READ);
   return ctx.em.find(
     ApiKey,
     { workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
@@ -145,7 +139,6 @@ export async function listApiKeys(ctx: ServiceContext): Promise<ApiKey[]> {
 }
 
 export async function createApiKey(ctx: ServiceContext, input: unknown): Promise<IssuedKey> {
-  authorize(ctx, MANAGE_WRITE);
   const data = CreateApiKeySchema.parse(input ?? {});
   assertFutureExpiry(ctx, data.expiresAt);
   const { scopes, readonlyScope } = splitReadonly(data.scopes ?? []);
@@ -192,7 +185,6 @@ function keyChanges(before: KeyRights & { name: string | null }, after: KeyRight
 
 /** Changes limits, scopes, expiry or name; effective at the key's next call. */
 export async function updateApiKey(ctx: ServiceContext, id: string, input: unknown): Promise<ApiKey> {
-  authorize(ctx, MANAGE_WRITE);
   const data = UpdateApiKeySchema.parse(input ?? {});
   assertFutureExpiry(ctx, data.expiresAt);
   const key = await findManagedKey(ctx, id);
@@ -226,7 +218,6 @@ export async function updateApiKey(ctx: ServiceContext, id: string, input: unkno
  * many descendants were revoked. A key can revoke itself (and so its whole lineage).
  */
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<RevokedKey> {
-  authorize(ctx, MANAGE_WRITE);
   return ctx.em.transactional(async (em) => {
     const key = await findManagedKey(ctx, id, em);
     const revoked = await revokeKeyAndDescendants(em, key, ctx.clock.now());

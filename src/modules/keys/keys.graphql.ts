@@ -1,12 +1,12 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { ApiKey } from './api-key.entity.js';
-import { createApiKey, listApiKeys, revokeApiKey, toApiKeyDto, updateApiKey } from './keys-admin.service.js';
+import { toApiKeyDto } from './keys-admin.service.js';
 import { ApiKeyDtoSchema, KeyAttributesSchema, type ApiKeyDto } from './keys.schemas.js';
 import { plainInput } from '../../graphql/plain-input.js';
 import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../core/scopes.js';
 import { operationField } from '../../graphql/root-fields.js';
-import { listScopesOp } from './operations.js';
+import { createApiKeyOp, listApiKeysOp, listScopesOp, revokeApiKeyOp, updateApiKeyOp } from './operations.js';
 
 /** The revokeApiKey answer also carries how many descendants the revocation revoked. */
 type RevokedApiKey = ApiKeyDto & { revokedDescendants?: number };
@@ -49,7 +49,8 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyRef],
     description: "The caller's API keys, oldest first (same rules as GET /developer/api-keys).",
-    resolve: async (_r, _a, ctx) => (await listApiKeys(await ctx.service())).map((k) => toApiKeyDto(k)),
+    extensions: operationField(listApiKeysOp),
+    resolve: async (_r, _a, ctx) => listApiKeysOp.run(await ctx.service(), {}),
   }),
 }));
 
@@ -57,20 +58,23 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
     args: { input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => createApiKey(await ctx.service(), plainInput(args.input)),
+    extensions: operationField(createApiKeyOp),
+    resolve: async (_r, args, ctx) => createApiKeyOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => toApiKeyDto(await updateApiKey(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateApiKeyOp),
+    resolve: async (_r, args, ctx) => updateApiKeyOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }) },
     description: 'Revokes a key and every key it created, transitively (same rules as DELETE /developer/api-keys/:id).',
+    extensions: operationField(revokeApiKeyOp),
     resolve: async (_r, args, ctx) => {
-      const { key, revokedDescendants } = await revokeApiKey(await ctx.service(), String(args.id));
-      return { ...toApiKeyDto(key), revokedDescendants };
+      const { key, revokedDescendants } = await revokeApiKeyOp.run(await ctx.service(), { id: String(args.id) });
+      return { ...key, revokedDescendants };
     },
   }),
 }));
