@@ -2,52 +2,39 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { CreateDossierSchema, DossierDtoSchema, UpdateDossierSchema } from '../../src/modules/knowledge/index.js';
-import {
-  createDossier,
-  deleteDossier,
-  getDossier,
-  listDossiers,
-  toDossierDto,
-  toDossierDtos,
-  updateDossier,
-} from '../../src/modules/knowledge/index.js';
-import { mount, param } from '../route.js';
+import { createDossierOp, deleteDossierOp, getDossierOp, listDossiersOp, updateDossierOp } from '../../src/modules/knowledge/index.js';
+import { mountOperation, param } from '../route.js';
 
 const DossierReply = z.object({ dossier: DossierDtoSchema });
 
 /** Dossiers (docs/light.md): knowledge collections of kind dossier, under the `knowledge` scope. */
 export function dossiersRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'knowledge', scope: 'knowledge' } as const;
-  mount(r, app, {
+  const base = { tag: 'knowledge' } as const;
+  mountOperation(r, app, createDossierOp, {
     ...base,
-    method: 'post',
-    path: '/v1/dossiers',
     summary: 'Create a dossier (a named folder of documents for one matter)',
     body: CreateDossierSchema,
     responses: { 201: { description: 'Created', schema: DossierReply }, 400: { description: 'Missing or bad name, clientName or description' } },
-    handler: async (ctx, req) => ({ status: 201, body: { dossier: await toDossierDto(ctx, await createDossier(ctx, req.body)) } }),
+    input: (req) => ({ body: req.body }),
+    reply: (dossier) => ({ status: 201, body: { dossier } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listDossiersOp, {
     ...base,
-    method: 'get',
-    path: '/v1/dossiers',
     summary: 'List the dossiers, oldest first, with their document counts',
     responses: { 200: { description: 'Dossiers', schema: z.object({ dossiers: z.array(DossierDtoSchema) }) } },
-    handler: async (ctx) => ({ status: 200, body: { dossiers: await toDossierDtos(ctx, await listDossiers(ctx)) } }),
+    input: () => ({}),
+    reply: (dossiers) => ({ status: 200, body: { dossiers } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getDossierOp, {
     ...base,
-    method: 'get',
-    path: '/v1/dossiers/:id',
     summary: 'Read a dossier',
     responses: { 200: { description: 'Dossier', schema: DossierReply }, 404: { description: 'Unknown dossier' } },
-    handler: async (ctx, req) => ({ status: 200, body: { dossier: await toDossierDto(ctx, await getDossier(ctx, param(req, 'id'))) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (dossier) => ({ status: 200, body: { dossier } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateDossierOp, {
     ...base,
-    method: 'patch',
-    path: '/v1/dossiers/:id',
     summary: 'Rename a dossier, change its client name or description (omitted fields keep their value)',
     body: UpdateDossierSchema,
     responses: {
@@ -55,18 +42,15 @@ export function dossiersRouter(app: Deps): Router {
       400: { description: 'A field of the wrong type or empty name' },
       404: { description: 'Unknown dossier' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { dossier: await toDossierDto(ctx, await updateDossier(ctx, param(req, 'id'), req.body)) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (dossier) => ({ status: 200, body: { dossier } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, deleteDossierOp, {
     ...base,
-    method: 'delete',
-    path: '/v1/dossiers/:id',
     summary: 'Delete a dossier (its documents are kept, outside any collection)',
     responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown dossier' } },
-    handler: async (ctx, req) => {
-      await deleteDossier(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

@@ -9,38 +9,34 @@ import {
   KnowledgeQuerySchema,
   LinkKnowledgeSchema,
   ListSourcesSchema,
-  type ListSourcesInput,
   SourceDtoSchema,
   UpdateCollectionSchema,
   UpdateSourceSchema,
 } from '../../src/modules/knowledge/index.js';
 import {
-  createCollection,
-  deleteCollection,
-  getCollection,
-  listCollections,
-  updateCollection,
-  withSourceCounts,
-} from '../../src/modules/knowledge/index.js';
-import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from '../../src/modules/knowledge/index.js';
-import { queryKnowledge } from '../../src/modules/knowledge/index.js';
-import {
-  deleteSource,
-  getOriginalDocument,
-  getSource,
-  listSources,
-  toSourceDto,
-  updateSource,
-  uploadSource,
+  createCollectionOp,
+  deleteCollectionOp,
+  deleteSourceOp,
+  getAgentKnowledgeOp,
+  getCollectionOp,
+  getOriginalOp,
+  getSourceOp,
+  linkKnowledgeOp,
+  listCollectionsOp,
+  listSourcesOp,
+  queryKnowledgeOp,
+  unlinkKnowledgeOp,
+  updateCollectionOp,
+  updateSourceOp,
+  uploadSourceOp,
 } from '../../src/modules/knowledge/index.js';
 import { uploadedName } from '../../src/modules/knowledge/index.js';
 import { readMultipartUpload, UploadFormSchema } from '../multipart-upload.js';
-import { mount, param } from '../route.js';
+import { mountOperation, param } from '../route.js';
 
 const SourceReply = z.object({ source: SourceDtoSchema });
 const CollectionReply = z.object({ collection: CollectionDtoSchema });
 const KnowledgeReply = z.object({ knowledge: AgentKnowledgeDtoSchema });
-
 
 /** `attachment; filename="..."; filename*=UTF-8''...` (RFC 6266 / 5987). */
 function contentDisposition(name: string): string {
@@ -50,14 +46,11 @@ function contentDisposition(name: string): string {
 
 export function knowledgeRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'knowledge', scope: 'knowledge' } as const;
+  const base = { tag: 'knowledge' } as const;
 
-  mount(r, app, {
+  mountOperation(r, app, uploadSourceOp, {
     ...base,
-    method: 'post',
-    path: '/v1/knowledge-sources/upload',
     summary: 'Upload a document (multipart: file, optional collectionId and name); ingestion runs in the background',
-    rateLimit: 'upload',
     body: UploadFormSchema,
     bodyType: 'multipart',
     responses: {
@@ -66,36 +59,27 @@ export function knowledgeRouter(app: Deps): Router {
       402: { description: 'Document volume reached (DOCUMENT_LIMIT) or subscription inactive' },
       413: { description: 'File over 25 MB' },
     },
-    handler: async (ctx, req, res) => ({
-      status: 202,
-      body: { source: toSourceDto(await uploadSource(ctx, (max) => readMultipartUpload(req, res, max))) },
-    }),
+    // The body is read by the service once everything that refuses without it has been checked.
+    handler: async (_ctx, req, res, run) => ({ status: 202, body: { source: await run({ read: (max) => readMultipartUpload(req, res, max) }) } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listSourcesOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge-sources',
     summary: 'List the sources of the workspace, newest first (?collectionId=, ?status=ingesting|ready|failed)',
     query: ListSourcesSchema,
     responses: { 200: { description: 'Sources', schema: z.object({ sources: z.array(SourceDtoSchema) }) } },
-    handler: async (ctx, req) => {
-      // Passed as received: the service's schema refuses a repeated parameter (an array) with a 400 naming it.
-      const filter = { collectionId: req.query.collectionId, status: req.query.status } as ListSourcesInput;
-      return { status: 200, body: { sources: (await listSources(ctx, filter)).map(toSourceDto) } };
-    },
+    // Passed as received: the service's schema refuses a repeated parameter (an array) with a 400 naming it.
+    input: (req) => ({ filter: { collectionId: req.query.collectionId, status: req.query.status } }),
+    reply: (sources) => ({ status: 200, body: { sources } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getSourceOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge-sources/:id',
     summary: 'Read a source (its ingestion state and counts)',
     responses: { 200: { description: 'Source', schema: SourceReply }, 404: { description: 'Unknown source' } },
-    handler: async (ctx, req) => ({ status: 200, body: { source: toSourceDto(await getSource(ctx, param(req, 'id'))) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (source) => ({ status: 200, body: { source } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateSourceOp, {
     ...base,
-    method: 'put',
-    path: '/v1/knowledge-sources/:id',
     summary: 'Rename a source or move it to a collection (collectionId null takes it out)',
     body: UpdateSourceSchema,
     responses: {
@@ -103,27 +87,22 @@ export function knowledgeRouter(app: Deps): Router {
       400: { description: 'Collection not found, or a wrong type' },
       404: { description: 'Unknown source' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { source: toSourceDto(await updateSource(ctx, param(req, 'id'), req.body)) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (source) => ({ status: 200, body: { source } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, deleteSourceOp, {
     ...base,
-    method: 'delete',
-    path: '/v1/knowledge-sources/:id',
     summary: 'Delete a source with its passages and facts',
     responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown source' } },
-    handler: async (ctx, req) => {
-      await deleteSource(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getOriginalOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge-sources/:id/original',
     summary: 'Download the original document, byte for byte',
     responses: { 200: { description: 'The uploaded bytes (attachment)' }, 404: { description: 'Unknown source' } },
-    handler: async (ctx, req, res) => {
-      const { source, content } = await getOriginalDocument(ctx, param(req, 'id'));
+    handler: async (_ctx, req, res, run) => {
+      const { source, content } = await run({ id: param(req, 'id') });
       res.status(200);
       res.setHeader('Content-Type', /^[\w.+-]+\/[\w.+-]+$/.test(source.mimeType) ? source.mimeType : 'application/octet-stream');
       res.setHeader('Content-Length', String(content.length));
@@ -134,73 +113,53 @@ export function knowledgeRouter(app: Deps): Router {
     },
   });
 
-  mount(r, app, {
+  mountOperation(r, app, createCollectionOp, {
     ...base,
-    method: 'post',
-    path: '/v1/knowledge-collections',
     summary: 'Create a collection of sources',
     body: CreateCollectionSchema,
     responses: { 201: { description: 'Created', schema: CollectionReply }, 400: { description: 'Missing name' } },
-    handler: async (ctx, req) => {
-      const [dto] = await withSourceCounts(ctx, [await createCollection(ctx, req.body)]);
-      return { status: 201, body: { collection: dto } };
-    },
+    input: (req) => ({ body: req.body }),
+    reply: (collection) => ({ status: 201, body: { collection } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listCollectionsOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge-collections',
     summary: 'List the collections, oldest first, with their source counts',
     responses: { 200: { description: 'Collections', schema: z.object({ collections: z.array(CollectionDtoSchema) }) } },
-    handler: async (ctx) => ({ status: 200, body: { collections: await withSourceCounts(ctx, await listCollections(ctx)) } }),
+    input: () => ({}),
+    reply: (collections) => ({ status: 200, body: { collections } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getCollectionOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge-collections/:id',
     summary: 'Read a collection',
     responses: { 200: { description: 'Collection', schema: CollectionReply }, 404: { description: 'Unknown collection' } },
-    handler: async (ctx, req) => {
-      const [dto] = await withSourceCounts(ctx, [await getCollection(ctx, param(req, 'id'))]);
-      return { status: 200, body: { collection: dto } };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (collection) => ({ status: 200, body: { collection } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateCollectionOp, {
     ...base,
-    method: 'put',
-    path: '/v1/knowledge-collections/:id',
     summary: 'Rename a collection or change its description',
     body: UpdateCollectionSchema,
     responses: { 200: { description: 'Updated', schema: CollectionReply }, 404: { description: 'Unknown collection' } },
-    handler: async (ctx, req) => {
-      const [dto] = await withSourceCounts(ctx, [await updateCollection(ctx, param(req, 'id'), req.body)]);
-      return { status: 200, body: { collection: dto } };
-    },
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (collection) => ({ status: 200, body: { collection } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, deleteCollectionOp, {
     ...base,
-    method: 'delete',
-    path: '/v1/knowledge-collections/:id',
     summary: 'Delete a collection (its sources are kept, outside any collection)',
     responses: { 204: { description: 'Deleted' }, 404: { description: 'Unknown collection' } },
-    handler: async (ctx, req) => {
-      await deleteCollection(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, getAgentKnowledgeOp, {
     ...base,
-    method: 'get',
-    path: '/v1/knowledge/agents/:agentId',
     summary: "An agent's linked sources and collections (its collectionScope)",
     responses: { 200: { description: 'Links', schema: KnowledgeReply }, 404: { description: 'Unknown agent' } },
-    handler: async (ctx, req) => ({ status: 200, body: { knowledge: await getAgentKnowledge(ctx, param(req, 'agentId')) } }),
+    input: (req) => ({ agentId: param(req, 'agentId') }),
+    reply: (knowledge) => ({ status: 200, body: { knowledge } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, linkKnowledgeOp, {
     ...base,
-    method: 'post',
-    path: '/v1/knowledge/agents/:agentId/links',
     summary: 'Link a source ({ sourceId }) or a collection ({ collectionId }) to an agent',
     body: LinkKnowledgeSchema,
     responses: {
@@ -208,33 +167,27 @@ export function knowledgeRouter(app: Deps): Router {
       400: { description: 'Neither or both ids, Collection not found, Knowledge source not found' },
       404: { description: 'Unknown agent' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { knowledge: await linkKnowledge(ctx, param(req, 'agentId'), req.body) } }),
+    input: (req) => ({ agentId: param(req, 'agentId'), body: req.body }),
+    reply: (knowledge) => ({ status: 200, body: { knowledge } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, unlinkKnowledgeOp, {
     ...base,
-    method: 'delete',
-    path: '/v1/knowledge/agents/:agentId/links/:targetId',
     summary: 'Unlink a source or a collection from an agent',
     responses: { 204: { description: 'Unlinked' }, 404: { description: 'Unknown agent or no such link' } },
-    handler: async (ctx, req) => {
-      await unlinkKnowledge(ctx, param(req, 'agentId'), param(req, 'targetId'));
-      return { status: 204 };
-    },
+    input: (req) => ({ agentId: param(req, 'agentId'), targetId: param(req, 'targetId') }),
+    reply: () => ({ status: 204 }),
   });
-  mount(r, app, {
+  mountOperation(r, app, queryKnowledgeOp, {
     ...base,
-    method: 'post',
-    path: '/v1/knowledge/query',
     summary: 'Ranked passages for a query (same items as knowledgeUsed, plus the passage text)',
-    write: false,
-    rateLimit: 'knowledgeQuery',
     body: KnowledgeQuerySchema,
     responses: {
       200: { description: 'Ranked passages, best first', schema: z.object({ results: z.array(KnowledgeItemSchema) }) },
       400: { description: 'Missing query, topK out of 1..20, Collection not found' },
       404: { description: 'Unknown agent' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { results: await queryKnowledge(ctx, req.body) } }),
+    input: (req) => ({ body: req.body }),
+    reply: (results) => ({ status: 200, body: { results } }),
   });
   return r;
 }

@@ -1,9 +1,8 @@
 /** Knowledge collections (dossiers grouping sources). */
 import type { ServiceContext } from '../../core/context.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import { KnowledgeCollection, KnowledgeSource } from './knowledge.entity.js';
-import { collectionNotFound, findCollection, READ, WRITE } from './knowledge.lookup.js';
+import { collectionNotFound, findCollection } from './knowledge.lookup.js';
 import {
   CreateCollectionSchema,
   UpdateCollectionSchema,
@@ -40,7 +39,6 @@ export async function withSourceCounts(ctx: ServiceContext, collections: Knowled
 }
 
 export async function createCollection(ctx: ServiceContext, input: unknown): Promise<KnowledgeCollection> {
-  authorize(ctx, WRITE);
   const data = CreateCollectionSchema.parse(input ?? {});
   const now = ctx.clock.now();
   const collection = ctx.em.create(KnowledgeCollection, {
@@ -57,19 +55,16 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
 }
 
 export async function listCollections(ctx: ServiceContext): Promise<KnowledgeCollection[]> {
-  authorize(ctx, READ);
   return ctx.em.find(KnowledgeCollection, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 export async function getCollection(ctx: ServiceContext, id: string): Promise<KnowledgeCollection> {
-  authorize(ctx, READ);
   const collection = await findCollection(ctx, id);
   if (!collection) throw collectionNotFound(id);
   return collection;
 }
 
 export async function updateCollection(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeCollection> {
-  authorize(ctx, WRITE);
   const data = UpdateCollectionSchema.parse(input ?? {});
   const collection = await findCollection(ctx, id);
   if (!collection) throw collectionNotFound(id);
@@ -82,7 +77,6 @@ export async function updateCollection(ctx: ServiceContext, id: string, input: u
 
 /** Deletes the collection only: its sources stay, outside any collection; agents linked to it lose the link. */
 export async function deleteCollection(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const collection = await findCollection(ctx, id);
   if (!collection) throw collectionNotFound(id);
   const now = ctx.clock.now();
@@ -95,7 +89,6 @@ export async function deleteCollection(ctx: ServiceContext, id: string): Promise
 
 /** Collections by id (null for an unknown id), in the order of `ids`, with their source counts. */
 export async function loadCollections(ctx: ServiceContext, ids: readonly string[]): Promise<(CollectionDto | null)[]> {
-  authorize(ctx, READ);
   const found = await ctx.em.find(KnowledgeCollection, { workspaceId: ctx.caller.workspace.id, id: { $in: [...ids] } });
   const dtos = await withSourceCounts(ctx, found);
   return ids.map((id) => dtos.find((c) => c.id === id) ?? null);

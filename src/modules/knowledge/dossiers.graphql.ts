@@ -2,7 +2,8 @@ import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
 import { CreateDossierSchema, DossierDtoSchema, UpdateDossierSchema } from './dossiers.schemas.js';
-import { createDossier, deleteDossier, getDossier, listDossiers, toDossierDto, toDossierDtos, updateDossier } from './dossiers.service.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { createDossierOp, deleteDossierOp, getDossierOp, listDossiersOp, updateDossierOp } from './operations.js';
 
 export const DossierRef = objectFromZod('Dossier', DossierDtoSchema, {
   description: 'A named folder of documents for one matter (a knowledge collection of kind dossier; REST /v1/dossiers).',
@@ -15,18 +16,14 @@ builder.queryFields((t) => ({
   dossiers: t.field({
     type: [DossierRef],
     description: 'Dossiers of the workspace, oldest first.',
-    resolve: async (_r, _a, ctx) => {
-      const service = await ctx.service();
-      return toDossierDtos(service, await listDossiers(service));
-    },
+    extensions: operationField(listDossiersOp),
+    resolve: async (_r, _a, ctx) => listDossiersOp.run(await ctx.service(), {}),
   }),
   dossier: t.field({
     type: DossierRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return toDossierDto(service, await getDossier(service, String(args.id)));
-    },
+    extensions: operationField(getDossierOp),
+    resolve: async (_r, args, ctx) => getDossierOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -34,24 +31,18 @@ builder.mutationFields((t) => ({
   createDossier: t.field({
     type: DossierRef,
     args: { input: t.arg({ type: CreateDossierInput, required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return toDossierDto(service, await createDossier(service, plainInput(args.input)));
-    },
+    extensions: operationField(createDossierOp),
+    resolve: async (_r, args, ctx) => createDossierOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateDossier: t.field({
     type: DossierRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDossierInput, required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return toDossierDto(service, await updateDossier(service, String(args.id), plainInput(args.input)));
-    },
+    extensions: operationField(updateDossierOp),
+    resolve: async (_r, args, ctx) => updateDossierOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   deleteDossier: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteDossier(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteDossierOp),
+    resolve: async (_r, args, ctx) => deleteDossierOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));

@@ -7,10 +7,9 @@
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import { deleteCollection } from './collections.service.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
-import { impossibleId, READ, WRITE } from './knowledge.lookup.js';
+import { impossibleId } from './knowledge.lookup.js';
 import {
   CreateDossierSchema,
   UpdateDossierSchema,
@@ -61,7 +60,6 @@ export async function toDossierDto(ctx: ServiceContext, dossier: KnowledgeCollec
 const blankToNull = (s: string | null | undefined): string | null => (s && s.trim() ? s.trim() : null);
 
 export async function createDossier(ctx: ServiceContext, input: unknown): Promise<KnowledgeCollection> {
-  authorize(ctx, WRITE);
   const data = CreateDossierSchema.parse(input ?? {});
   const now = ctx.clock.now();
   const dossier = ctx.em.create(KnowledgeCollection, {
@@ -81,17 +79,14 @@ export async function createDossier(ctx: ServiceContext, input: unknown): Promis
 
 /** The workspace's dossiers, oldest first. */
 export async function listDossiers(ctx: ServiceContext): Promise<KnowledgeCollection[]> {
-  authorize(ctx, READ);
   return ctx.em.find(KnowledgeCollection, { workspaceId: ctx.caller.workspace.id, kind: 'dossier' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 export async function getDossier(ctx: ServiceContext, id: string): Promise<KnowledgeCollection> {
-  authorize(ctx, READ);
   return dossierOr404(ctx, id);
 }
 
 export async function updateDossier(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeCollection> {
-  authorize(ctx, WRITE);
   const data = UpdateDossierSchema.parse(input ?? {});
   const dossier = await dossierOr404(ctx, id);
   if (data.name !== undefined && data.name !== null) dossier.name = data.name.trim();
@@ -104,7 +99,6 @@ export async function updateDossier(ctx: ServiceContext, id: string, input: unkn
 
 /** Deletes the dossier; its documents stay in the workspace, outside any collection. */
 export async function deleteDossier(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const dossier = await dossierOr404(ctx, id);
   await deleteCollection(ctx, dossier.id);
 }

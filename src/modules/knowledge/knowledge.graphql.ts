@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import {
   AgentKnowledgeDtoSchema,
@@ -12,29 +12,25 @@ import {
   UpdateSourceSchema,
   UploadBase64Schema,
 } from './knowledge.schemas.js';
+import { loadCollections } from './collections.service.js';
+import { base64Upload, loadSourcesByCollection, PREVIEW_PASSAGES, toSourceDto } from './sources.service.js';
 import {
-  createCollection,
-  deleteCollection,
-  getCollection,
-  listCollections,
-  loadCollections,
-  updateCollection,
-  withSourceCounts,
-} from './collections.service.js';
-import { getAgentKnowledge, linkKnowledge, unlinkKnowledge } from './links.service.js';
-import { queryKnowledge } from './query.service.js';
-import {
-  base64Upload,
-  deleteSource,
-  getSource,
-  listPassages,
-  listSources,
-  loadSourcesByCollection,
-  PREVIEW_PASSAGES,
-  toSourceDto,
-  updateSource,
-  uploadSource,
-} from './sources.service.js';
+  createCollectionOp,
+  deleteCollectionOp,
+  deleteSourceOp,
+  getAgentKnowledgeOp,
+  getCollectionOp,
+  getSourceOp,
+  linkKnowledgeOp,
+  listCollectionsOp,
+  listPassagesOp,
+  listSourcesOp,
+  queryKnowledgeOp,
+  unlinkKnowledgeOp,
+  updateCollectionOp,
+  updateSourceOp,
+  uploadSourceOp,
+} from './operations.js';
 import { plainInput } from '../../graphql/plain-input.js';
 import type { KnowledgeChunk } from './knowledge.entity.js';
 
@@ -101,47 +97,47 @@ builder.queryFields((t) => ({
     type: [KnowledgePassageRef],
     description: `A document's passages in reading order (the first ${PREVIEW_PASSAGES}), for its preview; none until it is ready.`,
     args: { sourceId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => listPassages(await ctx.service(), String(args.sourceId)),
+    extensions: operationField(listPassagesOp),
+    resolve: async (_r, args, ctx) => listPassagesOp.run(await ctx.service(), { id: String(args.sourceId) }),
   }),
   knowledgeSources: t.field({
     type: [KnowledgeSourceRef],
     description: 'Sources of the workspace, newest first.',
     args: { collectionId: t.arg.string({ required: false }), status: t.arg.string({ required: false }) },
+    extensions: operationField(listSourcesOp),
     resolve: async (_r, args, ctx) =>
-      (await listSources(await ctx.service(), { collectionId: args.collectionId ?? undefined, status: args.status ?? undefined })).map(toSourceDto),
+      listSourcesOp.run(await ctx.service(), { filter: { collectionId: args.collectionId ?? undefined, status: args.status ?? undefined } }),
   }),
   knowledgeSource: t.field({
     type: KnowledgeSourceRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => toSourceDto(await getSource(await ctx.service(), String(args.id))),
+    extensions: operationField(getSourceOp),
+    resolve: async (_r, args, ctx) => getSourceOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   knowledgeCollections: t.field({
     type: [KnowledgeCollectionRef],
     description: 'Collections of the workspace, oldest first.',
-    resolve: async (_r, _a, ctx) => {
-      const service = await ctx.service();
-      return withSourceCounts(service, await listCollections(service));
-    },
+    extensions: operationField(listCollectionsOp),
+    resolve: async (_r, _a, ctx) => listCollectionsOp.run(await ctx.service(), {}),
   }),
   knowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return (await withSourceCounts(service, [await getCollection(service, String(args.id))]))[0];
-    },
+    extensions: operationField(getCollectionOp),
+    resolve: async (_r, args, ctx) => getCollectionOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   knowledgeSearch: t.field({
     type: [KnowledgeItemRef],
     description: 'Ranked passages (POST /v1/knowledge/query).',
-    extensions: operationNeeds({ scope: 'knowledge', rateLimit: 'knowledgeQuery', twin: 'POST /v1/knowledge/query' }),
+    extensions: operationField(queryKnowledgeOp),
     args: { input: t.arg({ type: KnowledgeQueryInput, required: true }) },
-    resolve: async (_r, args, ctx) => queryKnowledge(await ctx.service(), plainInput(args.input)),
+    resolve: async (_r, args, ctx) => queryKnowledgeOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   agentKnowledge: t.field({
     type: AgentKnowledgeRef,
     args: { agentId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => getAgentKnowledge(await ctx.service(), String(args.agentId)),
+    extensions: operationField(getAgentKnowledgeOp),
+    resolve: async (_r, args, ctx) => getAgentKnowledgeOp.run(await ctx.service(), { agentId: String(args.agentId) }),
   }),
 }));
 
@@ -153,54 +149,49 @@ builder.mutationFields((t) => ({
     description:
       'Uploads a document sent as base64 (the console); answers the source in ingesting state. Bound by the GraphQL body limit (SVC_BODY_LIMIT); programs use the multipart route POST /v1/knowledge-sources/upload.',
     args: { input: t.arg({ type: UploadKnowledgeSourceInput, required: true }) },
-    extensions: operationNeeds({ scope: 'knowledge', write: true, rateLimit: 'upload', twin: 'POST /v1/knowledge-sources/upload' }),
-    resolve: async (_r, args, ctx) => toSourceDto(await uploadSource(await ctx.service(), base64Upload(plainInput(args.input)))),
+    extensions: operationField(uploadSourceOp),
+    resolve: async (_r, args, ctx) => uploadSourceOp.run(await ctx.service(), { read: base64Upload(plainInput(args.input)) }),
   }),
   createKnowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
     args: { input: t.arg({ type: CollectionInput, required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return (await withSourceCounts(service, [await createCollection(service, plainInput(args.input))]))[0];
-    },
+    extensions: operationField(createCollectionOp),
+    resolve: async (_r, args, ctx) => createCollectionOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
   updateKnowledgeCollection: t.field({
     type: KnowledgeCollectionRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const service = await ctx.service();
-      return (await withSourceCounts(service, [await updateCollection(service, String(args.id), plainInput(args.input))]))[0];
-    },
+    extensions: operationField(updateCollectionOp),
+    resolve: async (_r, args, ctx) => updateCollectionOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   deleteKnowledgeCollection: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteCollection(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteCollectionOp),
+    resolve: async (_r, args, ctx) => deleteCollectionOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   updateKnowledgeSource: t.field({
     type: KnowledgeSourceRef,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSourceInput, required: true }) },
-    resolve: async (_r, args, ctx) => toSourceDto(await updateSource(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(updateSourceOp),
+    resolve: async (_r, args, ctx) => updateSourceOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   deleteKnowledgeSource: t.boolean({
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteSource(await ctx.service(), String(args.id));
-      return true;
-    },
+    extensions: operationField(deleteSourceOp),
+    resolve: async (_r, args, ctx) => deleteSourceOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   linkKnowledge: t.field({
     type: AgentKnowledgeRef,
     description: 'Links a source or a collection (exactly one) to an agent.',
     args: { agentId: t.arg.id({ required: true }), sourceId: t.arg.string({ required: false }), collectionId: t.arg.string({ required: false }) },
+    extensions: operationField(linkKnowledgeOp),
     resolve: async (_r, args, ctx) =>
-      linkKnowledge(await ctx.service(), String(args.agentId), { sourceId: args.sourceId, collectionId: args.collectionId }),
+      linkKnowledgeOp.run(await ctx.service(), { agentId: String(args.agentId), body: { sourceId: args.sourceId, collectionId: args.collectionId } }),
   }),
   unlinkKnowledge: t.field({
     type: AgentKnowledgeRef,
     args: { agentId: t.arg.id({ required: true }), targetId: t.arg.string({ required: true }) },
-    resolve: async (_r, args, ctx) => unlinkKnowledge(await ctx.service(), String(args.agentId), args.targetId),
+    extensions: operationField(unlinkKnowledgeOp),
+    resolve: async (_r, args, ctx) => unlinkKnowledgeOp.run(await ctx.service(), { agentId: String(args.agentId), targetId: args.targetId }),
   }),
 }));

@@ -2,10 +2,6 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { KnowledgeCollection, KnowledgeSource } from './knowledge.entity.js';
 
-/** The accesses of the knowledge family, shared by its use cases. */
-export const READ = { scope: 'knowledge' } as const;
-export const WRITE = { scope: 'knowledge', write: true } as const;
-
 export const sourceNotFound = (id: string) => errors.notFound('knowledgeSource', id);
 export const collectionNotFound = (id: string) => errors.notFound('collection', id);
 /** SPEC: a `collectionId` naming no collection of the workspace is a 400 with this text. */

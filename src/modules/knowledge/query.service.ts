@@ -3,9 +3,8 @@ import { errors } from '../../errors/index.js';
 import { findAgent } from '../agents/index.js';
 import { topKFor } from '../chat/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
-import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from './knowledge.entity.js';
-import { READ, unknownCollection } from './knowledge.lookup.js';
+import { unknownCollection } from './knowledge.lookup.js';
 import { searchPassages } from './hybrid-search.js';
 import { agentScope, type SearchScope } from './knowledge.repository.js';
 import { KnowledgeQuerySchema } from './knowledge.schemas.js';
@@ -37,7 +36,6 @@ export async function searchItems(
  * (`agentId`), or of the given sources and collections. Reading only; consumes no questions.
  */
 export async function queryKnowledge(ctx: ServiceContext, input: unknown): Promise<KnowledgeUsedItem[]> {
-  authorize(ctx, READ);
   const q = KnowledgeQuerySchema.parse(input ?? {});
   const workspaceId = ctx.caller.workspace.id;
   const ids = { sourceIds: [...new Set(q.sourceIds ?? [])], collectionIds: [...new Set(q.collectionIds ?? [])] };

@@ -4,12 +4,11 @@ import { basename } from 'node:path';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { authorize } from '../../core/access.js';
 import { documentLimitFor, subscriptionState } from '../usage/index.js';
 import { wakeIngestion } from './ingestion.worker.js';
 import { findDossier, unknownDossier } from './dossiers.service.js';
 import { IngestionJob, KnowledgeChunk, KnowledgeSource, uploadedName } from './knowledge.entity.js';
-import { findCollection, findSource, READ, sourceNotFound, unknownCollection, WRITE } from './knowledge.lookup.js';
+import { findCollection, findSource, sourceNotFound, unknownCollection } from './knowledge.lookup.js';
 import { readDocument, storeDocument } from './knowledge.repository.js';
 import {
   ListSourcesSchema,
@@ -66,7 +65,6 @@ export type UploadReader = (maxBytes: number) => Promise<UploadedFile>;
  * checked before a byte is read. Ingestion runs in the background and consumes no questions.
  */
 export async function uploadSource(ctx: ServiceContext, read: UploadReader): Promise<KnowledgeSource> {
-  authorize(ctx, WRITE);
   const ws = ctx.caller.workspace;
   if (!subscriptionState(ws, ctx.clock.now()).active) throw errors.subscriptionInactive();
   const limit = documentLimitFor(ws);
@@ -154,7 +152,6 @@ export function base64Upload(input: unknown): UploadReader {
 }
 
 export async function listSources(ctx: ServiceContext, input: unknown = {}): Promise<KnowledgeSource[]> {
-  authorize(ctx, READ);
   const q = ListSourcesSchema.parse(input ?? {});
   return ctx.em.find(
     KnowledgeSource,
@@ -164,12 +161,10 @@ export async function listSources(ctx: ServiceContext, input: unknown = {}): Pro
 }
 
 export async function getSource(ctx: ServiceContext, id: string): Promise<KnowledgeSource> {
-  authorize(ctx, READ);
   return findSource(ctx, id);
 }
 
 export async function updateSource(ctx: ServiceContext, id: string, input: unknown): Promise<KnowledgeSource> {
-  authorize(ctx, WRITE);
   const data = UpdateSourceSchema.parse(input ?? {});
   const source = await findSource(ctx, id);
   if (data.name !== undefined && data.name !== null) source.name = data.name.trim();
@@ -188,7 +183,6 @@ export const PREVIEW_PASSAGES = 500;
 
 /** A document's passages in reading order, for its preview (what search and citations point into). */
 export async function listPassages(ctx: ServiceContext, id: string): Promise<KnowledgeChunk[]> {
-  authorize(ctx, READ);
   const source = await findSource(ctx, id);
   return ctx.em.find(
     KnowledgeChunk,
@@ -199,7 +193,6 @@ export async function listPassages(ctx: ServiceContext, id: string): Promise<Kno
 
 /** The uploaded bytes, as received. */
 export async function getOriginalDocument(ctx: ServiceContext, id: string): Promise<{ source: KnowledgeSource; content: Buffer }> {
-  authorize(ctx, READ);
   const source = await findSource(ctx, id);
   const content = await readDocument(ctx.em, { sourceId: source.id, workspaceId: source.workspaceId });
   if (!content) throw sourceNotFound(id);
@@ -208,7 +201,6 @@ export async function getOriginalDocument(ctx: ServiceContext, id: string): Prom
 
 /** Deletes the source with its bytes, passages, facts, Q&A pairs and job; agents linked to it lose the link. */
 export async function deleteSource(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const source = await findSource(ctx, id);
   await ctx.em.transactional(async (tx) => {
     await removeLinksTo(tx, source.workspaceId, [source.id], ctx.clock.now());
@@ -218,7 +210,6 @@ export async function deleteSource(ctx: ServiceContext, id: string): Promise<voi
 
 /** Sources of each collection, newest first, in the order of `collectionIds`. */
 export async function loadSourcesByCollection(ctx: ServiceContext, collectionIds: readonly string[]): Promise<KnowledgeSource[][]> {
-  authorize(ctx, READ);
   const sources = await ctx.em.find(
     KnowledgeSource,
     { workspaceId: ctx.caller.workspace.id, collectionId: { $in: [...collectionIds] } },
