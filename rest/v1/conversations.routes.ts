@@ -1,7 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import type { ServiceContext } from '../../src/core/context.js';
 import {
   ContinueConversationSchema,
   ConversationDtoSchema,
@@ -9,18 +8,19 @@ import {
   StartConversationSchema,
 } from '../../src/modules/conversations/index.js';
 import {
-  continueConversation,
-  deleteConversation,
-  getConversation,
-  listConversations,
-  runConversation,
-  startConversation,
+  continueConversationOp,
+  continueConversationStreamOp,
+  deleteConversationOp,
+  getConversationOp,
+  listConversationsOp,
+  startConversationOp,
+  startConversationStreamOp,
 } from '../../src/modules/conversations/index.js';
 import type { DebateStreamEvent } from '../../src/modules/conversations/index.js';
 import type { PendingDebate } from '../../src/modules/conversations/index.js';
 import { finishStreamedDebate } from '../../src/modules/conversations/index.js';
 import type { DebateSink } from '../../src/modules/conversations/index.js';
-import { mount, param } from '../route.js';
+import { mountOperation, param } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
 
 const ONE = z.object({ conversation: ConversationDtoSchema });
@@ -74,20 +74,17 @@ const label = (path: string) => `POST ${path}`;
 
 export function conversationsRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'conversations', scope: 'agents' } as const;
-  mount(r, app, {
+  const base = { tag: 'conversations' } as const;
+  mountOperation(r, app, listConversationsOp, {
     ...base,
-    method: 'get',
-    path: ROUTES.list,
     summary: 'List the conversations of the workspace with their messages, newest first',
     query: ListConversationsQuerySchema,
     responses: { 200: { description: 'Conversations', schema: z.object({ conversations: z.array(ConversationDtoSchema) }) }, 400: { description: 'limit outside 1 to 100' } },
-    handler: async (ctx, req) => ({ status: 200, body: { conversations: await listConversations(ctx, req.query) } }),
+    input: (req) => ({ query: req.query }),
+    reply: (conversations) => ({ status: 200, body: { conversations } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, startConversationOp, {
     ...base,
-    method: 'post',
-    path: ROUTES.list,
     meters: true,
     summary: "Start a debate (the devil's advocate is seated in every round) and answer once it is synthesized",
     body: StartConversationSchema,
@@ -96,34 +93,27 @@ export function conversationsRouter(app: Deps): Router {
       ...BEFORE_START,
       500: { description: 'Debate failed (model failure); what was said is kept' },
     },
-    handler: async (ctx: ServiceContext, req: Request) => ({
-      status: 201,
-      body: { conversation: await runConversation(await startConversation(ctx, req.body, { route: label(ROUTES.list) })) },
-    }),
+    input: (req) => ({ body: req.body, route: label(ROUTES.list) }),
+    reply: (conversation) => ({ status: 201, body: { conversation } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, startConversationStreamOp, {
     ...base,
-    method: 'post',
-    path: ROUTES.stream,
     meters: true,
     streams: true,
     summary: 'Start a debate and follow it live (Server-Sent Events)',
     body: StartConversationSchema,
     responses: { 200: STREAM_200, ...BEFORE_START },
-    handler: (ctx, req, res) => streamed(app, res, (sink) => startConversation(ctx, req.body, { route: label(ROUTES.stream), sink })),
+    handler: (_ctx, req, res, run) => streamed(app, res, (sink) => run({ body: req.body, route: label(ROUTES.stream), sink })),
   });
-  mount(r, app, {
+  mountOperation(r, app, getConversationOp, {
     ...base,
-    method: 'get',
-    path: ROUTES.one,
     summary: 'Read a conversation with its messages',
     responses: { 200: { description: 'The conversation', schema: ONE }, 404: { description: 'conversation_not_found (unknown id or another workspace)' } },
-    handler: async (ctx, req) => ({ status: 200, body: { conversation: await getConversation(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (conversation) => ({ status: 200, body: { conversation } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, continueConversationOp, {
     ...base,
-    method: 'post',
-    path: ROUTES.messages,
     meters: true,
     summary: 'Continue a conversation with a follow-up question: one more round, then a new synthesis',
     body: ContinueConversationSchema,
@@ -135,15 +125,11 @@ export function conversationsRouter(app: Deps): Router {
       409: BUSY,
       500: { description: 'Debate failed (model failure); what was said is kept' },
     },
-    handler: async (ctx, req) => ({
-      status: 200,
-      body: { conversation: await runConversation(await continueConversation(ctx, param(req, 'id'), req.body, { route: label(ROUTES.messages) })) },
-    }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body, route: label(ROUTES.messages) }),
+    reply: (conversation) => ({ status: 200, body: { conversation } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, continueConversationStreamOp, {
     ...base,
-    method: 'post',
-    path: ROUTES.messagesStream,
     meters: true,
     streams: true,
     summary: 'Continue a conversation and follow the new round live (Server-Sent Events)',
@@ -155,19 +141,14 @@ export function conversationsRouter(app: Deps): Router {
       404: { description: 'conversation_not_found (unknown id or another workspace)' },
       409: BUSY,
     },
-    handler: (ctx, req, res) =>
-      streamed(app, res, (sink) => continueConversation(ctx, param(req, 'id'), req.body, { route: label(ROUTES.messagesStream), sink })),
+    handler: (_ctx, req, res, run) => streamed(app, res, (sink) => run({ id: param(req, 'id'), body: req.body, route: label(ROUTES.messagesStream), sink })),
   });
-  mount(r, app, {
+  mountOperation(r, app, deleteConversationOp, {
     ...base,
-    method: 'delete',
-    path: ROUTES.one,
     summary: 'Delete a conversation and its messages',
     responses: { 204: { description: 'Deleted' }, 404: { description: 'conversation_not_found (unknown id or another workspace)' } },
-    handler: async (ctx, req) => {
-      await deleteConversation(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

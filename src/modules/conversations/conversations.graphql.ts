@@ -8,7 +8,7 @@ import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { ContextBlockInput, KnowledgeUsedRef, TokenUsageRef } from '../chat/chat-types.graphql.js';
 import { EventQueue } from '../../lib/event-queue.js';
 import {
@@ -20,15 +20,16 @@ import {
   StartConversationSchema,
   SynthesisSchema,
 } from './conversations.schemas.js';
+import type { DebateOptions } from './conversations.service.js';
 import {
-  continueConversation,
-  deleteConversation,
-  getConversation,
-  listConversations,
-  runConversation,
-  startConversation,
-  type DebateOptions,
-} from './conversations.service.js';
+  continueConversationOp,
+  continueConversationStreamOp,
+  deleteConversationOp,
+  getConversationOp,
+  listConversationsOp,
+  startConversationOp,
+  startConversationStreamOp,
+} from './operations.js';
 import type { DebateStreamEvent } from './debate-events.js';
 import type { PendingDebate } from './debate-engine.js';
 import { finishStreamedDebate } from './debate-stream.js';
@@ -57,22 +58,19 @@ const ContinueConversationInput = inputFromZod('ContinueConversationInput', Cont
   types: { context: ContextBlockInput },
 });
 
-const READ = { scope: 'agents' } as const;
-const WRITE = { scope: 'agents', write: true } as const;
-
 builder.queryFields((t) => ({
   conversations: t.field({
     type: [ConversationRef],
     description: 'Conversations of the workspace with their messages, newest first.',
-    extensions: operationNeeds({ ...READ, twin: 'GET /v1/conversations' }),
+    extensions: operationField(listConversationsOp),
     args: { limit: t.arg.int({ required: false, description: '1 to 100, default 20' }) },
-    resolve: async (_r, args, ctx) => listConversations(await ctx.service(), { limit: args.limit ?? undefined }),
+    resolve: async (_r, args, ctx) => listConversationsOp.run(await ctx.service(), { query: { limit: args.limit ?? undefined } }),
   }),
   conversation: t.field({
     type: ConversationRef,
-    extensions: operationNeeds({ ...READ, twin: 'GET /v1/conversations/:id' }),
+    extensions: operationField(getConversationOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => getConversation(await ctx.service(), String(args.id)),
+    resolve: async (_r, args, ctx) => getConversationOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -80,25 +78,22 @@ builder.mutationFields((t) => ({
   startConversation: t.field({
     type: ConversationRef,
     description: "Starts a debate (the devil's advocate is seated in every round) and answers once it is synthesized.",
-    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations' }),
+    extensions: operationField(startConversationOp),
     args: { input: t.arg({ type: StartConversationInput, required: true }) },
-    resolve: async (_r, args, ctx) => runConversation(await startConversation(await ctx.service(), plainInput(args.input), { route: 'graphql startConversation' })),
+    resolve: async (_r, args, ctx) => startConversationOp.run(await ctx.service(), { body: plainInput(args.input), route: 'graphql startConversation' }),
   }),
   continueConversation: t.field({
     type: ConversationRef,
     description: 'A follow-up question: one more round, then a new synthesis (409 conversation_busy while the conversation is still debating).',
-    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/:id/messages' }),
+    extensions: operationField(continueConversationOp),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ContinueConversationInput, required: true }) },
     resolve: async (_r, args, ctx) =>
-      runConversation(await continueConversation(await ctx.service(), String(args.id), plainInput(args.input), { route: 'graphql continueConversation' })),
+      continueConversationOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input), route: 'graphql continueConversation' }),
   }),
   deleteConversation: t.boolean({
-    extensions: operationNeeds({ ...WRITE, twin: 'DELETE /v1/conversations/:id' }),
+    extensions: operationField(deleteConversationOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await deleteConversation(await ctx.service(), String(args.id));
-      return true;
-    },
+    resolve: async (_r, args, ctx) => deleteConversationOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 
@@ -189,7 +184,7 @@ type StreamItem = DebateStreamEvent | Refused;
  */
 async function subscribeDebate(
   ctx: GraphQLContext,
-  start: (service: Awaited<ReturnType<GraphQLContext['service']>>, opts: DebateOptions) => Promise<PendingDebate>,
+  start: (service: Awaited<ReturnType<GraphQLContext['service']>>, opts: Required<Pick<DebateOptions, 'route' | 'sink'>>) => Promise<PendingDebate>,
   route: string,
 ): Promise<AsyncIterableIterator<StreamItem>> {
   const controller = new AbortController();
@@ -215,18 +210,23 @@ builder.subscriptionFields((t) => ({
   conversationStream: t.field({
     type: DebateStreamEventRef,
     description: 'Starts a debate and follows it live: the events of POST /v1/conversations/stream.',
-    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/stream' }),
+    extensions: operationField(startConversationStreamOp),
     args: { input: t.arg({ type: StartConversationInput, required: true }) },
-    subscribe: (_r, args, ctx) => subscribeDebate(ctx, (service, opts) => startConversation(service, plainInput(args.input), opts), 'graphql conversationStream'),
+    subscribe: (_r, args, ctx) =>
+      subscribeDebate(ctx, (service, opts) => startConversationStreamOp.run(service, { body: plainInput(args.input), ...opts }), 'graphql conversationStream'),
     resolve: resolveItem,
   }),
   continueConversationStream: t.field({
     type: DebateStreamEventRef,
     description: 'Continues a conversation and follows the new round live: the events of POST /v1/conversations/:id/messages/stream.',
-    extensions: operationNeeds({ ...WRITE, twin: 'POST /v1/conversations/:id/messages/stream' }),
+    extensions: operationField(continueConversationStreamOp),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ContinueConversationInput, required: true }) },
     subscribe: (_r, args, ctx) =>
-      subscribeDebate(ctx, (service, opts) => continueConversation(service, String(args.id), plainInput(args.input), opts), 'graphql continueConversationStream'),
+      subscribeDebate(
+        ctx,
+        (service, opts) => continueConversationStreamOp.run(service, { id: String(args.id), body: plainInput(args.input), ...opts }),
+        'graphql continueConversationStream',
+      ),
     resolve: resolveItem,
   }),
 }));

@@ -11,7 +11,6 @@ import { loadWorkspaceAgents } from '../agents/index.js';
 import { renderContextBlocks } from '../chat/index.js';
 import { NoMasking, PiiMasker } from '../../lib/pii.js';
 import { TurnModel } from '../chat/index.js';
-import { authorize } from '../../core/access.js';
 import { KnowledgeCollection } from '../knowledge/index.js';
 import { MeteredModel } from '../models/index.js';
 import type { ModelProvider } from '../models/index.js';
@@ -24,15 +23,11 @@ import {
   ListConversationsQuerySchema,
   StartConversationSchema,
   type ConversationDto,
-  type ListConversationsQuery,
 } from './conversations.schemas.js';
 import type { DebateSink } from './debate-events.js';
 import { runDebate, type PendingDebate } from './debate-engine.js';
 import type { SaidBefore } from './debate-prompt.js';
 import { devilsAdvocateOf, participantOf, seatDebaters } from './roster.js';
-
-const READ = { scope: 'agents' } as const;
-const WRITE = { scope: 'agents', write: true } as const;
 
 export interface DebateOptions {
   /** Metering and proof route label, e.g. `POST /v1/conversations`. */
@@ -50,8 +45,7 @@ export async function findConversation(ctx: ServiceContext, id: string): Promise
   return found;
 }
 
-export async function listConversations(ctx: ServiceContext, query: ListConversationsQuery | unknown = {}): Promise<ConversationDto[]> {
-  authorize(ctx, READ);
+export async function listConversations(ctx: ServiceContext, query: unknown = {}): Promise<ConversationDto[]> {
   const { limit } = ListConversationsQuerySchema.parse(query ?? {});
   const rows = await ctx.em.find(Conversation, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   const messages = await messagesOf(ctx, rows.map((c) => c.id));
@@ -59,13 +53,11 @@ export async function listConversations(ctx: ServiceContext, query: ListConversa
 }
 
 export async function getConversation(ctx: ServiceContext, id: string): Promise<ConversationDto> {
-  authorize(ctx, READ);
   return toConversationDto(ctx, await findConversation(ctx, id));
 }
 
 /** Deletes the conversation and its messages; certificates that name it are kept (the chain never loses a link). */
 export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const conversation = await findConversation(ctx, id);
   await ctx.em.transactional(async (em) => {
     await em.nativeDelete(ConversationMessage, { conversationId: conversation.id });
@@ -97,7 +89,6 @@ const seatsOf = (debaters: Agent[], devilsAdvocate: Agent) => [
  * `running`. Everything thrown here precedes any stream.
  */
 export async function startConversation(ctx: ServiceContext, raw: unknown, opts: DebateOptions): Promise<PendingDebate> {
-  authorize(ctx, WRITE);
   const input = StartConversationSchema.parse(raw ?? {});
   await assertKeyBudget(ctx);
   const requestHash = hashRequest(raw ?? null);
@@ -181,7 +172,6 @@ async function claimForFollowUp(ctx: ServiceContext, conversation: Conversation)
  * the workspace answers (the devil's advocate last), then a new synthesis.
  */
 export async function continueConversation(ctx: ServiceContext, id: string, raw: unknown, opts: DebateOptions): Promise<PendingDebate> {
-  authorize(ctx, WRITE);
   const input = ContinueConversationSchema.parse(raw ?? {});
   await assertKeyBudget(ctx);
   const requestHash = hashRequest(raw ?? null);
