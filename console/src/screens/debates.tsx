@@ -44,7 +44,10 @@ export default function DebatesScreen() {
   const [rounds, setRounds] = useState('1');
   const [live, setLive] = useState<DebateState | null>(null);
   const [passage, setPassage] = useState<Passage | null>(null);
-  const agents = data?.agents.filter((a) => !a.isPoste) ?? [];
+  const conversational = data?.agents.filter((a) => !a.isPoste) ?? [];
+  // The devil's advocate seat is the debate's to fill (choosing one as a debater is refused): offered only as explained below.
+  const agents = conversational.filter((a) => !a.isDevilsAdvocate);
+  const devil = conversational.find((a) => a.isDevilsAdvocate);
   const running = live?.status === 'running';
 
   const start = (e: FormEvent) => {
@@ -86,10 +89,20 @@ export default function DebatesScreen() {
               <label key={a.id} className="row">
                 <input type="checkbox" checked={chosen.includes(a.id)} onChange={(e) => setChosen((l) => (e.target.checked ? [...l, a.id] : l.filter((x) => x !== a.id)))} />{' '}
                 {a.name}
-                {a.isDevilsAdvocate ? " (devil's advocate)" : ''}
               </label>
             ))}
           </fieldset>
+          <p className="hint" data-testid="devils-advocate-explained">
+            <strong>The devil&apos;s advocate</strong> speaks last in every round: it argues against the view the others are
+            converging on and names its weakest point, so the synthesis weighs the strongest objection.{' '}
+            {devil ? (
+              <>
+                This workspace&apos;s devil&apos;s advocate, <em>{devil.name}</em>, takes that seat in every debate; you do not choose it.
+              </>
+            ) : (
+              <>You do not choose it: the first debate creates one (“Devil&apos;s Advocate”, an agent you can then edit under Agents).</>
+            )}
+          </p>
           <Field label="Rounds" type="number" value={rounds} onChange={setRounds} />
           <div className="row">
             <button type="submit" className="primary" disabled={running}>
