@@ -32,7 +32,7 @@ const passage = (n: number, text: string): KnowledgeUsedItem => ({
   text,
 });
 
-const retrievals: { agentId: string; query: string; topK: number; workspaceId: string }[] = [];
+const retrievals: { agentId: string; query: string; topK: number; links?: readonly unknown[]; workspaceId: string }[] = [];
 const toolRequests: { agentId: string; toolIds?: string[] }[] = [];
 const toolRuns: { name: string; args: unknown }[] = [];
 
@@ -85,7 +85,8 @@ describe('knowledge retrieval', () => {
   it('numbers passages [n] in the prompt and reports knowledgeUsed without their text', async () => {
     const res = await chat({ message: 'How long do refunds take?', knowledge: { topK: 2 } });
     expect(res.status).toBe(200);
-    expect(retrievals).toEqual([{ agentId: ada, query: 'How long do refunds take?', topK: 2, workspaceId: a.workspaceId }]);
+    // the agent's links come read with the turn's other reads (none here: the retriever is this stub)
+    expect(retrievals).toEqual([{ agentId: ada, query: 'How long do refunds take?', topK: 2, links: [], workspaceId: a.workspaceId }]);
     expect(res.body.knowledgeUsed).toEqual([
       { ref: 1, sourceId: 'src_1', sourceName: 'policy-1.pdf', section: 'Section 1', page: 1, chunkPreview: 'Refunds are issued w', similarity: 0.89, chunkId: 'chk_1', collectionId: 'col_1', dossierName: null },
       { ref: 2, sourceId: 'src_2', sourceName: 'policy-2.pdf', section: 'Section 2', page: 2, chunkPreview: 'Write to refunds@exa', similarity: 0.88, chunkId: 'chk_2', collectionId: null, dossierName: null },

@@ -2,17 +2,12 @@
  * Agent memory (docs/chat.md, "Memory"): what a turn recalls and what it saves. Both rules are
  * lexical and deterministic, so they cost no model call and behave the same on every model.
  */
-import type { ServiceContext } from '../../core/context.js';
-import type { Em } from '../../db/types.js';
-import { newId } from '../../lib/ids.js';
-import { AgentMemory, type Agent } from '../agents/index.js';
 import { contentStems, splitSentences, words } from '../models/index.js';
 import type { ExtractedFact, MemorySaved } from './chat.schemas.js';
+import type { StoredMemory } from './turn.repository.js';
 
 /** Memories put in the prompt per turn. */
 export const MAX_RECALLED = 8;
-/** Memories read per turn before ranking (the most recent ones). */
-const RECALL_POOL = 200;
 
 export interface RecalledMemory {
   key: string;
@@ -20,14 +15,11 @@ export interface RecalledMemory {
 }
 
 /**
- * The agent's memories of this user (of every user when the agent's memories are shared), ranked by
- * words shared with the message, then salience, then recency; at most MAX_RECALLED.
+ * The memories put in the prompt, from the agent's most recent ones (read with the turn's other reads,
+ * turn.repository.ts): ranked by words shared with the message, then salience, then recency; at most
+ * MAX_RECALLED.
  */
-export async function recallMemories(ctx: ServiceContext, agent: Pick<Agent, 'id' | 'isShared'>, message: string): Promise<RecalledMemory[]> {
-  const where = agent.isShared
-    ? { workspaceId: ctx.caller.workspace.id, agentId: agent.id }
-    : { workspaceId: ctx.caller.workspace.id, agentId: agent.id, userId: ctx.caller.user.id };
-  const pool = await ctx.em.find(AgentMemory, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: RECALL_POOL });
+export function rankMemories(pool: readonly StoredMemory[], message: string): RecalledMemory[] {
   const query = contentStems(message);
   return pool
     .map((m, recency) => {
@@ -87,25 +79,4 @@ export const EXTRACTION_PROVENANCE = 'extraction';
 /** Extracted facts stored as memories, so later turns recall them. */
 export function memoriesFromFacts(facts: ExtractedFact[]): MemorySaved[] {
   return facts.map((f) => ({ key: `${f.category}:${slug(f.value)}`, value: f.value, type: 'extracted', provenance: EXTRACTION_PROVENANCE, salience: 0.7 }));
-}
-
-/** Inserts the memories, or updates the agent's existing memory of this user with the same key. */
-export async function storeMemories(
-  em: Em,
-  ctx: ServiceContext,
-  owner: { agentId: string; sessionId: string },
-  memories: MemorySaved[],
-): Promise<void> {
-  if (memories.length === 0) return;
-  const base = { workspaceId: ctx.caller.workspace.id, agentId: owner.agentId, userId: ctx.caller.user.id };
-  const existing = await em.find(AgentMemory, { ...base, key: { $in: memories.map((m) => m.key) } });
-  const now = ctx.clock.now();
-  for (const m of memories) {
-    const found = existing.find((e) => e.key === m.key);
-    if (found) {
-      Object.assign(found, { value: m.value, type: m.type, provenance: m.provenance, salience: m.salience, sessionId: owner.sessionId, createdAt: now });
-    } else {
-      em.create(AgentMemory, { id: newId('mem'), ...base, sessionId: owner.sessionId, ...m, createdAt: now });
-    }
-  }
 }

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import { foldText } from '../models/index.js';
 import { CHAT_LIMITS, type KnowledgeUsed } from './chat.schemas.js';
-import type { KnowledgeUsedItem } from './turn-extensions.js';
+import type { KnowledgeLinkRef, KnowledgeUsedItem } from './turn-extensions.js';
 
 /**
  * A question asking for a list (docs/chat.md, "Retrieval"): it says list/enumerate/which are/all the,
@@ -30,7 +30,7 @@ export function topKFor(message: string, requested: number | undefined): number 
 /** Passages from the agent's linked knowledge, renumbered [1]..[n] in retrieval order. */
 export async function retrievePassages(
   ctx: ServiceContext,
-  opts: { agentId: string; query: string; topK: number },
+  opts: { agentId: string; query: string; topK: number; links?: readonly KnowledgeLinkRef[] },
 ): Promise<KnowledgeUsedItem[]> {
   const items = await ctx.app.knowledge.retrieve(ctx, opts);
   return items.slice(0, opts.topK).map((item, i) => ({ ...item, ref: i + 1 }));

@@ -5,7 +5,9 @@
  * the model usage that ran is metered as before (docs/chat.md, "Disconnects").
  */
 import { isAborted } from '../../errors/index.js';
-import { appendExchange } from './sessions.service.js';
+import { newId } from '../../lib/ids.js';
+import { sessionNotFound, sessionTitle } from './sessions.service.js';
+import { writeExchange } from './turn.repository.js';
 import type { Prepared, TurnInputs } from './turn-state.js';
 
 /**
@@ -17,21 +19,28 @@ export async function keepStoppedTurn(s: TurnInputs & Prepared, err: unknown): P
   const { ctx, streamed } = s;
   if (!streamed || !isAborted(err) || ctx.app.shutdown.signal.aborted) return;
   try {
-    await ctx.em.fork().transactional(async (em) => {
-      await appendExchange(em, ctx, {
-        sessionId: s.sessionId,
-        existing: s.existing,
-        agent: s.agent,
-        model: s.model.provider.model,
-        userMessage: s.input.message,
-        answer: streamed.text,
-        usage: s.model.usage,
-        mood: null,
-        citations: streamed.citations,
-        stopped: true,
-        stages: s.stages.done,
-      });
+    const saved = await writeExchange(ctx.em.fork(), {
+      workspaceId: ctx.caller.workspace.id,
+      userId: ctx.caller.user.id,
+      sessionId: s.sessionId,
+      existing: s.existing,
+      title: sessionTitle(s.input.message),
+      agent: s.agent,
+      model: s.model.provider.model,
+      userMessageId: newId('msg'),
+      userMessage: s.input.message,
+      answerId: newId('msg'),
+      answer: streamed.text,
+      usage: s.model.usage,
+      mood: null,
+      citations: streamed.citations,
+      stopped: true,
+      proofId: null,
+      stages: s.stages.done,
+      memories: [],
+      now: ctx.clock.now(),
     });
+    if (!saved) throw sessionNotFound(s.sessionId);
   } catch (failure) {
     ctx.log.error({ err: failure, sessionId: s.sessionId }, 'could not keep a stopped chat turn');
   }

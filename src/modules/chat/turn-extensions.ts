@@ -23,9 +23,18 @@ export interface KnowledgeUsedItem {
   text: string;
 }
 
+/** A link of the agent to a source or a collection (`agent_knowledge_link`), as the turn read it. */
+export interface KnowledgeLinkRef {
+  targetKind: string;
+  targetId: string;
+}
+
 export interface KnowledgeRetriever {
-  /** Passages of the knowledge linked to the agent, best first, at most `topK`. */
-  retrieve(ctx: ServiceContext, opts: { agentId: string; query: string; topK: number }): Promise<KnowledgeUsedItem[]>;
+  /**
+   * Passages of the knowledge linked to the agent, best first, at most `topK`. `links`: the agent's links
+   * as the caller already read them (the chat turn reads them with its other reads); absent, they are read.
+   */
+  retrieve(ctx: ServiceContext, opts: { agentId: string; query: string; topK: number; links?: readonly KnowledgeLinkRef[] }): Promise<KnowledgeUsedItem[]>;
 }
 
 export interface RunnableTool {

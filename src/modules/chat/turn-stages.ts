@@ -19,12 +19,13 @@ import { askColleague, consultable, consultToolDef, MAX_CONSULTATIONS, namedColl
 import { contextUsedBlocks, renderContextBlocks } from './context-blocks.js';
 import { extractFacts } from './extraction.js';
 import { generate, type ConsultHandler } from './generation.js';
-import { memoriesFromFacts, memoriesFromMessage, recallMemories, storeMemories } from './memory.js';
+import { memoriesFromFacts, memoriesFromMessage, rankMemories } from './memory.js';
 import { deriveMood } from './mood.js';
 import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
-import { appendExchange, completeAnswer, findOwnSession, historyOf, loadHistory, previousMood } from './sessions.service.js';
+import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
+import { readTurn, writeExchange } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -97,25 +98,34 @@ function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   );
 }
 
+/** No stored id holds a NUL character (PostgreSQL refuses it in a parameter): such an id finds nothing. */
+const storable = (id: string | undefined): string | undefined => (id === undefined || id.includes('\u0000') ? undefined : id);
+
 /**
- * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads run
- * concurrently (each on its own fork of the EntityManager); the refusals are then raised in the
- * documented order: unknown agent, poste, unknown session, allowance.
+ * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads are one
+ * statement (turn.repository.ts), beside the admission; the refusals are then raised in the documented
+ * order: unknown agent, poste, unknown session, allowance.
  */
 export async function prepare(turn: PendingTurn): Promise<Prepared> {
   const { ctx, input, opts, pick } = turn;
-  const read = (): ServiceContext => ({ ...ctx, em: ctx.em.fork() });
   const planned = pick && 'plan' in pick ? pick : undefined;
   const agentId = planned?.plan.agent.id ?? opts.agentId ?? '';
-  const [agents, session, admission, stored, recalled] = await Promise.all([
-    pick?.agents ?? loadWorkspaceAgents(read()),
-    input.sessionId ? settle(findOwnSession(read(), input.sessionId)) : undefined,
+  const sessionId = input.sessionId;
+  const [reads, admission] = await Promise.all([
+    readTurn(ctx.em.fork(), {
+      workspaceId: ctx.caller.workspace.id,
+      userId: ctx.caller.user.id,
+      agentId: storable(agentId) ?? '',
+      sessionId: storable(sessionId),
+      agents: pick === undefined,
+      recall: opts.recall !== false,
+      links: input.knowledge.enabled,
+    }),
     planned
       ? { ok: true as const, value: planned.admitted }
-      : settle(assertCanConsume(read(), { feature: 'chat' }).then((a) => admitted(turn, a))),
-    input.sessionId ? loadHistory(read(), input.sessionId) : [],
-    opts.recall === false ? [] : recallMemories(read(), { id: agentId, isShared: false }, input.message),
+      : settle(assertCanConsume({ ...ctx, em: ctx.em.fork() }, { feature: 'chat' }).then((a) => admitted(turn, a))),
   ]);
+  const agents = pick?.agents ?? reads.agents;
   const agent = planned?.plan.agent ?? agents.find((a) => a.id === opts.agentId);
   if (!agent) throw agentNotFound(opts.agentId ?? '');
   if (isPoste(agent)) {
@@ -123,18 +133,18 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
     ctx.log.warn({ agentId: agent.id }, 'chat refused: the agent is a poste');
     throw errors.internal(CHAT_FAILED);
   }
-  if (session && !session.ok) throw session.error;
+  if (sessionId !== undefined && !reads.sessionFound) throw sessionNotFound(sessionId);
   if (!admission.ok) throw admission.error;
   return {
     ...admission.value,
     agent,
     colleagues: agents.filter((a) => a.id !== agent.id),
-    sessionId: session?.value.id ?? newId('ses'),
-    existing: session !== undefined,
-    stored,
-    history: opts.conversation ?? historyOf(stored),
-    // Shared memories (a console setting) are read across users: only then is a second read needed.
-    memories: agent.isShared && opts.recall !== false ? await recallMemories(ctx, agent, input.message) : recalled,
+    sessionId: sessionId ?? newId('ses'),
+    existing: sessionId !== undefined,
+    stored: reads.history,
+    history: opts.conversation ?? historyOf(reads.history),
+    memories: rankMemories(reads.memories, input.message),
+    links: reads.links,
     blocks: renderContextBlocks(input.context),
   };
 }
@@ -144,7 +154,7 @@ export async function retrieval(s: TurnInputs & Prepared): Promise<Retrieved> {
   const { ctx, input, stages, agent } = s;
   if (!input.knowledge.enabled) return { passages: [] };
   const topK = topKFor(input.message, input.knowledge.topK);
-  const passages = await stages.run('retrieval', () => retrievePassages(ctx, { agentId: agent.id, query: input.message, topK }));
+  const passages = await stages.run('retrieval', () => retrievePassages(ctx, { agentId: agent.id, query: input.message, topK, links: s.links }));
   if (passages.length > 0) s.opts.sink?.({ type: 'knowledge', data: knowledgeUsedOf(passages) });
   return { passages };
 }
@@ -273,9 +283,9 @@ export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Ext
 }
 
 /**
- * Saving (the exchange and memories, unless the caller keeps its own conversations), metering (the
- * whole turn, through the admission) and the certificate touch different rows: they run side by side,
- * each in its own transaction.
+ * Metering (the whole turn, through the admission), the certificate and saving (the exchange and
+ * memories, unless the caller keeps its own conversations). The save is one statement written once the
+ * certificate is known (its id is stored on the answer, with the turn's stages), beside the metering.
  */
 export async function settlement(s: TurnInputs & Prepared & Retrieved & Generated & Extracted): Promise<Settled> {
   const { ctx, input, opts, agent, model } = s;
@@ -286,27 +296,7 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
   const stored = deriveMood(input.message, s.content, previousMood(s.stored, agent.id));
   const mood: Mood = { agentId: agent.id, name: agent.name, ...stored };
   const usage = model.usage;
-  const save = async (): Promise<string | undefined> => {
-    if (!persist) return undefined;
-    return s.stages.run('save', () =>
-      ctx.em.transactional(async (em) => {
-        const { answerId } = await appendExchange(em, ctx, {
-          sessionId: s.sessionId,
-          existing: s.existing,
-          agent,
-          model: answeredBy,
-          userMessage: input.message,
-          answer: s.content,
-          usage,
-          mood: stored,
-          citations: knowledgeUsedOf(s.passages),
-        });
-        await storeMemories(em, ctx, { agentId: agent.id, sessionId: s.sessionId }, [...memoriesSaved, ...factMemories]);
-        return answerId;
-      }),
-    );
-  };
-  const prove = async () =>
+  const prove = async (): Promise<string | undefined> =>
     certified(opts)
       ? (
           await issueProof(ctx, {
@@ -320,8 +310,35 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
           })
         ).id
       : undefined;
-  const [answerId, , proofId] = await Promise.all([save(), model.run.record(answeredBy), prove()]);
-  if (answerId) await completeAnswer(ctx.em, ctx.caller.workspace.id, answerId, { proofId: proofId ?? null, stages: s.stages.done });
+  const save = (proven: Promise<string | undefined>) =>
+    s.stages.run('save', async () => {
+      const proofId = await proven;
+      const saved = await writeExchange(ctx.em, {
+        workspaceId: ctx.caller.workspace.id,
+        userId: ctx.caller.user.id,
+        sessionId: s.sessionId,
+        existing: s.existing,
+        title: sessionTitle(input.message),
+        agent,
+        model: answeredBy,
+        userMessageId: newId('msg'),
+        userMessage: input.message,
+        answerId: newId('msg'),
+        answer: s.content,
+        usage,
+        mood: stored,
+        citations: knowledgeUsedOf(s.passages),
+        stopped: false,
+        proofId: proofId ?? null,
+        stages: s.stages.soFar(),
+        memories: [...memoriesSaved, ...factMemories].map((m) => ({ ...m, id: newId('mem') })),
+        now: ctx.clock.now(),
+      });
+      if (!saved) throw sessionNotFound(s.sessionId);
+      return proofId;
+    });
+  const proven = prove();
+  const [, proofId] = await Promise.all([model.run.record(answeredBy), persist ? save(proven) : proven]);
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
 }
 

@@ -20,7 +20,7 @@ import type { PiiMasker } from '../../lib/pii.js';
 import type { HistoryMessage, PromptParts } from './prompt.js';
 import type { Stages } from './stages.js';
 import type { StreamedAnswer } from './streamed-answer.js';
-import type { KnowledgeUsedItem } from './turn-extensions.js';
+import type { KnowledgeLinkRef, KnowledgeUsedItem } from './turn-extensions.js';
 import type { TurnModel } from './turn-model.js';
 
 export interface TurnOptions {
@@ -95,6 +95,8 @@ export interface Prepared extends Admitted {
   readonly stored: SessionMessage[];
   readonly history: HistoryMessage[];
   readonly memories: RecalledMemory[];
+  /** The agent's knowledge links, read with the rest (empty when knowledge is off). */
+  readonly links: KnowledgeLinkRef[];
   readonly blocks: RenderedBlock[];
 }
 

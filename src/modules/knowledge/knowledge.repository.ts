@@ -214,6 +214,11 @@ export function scopeCondition(scope: SearchScope, params: unknown[]): string {
 /** The sources and collections linked to an agent. */
 export async function agentScope(em: Em, workspaceId: string, agentId: string): Promise<SearchScope & { kind: 'some' }> {
   const links = await em.find(AgentKnowledgeLink, { workspaceId, agentId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return scopeOfLinks(links);
+}
+
+/** The search scope of an agent's links (sources and collections), in their order. */
+export function scopeOfLinks(links: readonly { targetKind: string; targetId: string }[]): SearchScope & { kind: 'some' } {
   return {
     kind: 'some',
     sourceIds: links.filter((l) => l.targetKind === 'source').map((l) => l.targetId),

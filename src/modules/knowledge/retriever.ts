@@ -1,5 +1,5 @@
 import type { KnowledgeRetriever } from '../chat/index.js';
-import { agentScope } from './knowledge.repository.js';
+import { agentScope, scopeOfLinks } from './knowledge.repository.js';
 import { TOP_K } from './knowledge.schemas.js';
 import { searchItems } from './query.service.js';
 
@@ -9,9 +9,9 @@ import { searchItems } from './query.service.js';
  * the caller's access to the agent; reading its linked knowledge is part of chatting with it.
  */
 export const createKnowledgeRetriever = (): KnowledgeRetriever => ({
-  async retrieve(ctx, { agentId, query, topK }) {
+  async retrieve(ctx, { agentId, query, topK, links }) {
     const workspaceId = ctx.caller.workspace.id;
-    const scope = await agentScope(ctx.em, workspaceId, agentId);
+    const scope = links ? scopeOfLinks(links) : await agentScope(ctx.em, workspaceId, agentId);
     if (scope.sourceIds.length === 0 && scope.collectionIds.length === 0) return [];
     const k = Math.min(TOP_K.max, Math.max(TOP_K.min, Math.floor(topK)));
     return searchItems(ctx, { workspaceId, query, topK: k, scope });
