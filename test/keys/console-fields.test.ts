@@ -35,9 +35,13 @@ describe('schema catalogue for the console', () => {
     for (const v of values) expect(v.description.length, v.name).toBeGreaterThan(10);
   });
 
-  it('lists the webhook event names the service accepts', async () => {
+  it('lists the webhook event names the service accepts (deprecated: webhookEvents is the one the console reads)', async () => {
     const body = await gql(`{ webhookEventNames }`);
     expect(body.data!.webhookEventNames).toEqual([...WEBHOOK_EVENTS]);
+    const fields = await gql(`{ __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }`);
+    const byName = new Map((fields.data!.__type as { fields: { name: string; isDeprecated: boolean; deprecationReason: string | null }[] }).fields.map((f) => [f.name, f]));
+    expect(byName.get('webhookEventNames')).toMatchObject({ isDeprecated: true, deprecationReason: expect.stringMatching(/^Use webhookEvents/) });
+    expect(byName.get('webhookEvents')).toMatchObject({ isDeprecated: false, deprecationReason: null });
   });
 
   it("gives a key's last use from the ledger: null before any metered call, the newest entry's time after", async () => {

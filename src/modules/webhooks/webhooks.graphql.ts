@@ -78,6 +78,8 @@ const UpdateWebhookInput = inputFromZod('UpdateWebhookInput', UpdateWebhookSchem
 builder.queryFields((t) => ({
   webhookEventNames: t.stringList({
     description: 'The event names an endpoint may subscribe to (the validEvents of POST /v1/webhooks), in catalogue order.',
+    deprecationReason:
+      'Use webhookEvents: the events the service publishes, each with a sentence. This list also names webhook.test (sent on request only) and the simulation events (no workspace produces them), which registration still accepts.',
     extensions: operationField(listEventNamesOp),
     resolve: async (_r, _a, ctx) => listEventNamesOp.run(await ctx.service(), {}),
   }),
