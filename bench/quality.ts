@@ -4,7 +4,8 @@
  *   npx tsx bench/quality.ts              the tuning half (the only one rules are tuned on)
  *   npx tsx bench/quality.ts --held-out   the held-out half: run once, by the coordinator, at the end
  *   npx tsx bench/quality.ts --held-out-2 the second held-out set (test/fixtures/quality/held-out-2): the same
- *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones.
+ *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones; LIGHT_ONLY=1
+ *   runs the light questions only (no claims, no recall).
  *
  * One process: the app on a throwaway database (DATABASE_URL, else the local PostgreSQL server, else the
  * embedded database), the half's documents uploaded over HTTP and ingested, then what
@@ -72,12 +73,13 @@ const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}
 const dec = (x: number | null) => (x === null ? '–' : x.toFixed(3));
 
 const started = performance.now();
+const lightOnly = Boolean(process.env.LIGHT_ONLY);
 const { claims, questions, recallWith } = await withApp({}, async (c) => ({
-  claims: await runClaims(c, set),
+  claims: lightOnly ? [] : await runClaims(c, set),
   questions: await runQuestions(c, set),
-  recallWith: await runRecall(c, set),
+  recallWith: lightOnly ? new Map<string, boolean>() : await runRecall(c, set),
 }));
-const recallWithout = await withApp({ SVC_SEARCH_SYNONYMS: 'off' }, (c) => runRecall(c, set));
+const recallWithout = lightOnly ? new Map<string, boolean>() : await withApp({ SVC_SEARCH_SYNONYMS: 'off' }, (c) => runRecall(c, set));
 
 console.log(`\n${half} half: ${set.documents.length} documents, ${set.claims.length} claims, ${set.questions.length} questions (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
 console.log('Verifier (each claim against its documents)\n');

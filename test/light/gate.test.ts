@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { answerTypeOf, holdsAnswerType } from '../../src/lib/language/answer-type.js';
-import { specificTermsOf } from '../../src/lib/language/entities.js';
+import { askedOf } from '../../src/lib/language/asked.js';
 import { expansionTerms, queryTerms } from '../../src/modules/knowledge/search-text.js';
 import { coverageOf, termGroups } from '../../src/modules/light/coverage.js';
 import { declined } from '../../src/modules/light/grounded.js';
-import { answers } from '../../src/modules/light/light.service.js';
+import { answers, gateOf } from '../../src/modules/light/light.service.js';
 
 /** Light's gate and the search's expansion (issue 26), each rule on the kind of case it handles (docs/light.md, "The gate"). */
 const passage = (text: string, sourceName = 'price-list.md', section = '') => ({ text, section, sourceName, sourceId: 'src_1' });
-const gateOf = (question: string) => ({ terms: specificTermsOf(question), namedIn: [] as Set<string>[], type: answerTypeOf(question) });
 
 describe("light's gate", () => {
   it('absent entity: a passage without the product model the question names does not answer (AQ-500 is not AQ-350)', () => {
     const q = 'What is the clean air delivery rate of the AQ-500?';
-    expect(answers(passage('| AQ-350 | up to 60 m² | 450 m³/h |'), gateOf(q))).toBe(false);
-    expect(answers(passage('| AQ-500 | up to 80 m² | 600 m³/h |'), gateOf(q))).toBe(true);
+    expect(answers(passage('Model | Room | CADR\nAQ-350 | up to 60 m² | 450 m³/h'), gateOf(q))).toBe(false);
+    expect(answers(passage('Model | Room | CADR\nAQ-500 | up to 80 m² | 600 m³/h'), gateOf(q))).toBe(true);
   });
 
   it('absent entity: an invoice number counts as written, not as its pieces found apart', () => {
@@ -70,6 +69,85 @@ describe("light's gate", () => {
     expect(declined('The passages do not mention any penalty for late acknowledgement.')).toBe(true);
     expect(declined('Les documents ne précisent pas le tarif horaire.')).toBe(true);
     expect(declined('The fee is 40 EUR [1].')).toBe(false);
+  });
+});
+
+describe("light's gate, one sentence at a time (asked.ts)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('near miss, head noun: the sentence holding the figure must say what is asked (a surcharge is not a refund)', () => {
+    const q = 'What refund does the carrier give when a parcel arrives damaged?';
+    expect(askedOf(q).head).toBe('refund');
+    expect(answers(p('Damaged parcels are reported within 2 days. A surcharge of 12 EUR applies to oversized parcels.'), gateOf(q))).toBe(false);
+    expect(answers(p('When a parcel arrives damaged, the carrier refunds 80% of its declared value.'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss, head verb: "when must X be replaced" is not answered by when it is inspected', () => {
+    const q = 'Within what time must Harwell Estates replace a broken boiler?';
+    expect(askedOf(q).head).toBe('replace');
+    expect(answers(p('Harwell Estates inspects the boiler every 12 months.'), gateOf(q))).toBe(false);
+    expect(answers(p('A broken boiler is replaced by Harwell Estates within 48 hours.'), gateOf(q))).toBe(true);
+  });
+
+  it('French head noun: "la date de clôture" asks for the closing date, not another date of the same file', () => {
+    const q = "Quelle est la date de clôture de l'exercice ?";
+    expect(askedOf(q).head).toBe('cloture');
+    expect(answers(p("L'assemblée s'est tenue le 12 mars 2026.", 'comptes.md'), gateOf(q))).toBe(false);
+    expect(answers(p("L'exercice est clôturé le 31 décembre 2025.", 'comptes.md'), gateOf(q))).toBe(true);
+  });
+
+  it('which-questions: the noun after "which" is the kind of answer, not a word the sentence must repeat', () => {
+    const q = 'Which vendor supplied the projectors in 2024?';
+    expect(askedOf(q).head).toBeNull();
+    expect(answers(p('In 2024 the projectors were supplied by Lumatek.'), gateOf(q))).toBe(true);
+  });
+
+  it('value kind: a money question needs a currency, not any figure (seats, hours)', () => {
+    const q = 'How much does each attendee pay for the first-aid course?';
+    expect(askedOf(q).value).toBe('money');
+    expect(answers(p('First-aid course | 14 May 2026 | 12 seats'), gateOf(q))).toBe(false);
+    expect(answers(p('The first-aid course costs 95 EUR per attendee.'), gateOf(q))).toBe(true);
+  });
+
+  it('value kind: how heavy needs a weight, how loud a sound level', () => {
+    expect(askedOf('How heavy is the trolley?').value).toBe('weight');
+    expect(answers(p('The trolley is 90 cm tall and weighs 14 kg.', 'trolley.md'), gateOf('How heavy is the trolley?'))).toBe(true);
+    expect(answers(p('The trolley is 90 cm tall.', 'trolley.md'), gateOf('How heavy is the trolley?'))).toBe(false);
+    expect(answerTypeOf('How loud is the fan at full speed?')).toBe('amount');
+    expect(askedOf('How loud is the fan at full speed?').value).toBe('sound');
+  });
+
+  it('specific terms beside the answer: a figure of the question must be in the answering sentence, not elsewhere in the passage', () => {
+    const q = 'How long is the guarantee on the Vela 30 lamp?';
+    const text = 'The Vela 20 lamp has a 2-year guarantee. The Vela 30 lamp is sold out until June.';
+    expect(answers(p(text), gateOf(q))).toBe(false);
+    expect(answers(p('The Vela 30 lamp has a 3-year guarantee.'), gateOf(q))).toBe(true);
+  });
+
+  it('codes written without their hyphen in a file name still count (`bx40` for BX-40)', () => {
+    const q = 'What is the maximum load of the BX-40?';
+    expect(answers(p('Maximum load: 120 kg.', 'manual-bx40-shelf.md'), gateOf(q))).toBe(true);
+  });
+
+  it('compound: a passage naming the part without the whole (aunt, not great-aunt) is about another thing', () => {
+    const q = 'How many days off are given for the wedding of a great-aunt?';
+    expect(askedOf(q).compounds).toEqual([['great', 'aunt']]);
+    expect(answers(p('Wedding of an aunt | 1 day\nWedding of a child | 2 days', 'leave.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Wedding of a great-aunt | 1 day\nWedding of a child | 2 days', 'leave.md'), gateOf(q))).toBe(true);
+  });
+
+  it('qualifiers: a proper adjective or an acronym of the question must be stated (Spanish staff, OECD)', () => {
+    const q = 'How much is the meal allowance for Spanish staff?';
+    expect(answers(p('The meal allowance is 12 EUR a day (14 EUR for Italian staff).'), gateOf(q))).toBe(false);
+    expect(answers(p('The meal allowance is 12 EUR a day, 11 EUR for Spanish staff.'), gateOf(q))).toBe(true);
+    expect(answers(p('Rents are indexed on the index published every quarter, 3% at most.'), gateOf('What does the OECD index measure?'))).toBe(false);
+  });
+
+  it('answer type read at the first asking word: "what … when" asks no date; "may" the modal is no month', () => {
+    expect(answerTypeOf('What does the display show when the tank is empty?')).toBeNull();
+    expect(holdsAnswerType('date', 'A discount may be granted for early payment.')).toBe(false);
+    expect(holdsAnswerType('date', 'Signed on 4 May 2025.')).toBe(true);
+    expect(holdsAnswerType('amount', 'See the KT-300 model.')).toBe(false);
   });
 });
 

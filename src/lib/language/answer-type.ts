@@ -4,7 +4,7 @@
  * a place. Used by light's gate (a passage without the asked type does not answer) and by the built-in
  * model (it answers with the sentence holding the type).
  */
-import { namesOf } from './entities.js';
+import { codesOf, namesOf } from './entities.js';
 import { LEX, nounClasses } from './wordnet.js';
 
 /** `deadline`: a when-question about an obligation (`when must…`, `by when`), which a time limit answers too. */
@@ -19,7 +19,7 @@ const TIME_UNITS = 'days?|weeks?|months?|years?|hours?|minutes?|seconds?|fortnig
 const PATTERNS: [AnswerType, RegExp][] = [
   ['duration', /\b(how long|how often|within what (?:time|period|delay)|in what time|for how long|how many (?:more )?(?:working |business |calendar )?(?:days|weeks|months|years|hours|minutes)|how (?:quickly|soon|far ahead|far in advance|much notice)|what (?:is the )?(?:notice|retention|warranty|response|resolution) (?:period|time)|combien de (?:temps|jours|semaines|mois|ans|annees|heures)|quelle (?:est la )?duree|pendant combien|dans quel delai|quel (?:est le )?delai|en combien de temps)\b/],
   ['date', /\b(when|what date|which date|by what date|on what date|from what date|what day|what year|which year|what time|quand|quelle date|a quelle date|depuis quand|jusqu a quand|a partir de quand|quel jour|en quelle annee|quelle annee|a quelle heure)\b/],
-  ['amount', /\b(how much|how many|how (?:heavy|big|large|loud|fast|far|tall|wide|high|deep|old|warm|cold|noisy|powerful)|what (?:is|was|are|were) the (?:price|cost|amount|fee|fees|rate|total|percentage|number|value|subtotal|balance|budget|sum|discount|deposit|salary|limit|cap|capacity|weight|size|level)|what percentage|what share|combien|quel(?:le)? (?:est |etait |sont )?(?:le |la |les )?(?:montant|prix|cout|taux|nombre|total|pourcentage|valeur|solde|budget|somme|remise|plafond|poids))\b/],
+  ['amount', /\b(how much|how many|how (?:heavy|big|large|loud|fast|far|tall|wide|high|deep|old|warm|cold|noisy|powerful)|what (?:is|was|are|were) the (?:price|cost|amount|fee|fees|rate|total|percentage|number|value|subtotal|balance|budget|sum|discount|deposit|salary|limit|cap|capacity|weight|size|level)|what percentage|what share|combien|quel(?:le)? (?:est |etait |sont )?(?:le |la |les )?(?:montant|prix|cout|tarif|taux|nombre|total|pourcentage|valeur|solde|budget|somme|remise|plafond|poids))\b/],
   ['person', /\b(who|whom|whose|which (?:person|company|supplier|party|team|department|employee|manager|member|provider|customer|firm|body|committee)|qui|quelle (?:personne|societe|entreprise|equipe)|quel (?:service|fournisseur|prestataire|membre|salarie|responsable))\b/],
   ['place', /\b(where|in which (?:city|country|town|building|room|office|region|location|data ?cent(?:re|er))|in what (?:city|country|place)|which (?:city|country|room|building|location)|ou (?:se|est|sont|sera|seront|a|ont|doit|doivent|faut|peut|peuvent)|dans quel(?:le)? (?:ville|pays|salle|batiment|lieu|region)|quel(?:le)? (?:ville|pays|lieu|salle|adresse))\b/],
 ];
@@ -29,19 +29,39 @@ export function answerTypeOf(question: string): AnswerType | null {
   const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
   // `où` folds to `ou` (or): the French place word is read on the unfolded text.
   if (/(^|[^\p{L}])où([^\p{L}]|$)/iu.test(question) && !/\b(how much|combien)\b/.test(q)) return 'place';
-  for (const [type, re] of PATTERNS) if (re.test(q)) return type === 'date' && OBLIGATION.test(q) ? 'deadline' : type;
-  return null;
+  // The question's first asking phrase decides (`What does the unit mean when it shows E4?` asks no date):
+  // a typed phrase counts when no asking word opens before it.
+  const firstAsking = ASKING.exec(q)?.index ?? Infinity;
+  let best: { type: AnswerType; at: number } | null = null;
+  for (const [type, re] of PATTERNS) {
+    const at = re.exec(q)?.index;
+    if (at !== undefined && at <= firstAsking && (!best || at < best.at)) best = { type, at };
+  }
+  if (!best) return null;
+  return best.type === 'date' && OBLIGATION.test(q) ? 'deadline' : best.type;
 }
 
+/** Asking words (folded; the French `où` is read apart). */
+const ASKING = /\b(?:what|which|who|whom|whose|when|where|how|why|que|quoi|quel|quelle|quels|quelles|combien|quand|qui|comment|pourquoi)\b/;
+
 const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|mille)\b/;
-const DURATION = new RegExp(`(?:\\d+(?:[.,]\\d+)?|\\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety|un|une|deux|trois|quatre|cinq|six|sept|huit|dix|douze|quinze|trente|soixante))\\s*(?:\\(\\d+\\)\\s*)?(?:(?:working|business|calendar|consecutive|full|clear|ouvres|ouvrables|calendaires|francs)\\s+)?(?:${TIME_UNITS})\\b|\\b(?:fortnight|annual|annually|monthly|weekly|daily|quarterly|yearly|hourly|immediately|same day|next day|annuel|mensuel|hebdomadaire|quotidien|trimestriel)`);
-const MONTHS = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december|janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
+const DURATION = new RegExp(`(?:\\d+(?:[.,]\\d+)?|\\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety|un|une|deux|trois|quatre|cinq|six|sept|huit|dix|douze|quinze|trente|soixante))[\\s-]*(?:\\(\\d+\\)\\s*)?(?:(?:working|business|calendar|consecutive|full|clear|ouvres|ouvrables|calendaires|francs)\\s+)?(?:${TIME_UNITS})\\b|\\b(?:fortnight|annual|annually|monthly|weekly|daily|quarterly|yearly|hourly|immediately|same day|next day|annuel|mensuel|hebdomadaire|quotidien|trimestriel)`);
+// `may` (the modal) and `sept` (French seven) are months only beside a day or a year.
+const MONTHS = /\b(?:january|february|march|april|june|july|august|september|october|november|december|janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:may|sept)\b|\b(?:may|sept) \d{1,4}\b/;
 const DATE = /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|(?:19|20)\d{2}|q[1-4]|t[1-4]|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|\d{1,2}[:h]\d{2}|noon|midnight|midi|minuit|until|jusqu|end of|beginning of|(?:each|every) (?:day|week|month|quarter|year)|(?:first|last) (?:day|working day|business day)|chaque (?:jour|semaine|mois|trimestre|annee)|(?:premier|dernier) jour)\b/;
 const PLACE_WORDS = new Set(
   'room floor building office site warehouse premises address street road avenue city town country region centre center datacenter headquarters campus plant facility branch store shop hall kitchen home remotely online abroad salle etage batiment bureau entrepot adresse rue avenue ville pays region siege locaux usine agence domicile magasin'.split(
     ' ',
   ),
 );
+
+/** The text with its codes blanked out, so that a code's digits do not read as a figure. */
+export function withoutCodes(text: string): string {
+  let out = text;
+  // `3-year`, `24-hour`: a figure with its unit, kept.
+  for (const c of codesOf(text).reverse()) if (!/^\d+(?:[.,]\d+)?-\p{L}+$/u.test(c.text)) out = `${out.slice(0, c.start)} ${out.slice(c.end)}`;
+  return out;
+}
 
 const wordsOf = (text: string) => fold(text).match(/\p{L}+/gu) ?? [];
 
@@ -62,9 +82,10 @@ function hasNounOf(text: string, classes: number[]): boolean {
 
 /** Whether a passage holds something of the asked type. */
 export function holdsAnswerType(type: AnswerType, text: string): boolean {
-  const t = fold(text);
+  const t = fold(type === 'person' || type === 'place' ? text : withoutCodes(text));
   switch (type) {
     case 'amount':
+      // A figure, not the digits of a code (`AQ-350`, `INV-2025-0318`).
       return NUMBER.test(t);
     case 'duration':
       return DURATION.test(t);

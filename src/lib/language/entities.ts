@@ -72,7 +72,7 @@ const NOT_NAMES = new Set(
 );
 
 /** A number with a unit or scale letter stuck to it, an ordinal: an amount, not a code. */
-const AMOUNT_SHAPE = /^\d+(?:[.,]\d+)?(?:k|m|bn|b|kg|km|g|mg|t|h|hrs?|mins?|s|ms|st|nd|rd|th|er|re|e|eme|x|gb|mb|tb|kb|kw|kwh|mw|l|ml|cm|mm|m2|m3|pm|am|pt|px|pc|pct|yrs?|d|j|mo)$/i;
+const AMOUNT_SHAPE = /^\d+(?:[.,]\d+)?(?:k|m|bn|b|kg|km|g|mg|t|h|hrs?|mins?|s|ms|st|nd|rd|th|er|re|e|eme|x|gb|mb|tb|kb|kw|kwh|mw|l|ml|cm|mm|m2|m3|pm|am|pt|px|pc|pct|yrs?|d|j|mo|db|w|v|mah|wh|lbs?|oz|rpm|hz|khz|ghz)$/i;
 const CODE = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}./-]*\p{N})(?=[\p{L}\p{N}./-]*\p{L})[\p{L}\p{N}]+(?:[-/.][\p{L}\p{N}]+)*(?![\p{L}\p{N}])/gu;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -6,7 +6,7 @@
  * nothing).
  */
 import type { ServiceContext } from '../../core/context.js';
-import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js';
+import { answeringSentences, askedOf, headForms, type Asked } from '../../lib/language/asked.js';
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
@@ -79,27 +79,38 @@ async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<
   });
 }
 
+/** What the gate reads of a question, once. */
+export interface Gate {
+  terms: Entity[];
+  namedIn: Set<string>[];
+  asked: Asked;
+  forms: Set<string>;
+}
+
+export function gateOf(question: string, namedIn: Set<string>[] = []): Gate {
+  const asked = askedOf(question);
+  return { terms: specificTermsOf(question), namedIn, asked, forms: headForms(asked) };
+}
+
 /**
  * Whether a passage can answer the question (docs/light.md, "The gate"): it holds the question's codes
  * and figures (in its text, its section or its document's name), its document names what the question
- * names, and it holds something of the type the question asks for (a figure, a date, a person, a
- * duration, a place).
+ * names, and one of its sentences answers what is asked (asked.ts): a value of the asked type and kind,
+ * with the head of the question and its codes and figures in that sentence or its immediate context.
  */
-export function answers(
-  p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>,
-  gate: { terms: Entity[]; namedIn: Set<string>[]; type: ReturnType<typeof answerTypeOf> },
-): boolean {
+export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>, gate: Gate): boolean {
   const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}`)} `;
   const words = new Set(flat.split(' '));
   let name = 0;
   for (const t of gate.terms) {
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
-    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) : t.words.every((w) => words.has(w));
+    // A file name writes `aq200` for AQ-200.
+    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.every((w) => words.has(w));
     const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;
   }
-  return !gate.type || holdsAnswerType(gate.type, `${p.section}\n${p.text}`);
+  return answeringSentences(gate.asked, p, gate.forms).length > 0;
 }
 
 /** Searches the workspace (or the dossier) for the question, keeps the passages that can answer it, and measures their coverage (coverage.ts). */
@@ -117,7 +128,7 @@ export async function searchForQuestion(
     documentFrequencies(ctx.em.fork(), workspaceId, groups),
     sourcesNaming(ctx, terms.filter((t) => t.kind === 'name')),
   ]);
-  const gate = { terms, namedIn, type: answerTypeOf(opts.question) };
+  const gate = { ...gateOf(opts.question, namedIn), terms };
   const passages = found.filter((p) => answers(p, gate)).map((p, i) => ({ ...p, ref: i + 1 }));
   return {
     searched: {

@@ -1,4 +1,4 @@
-import { answerTypeOf, holdsAnswerType } from '../../lib/language/answer-type.js';
+import { askedOf, headForms, languageOf, sentenceAnswers } from '../../lib/language/asked.js';
 import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
 import { contentStems, looksFrench, smallTalkOf, type SmallTalk } from './text-match.js';
@@ -52,9 +52,14 @@ function answerText(
   }
   const ranked = rank(candidates, stems);
   // A question asking for a figure, a date, a person, a duration or a place is answered with the best
-  // sentences that hold one, not with the best-overlapping sentence that holds none.
-  const type = answerTypeOf(question);
-  const typed = type ? ranked.filter((r) => r.candidate.source !== 'persona' && holdsAnswerType(type, r.candidate.text)) : ranked;
+  // sentences that hold one beside what is asked (its head, codes and figures: lib/language/asked.ts),
+  // not with the best-overlapping sentence that holds none.
+  const asked = askedOf(question);
+  const forms = headForms(asked);
+  const none = { previous: '', header: '', section: '', sourceName: '' };
+  const answering = (c: Candidate) =>
+    c.source !== 'persona' && sentenceAnswers(asked, c.text, c.context ?? none, forms, languageOf(`${c.context?.previous ?? ''} ${c.text}`) === asked.language);
+  const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : ranked;
   const picked = pick(typed.length > 0 ? typed : ranked);
   if (picked.length === 0) return plain(nothingFound(question, persona));
   return compose(picked, maxTokens);

@@ -1,3 +1,4 @@
+import { sentencesWithContext, type SentenceContext } from '../../lib/language/asked.js';
 import type { ChatMessage, TurnMaterial } from './provider.js';
 import { contentStems, splitSentences } from './text-match.js';
 
@@ -11,6 +12,8 @@ export interface Candidate {
   /** High-priority context outranks equal matches elsewhere; the persona yields to any document. */
   weight: number;
   source: 'passage' | 'context' | 'memory' | 'persona' | 'prompt';
+  /** A passage sentence's context (the sentence before, its table header, section and document), read by asked.ts. */
+  context?: SentenceContext;
 }
 
 const HIGH_CONTEXT_WEIGHT = 1.25;
@@ -23,12 +26,12 @@ const PERSONA_WEIGHT = 0.4;
  */
 export function gatherCandidates(material: TurnMaterial | undefined, messages: ChatMessage[]): Candidate[] {
   const out: Candidate[] = [];
-  const add = (source: Candidate['source'], text: string, matchExtra: string, weight = 1, ref?: number) => {
+  const add = (source: Candidate['source'], text: string, matchExtra: string, weight = 1, ref?: number, context?: SentenceContext) => {
     const stems = contentStems(`${text} ${matchExtra}`);
-    if (stems.size > 0) out.push({ text, stems, weight, source, ...(ref !== undefined ? { ref } : {}) });
+    if (stems.size > 0) out.push({ text, stems, weight, source, ...(ref !== undefined ? { ref } : {}), ...(context ? { context } : {}) });
   };
   for (const p of material?.passages ?? []) {
-    for (const s of splitSentences(p.text)) add('passage', s, p.section ?? '', 1, p.ref);
+    for (const s of sentencesWithContext(p)) add('passage', s.sentence, p.section ?? '', 1, p.ref, s.context);
   }
   const blocks = [...(material?.contextBlocks ?? [])].sort((a, b) => Number(b.high) - Number(a.high));
   for (const b of blocks) {

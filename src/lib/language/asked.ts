@@ -1,0 +1,406 @@
+/**
+ * What a question asks, read once, and whether one sentence of a passage answers it (docs/light.md, "The
+ * gate"): the answer type (answer-type.ts) narrowed to a kind of value when the question says which (a price
+ * is money, *how heavy* a weight, *how loud* a sound level, *what percentage* a percentage), the head of
+ * what is asked (*penalty* in "What penalty does…", *échéance* in "Quelle est la date d'échéance…", the
+ * verb *resolve* in "Within what time must the provider resolve…"), and the specific terms that must stand
+ * beside the answer (codes and figures, hyphenated compounds such as *grand-parent*). The answering sentence
+ * must hold the value; the head and the terms must be in it or in its immediate context (the sentence
+ * before, its section, its table's header row, its document's name). Shared by light's gate and the
+ * built-in model, which answers with such a sentence.
+ */
+import { createRequire } from 'node:module';
+import { alternativesOf } from './alternatives.js';
+import { translationsOf } from './glossary.js';
+import { answerTypeOf, holdsAnswerType, withoutCodes, type AnswerType } from './answer-type.js';
+import { codesOf, specificTermsOf, tag, type Entity, type Token } from './entities.js';
+
+const require = createRequire(import.meta.url);
+type Stem = (word: string) => string;
+const { stemmer: stemEnglish } = require('@orama/stemmers/english') as { stemmer: Stem };
+const { stemmer: stemFrench } = require('@orama/stemmers/french') as { stemmer: Stem };
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const wordsOf = (text: string): string[] => fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The kind of value a question asks for, narrower than its type when the question says so. */
+export type ValueKind = 'money' | 'weight' | 'sound' | 'length' | 'speed' | 'percentage';
+
+export type Language = 'en' | 'fr';
+
+export interface Asked {
+  language: Language;
+  type: AnswerType | null;
+  value: ValueKind | null;
+  /** The head of what is asked (a noun, or the main verb), folded, or null when the type says it all. */
+  head: string | null;
+  /** The words of the head's noun phrase (English), whose initials may stand for it (`CADR`). */
+  phrase: string[];
+  /** Codes and figures of the question: in the answering sentence or its context, as written. */
+  terms: Entity[];
+  /** Hyphenated compounds of the question (`grand-parent`, `home-office`), as folded word pairs. */
+  compounds: string[][];
+  /**
+   * Words that narrow what is asked to one case: proper adjectives (`French` in "on a French contract")
+   * and all-capital acronyms (`INSEE`). The passage must state them (an acronym also as its translation).
+   */
+  qualifiers: { word: string; acronym: boolean }[];
+}
+
+const FR_WORDS = new Set('le la les du des de un une est sont quel quelle quels quelles combien quand qui ou pour par dans sur avec au aux ce cette ces doit faut il elle'.split(' '));
+const EN_WORDS = new Set('the a an of is are was were what which who when where how for by in on with to does do did must will can'.split(' '));
+
+export function languageOf(text: string): Language {
+  let fr = 0;
+  let en = 0;
+  for (const w of wordsOf(text).slice(0, 2_000)) {
+    if (FR_WORDS.has(w)) fr++;
+    if (EN_WORDS.has(w)) en++;
+  }
+  return fr > en ? 'fr' : 'en';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The kind of value
+
+const VALUE_CUES: [ValueKind, RegExp][] = [
+  ['percentage', /\b(what (?:percentage|percent|share|proportion)|how many percent|quel(?:le)? (?:est le |est la )?(?:pourcentage|part|proportion))\b/],
+  ['weight', /\b(how heavy|weigh|weighs|weight|combien pese|quel (?:est le )?poids|pese)\b/],
+  ['sound', /\b(how loud|how noisy|noise level|sound level|quel (?:est le )?niveau (?:de bruit|sonore)|bruit|bruyant)\b/],
+  ['speed', /\b(how fast|what speed|top speed|quelle (?:est la )?vitesse)\b/],
+  ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
+  [
+    'money',
+    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance))\b/,
+  ],
+];
+
+/** The value kind the question names, read on a question of type amount (or any type for a cue such as *price*). */
+export function valueKindOf(question: string, type: AnswerType | null): ValueKind | null {
+  if (type !== 'amount') return null;
+  const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+  for (const [kind, re] of VALUE_CUES) if (re.test(q)) return kind;
+  return null;
+}
+
+const VALUE_PATTERNS: Record<ValueKind, RegExp> = {
+  money: /[€£$¥]|\b(?:eur|euros?|gbp|usd|chf|dollars?|pounds? sterling|pence|cents?|centimes?|free of charge|no charge|free|gratuit|gratuite|offert|offerte)\b|\d\s*(?:k|m|bn)?\s*(?:eur|gbp|usd|chf)\b/,
+  weight: /\d\s*(?:kg|g|mg|t|lbs?|oz|kilos?|kilograms?|grams?|grammes?|tonnes?|tons?|pounds?)\b/,
+  sound: /\d\s*(?:db|dba|db\(a\)|decibels?|décibels?)\b/,
+  speed: /\d\s*(?:km\/h|kmh|mph|m\/s|rpm|tr\/min|knots?|noeuds?)\b/,
+  length: /\d\s*(?:mm|cm|m|km|in|inches|ft|feet|foot|miles?|metres?|meters?|kilometres?|kilometers?|centimetres?|centimeters?|millimetres?|yards?)\b/,
+  percentage: /%|\b(?:percent|per cent|pour cent|percentage points?|points? de pourcentage)\b/,
+};
+
+/** Whether a text holds a value of the asked type (and kind, when the question names one). */
+export function holdsValue(asked: Pick<Asked, 'type' | 'value'>, text: string): boolean {
+  if (!asked.type) return true;
+  if (!holdsAnswerType(asked.type, text)) return false;
+  return !asked.value || VALUE_PATTERNS[asked.value].test(fold(withoutCodes(text)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The head of what is asked
+
+/** Verbs that say nothing of what is asked (`take place`, `is`, `get`): the head is their subject. */
+const LIGHT_VERBS = new Set(
+  'be is are was were been being am do does did done have has had get gets got make makes made take takes took taken go goes went come comes came happen happens happened occur occurs occurred need needs needed use uses used apply applies applied give gives given mean means say says said show shows shown find found hold holds held put keep kept exist exists cover covered include includes included'.split(' '),
+);
+
+/** Nouns and verbs the answer type itself stands for: `date` in a when-question, `price` in a money question. */
+const GENERIC_ANY = new Set('thing things kind type sort way part name names number numbers amount amounts figure figures value values detail details information info level levels'.split(' '));
+const GENERIC: Record<AnswerType | ValueKind, Set<string>> = {
+  date: new Set('date dates day days time times year years month months moment deadline deadlines when period'.split(' ')),
+  deadline: new Set('date dates day days time times year years month months moment deadline deadlines when period limit'.split(' ')),
+  duration: new Set('time times period periods duration durations length long day days week weeks month months year years hour hours minute minutes delay'.split(' ')),
+  amount: new Set('total totals sum count quantity level'.split(' ')),
+  person: new Set('person persons people individual individuals who party'.split(' ')),
+  place: new Set('place places location locations site sites address where venue city country town'.split(' ')),
+  money: new Set('price prices cost costs fee fees charge charges pay paid payment payments spend spent owe owed worth money bill billed'.split(' ')),
+  weight: new Set('weight weigh weighs heavy'.split(' ')),
+  sound: new Set('noise sound level loud noisy'.split(' ')),
+  speed: new Set('speed fast'.split(' ')),
+  length: new Set('length width height depth distance size far tall wide high deep'.split(' ')),
+  percentage: new Set('percentage percent share proportion rate'.split(' ')),
+};
+
+const FR_GENERIC = new Set(
+  (
+    'date dates jour jours semaine semaines mois an ans annee annees heure heures minute minutes fois duree delai delais temps periode moment ' +
+    'montant montants somme nombre total prix cout couts coute coutent tarif tarifs frais valeur chiffre niveau euros euro ' +
+    'personne personnes nom lieu lieux endroit adresse ville pays site pourcentage part proportion poids vitesse distance longueur bruit'
+  ).split(' '),
+);
+const FR_SKIP = new Set(
+  (
+    'le la les l un une des du de d au aux a en dans par pour sur avec chez est sont etait etaient sera seront a ont avait aura auront ' +
+    'doit doivent devra faut peut peuvent va vont se s t il elle ils elles on ce cet cette ces c qu que qui quoi quel quelle quels quelles ' +
+    'combien quand ou comment pourquoi ne n pas y lieu passe passera fait faire ete etre avoir exactement precisement actuellement actuel actuelle ' +
+    'accorde accordes accordee accordees prevu prevue prevus prevues applique appliquee chaque raison motif facon maniere propre propres'
+  ).split(' '),
+);
+
+/** Past participles and gerunds by their ending, regular and common irregular ones (`paid`, `built`, `kept`). */
+const PARTICIPLE = /(?:ed|en|ing|id|lt|ght|pt|ent)$/;
+
+const WH_EN = new Set('what which who whom whose when where how'.split(' '));
+const FR_WH = /(?:^|\s)(quel|quelle|quels|quelles|combien|quand|qui|ou|a quelle|depuis quand|jusqu)(?=\s|$)/;
+
+const isGeneric = (w: string, type: AnswerType | null, value: ValueKind | null) =>
+  GENERIC_ANY.has(w) || (type !== null && GENERIC[type].has(w)) || (value !== null && GENERIC[value].has(w));
+
+/** The head in English, from the tagger's parts of speech (see the module comment). */
+function englishHead(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean): { head: string | null; phrase: string[] } {
+  const tokens = tag(question).filter((t) => t.pos !== 'PUNCT' || /[?.!,;:]/.test(t.value));
+  const at = tokens.findIndex((t) => WH_EN.has(fold(t.value)));
+  if (at < 0) return { head: null, phrase: [] };
+  let i = at + 1;
+  const word = (k: number) => (tokens[k] ? fold(tokens[k]!.value) : '');
+  // Adjectives and -ing/-ed forms modify; the head is a noun (or, when the tagger found none, the last word).
+  const isModifier = (t: Token) => t.pos === 'ADJ' || (t.pos === 'VERB' && /(?:ing|ed)$/.test(t.value) && !LIGHT_VERBS.has(fold(t.value)));
+  const isNounish = (t: Token) => (t.pos === 'NOUN' || isModifier(t)) && !skip(t);
+  /** The noun phrase starting at k: its words and its last non-generic noun; `X of Y` with a generic X reads Y. */
+  const phrase0 = (k: number) => Boolean(tokens[k + 1] && (tokens[k + 1]!.pos === 'NOUN' || tokens[k + 1]!.pos === 'ADJ'));
+  const phraseAt = (k: number): { end: number; phrase: string[]; head: string | null } => {
+    while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'PRON' || tokens[k]!.pos === 'NUM' || (phrase0(k) && tokens[k]!.pos === 'ADV') || skip(tokens[k]!))) k++;
+    const phrase: string[] = [];
+    let head: string | null = null;
+    let generic = false;
+    let last: string | null = null;
+    // A verb opening the phrase before a noun or a verb is a participle (`paid leave`), and so is a verb after one.
+    const participle = (j: number) =>
+      tokens[j]!.pos === 'VERB' &&
+      !LIGHT_VERBS.has(word(j)) &&
+      (phrase.length > 0 ? isModifier(tokens[j - 1]!) || tokens[j - 1]!.pos === 'VERB' : PARTICIPLE.test(word(j)) && /^(?:NOUN|VERB)$/.test(tokens[j + 1]?.pos ?? ''));
+    while (tokens[k] && (isNounish(tokens[k]!) || participle(k))) {
+      const w = word(k);
+      phrase.push(w);
+      if (isGeneric(w, type, value)) generic = true;
+      else if (tokens[k]!.pos === 'NOUN') [head, generic] = [w, false];
+      else last = w;
+      k++;
+    }
+    if (!head && generic && word(k) === 'of') return phraseAt(k + 1);
+    // `paid leave` read as two verbs: the phrase's last word is its head.
+    if (!head && !generic && last && phrase.length > 1) head = last;
+    return { end: k, phrase, head };
+  };
+  // `how much`, `how long`, `how heavy`: the wh-phrase's own words.
+  if (word(at) === 'how' && tokens[i] && (tokens[i]!.pos === 'ADJ' || tokens[i]!.pos === 'ADV')) i++;
+  // The wh-phrase's noun: `what penalty`, `which supplier`, `how many testers`, `what date … of`.
+  const own = phraseAt(i);
+  // `Which purifier model…`, `which items…`: the noun names the kind of answer (a model, items), which the
+  // answering sentence names rather than says.
+  if (own.head && word(at) !== 'which') return { head: own.head, phrase: own.phrase };
+  i = own.end;
+  // `… is the X`: the subject is what is asked (not after `how heavy is`, whose value kind says it).
+  const copula = /^(?:is|are|was|were|'s)$/.test(word(i));
+  if (copula) {
+    if (value && word(at) === 'how' && !/^(?:much|many)$/.test(word(at + 1))) return { head: null, phrase: [] };
+    const subject = phraseAt(i + 1);
+    return { head: subject.head, phrase: subject.phrase };
+  }
+  // `… must Brightline resolve`, `… did the customer pay`: the main verb, or the subject of a light verb.
+  while (tokens[i] && (tokens[i]!.pos === 'AUX' || tokens[i]!.pos === 'PART' || tokens[i]!.pos === 'ADV')) i++;
+  const subject = phraseAt(i);
+  let k = subject.end;
+  while (tokens[k] && (tokens[k]!.pos === 'AUX' || tokens[k]!.pos === 'PART' || tokens[k]!.pos === 'ADV' || skip(tokens[k]!))) k++;
+  const verb = tokens[k] && tokens[k]!.pos === 'VERB' ? word(k) : null;
+  if (verb && !LIGHT_VERBS.has(verb)) return { head: isGeneric(verb, type, value) ? null : verb, phrase: [] };
+  // `When does the training take place?`: the subject; `What must a user do?` asks no noun.
+  if (/^(?:what|which)$/.test(word(at))) return { head: null, phrase: [] };
+  return { head: subject.head, phrase: subject.phrase };
+}
+
+/** The head in French (no tagger): the first content word after the asking word, past the generic ones (`date d'échéance` reads `échéance`). */
+function frenchHead(question: string, skipWords: Set<string>): string | null {
+  const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+  const m = FR_WH.exec(q);
+  if (!m) return null;
+  const rest = q.slice(m.index + m[0].length).trim();
+  // `Combien le prestataire doit-il payer…`: a subject, then the verb whose amount is asked; no noun is.
+  if (m[1] === 'combien' && /^(?:le|la|les|l|un|une)\s/.test(rest)) return null;
+  for (const w of rest.split(' ')) {
+    if (!w || w.length < 3 || FR_SKIP.has(w) || FR_GENERIC.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
+    return w;
+  }
+  return null;
+}
+
+const FUNCTION_PARTS = new Set(
+  'per one two three four five six seven eight nine ten first second third half full out in up off on over down back all non pre post self well long short day time the a de du la le en sous'.split(' '),
+);
+
+/** Hyphenated compounds of letters (`grand-parent`, `home-office`), as their folded words. */
+function compoundsOf(question: string): string[][] {
+  const out: string[][] = [];
+  for (const m of question.matchAll(/(?<![\p{L}\p{N}-])(\p{L}{2,}(?:-\p{L}{2,})+)(?![\p{L}\p{N}-])/gu)) {
+    // `se passe-t-il`, `a-t-on`: French inversions, not compounds.
+    if (/-(?:t-)?(?:il|elle|ils|elles|on|je|tu|nous|vous)$/iu.test(m[1]!)) continue;
+    const parts = fold(m[1]!).split('-');
+    // `per-unit`, `one-time`, `call-out`: a function or number word makes a modifier, not a thing.
+    if (parts.some((p) => FUNCTION_PARTS.has(p))) continue;
+    out.push(parts);
+  }
+  return out;
+}
+
+/**
+ * Proper adjectives of an English question (a capitalised adjective inside the sentence: `French`,
+ * `European`) and acronyms in capitals of three letters or more (`INSEE`, `GDPR`), folded.
+ */
+function qualifiersOf(question: string, language: Language): { word: string; acronym: boolean }[] {
+  const out = new Map<string, boolean>();
+  for (const m of question.matchAll(/(?<![\p{L}\p{N}-])\p{Lu}{3,}(?![\p{L}\p{N}-])/gu)) out.set(fold(m[0]), true);
+  if (language === 'en') {
+    for (const t of tag(question)) if (t.pos === 'ADJ' && !t.opening && /^\p{Lu}\p{Ll}+$/u.test(t.value)) out.set(fold(t.value), false);
+  }
+  return [...out].map(([word, acronym]) => ({ word, acronym }));
+}
+
+/** What a question asks (see the module comment). */
+export function askedOf(question: string): Asked {
+  const language = languageOf(question);
+  const type = answerTypeOf(question);
+  const value = valueKindOf(question, type);
+  const terms = specificTermsOf(question).filter((t) => t.kind === 'code');
+  const compounds = compoundsOf(question);
+  // Names, codes and compounds are checked on their own; they are never the head.
+  const hyphenated = [...question.matchAll(/\p{L}+(?:-\p{L}+)+/gu)].flatMap((m) => fold(m[0]).split('-'));
+  const specific = new Set([...specificTermsOf(question).flatMap((t) => t.words), ...hyphenated]);
+  const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
+  const qualifiers = qualifiersOf(question, language);
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific), phrase: [], terms, compounds, qualifiers };
+  let read = englishHead(question, type, value, skip);
+  // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
+  const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
+  if (named) {
+    read = englishHead(question, 'amount', named, skip);
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers };
+  }
+  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The answering sentence
+
+/** Both languages' stems of a word: a French question may be answered by an English document. */
+const stemsOf = (w: string): string[] => [stemEnglish(w), stemFrench(w)];
+
+/** Forms that stand for the head: its stems, and those of its synonyms and translations. */
+export function headForms(asked: Asked): Set<string> {
+  if (!asked.head) return new Set();
+  return new Set([asked.head, ...alternativesOf(asked.head)].flatMap(stemsOf));
+}
+
+/** The context of a sentence that may state the head or the terms: the sentence before, the table header, the section, the document's name. */
+export interface SentenceContext {
+  previous: string;
+  header: string;
+  section: string;
+  sourceName: string;
+}
+
+function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
+  if (!asked.head) return true;
+  if (words.some((w) => stemsOf(w).some((s) => forms.has(s)))) return true;
+  // `clean air delivery rate` stated as `CADR`.
+  if (asked.phrase.length >= 2) {
+    const initials = asked.phrase.map((w) => w[0]).join('');
+    if (initials.length >= 3 && words.includes(initials)) return true;
+  }
+  return false;
+}
+
+/**
+ * A compound is respected unless its text names one of its parts without the whole: `parent` where the
+ * question asks about a `grand-parent` is another thing; a text naming neither may say it otherwise.
+ */
+function respectsCompound(parts: string[], words: string[]): boolean {
+  const joined = parts.join('');
+  const norm = (w: string) => stemFrench(stemEnglish(w));
+  const stems = parts.map(norm);
+  const normed = words.map(norm);
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === joined) return true;
+    if (stems.every((s, k) => normed[i + k] === s)) return true;
+  }
+  return !stems.some((s) => normed.includes(s));
+}
+
+const ANAPHORA = /^\s*(?:it|its|this|that|these|those|they|their|such|he|she|il|elle|ils|elles|ce|cet|cette|ces|celui-ci|celle-ci|ceux-ci|celles-ci|son|sa|ses|leur|leurs)\b/iu;
+
+/** A code or a figure of the question, as written (`aqf 50` for AQF-50), in a folded text. */
+const holdsTerm = (t: Entity, flat: string) => flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `);
+
+/**
+ * Whether one sentence answers what is asked: it holds a value of the asked type and kind, and the head,
+ * the codes and figures and the compounds are in it or in its context. Compounds are read only when the
+ * passage is in the question's language (a compound is not translated).
+ */
+export function sentenceAnswers(asked: Asked, sentence: string, context: SentenceContext, forms: Set<string> = headForms(asked), sameLanguage = true): boolean {
+  // A date may be the document's own (minutes dated in their title, a section per meeting).
+  const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
+  if (!dated && !holdsValue(asked, sentence)) return false;
+  // The sentence before counts when this one continues it (`It is extended…`, `Celle-ci…`).
+  const continues = ANAPHORA.test(sentence);
+  const around = `${continues ? context.previous : ''}\n${context.header}\n${context.section}\n${context.sourceName}`;
+  const words = [...wordsOf(sentence), ...wordsOf(around)];
+  // A head the glossary cannot translate is not required of a passage in the other language.
+  const headRequired = sameLanguage || (asked.head !== null && translationsOf(asked.head).length > 0);
+  if (headRequired && !holdsHead(asked, forms, words)) return false;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.section}\n${context.sourceName}`).join(' ')} `;
+  if (!asked.terms.every((t) => holdsTerm(t, near))) return false;
+  return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
+}
+
+/** The question's proper adjectives (same language only) and acronyms (or their translation) are in the words. */
+export function holdsQualifiers(asked: Asked, words: string[], sameLanguage: boolean): boolean {
+  const have = new Set(words);
+  return asked.qualifiers.every((q) => {
+    if (have.has(q.word) || translationsOf(q.word).some((t) => have.has(t))) return true;
+    // A proper adjective is not translated here: it binds only a passage in the question's language.
+    return !q.acronym && !sameLanguage;
+  });
+}
+
+/** Sentences of a passage: after . ! ? and at line breaks; list markers dropped. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'«(\[])/u)
+    .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** A table row as written in markdown (`| a | b |`) or as ingested (`a | b`, parse-markdown.ts). */
+const isTableRow = (s: string) => /^\|.*\|$/.test(s.trim()) || /\S\s\|\s\S/.test(s);
+const isSeparator = (s: string) => /^\|?[\s:|-]+\|?$/.test(s.trim()) && s.includes('-');
+
+/** Each sentence of a passage with its context (the sentence before, the header row of its table). */
+export function sentencesWithContext(p: { text: string; section?: string; sourceName?: string }): { sentence: string; context: SentenceContext }[] {
+  const out: { sentence: string; context: SentenceContext }[] = [];
+  let previous = '';
+  let header = '';
+  let inTable = false;
+  for (const s of sentencesOf(p.text)) {
+    if (isSeparator(s)) continue;
+    if (isTableRow(s)) {
+      if (!inTable) [header, inTable] = [s, true];
+    } else [header, inTable] = ['', false];
+    out.push({ sentence: s, context: { previous, header: s === header ? '' : header, section: p.section ?? '', sourceName: p.sourceName ?? '' } });
+    previous = s;
+  }
+  return out;
+}
+
+/** The sentences of a passage that answer what is asked. */
+export function answeringSentences(asked: Asked, p: { text: string; section?: string; sourceName?: string }, forms: Set<string> = headForms(asked)): string[] {
+  const sameLanguage = languageOf(p.text) === asked.language;
+  const all = wordsOf(`${p.sourceName ?? ''}\n${p.section ?? ''}\n${p.text}`);
+  // A passage naming a compound's part without the whole (`parent`, not `grand-parent`) is about another thing.
+  if (sameLanguage && !asked.compounds.every((c) => respectsCompound(c, all))) return [];
+  if (!holdsQualifiers(asked, all, sameLanguage)) return [];
+  return sentencesWithContext(p)
+    .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage))
+    .map((x) => x.sentence);
+}
