@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { chatStreamError, toDomainError } from '../../src/errors/index.js';
 import { ListPosteRunsQuerySchema, PosteDtoSchema, PosteRunDtoSchema, RunPosteBodySchema } from '../../src/modules/postes/index.js';
-import { executeRun, getPosteRun, listPosteRuns, listPostes, prepareRun } from '../../src/modules/postes/index.js';
-import { mount, param } from '../route.js';
-import { openSse } from '../sse.js';
+import { getPosteRunOp, listPosteRunsOp, listPostesOp, runPosteOp } from '../../src/modules/postes/index.js';
+import { mountOperation, param } from '../route.js';
+import { openSse, type SseStream } from '../sse.js';
 
 const wantsStream = (req: Request): boolean =>
   (req.body as { stream?: unknown } | undefined)?.stream === true || /text\/event-stream/i.test(req.headers.accept ?? '');
@@ -13,39 +13,34 @@ const wantsStream = (req: Request): boolean =>
 /** Postes (docs/postes.md): SPEC Authentication 9, scope `agents`. Installing is the console's (GraphQL). */
 export function postesRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'postes', scope: 'agents' } as const;
-  mount(r, app, {
+  const base = { tag: 'postes' } as const;
+  mountOperation(r, app, listPostesOp, {
     ...base,
-    method: 'get',
-    path: '/v1/postes',
     summary: 'The installed postes with their key, agent, name and checklist',
     responses: { 200: { description: 'Postes, oldest first', schema: z.object({ postes: z.array(PosteDtoSchema) }) } },
-    handler: async (ctx) => ({ status: 200, body: { postes: await listPostes(ctx) } }),
+    input: () => ({}),
+    reply: (postes) => ({ status: 200, body: { postes } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listPosteRunsOp, {
     ...base,
-    method: 'get',
-    path: '/v1/postes/runs',
     summary: 'The run history: runs with their reports, newest first; optionally of one poste (posteKey) or dossier (dossierId)',
     query: ListPosteRunsQuerySchema,
     responses: {
       200: { description: 'Runs, newest first', schema: z.object({ runs: z.array(PosteRunDtoSchema) }) },
       400: { description: 'limit outside 1 to 100, or posteKey/dossierId too long' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { runs: await listPosteRuns(ctx, req.query) } }),
+    input: (req) => ({ query: req.query }),
+    reply: (runs) => ({ status: 200, body: { runs } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getPosteRunOp, {
     ...base,
-    method: 'get',
-    path: '/v1/postes/runs/:id',
     summary: 'A poste run and its report',
     responses: { 200: { description: 'The run', schema: z.object({ run: PosteRunDtoSchema }) }, 404: { description: 'Unknown run' } },
-    handler: async (ctx, req) => ({ status: 200, body: { run: await getPosteRun(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (run) => ({ status: 200, body: { run } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, runPosteOp, {
     ...base,
-    method: 'post',
-    path: '/v1/postes/:key/run',
     summary:
       'Run a poste on a dossier: each checklist item answered from the dossier with [n] citations and checked by the verifier; SSE progress with stream: true or Accept: text/event-stream',
     meters: true,
@@ -57,22 +52,22 @@ export function postesRouter(app: Deps): Router {
       400: { description: 'Missing dossierId, Dossier not found, dossier_empty, bad instructions' },
       404: { description: 'No poste installed under this key' },
     },
-    handler: async (ctx, req, res) => {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const parsed = RunPosteBodySchema.safeParse(body);
-      // Everything that can refuse the run does before a stream opens (an ordinary JSON error).
-      const prepared = await prepareRun(ctx, { ...body, stream: undefined, key: param(req, 'key') });
-      if (!(parsed.success && wantsStream(req))) return { status: 201, body: { run: await executeRun(prepared) } };
-      const sse = openSse(res, { pingMs: app.config.streamPingMs });
+    handler: async (ctx, req, res, run) => {
+      const input = { key: param(req, 'key'), body: req.body ?? {} };
+      if (!(RunPosteBodySchema.safeParse(input.body).success && wantsStream(req))) return { status: 201, body: { run: await run(input) } };
+      // Everything that can refuse the run does before its first event (an ordinary JSON error): the
+      // stream opens with that event.
+      let sse: SseStream | undefined;
       try {
-        const run = await executeRun(prepared, (event) => sse.send(event));
-        sse.send({ type: 'done', data: { run } });
+        const done = await run({ ...input, onProgress: (event) => (sse ??= openSse(res, { pingMs: app.config.streamPingMs })).send(event) });
+        sse?.send({ type: 'done', data: { run: done } });
       } catch (err) {
+        if (!sse) throw err;
         const { error } = toDomainError(err);
         if (error.status >= 500) ctx.log.error({ err }, 'poste run failed');
         sse.send(chatStreamError(error));
       } finally {
-        sse.end();
+        sse?.end();
       }
     },
   });

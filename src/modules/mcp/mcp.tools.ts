@@ -5,7 +5,7 @@ import type { CapabilityScope } from '../../core/scopes.js';
 import { getRun, listApprovals, listFlows, startManualRun } from '../flows/index.js';
 import { queryKnowledge } from '../knowledge/index.js';
 import { askOp } from '../light/index.js';
-import { runPoste } from '../postes/index.js';
+import { runPosteOp } from '../postes/index.js';
 import { verifyTextOp } from '../verify/index.js';
 
 /** What the client sees of a tool: its name, description and input shape. */
@@ -113,7 +113,7 @@ export const MCP_TOOLS: McpTool[] = [
     args: (args) => ({ body: args }),
     result: (report) => ({ report }),
   }),
-  {
+  operationTool({
     name: 'poste_run',
     title: 'Run a poste on a dossier',
     description:
@@ -123,10 +123,10 @@ export const MCP_TOOLS: McpTool[] = [
       dossierId: z.string().describe('The dossier to work on'),
       instructions: z.string().optional().describe('Extra instructions for this run'),
     },
-    needs: { scope: 'agents', write: true },
-    twin: 'POST /v1/postes/:key/run',
-    run: async (ctx, args) => ({ run: await runPoste(ctx, { key: args.key, dossierId: args.dossierId, instructions: args.instructions }) }),
-  },
+    operation: runPosteOp,
+    args: (args) => ({ key: args.key, body: { dossierId: args.dossierId, instructions: args.instructions } }),
+    result: (run) => ({ run }),
+  }),
   {
     name: 'flow_list',
     title: 'List the automation flows',

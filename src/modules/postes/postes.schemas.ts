@@ -33,7 +33,7 @@ export const RunPosteBodySchema = z.object({
 });
 export type RunPosteBody = z.input<typeof RunPosteBodySchema>;
 
-/** `runPoste`'s input (the MCP tool `poste_run` passes the same). */
+/** `runPoste`'s input (the operation postes.run passes the REST body, the GraphQL arguments or the MCP tool poste_run's, with the key). */
 export const RunPosteSchema = RunPosteBodySchema.omit({ stream: true }).extend({
   key: InstallPosteSchema.shape.key,
 });
