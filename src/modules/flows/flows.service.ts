@@ -31,13 +31,12 @@ import { nextDue, scheduleOf, validateGraph } from './graph.js';
 import { appendEvent, finishRun, isFinished, newRun, toApprovalDto, toRunDetailDto, toRunDto } from './runs.js';
 
 /**
- * Flows (issue 15, docs/flows.md): one function per use case, called by the REST routes
- * (`rest/engine/flows.routes.ts`), GraphQL (`flows.graphql.ts`) and the MCP tools alike. Scope `engine`.
+ * Flows (issue 15, docs/flows.md): one function per use case, run by the declared operations
+ * (operations.ts), which the REST routes, GraphQL and the MCP tools expose; the pipeline has admitted
+ * the caller with the operation's needs (scope `engine`) before these run.
  */
-const READ = { scope: 'engine' } as const;
-const WRITE = { scope: 'engine', write: true } as const;
-/** Claiming and deciding approvals, and allowing unattended outbound, stay with signed-in people. */
-const PERSON = { scope: 'engine', write: true, person: true } as const;
+/** Allowing unattended outbound stays with signed-in people: a rule of the body, so the service checks it. */
+const UNATTENDED = { scope: 'engine', write: true, person: true } as const;
 
 const impossibleId = (id: string): boolean => id.includes('\u0000') || id.length > 64;
 
@@ -161,13 +160,11 @@ async function checkedGraph(ctx: ServiceContext, graph: FlowGraph, opts: { unatt
 // ------------------------------------------------------------------------------------------- flows
 
 export async function listFlows(ctx: ServiceContext): Promise<FlowDto[]> {
-  authorize(ctx, READ);
   const flows = await ctx.em.find(Flow, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return flows.map(toFlowDto);
 }
 
 export async function getFlow(ctx: ServiceContext, id: string): Promise<FlowDto> {
-  authorize(ctx, READ);
   return toFlowDto(await findFlow(ctx, id));
 }
 
@@ -199,7 +196,6 @@ async function insertFlow(ctx: ServiceContext, name: string, graph: FlowGraph): 
  * Its inbound-webhook secret is returned this once.
  */
 export async function createFlow(ctx: ServiceContext, input: unknown): Promise<{ flow: FlowDto; webhookSecret: string }> {
-  authorize(ctx, WRITE);
   const data = CreateFlowSchema.parse(input ?? {});
   const graph = data.graph ? await checkedGraph(ctx, data.graph, { unattendedOutbound: false }) : { nodes: [], edges: [] };
   return insertFlow(ctx, data.name, graph);
@@ -207,9 +203,8 @@ export async function createFlow(ctx: ServiceContext, input: unknown): Promise<{
 
 /** `PATCH /engine/flows/:id`: name, schedule settings, enabled state; unattended outbound by a signed-in person only. */
 export async function updateFlow(ctx: ServiceContext, id: string, input: unknown): Promise<FlowDto> {
-  authorize(ctx, WRITE);
   const data = UpdateFlowSchema.parse(input ?? {});
-  if (data.unattendedOutbound === true) authorize(ctx, PERSON);
+  if (data.unattendedOutbound === true) authorize(ctx, UNATTENDED);
   const flow = await findFlow(ctx, id);
   const now = ctx.clock.now();
   let graph = flow.graph;
@@ -245,7 +240,6 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: unknown
 
 /** Deletes the flow with its runs, steps and approvals. */
 export async function deleteFlow(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const flow = await findFlow(ctx, id);
   await ctx.em.nativeDelete(Flow, { id: flow.id, workspaceId: flow.workspaceId });
 }
@@ -268,7 +262,6 @@ export const etagOf = (version: number) => `"${version}"`;
  * cannot both win.
  */
 export async function putGraph(ctx: ServiceContext, id: string, input: unknown, ifMatch?: string): Promise<FlowDto> {
-  authorize(ctx, WRITE);
   const data = PutGraphSchema.parse(input ?? {});
   const headerVersion = parseIfMatch(ifMatch);
   const flow = await findFlow(ctx, id);
@@ -294,7 +287,6 @@ export async function putGraph(ctx: ServiceContext, id: string, input: unknown, 
 
 /** `GET /engine/flows/:id/export`: no workspace id, no secret, no unattended-outbound flag, connections by name. */
 export async function exportFlow(ctx: ServiceContext, id: string): Promise<FlowDocument> {
-  authorize(ctx, READ);
   const flow = await findFlow(ctx, id);
   return { format: FLOW_FORMAT, name: flow.name, graph: await portableGraph(ctx, flow.graph) };
 }
@@ -304,7 +296,6 @@ export async function exportFlow(ctx: ServiceContext, id: string): Promise<FlowD
  * writing anything. A document's connections are resolved by name in the caller's workspace.
  */
 export async function validateFlow(ctx: ServiceContext, input: unknown): Promise<{ valid: boolean; problems: Problem[] }> {
-  authorize(ctx, READ);
   const data = ValidateFlowSchema.parse(input ?? {});
   const problems: Problem[] = [];
   const portable = data.format !== undefined;
@@ -317,7 +308,6 @@ export async function validateFlow(ctx: ServiceContext, input: unknown): Promise
 
 /** `POST /engine/flows/import`: a new, disabled flow from an export document, and its fresh webhook secret (shown once). */
 export async function importFlow(ctx: ServiceContext, input: unknown): Promise<{ flow: FlowDto; webhookSecret: string }> {
-  authorize(ctx, WRITE);
   const doc = FlowDocumentSchema.parse(input ?? {});
   const graph = await checkedGraph(ctx, doc.graph, { unattendedOutbound: false, portable: true });
   return insertFlow(ctx, doc.name, graph);
@@ -332,7 +322,6 @@ async function runDetail(em: Em, run: FlowRun): Promise<RunDetailDto> {
 
 /** `POST /engine/flows/:id/run`: a manual run (the flow need not be enabled), queued for a worker; the run to follow. */
 export async function startManualRun(ctx: ServiceContext, flowId: string, input: unknown = {}): Promise<RunDetailDto> {
-  authorize(ctx, WRITE);
   const data = StartRunSchema.parse(input ?? {});
   const flow = await findFlow(ctx, flowId);
   const run = newRun(ctx.em, flow, { trigger: 'manual', input: data.input ?? {}, now: ctx.clock.now(), requestId: ctx.requestId });
@@ -343,7 +332,6 @@ export async function startManualRun(ctx: ServiceContext, flowId: string, input:
 
 /** `GET /engine/flows/:id/runs`: the history, most recent first. */
 export async function listRuns(ctx: ServiceContext, flowId: string, opts: { limit?: number } = {}): Promise<RunDto[]> {
-  authorize(ctx, READ);
   const flow = await findFlow(ctx, flowId);
   const runs = await ctx.em.find(FlowRun, { flowId: flow.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: opts.limit ?? 50 });
   return runs.map(toRunDto);
@@ -351,7 +339,6 @@ export async function listRuns(ctx: ServiceContext, flowId: string, opts: { limi
 
 /** `GET /engine/runs/:runId`: the run with each step's status, timing, output summary and error. */
 export async function getRun(ctx: ServiceContext, runId: string): Promise<RunDetailDto> {
-  authorize(ctx, READ);
   return runDetail(ctx.em, await findRun(ctx, runId));
 }
 
@@ -360,7 +347,6 @@ export async function getRun(ctx: ServiceContext, runId: string): Promise<RunDet
  * run from the end of its wait. A run paused on an approval waits for the decision (409).
  */
 export async function resumeRun(ctx: ServiceContext, runId: string): Promise<RunDetailDto> {
-  authorize(ctx, WRITE);
   await findRun(ctx, runId);
   const now = ctx.clock.now();
   await ctx.em.fork().transactional(async (tx) => {
@@ -383,7 +369,6 @@ export async function resumeRun(ctx: ServiceContext, runId: string): Promise<Run
 
 /** `POST /engine/runs/:runId/cancel`: the run ends `cancelled`; a step in flight is not recorded. */
 export async function cancelRun(ctx: ServiceContext, runId: string): Promise<RunDetailDto> {
-  authorize(ctx, WRITE);
   await findRun(ctx, runId);
   await ctx.em.fork().transactional(async (tx) => {
     const run = await tx.findOneOrFail(FlowRun, { id: runId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -407,7 +392,6 @@ const OPEN: ApprovalStatus[] = ['open', 'claimed'];
 
 /** `GET /engine/approvals`: the open ones and the recent others, newest first (`status=open` for the open ones only). */
 export async function listApprovals(ctx: ServiceContext, opts: { status?: 'open' | 'all'; limit?: number } = {}): Promise<ApprovalDto[]> {
-  authorize(ctx, READ);
   const approvals = await ctx.em.find(
     FlowApproval,
     { workspaceId: ctx.caller.workspace.id, ...(opts.status === 'open' ? { status: { $in: OPEN } } : {}) },
@@ -418,7 +402,6 @@ export async function listApprovals(ctx: ServiceContext, opts: { status?: 'open'
 
 /** `POST /engine/approvals/:id/claim`: a signed-in person takes the approval (again: no change). */
 export async function claimApproval(ctx: ServiceContext, id: string): Promise<ApprovalDto> {
-  authorize(ctx, PERSON);
   await findApproval(ctx, id);
   const me = ctx.caller.user.id;
   let result: FlowApproval | undefined;
@@ -439,7 +422,6 @@ export async function claimApproval(ctx: ServiceContext, id: string): Promise<Ap
  * (`approval_rejected`) when there are none.
  */
 export async function decideApproval(ctx: ServiceContext, id: string, input: unknown): Promise<ApprovalDto> {
-  authorize(ctx, PERSON);
   const data = DecideSchema.parse(input ?? {});
   await findApproval(ctx, id);
   const me = ctx.caller.user.id;

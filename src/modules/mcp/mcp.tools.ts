@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
 import type { Operation } from '../../core/operation.js';
 import type { CapabilityScope } from '../../core/scopes.js';
-import { getRun, listApprovals, listFlows, startManualRun } from '../flows/index.js';
+import { getRunOp, listApprovalsOp, listFlowsOp, startRunOp } from '../flows/index.js';
 import { queryKnowledge } from '../knowledge/index.js';
 import { askOp } from '../light/index.js';
 import { runPosteOp } from '../postes/index.js';
@@ -127,41 +127,41 @@ export const MCP_TOOLS: McpTool[] = [
     args: (args) => ({ key: args.key, body: { dossierId: args.dossierId, instructions: args.instructions } }),
     result: (run) => ({ run }),
   }),
-  {
+  operationTool({
     name: 'flow_list',
     title: 'List the automation flows',
     description: 'The automation flows of the workspace, oldest first (as GET /engine/flows). Needs scope engine.',
     input: {},
-    needs: { scope: 'engine', write: false },
-    twin: 'GET /engine/flows',
-    run: async (ctx) => ({ flows: await listFlows(ctx) }),
-  },
-  {
+    operation: listFlowsOp,
+    args: () => ({}),
+    result: (flows) => ({ flows }),
+  }),
+  operationTool({
     name: 'flow_run',
     title: 'Start a flow run',
     description:
       'Starts a manual run of a flow and returns the run to follow with run_status. Outbound steps still wait for a human approval. Needs scope engine.',
     input: { flowId: z.string().describe('The flow to run'), input: z.record(z.string(), z.unknown()).optional().describe('The run input') },
-    needs: { scope: 'engine', write: true },
-    twin: 'POST /engine/flows/:id/run',
-    run: async (ctx, args) => ({ run: await startManualRun(ctx, String(args.flowId ?? ''), { input: args.input }) }),
-  },
-  {
+    operation: startRunOp,
+    args: (args) => ({ id: String(args.flowId ?? ''), body: { input: args.input } }),
+    result: (run) => ({ run }),
+  }),
+  operationTool({
     name: 'run_status',
     title: 'Status of a flow run',
     description: "A flow run with each step's status, timing, output summary and error (as GET /engine/runs/:runId). Needs scope engine.",
     input: { runId: z.string().describe('The run id') },
-    needs: { scope: 'engine', write: false },
-    twin: 'GET /engine/runs/:runId',
-    run: async (ctx, args) => ({ run: await getRun(ctx, String(args.runId ?? '')) }),
-  },
-  {
+    operation: getRunOp,
+    args: (args) => ({ runId: String(args.runId ?? '') }),
+    result: (run) => ({ run }),
+  }),
+  operationTool({
     name: 'approvals_list',
     title: 'List pending approvals',
     description: 'Approvals of the workspace waiting for a person. Listing only: approvals are decided by signed-in people, never through MCP. Needs scope engine.',
     input: { status: z.enum(['open', 'all']).optional().describe('open: open and claimed ones only; all (default): also the recent decided ones') },
-    needs: { scope: 'engine', write: false },
-    twin: 'GET /engine/approvals',
-    run: async (ctx, args) => ({ approvals: await listApprovals(ctx, { status: args.status === 'open' ? 'open' : 'all' }) }),
-  },
+    operation: listApprovalsOp,
+    args: (args) => ({ status: args.status === 'open' ? 'open' : 'all' }),
+    result: (approvals) => ({ approvals }),
+  }),
 ];
