@@ -161,7 +161,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: 'Approvals of the workspace waiting for a person. Listing only: approvals are decided by signed-in people, never through MCP. Needs scope engine.',
     input: { status: z.enum(['open', 'all']).optional().describe('open: open and claimed ones only; all (default): also the recent decided ones') },
     operation: listApprovalsOp,
-    args: (args) => ({ status: args.status === 'open' ? 'open' : 'all' }),
+    args: (args) => ({ status: args.status === 'open' ? ('open' as const) : ('all' as const) }),
     result: (approvals) => ({ approvals }),
   }),
 ];
