@@ -1,13 +1,11 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { Deps } from '../../src/core/deps.js';
-import type { ServiceContext } from '../../src/core/context.js';
-import type { ChatStreamEvent } from '../../src/modules/chat/index.js';
-import { ChatRequestSchema, ChatTurnResultSchema, plainResult } from '../../src/modules/chat/index.js';
-import { runTurn, startTurn } from '../../src/modules/chat/index.js';
+import type { ChatStreamEvent, PendingTurn } from '../../src/modules/chat/index.js';
+import { ChatRequestSchema, ChatTurnResultSchema } from '../../src/modules/chat/index.js';
+import { autoChatOp, autoChatStreamOp, chatOp, chatStreamOp } from '../../src/modules/chat/index.js';
 import { finishStreamedTurn } from '../../src/modules/chat/index.js';
-import { mount, param, type Reply } from '../route.js';
+import { mountOperation, param } from '../route.js';
 import { openSse, type SseStream } from '../sse.js';
-
 
 const PLAIN_RESPONSES = {
   200: { description: 'Chat turn result', schema: ChatTurnResultSchema },
@@ -31,23 +29,17 @@ const ROUTES = {
 
 const label = (path: string) => `POST ${path}`;
 
-async function plainTurn(ctx: ServiceContext, req: Request, agentId: string | undefined, path: string): Promise<Reply> {
-  const outcome = await runTurn(ctx, req.body, { agentId, route: label(path) });
-  return { status: 200, body: plainResult(outcome.result) };
-}
-
 /**
  * Pre-stream rules (SPEC, Agent chat): whatever `startTurn` throws is an ordinary JSON error (a
  * malformed body; for auto-pick also no agent and a planning failure); from then on the status is
  * 200 and failures arrive as `error` events. Events emitted before the stream opened (planning) are
  * sent first.
  */
-async function streamedTurn(app: Deps, ctx: ServiceContext, req: Request, res: Response, agentId: string | undefined, path: string): Promise<void> {
+async function streamedTurn(app: Deps, res: Response, start: (sink: (event: ChatStreamEvent) => void) => Promise<PendingTurn>): Promise<void> {
   const early: ChatStreamEvent[] = [];
   let sse: SseStream | undefined;
-  const sink = (event: ChatStreamEvent) => (sse ? sse.send(event) : early.push(event));
   // What this throws (the client left while the planner ran included) is answered by the route's pipeline.
-  const pending = await startTurn(ctx, req.body, { agentId, route: label(path), sink });
+  const pending = await start((event) => (sse ? sse.send(event) : early.push(event)));
   sse = openSse(res, { pingMs: app.config.streamPingMs });
   for (const event of early) sse.send(event);
   try {
@@ -59,34 +51,33 @@ async function streamedTurn(app: Deps, ctx: ServiceContext, req: Request, res: R
 
 export function chatRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'chat', scope: 'agents', rateLimit: 'agentChat', method: 'post', body: ChatRequestSchema } as const;
-  mount(r, app, {
+  const base = { tag: 'chat', body: ChatRequestSchema } as const;
+  mountOperation(r, app, autoChatOp, {
     ...base,
-    path: ROUTES.autoPlain,
     summary: 'Chat with the agent a planning step picks for the message',
     responses: PLAIN_RESPONSES,
-    handler: (ctx, req) => plainTurn(ctx, req, undefined, ROUTES.autoPlain),
+    input: (req) => ({ body: req.body, route: label(ROUTES.autoPlain) }),
+    reply: (result) => ({ status: 200, body: result }),
   });
-  mount(r, app, {
+  mountOperation(r, app, autoChatStreamOp, {
     ...base,
-    path: ROUTES.autoStream,
     summary: 'Streamed chat with the agent picked before the stream opens',
     responses: { ...STREAM_RESPONSES, 404: { description: 'No agent in the workspace (before the stream)' }, 500: { description: 'Planning failure (before the stream)' } },
-    handler: (ctx, req, res) => streamedTurn(app, ctx, req, res, undefined, ROUTES.autoStream),
+    handler: (_ctx, req, res, run) => streamedTurn(app, res, (sink) => run({ body: req.body, route: label(ROUTES.autoStream), sink })),
   });
-  mount(r, app, {
+  mountOperation(r, app, chatOp, {
     ...base,
-    path: ROUTES.fixedPlain,
     summary: 'Chat with an agent',
     responses: PLAIN_RESPONSES,
-    handler: (ctx, req) => plainTurn(ctx, req, param(req, 'id'), ROUTES.fixedPlain),
+    input: (req) => ({ agentId: param(req, 'id'), body: req.body, route: label(ROUTES.fixedPlain) }),
+    reply: (result) => ({ status: 200, body: result }),
   });
-  mount(r, app, {
+  mountOperation(r, app, chatStreamOp, {
     ...base,
-    path: ROUTES.fixedStream,
     summary: 'Streamed chat with an agent (unknown agent or session and allowance refusals arrive as error events)',
     responses: STREAM_RESPONSES,
-    handler: (ctx, req, res) => streamedTurn(app, ctx, req, res, param(req, 'id'), ROUTES.fixedStream),
+    handler: (_ctx, req, res, run) =>
+      streamedTurn(app, res, (sink) => run({ agentId: param(req, 'id'), body: req.body, route: label(ROUTES.fixedStream), sink })),
   });
   return r;
 }

@@ -4,9 +4,9 @@ import { AgentRef } from '../agents/agents.graphql.js';
 import { toAgentDto } from '../agents/index.js';
 import type { ChatSession, SessionMessage } from './chat.entity.js';
 import { KnowledgeUsedRef, MoodStateRef, TokenUsageRef } from './chat-types.graphql.js';
-import { agentsByIds, getSession, listSessions, messagesOfSessions } from './sessions.service.js';
+import { agentsByIds, messagesOfSessions } from './sessions.service.js';
 import { operationField } from '../../graphql/root-fields.js';
-import { deleteSessionOp, renameSessionOp } from './session-operations.js';
+import { deleteSessionOp, getSessionOp, listSessionsOp, renameSessionOp } from './session-operations.js';
 
 const MessageStageRef = builder.objectRef<{ name: string; ms: number }>('ChatMessageStage').implement({
   description: 'A stage of the turn that made an answer, with its duration.',
@@ -83,12 +83,14 @@ builder.queryFields((t) => ({
     type: [SessionRef],
     description: 'Chat sessions of the calling user, most recently active first.',
     args: { limit: t.arg.int({ required: false, description: '1 to 100, default 50' }) },
-    resolve: async (_r, args, ctx) => listSessions(await ctx.service(), { limit: args.limit }),
+    extensions: operationField(listSessionsOp),
+    resolve: async (_r, args, ctx) => listSessionsOp.run(await ctx.service(), { limit: args.limit }),
   }),
   chatSession: t.field({
     type: SessionRef,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => getSession(await ctx.service(), String(args.id)),
+    extensions: operationField(getSessionOp),
+    resolve: async (_r, args, ctx) => getSessionOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));
 

@@ -4,8 +4,9 @@ import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import type { ChatStreamEvent } from './chat-events.js';
 import { finishStreamedTurn } from './chat-stream.js';
-import { agentIdOf, ChatInput, chatNeeds, KnowledgeUsedRef, MoodRef, TurnResultRef } from './chat-types.graphql.js';
-import { startTurn } from './chat.service.js';
+import { agentIdOf, ChatInput, KnowledgeUsedRef, MoodRef, TurnResultRef } from './chat-types.graphql.js';
+import { autoChatStreamOp, chatStreamOp } from './operations.js';
+import { operationField } from '../../graphql/root-fields.js';
 import { EventQueue } from '../../lib/event-queue.js';
 import { plainInput } from '../../graphql/plain-input.js';
 
@@ -97,11 +98,9 @@ async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, i
     // Its own signal, linked to the shutdown's until the subscription's scope ends: a restart cancels
     // the turn as it does a REST stream's.
     const signal = requestSignal(service.app, service.scope, controller.signal);
-    const pending = await startTurn({ ...service, signal }, input, {
-      agentId,
-      route: STREAM_ROUTE,
-      sink: (event) => queue.push(event),
-    });
+    const turn = { body: input, route: STREAM_ROUTE, sink: (event: ChatStreamEvent) => queue.push(event) };
+    const pending =
+      agentId === undefined ? await autoChatStreamOp.run({ ...service, signal }, turn) : await chatStreamOp.run({ ...service, signal }, { ...turn, agentId });
     void finishStreamedTurn(pending).finally(() => queue.end());
   } catch (refused) {
     queue.push({ refused });
@@ -114,7 +113,10 @@ builder.subscriptionFields((t) => ({
   chatStream: t.field({
     type: ChatStreamEventRef,
     description: 'One streamed chat turn: the events of the REST /chat/stream routes. Without agentId the planning step picks the agent.',
-    extensions: chatNeeds(true),
+    // The twin of POST /v1/agents/:id/chat/stream, or without an agent of POST /v1/agents/chat/stream.
+    extensions: operationField([chatStreamOp, autoChatStreamOp], (args) =>
+      agentIdOf(args.agentId as string | null | undefined) === undefined ? autoChatStreamOp : chatStreamOp,
+    ),
     args: { agentId: t.arg.id({ required: false }), input: t.arg({ type: ChatInput, required: true }) },
     subscribe: (_r, args, ctx) => subscribeChat(ctx, agentIdOf(args.agentId), plainInput(args.input)),
     resolve: (item: StreamItem) => {

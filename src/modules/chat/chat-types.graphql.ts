@@ -1,5 +1,4 @@
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
 import {
   ChatRequestSchema,
   ChatTurnDoneSchema,
@@ -78,12 +77,3 @@ export const ChatInput = inputFromZod('ChatInput', ChatRequestSchema, {
 /** An optional `agentId` argument: absent or null means the planning step picks the agent. */
 export const agentIdOf = (agentId: string | number | null | undefined): string | undefined =>
   agentId === null || agentId === undefined ? undefined : String(agentId);
-
-/** Twins of the REST chat routes: same scope, a write, and the same agent-chat ceiling bucket. */
-export const chatNeeds = (stream: boolean) =>
-  operationNeeds({
-    scope: 'agents',
-    write: true,
-    rateLimit: 'agentChat',
-    twin: (args) => `POST /v1/agents${args.agentId === null || args.agentId === undefined ? '' : '/:id'}/chat${stream ? '/stream' : ''}`,
-  });

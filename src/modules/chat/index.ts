@@ -2,7 +2,8 @@
 export { type ChatErrorPayload, type ChatStreamEvent } from './chat-events.js';
 export { errorEventOf, finishStreamedTurn } from './chat-stream.js';
 export { CHAT_LIMITS, type ChatRequestInput, ChatRequestSchema, ChatTurnResultSchema, type KnowledgeUsed, KnowledgeUsedSchema, plainResult, TokenUsageSchema } from './chat.schemas.js';
-export { runTurn, startTurn } from './chat.service.js';
+export { type PendingTurn, runTurn, startTurn } from './chat.service.js';
+export { autoChatOp, autoChatStreamOp, chatOp, chatStreamOp } from './operations.js';
 export { contextSection, renderContextBlocks, type RenderedBlock } from './context-blocks.js';
 export { type HistoryMessage, passageSection, personaOf, personaSection } from './prompt.js';
 export { knowledgeUsedOf, topKFor } from './retrieval.js';

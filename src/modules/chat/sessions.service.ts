@@ -2,11 +2,9 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { z } from 'zod';
 import { Agent } from '../agents/index.js';
-import { authorize } from '../../core/access.js';
 import { ChatSession, SessionMessage, type StoredMood } from './chat.entity.js';
 import type { HistoryMessage } from './prompt.js';
 
-const READ = { scope: 'agents' } as const;
 const TITLE_CHARS = 80;
 
 export const sessionNotFound = (id: string) => errors.notFound('session', id);
@@ -46,7 +44,6 @@ export const MAX_SESSIONS_PAGE = 100;
 
 /** The calling user's sessions, most recently active first. */
 export async function listSessions(ctx: ServiceContext, opts: { limit?: number | null } = {}): Promise<ChatSession[]> {
-  authorize(ctx, READ);
   const limit = opts.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SESSIONS_PAGE) {
     throw errors.validation('limit', `limit must be a whole number between 1 and ${MAX_SESSIONS_PAGE}`);
@@ -59,7 +56,6 @@ export async function listSessions(ctx: ServiceContext, opts: { limit?: number |
 }
 
 export async function getSession(ctx: ServiceContext, id: string): Promise<ChatSession> {
-  authorize(ctx, READ);
   return findOwnSession(ctx, id);
 }
 
@@ -91,7 +87,6 @@ export async function deleteSession(ctx: ServiceContext, id: string): Promise<vo
 
 /** Messages of several sessions of the caller at once (dataloader batch), each list in order. */
 export async function messagesOfSessions(ctx: ServiceContext, sessionIds: readonly string[]): Promise<SessionMessage[][]> {
-  authorize(ctx, READ);
   const owned = await ctx.em.find(
     ChatSession,
     { id: { $in: [...sessionIds] }, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id },
@@ -106,7 +101,6 @@ export async function messagesOfSessions(ctx: ServiceContext, sessionIds: readon
 
 /** The agents that answered last in sessions (dataloader batch); null for an agent deleted since. */
 export async function agentsByIds(ctx: ServiceContext, agentIds: readonly string[]): Promise<(Agent | null)[]> {
-  authorize(ctx, READ);
   const agents = await ctx.em.find(Agent, { id: { $in: [...agentIds] }, workspaceId: ctx.caller.workspace.id });
   return agentIds.map((id) => agents.find((a) => a.id === id) ?? null);
 }
