@@ -5,7 +5,7 @@ import { errors } from '../src/errors/index.js';
 import { assertSameOrigin } from '../src/modules/people/index.js';
 import {
   acceptInvitation,
-  changePassword,
+  changePasswordOp,
   confirmPasswordReset,
   requestPasswordReset,
   signIn,
@@ -148,13 +148,15 @@ export function authRouter(app: Deps): Router {
     },
     handler: async (_ctx, req) => {
       if (!sessionTokenOf(req.headers.cookie) && !secretFromHeaders(credentialsOf(req))) throw errors.unauthorized(SessionMessages.missing);
-      // The request pipeline with the session accepted: an API key is refused with 403 person_required.
-      const ctx = await openRequest(app, { ...credentialsOf(req), session: sessionCredentials(req) }, {
-        name: 'POST /auth/password',
-        needs: { scope: null, write: true, person: true, role: 'member' },
-      }, { requestId: req.requestId, address: req.ip });
+      // The request pipeline with the session accepted, with the operation's needs: an API key is refused with 403 person_required.
+      const ctx = await openRequest(
+        app,
+        { ...credentialsOf(req), session: sessionCredentials(req) },
+        { name: 'POST /auth/password', needs: changePasswordOp.needs },
+        { requestId: req.requestId, address: req.ip },
+      );
       try {
-        await changePassword(ctx, req.body);
+        await changePasswordOp.run(ctx, { body: req.body });
       } finally {
         await ctx.scope.dispose();
       }

@@ -1,8 +1,9 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
-import { changePassword, disablePerson, invitePerson, listPeople, setPersonRole, toPersonDto } from './people.service.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { changePasswordOp, disablePersonOp, invitePersonOp, listPeopleOp, setPersonRoleOp } from './operations.js';
+import type { toPersonDto } from './people.service.js';
 import { ChangePasswordSchema, InvitePersonSchema, PersonDtoSchema, SetPersonRoleSchema } from './people.schemas.js';
 
 export const PersonRef = objectFromZod('Person', PersonDtoSchema, {
@@ -25,14 +26,12 @@ const InvitationRef = builder
     }),
   });
 
-/** Managing people: only a signed-in admin (API keys get person_required, members admin_required). */
-const MANAGE = operationNeeds({ scope: null, write: true, person: true, role: 'admin' });
-
 builder.queryFields((t) => ({
   people: t.field({
     type: [PersonRef],
     description: 'The people of the workspace, oldest first.',
-    resolve: async (_r, _a, ctx) => (await listPeople(await ctx.service())).map(toPersonDto),
+    extensions: operationField(listPeopleOp),
+    resolve: async (_r, _a, ctx) => listPeopleOp.run(await ctx.service(), {}),
   }),
 }));
 
@@ -41,33 +40,31 @@ builder.mutationFields((t) => ({
     type: InvitationRef,
     description: 'Invites a person by e-mail with a role: they receive a single-use link to choose a password. Signed-in admins only.',
     args: { input: t.arg({ type: InvitePersonInput, required: true }) },
-    extensions: MANAGE,
-    resolve: async (_r, args, ctx) => {
-      const inv = await invitePerson(await ctx.service(), plainInput(args.input), ctx.app.config.publicUrl ? new URL(ctx.app.config.publicUrl).origin : ctx.origin);
-      return { person: toPersonDto(inv.user), expiresAt: inv.expiresAt.toISOString(), mailed: inv.mailed };
-    },
+    extensions: operationField(invitePersonOp),
+    resolve: async (_r, args, ctx) =>
+      invitePersonOp.run(await ctx.service(), {
+        body: plainInput(args.input),
+        linkBase: ctx.app.config.publicUrl ? new URL(ctx.app.config.publicUrl).origin : ctx.origin,
+      }),
   }),
   setPersonRole: t.field({
     type: PersonRef,
     description: "Changes a person's role. Signed-in admins only; the workspace keeps one active admin.",
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: SetPersonRoleInput, required: true }) },
-    extensions: MANAGE,
-    resolve: async (_r, args, ctx) => toPersonDto(await setPersonRole(await ctx.service(), String(args.id), plainInput(args.input))),
+    extensions: operationField(setPersonRoleOp),
+    resolve: async (_r, args, ctx) => setPersonRoleOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   disablePerson: t.field({
     type: PersonRef,
     description: 'Disables a person: their sessions close and they can no longer sign in. Signed-in admins only.',
     args: { id: t.arg.id({ required: true }) },
-    extensions: MANAGE,
-    resolve: async (_r, args, ctx) => toPersonDto(await disablePerson(await ctx.service(), String(args.id))),
+    extensions: operationField(disablePersonOp),
+    resolve: async (_r, args, ctx) => disablePersonOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   changePassword: t.boolean({
     description: "Changes the signed-in person's password; their other sessions close (same as POST /auth/password).",
     args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
-    extensions: operationNeeds({ scope: null, write: true, person: true, role: 'member' }),
-    resolve: async (_r, args, ctx) => {
-      await changePassword(await ctx.service(), plainInput(args.input));
-      return true;
-    },
+    extensions: operationField(changePasswordOp),
+    resolve: async (_r, args, ctx) => changePasswordOp.run(await ctx.service(), { body: plainInput(args.input) }),
   }),
 }));
