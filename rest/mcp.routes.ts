@@ -3,8 +3,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
-import { buildMcpServer, type McpTool } from '../src/modules/mcp/index.js';
-import { targetOf, type AdmitTarget } from '../src/pipeline/operation.js';
+import { buildMcpServer } from '../src/modules/mcp/index.js';
+import { targetOf } from '../src/pipeline/operation.js';
 import { admit } from '../src/pipeline/pipeline.js';
 import { mount } from './route.js';
 
@@ -30,9 +30,6 @@ function protocolMessages(body: unknown): number {
   return messages.filter((m) => !(typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call')).length;
 }
 
-/** What a tool call is admitted as: its operation's bucket and needs (an undeclared tool's own, issue 29 §1). */
-const toolTarget = (tool: McpTool): AdmitTarget => ('operation' in tool ? targetOf(tool.operation) : { name: tool.twin, needs: tool.needs });
-
 /** What a protocol message (initialize, tools/list, ping, a notification) is admitted as: the key's rate, nothing else. */
 const PROTOCOL_OP = { name: 'POST /mcp', needs: {} };
 
@@ -41,7 +38,7 @@ const PROTOCOL_OP = { name: 'POST /mcp', needs: {} };
  * official SDK. The key is checked before MCP runs (401 in the native shape); every message opens its
  * own request through the pipeline: a protocol message (initialize, tools/list, ping, notifications)
  * counts against the key's rate like any request (429 `rate_limited` in the native shape, before MCP
- * runs), and each tool call is admitted on its own with its tool's needs (src/modules/mcp/): the key's
+ * runs), and each tool call is admitted on its own with its operation's needs (src/modules/mcp/): the key's
  * rate, its twin route's ceiling, scope and read-only. Every tool is listed to every key. One server
  * and transport per request: no session, no server-to-client stream, JSON answers.
  */
@@ -67,7 +64,7 @@ export function mcpRouter(app: Deps): Router {
     handler: async (ctx, req, res) => {
       for (let i = protocolMessages(req.body); i > 0; i--) await admit(app, ctx.caller, PROTOCOL_OP, { log: ctx.log, scope: ctx.scope, requestId: ctx.requestId });
       const server = buildMcpServer(
-        (tool) => admit(app, ctx.caller, toolTarget(tool), { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
+        (operation) => admit(app, ctx.caller, targetOf(operation), { log: ctx.log, signal: ctx.signal, requestId: ctx.requestId }),
         ctx.log,
       );
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,16 +1,17 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceContext } from '../../core/context.js';
+import type { Operation } from '../../core/operation.js';
 import type { Logger } from '../../lib/logger.js';
 import { mcpToolError, toDomainError } from '../../errors/index.js';
 import { MCP_TOOLS, runTool, type McpTool } from './mcp.tools.js';
 
 /**
- * Admits one tool call through the request pipeline (the key's rate, the twin route's ceiling, the
- * scope and read-only of the tool's operation) and returns its service context; the adapter provides it
- * (`rest/mcp.routes.ts`).
+ * Admits one tool call through the request pipeline with the needs of the tool's operation (the key's
+ * rate, the ceiling counted in the operation's REST route's bucket, scope, read-only) and returns its
+ * service context; the adapter provides it (`rest/mcp.routes.ts`).
  */
-export type AdmitTool = (tool: McpTool) => Promise<ServiceContext>;
+export type AdmitTool = (operation: Operation) => Promise<ServiceContext>;
 
 export const MCP_SERVER_INFO = { name: 'svc', version: '1.0.0' } as const;
 
@@ -33,8 +34,8 @@ export function buildMcpServer(admitTool: AdmitTool, log: Logger): McpServer {
 async function callTool(tool: McpTool, args: Record<string, unknown>, admitTool: AdmitTool, log: Logger): Promise<CallToolResult> {
   let ctx: ServiceContext | undefined;
   try {
-    ctx = await admitTool(tool);
-    const result = (await runTool(tool, ctx, args)) as Record<string, unknown>;
+    ctx = await admitTool(tool.operation);
+    const result = await runTool(tool, ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     const { error, unexpected } = toDomainError(err);

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { ServiceContext } from '../../core/context.js';
 import type { Operation } from '../../core/operation.js';
-import type { CapabilityScope } from '../../core/scopes.js';
 import { getRunOp, listApprovalsOp, listFlowsOp, startRunOp } from '../flows/index.js';
-import { queryKnowledge } from '../knowledge/index.js';
+import { queryKnowledgeOp } from '../knowledge/index.js';
 import { askOp } from '../light/index.js';
 import { runPosteOp } from '../postes/index.js';
 import { verifyTextOp } from '../verify/index.js';
@@ -18,11 +17,12 @@ interface ToolDescription {
 }
 
 /**
- * An MCP tool that exposes a declared operation (src/core/operation.ts), the same object as its REST
- * twin's: the pipeline admits the call with the operation's needs, and its ceiling counts in the
- * operation's REST route's bucket (one bucket whichever API is used).
+ * An MCP tool: it exposes a declared operation (src/core/operation.ts), the same object as its REST
+ * twin's. The pipeline admits the call with the operation's needs, and its ceiling counts in the
+ * operation's REST route's bucket (one bucket whichever API is used); nothing of what it needs is
+ * restated here.
  */
-export interface OperationTool extends ToolDescription {
+export interface McpTool extends ToolDescription {
   operation: Operation;
   /** The operation's input from the tool's arguments. */
   args: (args: Record<string, unknown>) => unknown;
@@ -30,38 +30,25 @@ export interface OperationTool extends ToolDescription {
   result: (out: unknown) => Record<string, unknown>;
 }
 
-/**
- * A tool not yet declared as an operation (issue 29 §1): its needs are declared here, `twin` is the REST
- * route whose ceiling it counts against, and `run` calls the service its REST twin calls.
- */
-export interface UndeclaredTool extends ToolDescription {
-  needs: { scope: CapabilityScope; write: boolean; rateLimit?: 'knowledgeQuery' | 'verify' | 'gateway' | 'agentChat' };
-  twin: string;
-  run: (ctx: ServiceContext, args: Record<string, unknown>) => Promise<unknown>;
-}
-
-export type McpTool = OperationTool | UndeclaredTool;
-
 /** A tool over a declared operation, typed by it. */
 function operationTool<I, O>(
   def: ToolDescription & { operation: Operation<I, O>; args: (args: Record<string, unknown>) => I; result: (out: O) => Record<string, unknown> },
-): OperationTool {
-  return def as unknown as OperationTool;
+): McpTool {
+  return def as unknown as McpTool;
 }
 
-/** Runs a tool for an admitted caller: its operation, or (not yet declared) its service call. */
-export async function runTool(tool: McpTool, ctx: ServiceContext, args: Record<string, unknown>): Promise<unknown> {
-  if ('operation' in tool) return tool.result(await tool.operation.run(ctx, tool.args(args)));
-  return tool.run(ctx, args);
+/** Runs a tool for an admitted caller: its operation, with the input made of the tool's arguments. */
+export async function runTool(tool: McpTool, ctx: ServiceContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return tool.result(await tool.operation.run(ctx, tool.args(args)));
 }
 
 const idList = (what: string) => z.array(z.string()).optional().describe(what);
 
 /**
- * The tools of `POST /mcp`. Every key sees all of them; each checks its own scope when called. None
+ * The tools of `POST /mcp`. Every key sees all of them; each is admitted with its operation's needs when called. None
  * decides an approval: `approvals_list` only lists them (approvals stay with signed-in people).
  */
-export const MCP_TOOLS: McpTool[] = [
+export const MCP_TOOLS: readonly McpTool[] = [
   operationTool({
     name: 'service_ask',
     title: 'Ask the workspace documents',
@@ -80,7 +67,7 @@ export const MCP_TOOLS: McpTool[] = [
     args: (args) => ({ body: args }),
     result: (answer) => answer,
   }),
-  {
+  operationTool({
     name: 'knowledge_search',
     title: 'Search the workspace documents',
     description:
@@ -92,10 +79,10 @@ export const MCP_TOOLS: McpTool[] = [
       sourceIds: idList('Search only these sources'),
       collectionIds: idList('Search only these collections (dossiers)'),
     },
-    needs: { scope: 'knowledge', write: false, rateLimit: 'knowledgeQuery' },
-    twin: 'POST /v1/knowledge/query',
-    run: async (ctx, args) => ({ results: await queryKnowledge(ctx, args) }),
-  },
+    operation: queryKnowledgeOp,
+    args: (args) => ({ body: args }),
+    result: (results) => ({ results }),
+  }),
   operationTool({
     name: 'service_verify',
     title: 'Verify a text against passages or collections',
