@@ -72,8 +72,6 @@ export interface RouteDef extends Needs {
    * without a key (`security: []`).
    */
   widget?: boolean;
-  /** The scope depends on the caller (a widget's family); replaces `scope` for the pipeline's check. */
-  scopeOf?: (caller: Caller) => CapabilityScope;
   /**
    * Runs once the caller is known, before its limits: the widget endpoints let the page read the answer
    * (CORS for the allowed origin), refusals included.
@@ -111,7 +109,7 @@ type OperationRoute<I, O> = Omit<RouteDef, 'method' | 'path' | 'scope' | 'write'
  * `rateLimit` ceiling counts per address. Whatever else authenticates the request (a signature, a
  * password, a device code) is the handler's.
  */
-export interface PublicRouteDef extends Omit<RouteDef, 'handler' | 'scope' | 'people' | 'widget' | 'scopeOf' | 'authenticated' | 'admitsItself'> {
+export interface PublicRouteDef extends Omit<RouteDef, 'handler' | 'scope' | 'people' | 'widget' | 'authenticated' | 'admitsItself'> {
   scope: null;
   public: true;
   handler: (ctx: ServiceContext<AnonymousCaller>, req: Request, res: Response) => Promise<Reply | void>;
@@ -202,10 +200,9 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
     try {
       const caller = await authenticate(app, credentialsFor(def, req));
       def.authenticated?.(caller, res);
-      const needs = def.scopeOf ? { ...op.needs, scope: def.scopeOf(caller) } : op.needs;
       ctx = def.admitsItself
         ? createContext(app, caller, { log, signal: abort.signal, requestId, address: req.ip })
-        : await admit(app, caller, { name: op.name, needs }, { log, signal: abort.signal, requestId, address: req.ip });
+        : await admit(app, caller, op, { log, signal: abort.signal, requestId, address: req.ip });
     } catch (err) {
       return sendError(res, err, 'native', log);
     }

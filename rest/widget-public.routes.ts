@@ -2,15 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
-import type { ServiceContext } from '../src/core/context.js';
 import type { Caller } from '../src/core/principal.js';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
-import { familyScope, authenticateWidget, type WidgetVisitor } from '../src/modules/widgets/index.js';
-import { startWidgetChat, widgetConfig, type WidgetStreamEvent } from '../src/modules/widgets/index.js';
+import { authenticateWidget, type WidgetVisitor } from '../src/modules/widgets/index.js';
+import { widgetChatOp, widgetConfigOp, type WidgetStreamEvent } from '../src/modules/widgets/index.js';
 import { WidgetChatSchema, WidgetConfigSchema } from '../src/modules/widgets/index.js';
 import { NativeErrorSchema } from './openapi.js';
-import { addressOf, mount, mountPublic, param, type Reply } from './route.js';
+import { addressOf, mountOperation, mountPublic, param, type Reply } from './route.js';
 import { openSse, type SseStream } from './sse.js';
 
 /**
@@ -94,23 +93,21 @@ const visitorOf = (caller: Caller): WidgetVisitor => {
 
 /**
  * What the widget endpoints share: the caller is the widget (the pipeline's first step reads the path's
- * widget and the page's `Origin`), its scope is its family's, and once the widget accepted the origin the
- * answer — refusals included — is readable by the page (CORS for that origin).
+ * widget and the page's `Origin`), its scope is its family's (the operations' need), and once the widget
+ * accepted the origin the answer — refusals included — is readable by the page (CORS for that origin).
  */
 const visitorRoute = {
   widget: true,
-  scope: null,
   tag: 'widgets',
-  scopeOf: (caller: Caller) => familyScope(visitorOf(caller).widget.family),
   authenticated: (caller: Caller, res: Response) => allowOrigin(res, visitorOf(caller).origin),
 } as const;
 
 /** The visitor's question: refusals before the stream are JSON; then tokens, `done` or one `error` event. */
-async function streamAnswer(app: Deps, ctx: ServiceContext, req: Request, res: Response): Promise<void> {
+async function streamAnswer(app: Deps, req: Request, res: Response, run: (input: { body: unknown; sink: (event: WidgetStreamEvent) => void }) => Promise<{ finish(): Promise<void> }>): Promise<void> {
   let sse: SseStream | undefined;
   const early: WidgetStreamEvent[] = [];
   const sink = (event: WidgetStreamEvent) => (sse ? sse.send(event) : early.push(event));
-  const answer = await startWidgetChat(ctx, req.body, sink);
+  const answer = await run({ body: req.body, sink });
   sse = openSse(res, { pingMs: app.config.streamPingMs });
   for (const event of early) sse.send(event);
   try {
@@ -151,20 +148,16 @@ export function widgetPublicRouter(app: Deps): Router {
       },
     });
   }
-  mount(r, app, {
+  mountOperation(r, app, widgetConfigOp, {
     ...visitorRoute,
-    method: 'get',
-    path: '/widget/:publicId/config',
     summary: "The widget's name and greeting, for its panel (allowed origins only)",
     responses: { ...VISITOR_RESPONSES, 200: { description: 'Configuration', schema: WidgetConfigSchema } },
-    handler: async (ctx) => ({ status: 200, body: widgetConfig(ctx) }),
+    input: () => ({}),
+    reply: (config) => ({ status: 200, body: config }),
   });
-  mount(r, app, {
+  // Like REST chat: the agent-chat ceiling, counted per widget (all its visitors together): widgets.chat's need.
+  mountOperation(r, app, widgetChatOp, {
     ...visitorRoute,
-    method: 'post',
-    path: '/widget/:publicId/chat',
-    // Like REST chat: the agent-chat ceiling, counted per widget (all its visitors together).
-    rateLimit: 'agentChat',
     streams: true,
     body: WidgetChatSchema,
     summary: 'Ask the widget a question; the answer streams (token, done with citations, or error events)',
@@ -180,7 +173,7 @@ export function widgetPublicRouter(app: Deps): Router {
         schema: NativeErrorSchema,
       },
     },
-    handler: (ctx, req, res) => streamAnswer(app, ctx, req, res),
+    handler: (_ctx, req, res, run) => streamAnswer(app, req, res, run),
   });
   return r;
 }

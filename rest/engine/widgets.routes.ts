@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { CreateWidgetSchema, UpdateWidgetSchema, WidgetDtoSchema } from '../../src/modules/widgets/index.js';
-import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from '../../src/modules/widgets/index.js';
-import { mount, param } from '../route.js';
+import { createWidgetOp, deleteWidgetOp, getWidgetOp, listWidgetsOp, updateWidgetOp } from '../../src/modules/widgets/index.js';
+import { mountOperation, param } from '../route.js';
 
 const notFound = { description: 'Unknown widget (or another workspace’s)' };
 const badRequest = {
@@ -16,51 +16,43 @@ const one = z.object({ widget: WidgetDtoSchema });
 export function widgetsRouter(app: Deps): Router {
   const r = Router();
   // Like the rest of the engine family, signed-in people may use their session cookie too.
-  const base = { tag: 'widgets', scope: 'engine', people: true } as const;
-  mount(r, app, {
+  const base = { tag: 'widgets', people: true } as const;
+  mountOperation(r, app, listWidgetsOp, {
     ...base,
-    method: 'get',
-    path: '/engine/widgets',
     summary: 'Widgets of the workspace, oldest first, with the questions each answered this month',
     responses: { 200: { description: 'Widgets', schema: z.object({ widgets: z.array(WidgetDtoSchema) }) } },
-    handler: async (ctx) => ({ status: 200, body: { widgets: await listWidgets(ctx) } }),
+    input: () => ({}),
+    reply: (widgets) => ({ status: 200, body: { widgets } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, createWidgetOp, {
     ...base,
-    method: 'post',
-    path: '/engine/widgets',
     summary: 'Create an embeddable widget (an agent limited to chosen documents or dossiers, or the light family on one dossier)',
     body: CreateWidgetSchema,
     responses: { 201: { description: 'Created', schema: one }, 400: badRequest },
-    handler: async (ctx, req) => ({ status: 201, body: { widget: await createWidget(ctx, req.body) } }),
+    input: (req) => ({ body: req.body }),
+    reply: (widget) => ({ status: 201, body: { widget } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, getWidgetOp, {
     ...base,
-    method: 'get',
-    path: '/engine/widgets/:id',
     summary: 'One widget',
     responses: { 200: { description: 'Widget', schema: one }, 404: notFound },
-    handler: async (ctx, req) => ({ status: 200, body: { widget: await getWidget(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (widget) => ({ status: 200, body: { widget } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateWidgetOp, {
     ...base,
-    method: 'patch',
-    path: '/engine/widgets/:id',
     summary: 'Change a widget: omitted or null fields keep their value; its answerer is checked again',
     body: UpdateWidgetSchema,
     responses: { 200: { description: 'Updated', schema: one }, 400: badRequest, 404: notFound },
-    handler: async (ctx, req) => ({ status: 200, body: { widget: await updateWidget(ctx, param(req, 'id'), req.body) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (widget) => ({ status: 200, body: { widget } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, deleteWidgetOp, {
     ...base,
-    method: 'delete',
-    path: '/engine/widgets/:id',
     summary: 'Delete a widget: its script tag answers 404 from then on',
     responses: { 204: { description: 'Deleted' }, 404: notFound },
-    handler: async (ctx, req) => {
-      await deleteWidget(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

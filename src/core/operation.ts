@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppConfig } from '../config.js';
 import type { UserRole } from './access.js';
 import type { ServiceContext } from './context.js';
+import type { Caller } from './principal.js';
 import type { CapabilityScope } from './scopes.js';
 
 /** A route-level ceiling of `config.routeRates` (SPEC Limits, request rate 2). */
@@ -18,6 +19,11 @@ export interface Needs {
    * is checked.
    */
   scope?: CapabilityScope | null;
+  /**
+   * The scope depends on the caller, and replaces `scope` in the check: a widget visitor's operations need
+   * the scope of the widget's family (src/modules/widgets/operations.ts).
+   */
+  scopeOf?: (caller: Caller) => CapabilityScope;
   /** The operation changes something (chatting counts): read-only keys are refused. */
   write?: boolean;
   /** The route-level ceiling the operation counts against, besides the caller's own rates. */

@@ -63,12 +63,9 @@ const PIPELINE_ROUTES = ['POST /mcp', 'GET /mcp', 'DELETE /mcp'];
  * without an operation fails, and so does a converted one left here.
  */
 const UNDECLARED_ROUTES: string[] = [
-  'DELETE /engine/widgets/:id',
   'DELETE /partner/auto-debit',
   'DELETE /partner/clients/:id/keys/:keyId',
   'DELETE /partner/devices/:id',
-  'GET /engine/widgets',
-  'GET /engine/widgets/:id',
   'GET /partner/auto-debit/confirm',
   'GET /partner/clients',
   'GET /partner/clients/:id/keys',
@@ -82,10 +79,7 @@ const UNDECLARED_ROUTES: string[] = [
   'GET /partner/usage.csv',
   'GET /partner/wholesale',
   'GET /v1/models',
-  'GET /widget/:publicId/config',
-  'PATCH /engine/widgets/:id',
   'PATCH /partner/clients/:id',
-  'POST /engine/widgets',
   'POST /partner/auto-debit',
   'POST /partner/clients',
   'POST /partner/clients/:id/keys',
@@ -95,7 +89,6 @@ const UNDECLARED_ROUTES: string[] = [
   'POST /v1/messages',
   'POST /v1/messages/count_tokens',
   'POST /v1/responses',
-  'POST /widget/:publicId/chat',
   'PUT /partner/clients/:id/payments/:month',
 ];
 const UNDECLARED_FIELDS: string[] = [
@@ -104,8 +97,6 @@ const UNDECLARED_FIELDS: string[] = [
   'Mutation.confirmPartnerInvoice',
   'Mutation.createPartnerClient',
   'Mutation.createPartnerClientKey',
-  'Mutation.createWidget',
-  'Mutation.deleteWidget',
   'Mutation.payPartnerInvoice',
   'Mutation.removePartnerAutoDebit',
   'Mutation.revokePartnerClientKey',
@@ -113,7 +104,6 @@ const UNDECLARED_FIELDS: string[] = [
   'Mutation.setupPartnerAutoDebit',
   'Mutation.unpairPartnerDevice',
   'Mutation.updatePartnerClient',
-  'Mutation.updateWidget',
   'Query.partnerAutoDebit',
   'Query.partnerClientKeys',
   'Query.partnerClientUsage',
@@ -125,8 +115,6 @@ const UNDECLARED_FIELDS: string[] = [
   'Query.partnerStatus',
   'Query.partnerWholesale',
   'Query.viewer',
-  'Query.widget',
-  'Query.widgets',
 ];
 
 const routeName = (r: AnyRoute) => `${r.method.toUpperCase()} ${r.path}`;

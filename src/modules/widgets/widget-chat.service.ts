@@ -10,12 +10,11 @@ import { Agent } from '../agents/index.js';
 import type { ChatStreamEvent } from '../chat/index.js';
 import { finishStreamedTurn } from '../chat/index.js';
 import { startTurn } from '../chat/index.js';
-import { authorize } from '../../core/access.js';
 import { findDossier } from '../knowledge/index.js';
 import { ask } from '../light/index.js';
 import { assertKeyBudget } from '../usage/index.js';
 import type { Widget } from './widget.entity.js';
-import { familyScope, type WidgetVisitor } from './widget-caller.js';
+import type { WidgetVisitor } from './widget-caller.js';
 import { WidgetChatSchema, type WidgetConfig } from './widgets.schemas.js';
 
 /** The route a widget's answers are metered under (the ledger's `route`). */
@@ -47,7 +46,6 @@ function visitorOf(ctx: ServiceContext): WidgetVisitor {
 /** `GET /widget/:publicId/config`: what the panel shows before the first question. */
 export function widgetConfig(ctx: ServiceContext): WidgetConfig {
   const { widget } = visitorOf(ctx);
-  authorize(ctx, { scope: familyScope(widget.family) });
   return { publicId: widget.publicId, name: widget.name, greeting: widget.greeting ?? null, family: widget.family };
 }
 
@@ -97,7 +95,6 @@ async function assertCeiling(ctx: ServiceContext, widget: Widget): Promise<void>
  */
 export async function startWidgetChat(ctx: ServiceContext, raw: unknown, sink: (event: WidgetStreamEvent) => void): Promise<WidgetAnswer> {
   const { widget } = visitorOf(ctx);
-  authorize(ctx, { scope: familyScope(widget.family), write: true });
   const input = WidgetChatSchema.parse(raw ?? {});
   return widget.family === 'light' ? lightAnswer(ctx, widget, input, sink) : agentAnswer(ctx, widget, input, sink);
 }

@@ -7,7 +7,6 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { Agent, isPoste } from '../agents/index.js';
-import { authorize } from '../../core/access.js';
 import { findDossier, unknownDossier } from '../knowledge/index.js';
 import { calendarMonth } from '../usage/index.js';
 import { questionsByKeyIds } from '../usage/index.js';
@@ -18,9 +17,6 @@ import {
   UpdateWidgetSchema,
   type WidgetDto,
 } from './widgets.schemas.js';
-
-const READ = { scope: 'engine' } as const;
-const WRITE = { scope: 'engine', write: true } as const;
 
 export function toWidgetDto(w: Widget, questionsThisMonth: number): WidgetDto {
   return {
@@ -87,18 +83,15 @@ async function checkAnswerer(ctx: ServiceContext, { family, agentId, dossierId }
 }
 
 export async function listWidgets(ctx: ServiceContext): Promise<WidgetDto[]> {
-  authorize(ctx, READ);
   const widgets = await ctx.em.find(Widget, { workspaceId: ctx.caller.workspace.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return withUsage(ctx, widgets);
 }
 
 export async function getWidget(ctx: ServiceContext, id: string): Promise<WidgetDto> {
-  authorize(ctx, READ);
   return (await withUsage(ctx, [await findWidget(ctx, id)]))[0];
 }
 
 export async function createWidget(ctx: ServiceContext, input: unknown): Promise<WidgetDto> {
-  authorize(ctx, WRITE);
   const data = CreateWidgetSchema.parse(input ?? {});
   const answerer: Answerer = { family: data.family, agentId: data.agentId ?? null, dossierId: data.dossierId ?? null };
   await checkAnswerer(ctx, answerer);
@@ -123,7 +116,6 @@ export async function createWidget(ctx: ServiceContext, input: unknown): Promise
 
 /** Partial update; the answerer is checked again as a whole (family and agent together). */
 export async function updateWidget(ctx: ServiceContext, id: string, input: unknown): Promise<WidgetDto> {
-  authorize(ctx, WRITE);
   const data = UpdateWidgetSchema.parse(input ?? {});
   const widget = await findWidget(ctx, id);
   const family = data.family ?? widget.family;
@@ -148,7 +140,6 @@ export async function updateWidget(ctx: ServiceContext, id: string, input: unkno
 
 /** Deletes the widget: its script tag answers 404 from now on; what it consumed stays in the ledger. */
 export async function deleteWidget(ctx: ServiceContext, id: string): Promise<void> {
-  authorize(ctx, WRITE);
   const widget = await findWidget(ctx, id);
   await ctx.em.nativeDelete(Widget, { id: widget.id, workspaceId: widget.workspaceId });
 }
