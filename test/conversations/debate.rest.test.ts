@@ -358,6 +358,35 @@ describe('continuing after the table changed', () => {
   });
 });
 
+describe('passages across a debate', () => {
+  it('a speaker reads passages its mission favours, and not those an earlier speaker quoted', async () => {
+    const w = await t.tenant();
+    const doc = [
+      '# Office rules',
+      '## Parking',
+      'The office rules give each team two parking spaces. Parking permits are renewed every January.',
+      '## Meeting rooms',
+      'The office rules let any team book a meeting room for up to four hours. Meeting rooms are cleaned every evening.',
+      '## Kitchen',
+      'The office rules ask everyone to empty the kitchen fridge on Fridays.',
+    ].join('\n\n');
+    const source = await ingest(t, w, Buffer.from(doc), 'office-rules.md');
+    const pia = await createAgent(t, w.key, persona('Pia', { role: 'Facilities lead', mission: 'Free parking spaces for visitors' }));
+    const quinn = await createAgent(t, w.key, persona('Quinn', { role: 'Facilities lead', mission: 'Free parking spaces for visitors' }));
+    for (const agent of [pia, quinn]) await api(t.baseUrl, w.key).post(`/v1/knowledge/agents/${agent}/links`, { sourceId: source.id });
+    model.enqueue({ content: 'Fewer spaces per team [1].' }, { content: 'Agreed.' }, { content: 'Weakest point: none.' }, { content: SYNTHESIS });
+    const res = await api(t.baseUrl, w.key).post('/v1/conversations', { topic: 'How should the office rules change?', agentIds: [pia, quinn], rounds: 1 });
+    expect(res.status).toBe(201);
+    const turns = res.body.conversation.messages.filter((m: any) => m.kind === 'turn');
+    const [first, second] = [turns.find((m: any) => m.agentId === pia), turns.find((m: any) => m.agentId === quinn)];
+    // The mission's words put the parking passage first.
+    expect(first.knowledgeUsed[0].chunkPreview).toMatch(/parking/i);
+    // Quoted by the first speaker ([1]), it is not among the second speaker's passages.
+    expect(second.knowledgeUsed.length).toBeGreaterThan(0);
+    expect(second.knowledgeUsed.map((k: any) => k.chunkId)).not.toContain(first.knowledgeUsed[0].chunkId);
+  });
+});
+
 describe('two follow-ups to one conversation at the same instant', () => {
   it('are serialised: one runs its round, the other is 409 conversation_busy with nothing stored or consumed; then it can be asked', async () => {
     const w = await t.tenant();

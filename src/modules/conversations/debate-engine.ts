@@ -17,7 +17,7 @@ import type { KnowledgeUsedItem } from '../chat/index.js';
 import { TurnModel } from '../chat/index.js';
 import { agentScope } from '../knowledge/index.js';
 import { searchItems } from '../knowledge/index.js';
-import { usageOf, type ChatMessage, type ModelProvider, type TokenUsage } from '../models/index.js';
+import { contentStems, usageOf, type ChatMessage, type ModelProvider, type TokenUsage } from '../models/index.js';
 import { issueProof } from '../proofs/index.js';
 import { assertCanConsume, questionsFor } from '../usage/index.js';
 import { publishEvent } from '../webhooks/index.js';
@@ -56,13 +56,44 @@ export interface PendingDebate {
   readonly requestHash: string;
 }
 
-/** Passages of the agent's own knowledge plus the debate's collections, numbered [1]..[n]. */
-async function retrieve(ctx: ServiceContext, agentId: string, query: string, collectionIds: string[]): Promise<KnowledgeUsedItem[]> {
+/**
+ * Passages of the agent's own knowledge plus the debate's collections, numbered [1]..[n]: twice as many
+ * are searched with the topic, those already quoted in this debate give way to the others (when any are
+ * left), and those sharing the most words with the speaker's role and mission come first, the search's
+ * order breaking ties (docs/debates.md, "The built-in local model").
+ */
+async function retrieve(
+  ctx: ServiceContext,
+  agent: Agent,
+  query: string,
+  collectionIds: string[],
+  quoted: ReadonlySet<string>,
+): Promise<KnowledgeUsedItem[]> {
   const workspaceId = ctx.caller.workspace.id;
-  const own = await agentScope(ctx.em, workspaceId, agentId);
+  const own = await agentScope(ctx.em, workspaceId, agent.id);
   const scope = { kind: 'some' as const, sourceIds: own.sourceIds, collectionIds: [...new Set([...own.collectionIds, ...collectionIds])] };
   if (scope.sourceIds.length === 0 && scope.collectionIds.length === 0) return [];
-  return searchItems(ctx, { workspaceId, query, topK: CHAT_LIMITS.topK.default, scope });
+  const topK = CHAT_LIMITS.topK.default;
+  const found = await searchItems(ctx, { workspaceId, query, topK: 2 * topK, scope });
+  const fresh = found.filter((p) => !quoted.has(p.chunkId));
+  const pool = fresh.length > 0 ? fresh : found;
+  const mission = contentStems(`${agent.role} ${agent.mission}`);
+  const overlap = (text: string) => [...contentStems(text)].filter((s) => mission.has(s)).length;
+  return pool
+    .map((p, order) => ({ p, order, score: overlap(`${p.section ?? ''} ${p.text}`) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, topK)
+    .map((x, i) => ({ ...x.p, ref: i + 1 }));
+}
+
+/** The chunks a turn quotes: its `[n]` citations read against its passages. */
+function quotedChunks(content: string, passages: { chunkId: string }[]): string[] {
+  const out: string[] = [];
+  for (const m of content.matchAll(/\[(\d+)\]/g)) {
+    const p = passages[Number(m[1]) - 1];
+    if (p) out.push(p.chunkId);
+  }
+  return out;
 }
 
 const masked = (masker: PiiMasker, messages: ChatMessage[]): ChatMessage[] => messages.map((m) => ({ ...m, content: masker.mask(m.content) }));
@@ -78,6 +109,8 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
   const { ctx, conversation, sink, model } = p;
   const said: SaidBefore[] = [...p.transcript];
   const saved: ConversationMessage[] = [];
+  /** Chunks quoted so far in this run: the next speakers draw on others. */
+  const quoted = new Set<string>();
   let position = p.nextPosition;
   let lastSpokenRound = conversation.rounds;
   try {
@@ -85,7 +118,8 @@ export async function runDebate(p: PendingDebate): Promise<ConversationDto> {
       for (const { seat, agent } of p.seats) {
         // The key's ceiling or the workspace's allowance, reached by what the debate consumed so far, ends it before the next turn.
         if (saved.length > 0) await ceilingCheck(p);
-        const message = await speak(p, { seat, agent, round, said, position: position++ });
+        const message = await speak(p, { seat, agent, round, said, position: position++, quoted });
+        for (const id of quotedChunks(message.content, message.knowledgeUsed)) quoted.add(id);
         saved.push(message);
         said.push({ round, kind: 'turn', speaker: seat, content: message.content });
         lastSpokenRound = round;
@@ -117,13 +151,13 @@ async function ceilingCheck(p: PendingDebate): Promise<void> {
 
 async function speak(
   p: PendingDebate,
-  t: { seat: StoredParticipant; agent: Agent; round: number; said: SaidBefore[]; position: number },
+  t: { seat: StoredParticipant; agent: Agent; round: number; said: SaidBefore[]; position: number; quoted: ReadonlySet<string> },
 ): Promise<ConversationMessage> {
   const { ctx, sink, model, masker, conversation } = p;
   const messageId = newId('cmsg');
   const { seat } = t;
   sink?.({ type: 'turn_start', data: { messageId, round: t.round, agentId: seat.agentId, agentName: seat.name, isDevilsAdvocate: seat.isDevilsAdvocate } });
-  const passages = await retrieve(ctx, seat.agentId, p.question ?? conversation.topic, conversation.collectionIds);
+  const passages = await retrieve(ctx, t.agent, p.question ?? conversation.topic, conversation.collectionIds, t.quoted);
   const knowledgeUsed = knowledgeUsedOf(passages);
   if (passages.length > 0) sink?.({ type: 'citations', data: { messageId, agentId: seat.agentId, items: knowledgeUsed } });
   const prompt = turnPrompt({

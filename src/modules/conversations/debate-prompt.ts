@@ -105,6 +105,11 @@ export function turnPrompt(p: TurnPromptParts): { messages: ChatMessage[]; mater
           : []),
       ],
       passages: p.passages.map((x) => ({ ref: x.ref, text: x.text, sourceName: x.sourceName, section: x.section })),
+      // What was said gives way to what was not: a debater says what the others have not; the devil's
+      // advocate, who answers the others' words, avoids only its own.
+      alreadySaid: p.transcript
+        .filter((m) => m.kind === 'turn' && m.speaker && (!p.seat.isDevilsAdvocate || m.speaker.agentId === p.seat.agentId))
+        .map((m) => m.content),
     },
   };
 }
@@ -123,7 +128,7 @@ export function synthesisPrompt(p: { participants: StoredParticipant[]; topic: s
 } {
   const fields = Object.entries(SYNTHESIS_FIELDS).map(([k, v]) => `- "${k}": ${v}`);
   const system = [
-    'You are the neutral moderator of a debate. Write its synthesis from what was said, without adding opinions of your own.',
+    'You are the neutral moderator of a debate. Write its synthesis from what was said, without adding opinions of your own. Name the debaters by name: say who holds each point.',
     `The participants:\n${rosterLines(p.participants)}`,
     `The topic: ${p.topic}`,
     `The debate:\n\n${transcriptText(p.transcript)}`,

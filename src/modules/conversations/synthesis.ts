@@ -80,13 +80,18 @@ export function readSynthesis(text: string, participants: StoredParticipant[], t
 
 /**
  * The synthesis read from the debate itself, when the model's says nothing usable (the built-in local
- * model fills fields with sentences only when their words match): points of agreement are the
- * sentences two or more regular debaters made, the open disagreements what the devil's advocate said
- * beyond them, the recommendation the most shared point.
+ * model fills fields with sentences only when their words match), naming who said what: points of
+ * agreement are the sentences two or more regular debaters made (`… (Tess, Sam)`), or, when each
+ * debater made its own points (the built-in model has them draw on different passages), each regular
+ * debater's opening point of its last turn (`Tess: …`); the open disagreements are what the devil's
+ * advocate said beyond them; the recommendation is the most shared point, else the first debater's.
  */
 export function extractiveSynthesis(participants: StoredParticipant[], transcript: SaidBefore[]): Parts {
+  const name = (id: string) => participants.find((p) => p.agentId === id)?.name ?? id;
+  const lastPoint = new Map<string, string>();
   const said = new Map<string, { text: string; by: Set<string>; order: number }>();
   const devil: { key: string; text: string }[] = [];
+  const turnsOpened = new Set<SaidBefore>();
   for (const m of transcript) {
     if (m.kind !== 'turn' || !m.speaker) continue;
     for (const raw of splitSentences(m.content)) {
@@ -96,6 +101,10 @@ export function extractiveSynthesis(participants: StoredParticipant[], transcrip
       if (m.speaker.isDevilsAdvocate) {
         if (!devil.some((d) => d.key === key)) devil.push({ key, text });
         continue;
+      }
+      if (!turnsOpened.has(m)) {
+        turnsOpened.add(m);
+        lastPoint.set(m.speaker.agentId, text);
       }
       const entry = said.get(key) ?? { text, by: new Set<string>(), order: said.size };
       entry.by.add(m.speaker.agentId);
@@ -109,7 +118,11 @@ export function extractiveSynthesis(participants: StoredParticipant[], transcrip
     .filter((d) => !agreed.has(d.key))
     .slice(0, 3)
     .map((d) => ({ point: d.text, heldBy: devilsAdvocate ? [devilsAdvocate] : [] }));
-  const agreements = shared.slice(0, 3).map((e) => e.text);
+  const own = [...lastPoint].filter(([, text]) => !agreed.has(foldText(text)));
+  const agreements =
+    shared.length > 0
+      ? shared.slice(0, 3).map((e) => `${e.text} (${[...e.by].map(name).join(', ')})`)
+      : own.slice(0, 3).map(([id, text]) => `${name(id)}: ${text}`);
   return {
     agreements,
     disagreements,

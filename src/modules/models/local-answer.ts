@@ -1,7 +1,7 @@
 import { askedOf, headForms, languageOf, sentenceAnswers } from '../../lib/language/asked.js';
 import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
-import { contentStems, looksFrench, smallTalkOf, type SmallTalk } from './text-match.js';
+import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, type SmallTalk } from './text-match.js';
 import { countTextTokens, truncateToTokens } from './tokenizer.js';
 
 /** At most this many sentences per answer, each scoring at least KEEP_RATIO of the best. */
@@ -33,7 +33,7 @@ export function answerLocally(req: CompletionRequest): LocalAnswer {
   if (req.json && fields && Object.keys(fields).length > 0) {
     return { content: JSON.stringify(fillFields(candidates, question, fields)), truncated: false };
   }
-  const answer = answerText(candidates, question, req.material?.persona, req.maxTokens);
+  const answer = answerText(candidates, question, req.material?.persona, req.maxTokens, saidKeys(req.material?.alreadySaid));
   if (!req.json) return answer;
   return { content: JSON.stringify({ answer: answer.content, sources: answer.refs }), truncated: false };
 }
@@ -43,6 +43,7 @@ function answerText(
   question: string,
   persona: PersonaMaterial | undefined,
   maxTokens: number | undefined,
+  said: Set<string> = new Set(),
 ): TextAnswer {
   const talk = smallTalkOf(question);
   if (talk) return plain(smallTalkReply(talk, question, persona));
@@ -60,9 +61,21 @@ function answerText(
   const answering = (c: Candidate) =>
     c.source !== 'persona' && sentenceAnswers(asked, c.text, c.context ?? none, forms, languageOf(`${c.context?.previous ?? ''} ${c.text}`) === asked.language);
   const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : ranked;
-  const picked = pick(typed.length > 0 ? typed : ranked);
+  const best = typed.length > 0 ? typed : ranked;
+  // What was already said in the conversation gives way to what was not, when there is any.
+  const fresh = said.size > 0 ? best.filter((r) => !said.has(sayingKey(r.candidate.text))) : best;
+  const picked = pick(fresh.length > 0 ? fresh : best);
   if (picked.length === 0) return plain(nothingFound(question, persona));
   return compose(picked, maxTokens);
+}
+
+/** A sentence as said, for comparing: citations dropped, folded, spaces collapsed. */
+const sayingKey = (s: string) => foldText(s.replace(/\s*\[\d+\]/g, '')).replace(/\s+/g, ' ').trim();
+
+function saidKeys(said: string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const text of said ?? []) for (const s of splitSentences(text)) out.add(sayingKey(s));
+  return out;
 }
 
 function pick(ranked: Ranked[]): Candidate[] {

@@ -56,6 +56,11 @@ export interface TurnMaterial {
   jsonFields?: Record<string, string>;
   /** Free-form schema description of the requested JSON. */
   jsonSchema?: string;
+  /**
+   * Sentences already said in this conversation (a debate's earlier turns): the built-in model answers
+   * with other sentences when it has any, so that speakers do not repeat one another.
+   */
+  alreadySaid?: string[];
 }
 
 /**
