@@ -4,7 +4,7 @@ import type { Deps } from '../../src/core/deps.js';
 import type { ServiceContext } from '../../src/core/context.js';
 import { dialectStreamError, errors, toDomainError, type DomainError } from '../../src/errors/index.js';
 import { untilAborted } from '../../src/lib/shutdown.js';
-import { AnthropicStream, anthropicMessage, fromAnthropic, fromAnthropicCount } from '../../src/modules/gateway/index.js';
+import { AnthropicStream, anthropicMessage } from '../../src/modules/gateway/index.js';
 import {
   AnthropicCountTokensRequestSchema,
   AnthropicMessageResponseSchema,
@@ -15,17 +15,12 @@ import {
   ResponsesRequestSchema,
   ResponsesResponseSchema,
 } from '../../src/modules/gateway/index.js';
-import {
-  countGatewayTokens,
-  listGatewayModels,
-  prepareGatewayCall,
-  runGatewayCall,
-} from '../../src/modules/gateway/index.js';
+import { chatCompletionsOp, countTokensOp, listModelsOp, messagesOp, responsesOp, runGatewayCall } from '../../src/modules/gateway/index.js';
 import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/index.js';
-import { OpenAIStream, fromOpenAI, openAICompletion } from '../../src/modules/gateway/index.js';
-import { ResponsesStream, fromResponses, responseId, responsesResponse } from '../../src/modules/gateway/index.js';
+import { OpenAIStream, openAICompletion } from '../../src/modules/gateway/index.js';
+import { ResponsesStream, responseId, responsesResponse } from '../../src/modules/gateway/index.js';
 import type { SseFrame } from '../../src/modules/gateway/index.js';
-import { mount } from '../route.js';
+import { mountOperation } from '../route.js';
 import { openSse } from '../sse.js';
 
 export const PROOF_HEADER = 'x-svc-proof';
@@ -36,6 +31,9 @@ const conversationOf = (req: Request): string | undefined => {
   const id = (Array.isArray(value) ? value[0] : value)?.trim();
   return id ? id : undefined;
 };
+
+/** A dialect operation's input: the body as received (read once, by the dialect's reader) and the conversation header. */
+const callOf = (req: Request) => ({ body: req.body as unknown, conversationId: conversationOf(req) });
 
 const unixSeconds = (ctx: ServiceContext): number => Math.floor(ctx.clock.now().getTime() / 1000);
 
@@ -102,15 +100,12 @@ export const gatewayDialectOf = (req: Request): 'openai' | 'anthropic' | undefin
 
 export function gatewayRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'gateway', scope: 'engine' } as const;
+  const base = { tag: 'gateway' } as const;
 
-  mount(r, app, {
+  mountOperation(r, app, chatCompletionsOp, {
     ...base,
-    method: 'post',
-    path: '/v1/chat/completions',
     summary: 'OpenAI Chat Completions dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
     dialect: 'openai',
-    rateLimit: 'gateway',
     streams: true,
     body: OpenAIChatRequestSchema,
     unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
@@ -122,8 +117,8 @@ export function gatewayRouter(app: Deps): Router {
       500: { description: 'server_error' },
       501: { description: 'address_not_supported (debate:)' },
     },
-    handler: async (ctx, req, res) => {
-      const { prepared, stream, includeUsage } = await prepareGatewayCall(ctx, () => fromOpenAI(req.body, conversationOf(req)));
+    handler: async (ctx, req, res, run) => {
+      const { prepared, stream, includeUsage } = await run(callOf(req));
       const created = unixSeconds(ctx);
       if (stream) return streamAnswer(ctx, res, prepared, new OpenAIStream(prepared, created, includeUsage), 'openai');
       const answer = await runGatewayCall(ctx, prepared);
@@ -131,14 +126,11 @@ export function gatewayRouter(app: Deps): Router {
     },
   });
 
-  mount(r, app, {
+  mountOperation(r, app, responsesOp, {
     ...base,
-    method: 'post',
-    path: '/v1/responses',
     summary:
       'OpenAI Responses dialect (plain or `stream: true` with named events); no stored responses: `previous_response_id` is refused; certificate id in `x-svc-proof`',
     dialect: 'openai',
-    rateLimit: 'gateway',
     streams: true,
     body: ResponsesRequestSchema,
     unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
@@ -150,8 +142,8 @@ export function gatewayRouter(app: Deps): Router {
       500: { description: 'server_error' },
       501: { description: 'address_not_supported (debate:)' },
     },
-    handler: async (ctx, req, res) => {
-      const { prepared, stream, echo } = await prepareGatewayCall(ctx, () => fromResponses(req.body, conversationOf(req)));
+    handler: async (ctx, req, res, run) => {
+      const { prepared, stream, echo } = await run(callOf(req));
       const createdAt = unixSeconds(ctx);
       if (stream) return streamAnswer(ctx, res, prepared, new ResponsesStream(prepared, createdAt, echo), 'openai');
       const answer = await runGatewayCall(ctx, prepared);
@@ -159,13 +151,10 @@ export function gatewayRouter(app: Deps): Router {
     },
   });
 
-  mount(r, app, {
+  mountOperation(r, app, messagesOp, {
     ...base,
-    method: 'post',
-    path: '/v1/messages',
     summary: 'Anthropic Messages dialect (plain or `stream: true`); certificate id in `x-svc-proof`',
     dialect: 'anthropic',
-    rateLimit: 'gateway',
     streams: true,
     body: AnthropicMessagesRequestSchema,
     unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
@@ -177,20 +166,17 @@ export function gatewayRouter(app: Deps): Router {
       500: { description: 'api_error' },
       501: { description: 'invalid_request_error (debate:)' },
     },
-    handler: async (ctx, req, res) => {
-      const { prepared, stream } = await prepareGatewayCall(ctx, () => fromAnthropic(req.body, conversationOf(req)));
+    handler: async (ctx, req, res, run) => {
+      const { prepared, stream } = await run(callOf(req));
       if (stream) return streamAnswer(ctx, res, prepared, new AnthropicStream(prepared), 'anthropic');
       const answer = await runGatewayCall(ctx, prepared);
       return { status: 200, body: anthropicMessage(answer), headers: { [PROOF_HEADER]: answer.proofId } };
     },
   });
 
-  mount(r, app, {
+  mountOperation(r, app, countTokensOp, {
     ...base,
-    method: 'post',
-    path: '/v1/messages/count_tokens',
     summary: 'Anthropic token count of a Messages request (no model runs, nothing metered)',
-    write: false,
     dialect: 'anthropic',
     body: AnthropicCountTokensRequestSchema,
     unknownFields: 'ignored', // docs/gateway.md: SDKs send fields of newer API versions
@@ -200,20 +186,16 @@ export function gatewayRouter(app: Deps): Router {
       404: { description: 'not_found_error' },
       501: { description: 'invalid_request_error (debate:)' },
     },
-    handler: async (ctx, req) => {
-      const { inputTokens, proofId } = await countGatewayTokens(ctx, () => fromAnthropicCount(req.body, conversationOf(req)));
-      return { status: 200, body: { input_tokens: inputTokens }, headers: { [PROOF_HEADER]: proofId } };
-    },
+    input: callOf,
+    reply: ({ inputTokens, proofId }) => ({ status: 200, body: { input_tokens: inputTokens }, headers: { [PROOF_HEADER]: proofId } }),
   });
 
-  mount(r, app, {
+  mountOperation(r, app, listModelsOp, {
     ...base,
-    method: 'get',
-    path: '/v1/models',
     summary: 'Model addresses: agent:<slug> of each conversational agent, svc-auto, svc-sensitive (OpenAI list shape)',
     responses: { 200: { description: 'List of models', schema: ModelListSchema } },
-    handler: async (ctx) => {
-      const entries = await listGatewayModels(ctx);
+    handler: async (ctx, _req, _res, run) => {
+      const entries = await run({});
       // OpenAI's list shape; the Anthropic SDK's fields ride along so both official clients can list.
       const data = entries.map((e) => ({
         id: e.id,

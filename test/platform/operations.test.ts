@@ -78,17 +78,12 @@ const UNDECLARED_ROUTES: string[] = [
   'GET /partner/status',
   'GET /partner/usage.csv',
   'GET /partner/wholesale',
-  'GET /v1/models',
   'PATCH /partner/clients/:id',
   'POST /partner/auto-debit',
   'POST /partner/clients',
   'POST /partner/clients/:id/keys',
   'POST /partner/devices/confirm',
   'POST /partner/invoices/:id/pay',
-  'POST /v1/chat/completions',
-  'POST /v1/messages',
-  'POST /v1/messages/count_tokens',
-  'POST /v1/responses',
   'PUT /partner/clients/:id/payments/:month',
 ];
 const UNDECLARED_FIELDS: string[] = [
