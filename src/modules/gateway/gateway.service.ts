@@ -4,7 +4,6 @@ import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/index.js';
 import { loadWorkspaceAgents } from '../agents/index.js';
 import { assertCanConsume } from '../usage/index.js';
-import { authorize } from '../../core/access.js';
 import { MeteredModel } from '../models/index.js';
 import { usageOf, type ToolDef } from '../models/index.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/index.js';
@@ -16,10 +15,6 @@ import { assertHonoured } from './capabilities.js';
 import { Conversation } from '../conversations/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
-
-const ENGINE_READ = { scope: 'engine' } as const;
-/** Answering is a write (SPEC: a read-only key cannot chat). */
-const ENGINE_WRITE = { scope: 'engine', write: true } as const;
 
 /** The workspace's agent addresses: conversational agents with their unique slugs. */
 export async function agentAddresses(ctx: ServiceContext): Promise<{ slug: string; agent: Agent }[]> {
@@ -43,17 +38,16 @@ async function resolveTarget(ctx: ServiceContext, address: Address, hasTools: bo
 }
 
 /**
- * Everything that can refuse a call before a model runs, in this order: scope and read-only, the
- * body (`parse`, the dialect's reader: 400), the model address (501 `debate:`, 404 unknown agent), the
- * conversation header, then the allowance. The body is read only once the key may answer, so a key
- * without the scope, or a read-only one, gets its 403 whatever it sent. Nothing is consumed by a
- * refused call.
+ * Everything that can refuse a call before a model runs, in this order: scope and read-only (the
+ * request pipeline, with the operation's needs: operations.ts), the body (`parse`, the dialect's reader:
+ * 400), the model address (501 `debate:`, 404 unknown agent), the conversation header, then the
+ * allowance. The body is read only once the key may answer, so a key without the scope, or a read-only
+ * one, gets its 403 whatever it sent. Nothing is consumed by a refused call.
  */
 export async function prepareGatewayCall<P extends { call: GatewayCall }>(
   ctx: ServiceContext,
   parse: () => P,
 ): Promise<P & { prepared: PreparedCall }> {
-  authorize(ctx, ENGINE_WRITE);
   const parsed = parse();
   const { call } = parsed;
   const address = parseAddress(call.address);
@@ -203,7 +197,6 @@ export const countPromptTokens = async (call: Pick<GatewayCall, 'messages' | 'to
  * (404 unknown agent, 501 `debate:`); no model runs and nothing is metered, but the count is certified.
  */
 export async function countGatewayTokens(ctx: ServiceContext, parse: () => GatewayCall): Promise<{ inputTokens: number; proofId: string }> {
-  authorize(ctx, ENGINE_READ);
   const call = parse();
   const address = parseAddress(call.address);
   const target = await resolveTarget(ctx, address, call.tools.length > 0);
@@ -230,7 +223,6 @@ export interface ModelListEntry {
 
 /** `GET /v1/models`: `agent:<slug>` of each conversational agent (oldest first), then `svc-auto` and `svc-sensitive`. */
 export async function listGatewayModels(ctx: ServiceContext): Promise<ModelListEntry[]> {
-  authorize(ctx, ENGINE_READ);
   const agents = await agentAddresses(ctx);
   const since = ctx.caller.workspace.createdAt;
   return [
