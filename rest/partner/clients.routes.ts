@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { ownOrigin } from '../../src/modules/people/index.js';
 import {
-  createClient,
-  createClientKey,
-  getStatus,
-  listClientKeys,
-  listClients,
-  revokeClientKey,
-  updateClient,
+  createClientKeyOp,
+  createClientOp,
+  getStatusOp,
+  listClientKeysOp,
+  listClientsOp,
+  revokeClientKeyOp,
+  updateClientOp,
 } from '../../src/modules/partner/index.js';
 import {
   ClientDtoSchema,
@@ -19,7 +19,7 @@ import {
   PartnerStatusSchema,
   UpdateClientSchema,
 } from '../../src/modules/partner/index.js';
-import { mount, param } from '../route.js';
+import { mountOperation, param } from '../route.js';
 
 /** Where links in mails point: SVC_PUBLIC_URL, else the request's own origin. */
 export const linkBaseOf = (app: Deps, req: Request): string => ownOrigin(app, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
@@ -29,29 +29,25 @@ export const PARTNER_403 = { description: 'partner_required: the workspace is no
 /** `/partner/status`, `/partner/clients` and their keys (SPEC Route inventory; scope `partner`). */
 export function partnerClientsRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'partner', scope: 'partner' } as const;
+  const base = { tag: 'partner' } as const;
   const ClientReply = z.object({ client: ClientDtoSchema });
 
-  mount(r, app, {
+  mountOperation(r, app, getStatusOp, {
     ...base,
-    method: 'get',
-    path: '/partner/status',
     summary: 'Checks that the caller is an integrator; the program state: sandbox or live, grace period, overdue invoice',
     responses: { 200: { description: 'The program', schema: z.object({ partner: PartnerStatusSchema }) }, 403: PARTNER_403 },
-    handler: async (ctx) => ({ status: 200, body: { partner: await getStatus(ctx) } }),
+    input: () => ({}),
+    reply: (partner) => ({ status: 200, body: { partner } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listClientsOp, {
     ...base,
-    method: 'get',
-    path: '/partner/clients',
     summary: "Client workspaces, oldest first, with this month's usage, the resale rates and the acknowledgement state",
     responses: { 200: { description: 'Clients', schema: z.object({ clients: z.array(ClientDtoSchema) }) }, 403: PARTNER_403 },
-    handler: async (ctx) => ({ status: 200, body: { clients: await listClients(ctx) } }),
+    input: () => ({}),
+    reply: (clients) => ({ status: 200, body: { clients } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, createClientOp, {
     ...base,
-    method: 'post',
-    path: '/partner/clients',
     summary: 'Creates a client workspace; with adminEmail its manager is invited as administrator (people invitations)',
     body: CreateClientSchema,
     responses: {
@@ -59,12 +55,11 @@ export function partnerClientsRouter(app: Deps): Router {
       400: { description: 'name missing or not a string, adminEmail not an e-mail or already an account, seats not a positive whole number' },
       403: PARTNER_403,
     },
-    handler: async (ctx, req) => ({ status: 201, body: { client: await createClient(ctx, req.body, linkBaseOf(app, req)) } }),
+    input: (req) => ({ body: req.body, linkBase: linkBaseOf(app, req) }),
+    reply: (client) => ({ status: 201, body: { client } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, updateClientOp, {
     ...base,
-    method: 'patch',
-    path: '/partner/clients/:id',
     summary: 'Name, seats, resale rates (non-negative whole numbers, null clears) and suspension (true: every key of the client gets 403 client_suspended)',
     body: UpdateClientSchema,
     responses: {
@@ -73,12 +68,11 @@ export function partnerClientsRouter(app: Deps): Router {
       403: PARTNER_403,
       404: { description: 'Not a client of this integrator' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { client: await updateClient(ctx, param(req, 'id'), req.body) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (client) => ({ status: 200, body: { client } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, createClientKeyOp, {
     ...base,
-    method: 'post',
-    path: '/partner/clients/:id/keys',
     summary: 'A restricted key of the client (at least one capability scope, never partner); the secret is shown once',
     body: CreateClientKeySchema,
     responses: {
@@ -87,30 +81,26 @@ export function partnerClientsRouter(app: Deps): Router {
       403: PARTNER_403,
       404: { description: 'Not a client of this integrator' },
     },
-    handler: async (ctx, req) => ({ status: 201, body: { key: await createClientKey(ctx, param(req, 'id'), req.body) } }),
+    input: (req) => ({ id: param(req, 'id'), body: req.body }),
+    reply: (key) => ({ status: 201, body: { key } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listClientKeysOp, {
     ...base,
-    method: 'get',
-    path: '/partner/clients/:id/keys',
     summary: "The client's keys, oldest first, never their secrets (revoked ones with revokedAt)",
     responses: {
       200: { description: 'Keys', schema: z.object({ keys: z.array(ClientKeyDtoSchema) }) },
       403: PARTNER_403,
       404: { description: 'Not a client of this integrator' },
     },
-    handler: async (ctx, req) => ({ status: 200, body: { keys: await listClientKeys(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (keys) => ({ status: 200, body: { keys } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, revokeClientKeyOp, {
     ...base,
-    method: 'delete',
-    path: '/partner/clients/:id/keys/:keyId',
     summary: 'Revokes a client key: refused (401) at its next call',
     responses: { 204: { description: 'Revoked' }, 403: PARTNER_403, 404: { description: 'Unknown client, or unknown or revoked key' } },
-    handler: async (ctx, req) => {
-      await revokeClientKey(ctx, param(req, 'id'), param(req, 'keyId'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id'), keyId: param(req, 'keyId') }),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

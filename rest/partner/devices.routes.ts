@@ -2,14 +2,14 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
 import { ClientKeyDtoSchema, DeviceCodeRequestSchema, DeviceConfirmSchema, DeviceDtoSchema, DeviceTokenSchema } from '../../src/modules/partner/index.js';
-import { confirmDevice, deviceToken, listDevices, requestDeviceCode, unpairDevice } from '../../src/modules/partner/index.js';
-import { mount, mountPublic, param } from '../route.js';
+import { confirmDeviceOp, deviceToken, listDevicesOp, requestDeviceCode, unpairDeviceOp } from '../../src/modules/partner/index.js';
+import { mountOperation, mountPublic, param } from '../route.js';
 import { PARTNER_403 } from './clients.routes.js';
 
 /** Device pairing (docs/partner.md, Devices): a device code the integrator confirms. */
 export function partnerDevicesRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'partner', scope: 'partner' } as const;
+  const base = { tag: 'partner' } as const;
 
   mountPublic(r, app, {
     public: true,
@@ -46,10 +46,8 @@ export function partnerDevicesRouter(app: Deps): Router {
     },
     handler: async (_ctx, req) => ({ status: 200, body: { key: await deviceToken(app, req.body) } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, confirmDeviceOp, {
     ...base,
-    method: 'post',
-    path: '/partner/devices/confirm',
     summary: 'Pairs the install showing this userCode with the integrator',
     body: DeviceConfirmSchema,
     responses: {
@@ -57,26 +55,22 @@ export function partnerDevicesRouter(app: Deps): Router {
       400: { description: 'userCode missing, or device_code_invalid (unknown, used or expired)' },
       403: PARTNER_403,
     },
-    handler: async (ctx, req) => ({ status: 200, body: { device: await confirmDevice(ctx, req.body) } }),
+    input: (req) => ({ body: req.body }),
+    reply: (device) => ({ status: 200, body: { device } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, listDevicesOp, {
     ...base,
-    method: 'get',
-    path: '/partner/devices',
     summary: "The integrator's paired installs",
     responses: { 200: { description: 'Devices', schema: z.object({ devices: z.array(DeviceDtoSchema) }) }, 403: PARTNER_403 },
-    handler: async (ctx) => ({ status: 200, body: { devices: await listDevices(ctx) } }),
+    input: () => ({}),
+    reply: (devices) => ({ status: 200, body: { devices } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, unpairDeviceOp, {
     ...base,
-    method: 'delete',
-    path: '/partner/devices/:id',
     summary: 'Unpairs an install: its key is revoked at its next call',
     responses: { 204: { description: 'Unpaired' }, 403: PARTNER_403, 404: { description: 'Not a device of this integrator' } },
-    handler: async (ctx, req) => {
-      await unpairDevice(ctx, param(req, 'id'));
-      return { status: 204 };
-    },
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

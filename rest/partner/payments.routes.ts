@@ -1,10 +1,10 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Deps } from '../../src/core/deps.js';
-import { confirmAutoDebit, handleProviderEvent, removeAutoDebit, setupAutoDebit } from '../../src/modules/partner/index.js';
-import { confirmInvoice, listInvoices, payInvoice } from '../../src/modules/partner/index.js';
+import { confirmAutoDebitOp, handleProviderEvent, removeAutoDebitOp, setupAutoDebitOp } from '../../src/modules/partner/index.js';
+import { confirmInvoiceOp, listInvoicesOp, payInvoiceOp } from '../../src/modules/partner/index.js';
 import { AutoDebitSchema, CheckoutSchema, InvoiceDtoSchema } from '../../src/modules/partner/index.js';
-import { mount, mountPublic, param } from '../route.js';
+import { mountOperation, mountPublic, param } from '../route.js';
 import { linkBaseOf, PARTNER_403 } from './clients.routes.js';
 
 const UNCONFIGURED = { description: 'payments_not_configured: no payment provider on this server' };
@@ -13,20 +13,17 @@ const PROVIDER_FAILED = { description: 'payment_provider_error: the provider fai
 /** Invoices and automatic debit through the payment provider's hosted pages (scope `partner`). */
 export function partnerPaymentsRouter(app: Deps): Router {
   const r = Router();
-  const base = { tag: 'partner', scope: 'partner' } as const;
+  const base = { tag: 'partner' } as const;
 
-  mount(r, app, {
+  mountOperation(r, app, listInvoicesOp, {
     ...base,
-    method: 'get',
-    path: '/partner/invoices',
     summary: "The integrator's monthly invoices (draft, open, paid or void), newest first",
     responses: { 200: { description: 'Invoices', schema: z.object({ invoices: z.array(InvoiceDtoSchema) }) }, 403: PARTNER_403 },
-    handler: async (ctx) => ({ status: 200, body: { invoices: await listInvoices(ctx) } }),
+    input: () => ({}),
+    reply: (invoices) => ({ status: 200, body: { invoices } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, payInvoiceOp, {
     ...base,
-    method: 'post',
-    path: '/partner/invoices/:id/pay',
     summary: "Starts paying an open invoice through the provider's hosted checkout; returns its URL",
     responses: {
       200: { description: 'The checkout to send the payer to', schema: z.object({ checkout: CheckoutSchema }) },
@@ -36,14 +33,12 @@ export function partnerPaymentsRouter(app: Deps): Router {
       502: PROVIDER_FAILED,
       503: UNCONFIGURED,
     },
-    handler: async (ctx, req) => ({ status: 200, body: { checkout: await payInvoice(ctx, param(req, 'id'), linkBaseOf(app, req)) } }),
+    input: (req) => ({ id: param(req, 'id'), linkBase: linkBaseOf(app, req) }),
+    reply: (checkout) => ({ status: 200, body: { checkout } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, confirmInvoiceOp, {
     ...base,
-    method: 'get',
-    path: '/partner/invoices/:id/confirm',
     summary: 'Checks the payment with the provider (never the query string) and marks the invoice paid; idempotent',
-    write: true,
     responses: {
       200: { description: 'The invoice as it stands', schema: z.object({ invoice: InvoiceDtoSchema }) },
       403: PARTNER_403,
@@ -51,12 +46,11 @@ export function partnerPaymentsRouter(app: Deps): Router {
       502: PROVIDER_FAILED,
       503: UNCONFIGURED,
     },
-    handler: async (ctx, req) => ({ status: 200, body: { invoice: await confirmInvoice(ctx, param(req, 'id')) } }),
+    input: (req) => ({ id: param(req, 'id') }),
+    reply: (invoice) => ({ status: 200, body: { invoice } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, setupAutoDebitOp, {
     ...base,
-    method: 'post',
-    path: '/partner/auto-debit',
     summary: "Sets up automatic debit of the invoices through the provider's hosted setup flow; returns its URL",
     responses: {
       200: { description: 'The setup page to send the payer to', schema: z.object({ checkout: CheckoutSchema }) },
@@ -64,32 +58,27 @@ export function partnerPaymentsRouter(app: Deps): Router {
       502: PROVIDER_FAILED,
       503: UNCONFIGURED,
     },
-    handler: async (ctx, req) => ({ status: 200, body: { checkout: await setupAutoDebit(ctx, linkBaseOf(app, req)) } }),
+    input: (req) => ({ linkBase: linkBaseOf(app, req) }),
+    reply: (checkout) => ({ status: 200, body: { checkout } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, confirmAutoDebitOp, {
     ...base,
-    method: 'get',
-    path: '/partner/auto-debit/confirm',
     summary: 'Checks the setup with the provider and saves the payment method; idempotent',
-    write: true,
     responses: {
       200: { description: 'The automatic debit', schema: z.object({ autoDebit: AutoDebitSchema }) },
       403: PARTNER_403,
       502: PROVIDER_FAILED,
       503: UNCONFIGURED,
     },
-    handler: async (ctx) => ({ status: 200, body: { autoDebit: await confirmAutoDebit(ctx) } }),
+    input: () => ({}),
+    reply: (autoDebit) => ({ status: 200, body: { autoDebit } }),
   });
-  mount(r, app, {
+  mountOperation(r, app, removeAutoDebitOp, {
     ...base,
-    method: 'delete',
-    path: '/partner/auto-debit',
     summary: 'Removes automatic debit (the payment method is detached at the provider); idempotent',
     responses: { 204: { description: 'Removed' }, 403: PARTNER_403, 502: PROVIDER_FAILED, 503: UNCONFIGURED },
-    handler: async (ctx) => {
-      await removeAutoDebit(ctx);
-      return { status: 204 };
-    },
+    input: () => ({}),
+    reply: () => ({ status: 204 }),
   });
   return r;
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.js';
 import { markPaid } from './invoices.service.js';
 import { PartnerInvoice, PartnerProgram } from './partner.entity.js';
 import type { AutoDebitDto } from './partner.schemas.js';
-import { PARTNER_READ, PARTNER_WRITE, requireProgram } from './partner.service.js';
+import { requireProgram } from './partner.service.js';
 import { callProvider, ensureCustomer, idOf, provider } from './payments.js';
 
 const SANDBOX_SETUP = 'cs_sandbox_setup_';
@@ -25,7 +25,7 @@ export const autoDebitOf = (p: PartnerProgram): AutoDebitDto => ({
  * setup, never reaching the provider.
  */
 export async function setupAutoDebit(ctx: ServiceContext, linkBase: string): Promise<{ url: string; sessionId: string }> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const confirmUrl = `${linkBase}/partner/auto-debit/confirm`;
   if (program.sandbox) {
     program.autoDebitSessionId = `${SANDBOX_SETUP}${program.workspaceId}`;
@@ -69,7 +69,7 @@ async function completeSetup(em: Em, stripe: Stripe, log: Logger, program: Partn
  * string) and saves its payment method once complete. Idempotent: an active debit is answered as it is.
  */
 export async function confirmAutoDebit(ctx: ServiceContext): Promise<AutoDebitDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const pending = program.autoDebitSessionId;
   if (pending && program.sandbox) {
     if (pending.startsWith(SANDBOX_SETUP)) {
@@ -87,12 +87,12 @@ export async function confirmAutoDebit(ctx: ServiceContext): Promise<AutoDebitDt
 }
 
 export async function getAutoDebit(ctx: ServiceContext): Promise<AutoDebitDto> {
-  return autoDebitOf(await requireProgram(ctx, PARTNER_READ));
+  return autoDebitOf(await requireProgram(ctx));
 }
 
 /** `DELETE /partner/auto-debit`: detaches the saved payment method at the provider and forgets it (idempotent). */
 export async function removeAutoDebit(ctx: ServiceContext): Promise<void> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const method = program.autoDebitPaymentMethod;
   if (method && !program.sandbox) {
     const stripe = provider(ctx.app.partner.payments);

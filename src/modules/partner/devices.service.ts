@@ -11,7 +11,7 @@ import { issueKey, revokeKeyAndDescendants } from '../keys/index.js';
 import { User } from '../workspaces/index.js';
 import { PartnerDevice, type DeviceStatus } from './partner.entity.js';
 import { DeviceCodeRequestSchema, DeviceConfirmSchema, DeviceTokenSchema, type DeviceDto } from './partner.schemas.js';
-import { PARTNER_WRITE, requireProgram } from './partner.service.js';
+import { requireProgram } from './partner.service.js';
 
 /** How long a pairing code can be confirmed (docs/partner.md, Devices). */
 export const DEVICE_CODE_TTL_MS = 10 * 60 * 1000;
@@ -67,7 +67,7 @@ export async function requestDeviceCode(app: Deps, input: unknown): Promise<Devi
 
 /** `POST /partner/devices/confirm` `{ userCode }`: the integrator pairs the install showing that code. */
 export async function confirmDevice(ctx: ServiceContext, input: unknown): Promise<DeviceDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const { userCode: code } = DeviceConfirmSchema.parse(input ?? {});
   const now = ctx.clock.now();
   const device = await ctx.em.findOne(PartnerDevice, { userCode: code.toUpperCase(), status: 'pending', partnerId: null, expiresAt: { $gt: now } });
@@ -115,7 +115,7 @@ export async function listDevices(ctx: ServiceContext): Promise<DeviceDto[]> {
 
 /** `DELETE /partner/devices/:id`: unpairs an install; its key is revoked (401 at its next call). */
 export async function unpairDevice(ctx: ServiceContext, id: string): Promise<void> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const device = await ctx.em.findOne(PartnerDevice, { id, partnerId: program.workspaceId, status: { $in: ['paired', 'pending'] } });
   if (!device) throw errors.notFound('device', id);
   device.status = 'unpaired';

@@ -7,7 +7,7 @@ import { monthOf } from '../usage/index.js';
 import { Workspace } from '../workspaces/index.js';
 import { PartnerInvoice, PartnerProgram, type InvoiceLine } from './partner.entity.js';
 import type { InvoiceDto } from './partner.schemas.js';
-import { DAY_MS, graceEndOf, PARTNER_WRITE, requireProgram } from './partner.service.js';
+import { DAY_MS, graceEndOf, requireProgram } from './partner.service.js';
 import { callProvider, ensureCustomer, idOf, provider } from './payments.js';
 import { addMonths, wholesaleLines } from './statements.service.js';
 
@@ -168,7 +168,7 @@ const SANDBOX_SESSION = 'cs_sandbox_';
  * checkout that never reaches the provider.
  */
 export async function payInvoice(ctx: ServiceContext, id: string, linkBase: string): Promise<{ url: string; sessionId: string }> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const invoice = await findInvoice(ctx, program, id);
   if (invoice.status !== 'open') throw errors.invoiceNotPayable(invoice.status);
   const returnUrl = `${linkBase}/partner/invoices/${invoice.id}/confirm`;
@@ -205,7 +205,7 @@ export async function payInvoice(ctx: ServiceContext, id: string, linkBase: stri
  * Idempotent: a paid invoice is answered as it is.
  */
 export async function confirmInvoice(ctx: ServiceContext, id: string): Promise<InvoiceDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const invoice = await findInvoice(ctx, program, id);
   if (invoice.status === 'open' && invoice.checkoutSessionId) {
     if (invoice.sandbox) {

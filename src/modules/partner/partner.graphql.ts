@@ -1,10 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { inputFromZod, objectFromZod } from '../../graphql/from-zod.js';
 import { plainInput } from '../../graphql/plain-input.js';
-import { operationNeeds } from '../../graphql/root-fields.js';
-import { confirmAutoDebit, getAutoDebit, removeAutoDebit, setupAutoDebit } from './auto-debit.service.js';
-import { confirmDevice, listDevices, unpairDevice } from './devices.service.js';
-import { confirmInvoice, listInvoices, payInvoice } from './invoices.service.js';
+import { operationField } from '../../graphql/root-fields.js';
 import {
   AutoDebitSchema,
   CheckoutSchema,
@@ -23,15 +20,35 @@ import {
   WholesaleSchema,
   type ApiKeyDtoWithSecret,
 } from './partner.schemas.js';
-import { createClient, createClientKey, getStatus, listClientKeys, listClients, revokeClientKey, updateClient } from './partner.service.js';
-import { getClientUsage, getStatement, getWholesale, listPayments, setPayment } from './statements.service.js';
+import {
+  clientUsageOp,
+  confirmAutoDebitOp,
+  confirmDeviceOp,
+  confirmInvoiceOp,
+  createClientKeyOp,
+  createClientOp,
+  getAutoDebitOp,
+  getStatusOp,
+  listClientKeysOp,
+  listClientsOp,
+  listDevicesOp,
+  listInvoicesOp,
+  listPaymentsOp,
+  payInvoiceOp,
+  removeAutoDebitOp,
+  revokeClientKeyOp,
+  setPaymentOp,
+  setupAutoDebitOp,
+  statementOp,
+  unpairDeviceOp,
+  updateClientOp,
+  wholesaleOp,
+} from './operations.js';
 
 /**
- * The partner (integrator) API for the console: the same service functions as `/partner/*`, scope
- * `partner` (a signed-in person must be an admin), each root field twinned to its REST route.
+ * The partner (integrator) API for the console: the same operations as `/partner/*` (operations.ts),
+ * scope `partner` (a signed-in person must be an admin).
  */
-const read = (twin: string) => operationNeeds({ scope: 'partner', twin });
-const write = (twin: string) => operationNeeds({ scope: 'partner', write: true, twin });
 
 const StatusRef = objectFromZod('PartnerStatus', PartnerStatusSchema, { names: { mode: 'PartnerMode' } });
 const ClientRef = objectFromZod('PartnerClient', ClientDtoSchema, {
@@ -73,60 +90,60 @@ builder.queryFields((t) => ({
   partnerStatus: t.field({
     type: StatusRef,
     description: 'The program state (GET /partner/status).',
-    extensions: read('GET /partner/status'),
-    resolve: async (_r, _a, ctx) => getStatus(await ctx.service()),
+    extensions: operationField(getStatusOp),
+    resolve: async (_r, _a, ctx) => getStatusOp.run(await ctx.service(), {}),
   }),
   partnerClients: t.field({
     type: [ClientRef],
     description: "Client workspaces with this month's usage, rates and acknowledgement (GET /partner/clients).",
-    extensions: read('GET /partner/clients'),
-    resolve: async (_r, _a, ctx) => listClients(await ctx.service()),
+    extensions: operationField(listClientsOp),
+    resolve: async (_r, _a, ctx) => listClientsOp.run(await ctx.service(), {}),
   }),
   partnerClientKeys: t.field({
     type: [ClientKeyRef],
-    extensions: read('GET /partner/clients/:id/keys'),
+    extensions: operationField(listClientKeysOp),
     args: { clientId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => listClientKeys(await ctx.service(), String(args.clientId)),
+    resolve: async (_r, args, ctx) => listClientKeysOp.run(await ctx.service(), { id: String(args.clientId) }),
   }),
   partnerClientUsage: t.field({
     type: UsageRef,
-    extensions: read('GET /partner/clients/:id/usage'),
+    extensions: operationField(clientUsageOp),
     args: { clientId: t.arg.id({ required: true }), month: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => getClientUsage(await ctx.service(), String(args.clientId), { month: args.month ?? undefined }),
+    resolve: async (_r, args, ctx) => clientUsageOp.run(await ctx.service(), { id: String(args.clientId), query: { month: args.month ?? undefined } }),
   }),
   partnerStatement: t.field({
     type: StatementRef,
     description: 'Usage, controls, resale, wholesale and margin of a month, in integer cents (GET /partner/clients/:id/statement).',
-    extensions: read('GET /partner/clients/:id/statement'),
+    extensions: operationField(statementOp),
     args: { clientId: t.arg.id({ required: true }), month: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => getStatement(await ctx.service(), String(args.clientId), { month: args.month ?? undefined }),
+    resolve: async (_r, args, ctx) => statementOp.run(await ctx.service(), { id: String(args.clientId), query: { month: args.month ?? undefined } }),
   }),
   partnerPayments: t.field({
     type: [PaymentRef],
-    extensions: read('GET /partner/clients/:id/payments'),
+    extensions: operationField(listPaymentsOp),
     args: { clientId: t.arg.id({ required: true }), months: t.arg.int({ required: false }) },
-    resolve: async (_r, args, ctx) => listPayments(await ctx.service(), String(args.clientId), { months: args.months ?? undefined }),
+    resolve: async (_r, args, ctx) => listPaymentsOp.run(await ctx.service(), { id: String(args.clientId), query: { months: args.months ?? undefined } }),
   }),
   partnerWholesale: t.field({
     type: WholesaleRef,
-    extensions: read('GET /partner/wholesale'),
+    extensions: operationField(wholesaleOp),
     args: { month: t.arg.string({ required: false }) },
-    resolve: async (_r, args, ctx) => getWholesale(await ctx.service(), { month: args.month ?? undefined }),
+    resolve: async (_r, args, ctx) => wholesaleOp.run(await ctx.service(), { query: { month: args.month ?? undefined } }),
   }),
   partnerInvoices: t.field({
     type: [InvoiceRef],
-    extensions: read('GET /partner/invoices'),
-    resolve: async (_r, _a, ctx) => listInvoices(await ctx.service()),
+    extensions: operationField(listInvoicesOp),
+    resolve: async (_r, _a, ctx) => listInvoicesOp.run(await ctx.service(), {}),
   }),
   partnerAutoDebit: t.field({
     type: AutoDebitRef,
-    extensions: read('GET /partner/status'),
-    resolve: async (_r, _a, ctx) => getAutoDebit(await ctx.service()),
+    extensions: operationField(getAutoDebitOp),
+    resolve: async (_r, _a, ctx) => getAutoDebitOp.run(await ctx.service(), {}),
   }),
   partnerDevices: t.field({
     type: [DeviceRef],
-    extensions: read('GET /partner/devices'),
-    resolve: async (_r, _a, ctx) => listDevices(await ctx.service()),
+    extensions: operationField(listDevicesOp),
+    resolve: async (_r, _a, ctx) => listDevicesOp.run(await ctx.service(), {}),
   }),
 }));
 
@@ -134,77 +151,68 @@ builder.mutationFields((t) => ({
   createPartnerClient: t.field({
     type: ClientRef,
     description: 'Creates a client; with adminEmail its manager is invited as administrator (POST /partner/clients).',
-    extensions: write('POST /partner/clients'),
+    extensions: operationField(createClientOp),
     args: { input: t.arg({ type: CreateClientInput, required: true }) },
-    resolve: async (_r, args, ctx) => createClient(await ctx.service(), plainInput(args.input), linkBase(ctx)),
+    resolve: async (_r, args, ctx) => createClientOp.run(await ctx.service(), { body: plainInput(args.input), linkBase: linkBase(ctx) }),
   }),
   updatePartnerClient: t.field({
     type: ClientRef,
-    extensions: write('PATCH /partner/clients/:id'),
+    extensions: operationField(updateClientOp),
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateClientInput, required: true }) },
-    resolve: async (_r, args, ctx) => updateClient(await ctx.service(), String(args.id), plainInput(args.input)),
+    resolve: async (_r, args, ctx) => updateClientOp.run(await ctx.service(), { id: String(args.id), body: plainInput(args.input) }),
   }),
   createPartnerClientKey: t.field({
     type: CreatedKeyRef,
-    extensions: write('POST /partner/clients/:id/keys'),
+    extensions: operationField(createClientKeyOp),
     args: { clientId: t.arg.id({ required: true }), input: t.arg({ type: CreateClientKeyInput, required: true }) },
-    resolve: async (_r, args, ctx) => createClientKey(await ctx.service(), String(args.clientId), plainInput(args.input)),
+    resolve: async (_r, args, ctx) => createClientKeyOp.run(await ctx.service(), { id: String(args.clientId), body: plainInput(args.input) }),
   }),
   revokePartnerClientKey: t.boolean({
-    extensions: write('DELETE /partner/clients/:id/keys/:keyId'),
+    extensions: operationField(revokeClientKeyOp),
     args: { clientId: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await revokeClientKey(await ctx.service(), String(args.clientId), String(args.keyId));
-      return true;
-    },
+    resolve: async (_r, args, ctx) => revokeClientKeyOp.run(await ctx.service(), { id: String(args.clientId), keyId: String(args.keyId) }),
   }),
   setPartnerPayment: t.field({
     type: PaymentRef,
-    extensions: write('PUT /partner/clients/:id/payments/:month'),
+    extensions: operationField(setPaymentOp),
     args: { clientId: t.arg.id({ required: true }), month: t.arg.string({ required: true }), input: t.arg({ type: SetPaymentInput, required: true }) },
-    resolve: async (_r, args, ctx) => setPayment(await ctx.service(), String(args.clientId), args.month, plainInput(args.input)),
+    resolve: async (_r, args, ctx) => setPaymentOp.run(await ctx.service(), { id: String(args.clientId), month: args.month, body: plainInput(args.input) }),
   }),
   payPartnerInvoice: t.field({
     type: CheckoutRef,
-    extensions: write('POST /partner/invoices/:id/pay'),
+    extensions: operationField(payInvoiceOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => payInvoice(await ctx.service(), String(args.id), linkBase(ctx)),
+    resolve: async (_r, args, ctx) => payInvoiceOp.run(await ctx.service(), { id: String(args.id), linkBase: linkBase(ctx) }),
   }),
   confirmPartnerInvoice: t.field({
     type: InvoiceRef,
-    extensions: write('GET /partner/invoices/:id/confirm'),
+    extensions: operationField(confirmInvoiceOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => confirmInvoice(await ctx.service(), String(args.id)),
+    resolve: async (_r, args, ctx) => confirmInvoiceOp.run(await ctx.service(), { id: String(args.id) }),
   }),
   setupPartnerAutoDebit: t.field({
     type: CheckoutRef,
-    extensions: write('POST /partner/auto-debit'),
-    resolve: async (_r, _a, ctx) => setupAutoDebit(await ctx.service(), linkBase(ctx)),
+    extensions: operationField(setupAutoDebitOp),
+    resolve: async (_r, _a, ctx) => setupAutoDebitOp.run(await ctx.service(), { linkBase: linkBase(ctx) }),
   }),
   confirmPartnerAutoDebit: t.field({
     type: AutoDebitRef,
-    extensions: write('GET /partner/auto-debit/confirm'),
-    resolve: async (_r, _a, ctx) => confirmAutoDebit(await ctx.service()),
+    extensions: operationField(confirmAutoDebitOp),
+    resolve: async (_r, _a, ctx) => confirmAutoDebitOp.run(await ctx.service(), {}),
   }),
   removePartnerAutoDebit: t.boolean({
-    extensions: write('DELETE /partner/auto-debit'),
-    resolve: async (_r, _a, ctx) => {
-      await removeAutoDebit(await ctx.service());
-      return true;
-    },
+    extensions: operationField(removeAutoDebitOp),
+    resolve: async (_r, _a, ctx) => removeAutoDebitOp.run(await ctx.service(), {}),
   }),
   confirmPartnerDevice: t.field({
     type: DeviceRef,
-    extensions: write('POST /partner/devices/confirm'),
+    extensions: operationField(confirmDeviceOp),
     args: { userCode: t.arg.string({ required: true }) },
-    resolve: async (_r, args, ctx) => confirmDevice(await ctx.service(), { userCode: args.userCode }),
+    resolve: async (_r, args, ctx) => confirmDeviceOp.run(await ctx.service(), { body: { userCode: args.userCode } }),
   }),
   unpairPartnerDevice: t.boolean({
-    extensions: write('DELETE /partner/devices/:id'),
+    extensions: operationField(unpairDeviceOp),
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => {
-      await unpairDevice(await ctx.service(), String(args.id));
-      return true;
-    },
+    resolve: async (_r, args, ctx) => unpairDeviceOp.run(await ctx.service(), { id: String(args.id) }),
   }),
 }));

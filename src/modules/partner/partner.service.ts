@@ -4,7 +4,6 @@ import { errors } from '../../errors/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { audit, sourceOf } from '../audit/index.js';
-import { authorize, type Access } from '../../core/access.js';
 import { ApiKey } from '../keys/index.js';
 import { keyAuditDetails, revokedAuditDetails, toApiKeyDto } from '../keys/index.js';
 import type { ApiKeyDto } from '../keys/index.js';
@@ -24,15 +23,14 @@ import {
   type PartnerStatus,
 } from './partner.schemas.js';
 
-/** Every `/partner/*` use case: scope `partner` (a signed-in person must be an admin: docs/people.md). */
-export const PARTNER_READ: Access = { scope: 'partner' };
-export const PARTNER_WRITE: Access = { scope: 'partner', write: true };
-
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The caller's partner program, or 403 partner_required: the workspace is not an integrator. */
-export async function requireProgram(ctx: ServiceContext, access: Access = PARTNER_READ): Promise<PartnerProgram> {
-  authorize(ctx, access);
+/**
+ * The caller's partner program, or 403 partner_required: the workspace is not an integrator. The
+ * caller's access (scope partner, an admin person) is the operation's need (operations.ts), checked by
+ * the pipeline before.
+ */
+export async function requireProgram(ctx: ServiceContext): Promise<PartnerProgram> {
   const program = await ctx.em.findOne(PartnerProgram, { workspaceId: ctx.caller.workspace.id });
   if (!program) throw errors.partnerRequired();
   return program;
@@ -186,7 +184,7 @@ export async function getClient(ctx: ServiceContext, id: string): Promise<Client
  * are test clients. `linkBase` is where the invitation link points.
  */
 export async function createClient(ctx: ServiceContext, input: unknown, linkBase: string): Promise<ClientDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const data = CreateClientSchema.parse(input ?? {});
   const integrator = ctx.caller.workspace;
   const created = await ctx.em.transactional(async (em) => {
@@ -247,7 +245,7 @@ export async function createClient(ctx: ServiceContext, input: unknown, linkBase
  * the flag from the workspace row); `false` restores them.
  */
 export async function updateClient(ctx: ServiceContext, id: string, input: unknown): Promise<ClientDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const data = UpdateClientSchema.parse(input ?? {});
   const { client, workspace } = await findClient(ctx, program, id);
   if (data.name !== undefined) workspace.name = data.name;
@@ -276,7 +274,7 @@ export async function updateClient(ctx: ServiceContext, id: string, input: unkno
  * parent key: revoking the integrator's own key leaves its clients' keys working.
  */
 export async function createClientKey(ctx: ServiceContext, id: string, input: unknown): Promise<ApiKeyDto & { secret: string }> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const data = CreateClientKeySchema.parse(input ?? {});
   const { client } = await findClient(ctx, program, id);
   const { key, secret } = await ctx.em.transactional(async (em) => {
@@ -297,7 +295,7 @@ export async function listClientKeys(ctx: ServiceContext, id: string): Promise<A
 
 /** `DELETE /partner/clients/:id/keys/:keyId`: revoked (with the keys it created) at its next call. */
 export async function revokeClientKey(ctx: ServiceContext, id: string, keyId: string): Promise<void> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const { client } = await findClient(ctx, program, id);
   await ctx.em.transactional(async (em) => {
     const key = await em.findOne(ApiKey, { id: keyId, workspaceId: client.workspaceId, revokedAt: null });

@@ -17,7 +17,7 @@ import {
   type Statement,
   type Wholesale,
 } from './partner.schemas.js';
-import { findClient, PARTNER_WRITE, requireProgram } from './partner.service.js';
+import { findClient, requireProgram } from './partner.service.js';
 
 /** The calendar month (UTC) `YYYY-MM` names. */
 export function monthPeriod(month: string): Period {
@@ -122,7 +122,7 @@ export async function listPayments(ctx: ServiceContext, id: string, query: unkno
 
 /** `PUT /partner/clients/:id/payments/:month`: records whether the client paid a month; refused (400) for a future month. */
 export async function setPayment(ctx: ServiceContext, id: string, month: string, input: unknown): Promise<PaymentDto> {
-  const program = await requireProgram(ctx, PARTNER_WRITE);
+  const program = await requireProgram(ctx);
   const parsedMonth = MonthSchema.safeParse(month);
   if (!parsedMonth.success) throw errors.validation('month', 'month must be in the form YYYY-MM');
   if (parsedMonth.data > monthOf(ctx.clock.now())) throw errors.validation('month', 'month cannot be in the future');
