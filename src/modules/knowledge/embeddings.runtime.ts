@@ -15,6 +15,8 @@ export interface EmbeddingsRuntime {
   readonly batch: number;
   /** Whether the knowledge search adds synonyms and translations below the exact words (SVC_SEARCH_SYNONYMS). */
   readonly synonyms: boolean;
+  /** Full-text search ranks at most this many matching passages (0: every match; knowledge.repository.ts, searchChunks). */
+  readonly rankCandidates: number;
 }
 
 declare module '../../core/deps.js' {
@@ -29,7 +31,7 @@ declare module '../../core/deps.js' {
  */
 export async function createEmbeddingsRuntime(kernel: Kernel): Promise<EmbeddingsRuntime> {
   const config = loadEmbeddingsConfig(kernel.config.env);
-  const base = { maxScan: config.maxScan, batch: config.batch, synonyms: config.synonyms };
+  const base = { maxScan: config.maxScan, batch: config.batch, synonyms: config.synonyms, rankCandidates: config.rankCandidates };
   if (!config.baseUrl) {
     kernel.log.info('knowledge search: full text only (SVC_EMBEDDINGS_BASE_URL is not set)');
     return { ...base, client: null, engine: 'in-process' };

@@ -15,6 +15,7 @@ const EmbeddingsEnvSchema = z
     SVC_EMBEDDINGS_BATCH: positiveInt(64),
     SVC_EMBEDDINGS_MAX_SCAN: positiveInt(5_000),
     SVC_SEARCH_SYNONYMS: z.enum(['on', 'off']).default('on'),
+    SVC_SEARCH_RANK_CANDIDATES: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).default(1_000)),
   })
   .refine((e) => !e.SVC_EMBEDDINGS_BASE_URL || e.SVC_EMBEDDINGS_MODEL, {
     message: 'SVC_EMBEDDINGS_MODEL is required with SVC_EMBEDDINGS_BASE_URL',
@@ -33,6 +34,8 @@ export interface EmbeddingsConfig {
   maxScan: number;
   /** Knowledge search adds synonyms, translations and word forms below the exact words (SVC_SEARCH_SYNONYMS, default on). */
   synonyms: boolean;
+  /** Full-text search ranks at most this many matching passages (SVC_SEARCH_RANK_CANDIDATES, default 1 000; 0: every match). */
+  rankCandidates: number;
 }
 
 /** Reads the embeddings settings from an environment record; throws a ZodError when invalid. */
@@ -46,6 +49,7 @@ export function loadEmbeddingsConfig(env: Record<string, string | undefined>): E
     batch: e.SVC_EMBEDDINGS_BATCH,
     maxScan: e.SVC_EMBEDDINGS_MAX_SCAN,
     synonyms: e.SVC_SEARCH_SYNONYMS === 'on',
+    rankCandidates: e.SVC_SEARCH_RANK_CANDIDATES,
   };
 }
 

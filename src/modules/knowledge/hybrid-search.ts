@@ -44,8 +44,8 @@ export async function searchPassages(
   ctx: Pick<ServiceContext, 'em' | 'app' | 'log' | 'signal'>,
   opts: { workspaceId: string; query: string; topK: number; scope: SearchScope },
 ): Promise<RankedHit[]> {
-  const { client, engine, maxScan, synonyms } = ctx.app.embeddings;
-  const fullText = async (topK: number) => (await searchChunks(ctx.em, { ...opts, topK, expand: synonyms })).map((h) => ({ ...h, similarity: h.rank }));
+  const { client, engine, maxScan, synonyms, rankCandidates } = ctx.app.embeddings;
+  const fullText = async (topK: number) => (await searchChunks(ctx.em, { ...opts, topK, expand: synonyms, candidates: rankCandidates })).map((h) => ({ ...h, similarity: h.rank }));
   if (!client || isAdvancedQuery(opts.query) || !opts.query.trim()) return fullText(opts.topK);
   if (opts.scope.kind === 'some' && opts.scope.sourceIds.length === 0 && opts.scope.collectionIds.length === 0) return [];
 
@@ -59,11 +59,11 @@ export async function searchPassages(
   }
   const candidates = Math.max(CANDIDATES, opts.topK);
   const [text, vectors] = await Promise.all([
-    searchChunks(ctx.em, { ...opts, topK: candidates, expand: synonyms }),
+    searchChunks(ctx.em, { ...opts, topK: candidates, expand: synonyms, candidates: rankCandidates }),
     vectorCandidates(ctx.em, { engine, model: client.model, query: queryVector, workspaceId: opts.workspaceId, scope: opts.scope, limit: candidates, maxScan }),
   ]).catch(async (err: unknown) => {
     ctx.log.error({ err }, 'vector search failed; this search is full text only');
-    return [await searchChunks(ctx.em, { ...opts, topK: candidates, expand: synonyms }), null] as const;
+    return [await searchChunks(ctx.em, { ...opts, topK: candidates, expand: synonyms, candidates: rankCandidates }), null] as const;
   });
   if (!vectors || !vectors.complete) {
     if (vectors) ctx.log.warn({ maxScan, workspaceId: opts.workspaceId }, 'the searched scope holds more passages than the in-process vector bound; this search is full text only');

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Em } from '../../db/types.js';
 import { AgentKnowledgeLink } from './knowledge.entity.js';
-import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryTerms } from './search-text.js';
+import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryWordGroups, twoWordQuery } from './search-text.js';
 
 export interface ChunkRow {
   id: string;
@@ -136,53 +136,92 @@ export interface SearchHit {
  * words (OR), ranked by cover density (`ts_rank_cd`), which favours passages holding more of the words
  * close together; queries using web-search syntax go through `websearch_to_tsquery` as typed.
  * Ties break on source and position, so results are deterministic.
+ *
+ * `candidates` bounds the ranking (issue 28; docs/performance.md, "Knowledge search: bounded ranking"):
+ * when the scope holds more matching passages than that, `ts_rank_cd` scores `candidates` of them: first
+ * those holding at least two different words of the query (found by the GIN index alone), then, up to the
+ * bound, passages holding one word in the index's order. Scoring every match of a frequent word is what
+ * costs at 100 000 passages; a scope with fewer matches than the bound is ranked exactly as without it.
+ * 0 or absent: every match is scored.
  */
 export async function searchChunks(
   em: Em,
-  opts: { workspaceId: string; query: string; topK: number; scope: SearchScope; expand?: boolean },
+  opts: { workspaceId: string; query: string; topK: number; scope: SearchScope; expand?: boolean; candidates?: number },
 ): Promise<SearchHit[]> {
   let tsquery: string;
   let queryText: string;
   let expanded = '';
+  let strong = '';
   if (isAdvancedQuery(opts.query)) {
     queryText = advancedQueryText(opts.query);
     tsquery = `websearch_to_tsquery('simple', ?)`;
   } else {
-    const terms = queryTerms(opts.query);
+    const groups = queryWordGroups(opts.query);
+    const terms = [...new Set(groups.flat())];
     queryText = orQuery(terms);
     tsquery = `to_tsquery('simple', ?)`;
     if (opts.expand && terms.length > 0) expanded = expansionTerms(terms).join(' | ');
+    strong = twoWordQuery(groups);
   }
   if (!queryText) return [];
   if (opts.scope.kind === 'some' && opts.scope.sourceIds.length === 0 && opts.scope.collectionIds.length === 0) return [];
 
-  // The workspace twice: for the passages and for their sources (see the comment on the query).
   // With expansion terms, a passage matches either list and ranks by its exact words plus half the rank of
   // the expansions (scaled back into [0, 1)): a passage holding the exact words stays ahead.
-  const params: unknown[] = expanded ? [queryText, expanded, opts.workspaceId, opts.workspaceId] : [queryText, opts.workspaceId, opts.workspaceId];
-  const from = expanded ? `(select ${tsquery} as exact, to_tsquery('simple', ?) as wide) q` : `(select ${tsquery} as exact) q`;
+  const params: unknown[] = [queryText];
+  const columns = [`${tsquery} as exact`];
+  if (expanded) {
+    columns.push(`to_tsquery('simple', ?) as wide`);
+    params.push(expanded);
+  }
+  const bound = opts.candidates && opts.candidates > 0 ? Math.max(opts.candidates, opts.topK) : 0;
+  if (bound > 0) {
+    columns.push(strong ? `to_tsquery('simple', ?) as strong` : `null::tsquery as strong`);
+    if (strong) params.push(strong);
+  }
   const match = expanded ? 'c.search_vector @@ (q.exact || q.wide)' : 'c.search_vector @@ q.exact';
   const rank = expanded ? '(ts_rank_cd(c.search_vector, q.exact, 33) + 0.5 * ts_rank_cd(c.search_vector, q.wide, 33)) / 1.5' : 'ts_rank_cd(c.search_vector, q.exact, 33)';
-  const scopeSql = scopeCondition(opts.scope, params);
-  params.push(opts.topK);
   // `s.workspace_id = ?` changes no result (a passage's source is in its workspace) but bounds the plan:
   // while the database holds few ready sources, PostgreSQL drives this join from them and scans the GIN
   // index once per source, so without it a query paid one index scan per ready source of every
   // workspace. See docs/performance.md (Knowledge, 2026-11-23).
-  const rows = await em.execute<
-    { id: string; source_id: string; source_name: string; section: string; page: number; text: string; collection_id: string | null; collection_name: string | null; rank: number | string }[]
-  >(
-    `select c.id, c.source_id, s.name as source_name, c.section, c.page, c.text, s.collection_id, col.name as collection_name,
-            ${rank} as rank
-       from ${from}
+  const inScope = (condition: string): string => {
+    params.push(opts.workspaceId, opts.workspaceId);
+    return `${condition} and c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' ${scopeCondition(opts.scope, params)}`;
+  };
+  let text: string;
+  if (bound === 0) {
+    text = `select c.id, c.source_id, s.name as source_name, c.section, c.page, c.text, s.collection_id, col.name as collection_name, ${rank} as rank
+       from (select ${columns.join(', ')}) q
        join knowledge_chunk c on ${match}
        join knowledge_source s on s.id = c.source_id
        left join knowledge_collection col on col.id = s.collection_id
-      where c.workspace_id = ? and s.workspace_id = ? and s.status = 'ready' ${scopeSql}
+      where ${inScope('true')}
       order by rank desc, c.source_id, c.ordinal
-      limit ?`,
-    params,
-  );
+      limit ?`;
+  } else {
+    // The two tiers of candidates, each with the scope's conditions, carry what the result and the rank
+    // read (no second fetch of the passages); only then is the rank computed.
+    const tier = (condition: string, limit: string) =>
+      `select c.id, c.source_id, c.ordinal, c.section, c.page, c.text, c.search_vector, s.name as source_name, s.collection_id
+         from q join knowledge_chunk c on ${condition} join knowledge_source s on s.id = c.source_id
+        where ${inScope(condition === match && strong ? 'not (c.search_vector @@ q.strong)' : 'true')} limit ${limit}`;
+    const twoWords = tier(strong ? 'c.search_vector @@ q.strong' : 'false', strong ? String(bound) : '0');
+    const oneWord = tier(match, `greatest(0, ${bound} - (select count(*) from two_words))`);
+    text = `with q as (select ${columns.join(', ')}),
+            two_words as (${twoWords}),
+            one_word as (${oneWord})
+       select c.id, c.source_id, c.source_name, c.section, c.page, c.text, c.collection_id, col.name as collection_name, ${rank} as rank
+       from q
+       join (select * from two_words union all select * from one_word) c on true
+       left join knowledge_collection col on col.id = c.collection_id
+      order by rank desc, c.source_id, c.ordinal
+      limit ?`;
+  }
+  params.push(opts.topK);
+  const rows = await em.execute<
+    { id: string; source_id: string; source_name: string; section: string; page: number; text: string; collection_id: string | null; collection_name: string | null; rank: number | string }[]
+  >(text, params);
   return rows.map((r) => ({
     chunkId: r.id,
     sourceId: r.source_id,

@@ -57,16 +57,33 @@ const MAX_TERMS = 32;
 
 /** The words of a natural-language query worth matching, plus their singular forms; at most 32 words. */
 export function queryTerms(query: string): string[] {
+  return [...new Set(queryWordGroups(query).flat())];
+}
+
+/** The words of the query worth matching, each with its singular form when it has one (in query order). */
+export function queryWordGroups(query: string): string[][] {
   const all = [...new Set(words(query))];
   const content = all.filter((w) => !STOP_WORDS.has(w));
   const chosen = (content.length > 0 ? content : all).slice(0, MAX_TERMS);
-  const out = new Set<string>();
-  for (const w of chosen) {
-    out.add(w);
+  return chosen.map((w) => {
     const s = singularOf(w);
-    if (s) out.add(s);
-  }
-  return [...out];
+    return s && s !== w ? [w, s] : [w];
+  });
+}
+
+/** Words of the query the first tier of a bounded ranking pairs (its size grows with their square). */
+const MAX_PAIRED_WORDS = 10;
+
+/**
+ * The tsquery of passages holding at least two different words of the query (a word or its singular),
+ * over its first MAX_PAIRED_WORDS words; empty for a query of one word. The first tier of the bounded
+ * ranking (knowledge.repository.ts, searchChunks).
+ */
+export function twoWordQuery(groups: string[][]): string {
+  const g = groups.slice(0, MAX_PAIRED_WORDS).map((forms) => (forms.length === 1 ? `'${forms[0]}'` : `(${forms.map((f) => `'${f}'`).join(' | ')})`));
+  const pairs: string[] = [];
+  for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) pairs.push(`(${g[i]} & ${g[j]})`);
+  return pairs.join(' | ');
 }
 
 /** Expansion terms per query, at most (they widen the match; the exact words still rank first). */
