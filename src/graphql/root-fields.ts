@@ -14,20 +14,7 @@ import type { GraphQLContext } from './context.js';
 
 type Args = Record<string, unknown>;
 
-/** What a root field declares: the pipeline's `Needs`, and the REST route it is the twin of. */
-export interface FieldNeeds extends Needs {
-  /**
-   * `METHOD /path` of the REST twin (or a function of the field's arguments): the field counts in that
-   * route's bucket, so a ceiling is one count across both APIs.
-   */
-  twin?: string | ((args: Args) => string);
-}
-
-const NEEDS = 'svcNeeds';
 const OPERATION = 'svcOperation';
-
-/** Spread into a root field's `extensions`: `t.field({ ..., extensions: operationNeeds({ rateLimit: 'agentChat' }) })`. */
-export const operationNeeds = (needs: FieldNeeds): Record<string, unknown> => ({ [NEEDS]: needs });
 
 /** What a root field exposes: one declared operation, or one of several chosen by its arguments. */
 export interface FieldOperations {
@@ -53,14 +40,16 @@ type FieldLike = { name: string; extensions?: Readonly<Record<string, unknown>> 
 /** The operations a root field exposes (none: it declares none). */
 export const operationsOf = (field: FieldLike): FieldOperations | undefined => field.extensions?.[OPERATION] as FieldOperations | undefined;
 
-const needsOf = (field: FieldLike): FieldNeeds => operationsOf(field)?.all[0]?.needs ?? (field.extensions?.[NEEDS] as FieldNeeds | undefined) ?? {};
+const needsOf = (field: FieldLike): Needs => operationsOf(field)?.all[0]?.needs ?? {};
 
+/**
+ * What the pipeline admits a root field as: its declared operation (its REST route's bucket, so a ceiling
+ * is one count across the APIs, and its needs); a field that declares none (test/platform/operations.test.ts
+ * lists them) counts against the caller's own rates only.
+ */
 function operationOf(type: GraphQLObjectType, field: FieldLike, args: Args): AdmitTarget {
   const ops = operationsOf(field);
-  if (ops) return targetOf(ops.pick(args));
-  const { twin, ...needs } = needsOf(field);
-  const name = typeof twin === 'function' ? twin(args) : (twin ?? `graphql ${type.name}.${field.name}`);
-  return { name, needs };
+  return ops ? targetOf(ops.pick(args)) : { name: `graphql ${type.name}.${field.name}`, needs: {} };
 }
 
 /** A refusal before a subscription's stream: the single item of its stream, thrown by `resolve`. */
