@@ -69,6 +69,10 @@ describe("light's gate", () => {
     expect(declined('The passages do not mention any penalty for late acknowledgement.')).toBe(true);
     expect(declined('Les documents ne précisent pas le tarif horaire.')).toBe(true);
     expect(declined('The fee is 40 EUR [1].')).toBe(false);
+    expect(declined("I don't know which courier handles returns.")).toBe(true);
+    expect(declined('The courier is not mentioned in the passages.')).toBe(true);
+    expect(declined("Le transporteur n'est pas indiqué dans les documents.")).toBe(true);
+    expect(declined('The courier is DHL; returns are not mentioned [1].')).toBe(false);
   });
 });
 

@@ -93,6 +93,23 @@ describe('POST /light/ask', () => {
     expect(uncited.body).toMatchObject({ refused: true, refusal: { reason: 'uncited' }, citations: [] });
   });
 
+  it("a real model's refusal in its own words, English or French, is light's refusal, not a cited answer", async () => {
+    const worded = [
+      "I don't know: the passages give the refund period but say nothing about exchanges [1].",
+      'The exchange period is not specified in the documents [1].',
+      "Les documents ne précisent pas le délai d'échange des articles [1].",
+      "Le délai d'échange n'est pas mentionné dans les extraits fournis [1].",
+    ];
+    for (const content of worded) {
+      model.enqueue({ content });
+      const res = await api(t.baseUrl, a.key).post('/light/ask', { question: 'Within how many days are refunds granted after purchase?' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ refused: true, citations: [], model: 'scripted-model', refusal: { reason: 'model_declined', searched: { scope: 'workspace' } } });
+      expect(res.body.answer).toBe(res.body.refusal.message);
+      expect(res.body.answer).not.toContain(content);
+    }
+  });
+
   it('runs on the built-in local model with provider local', async () => {
     const sent = model.requests.length;
     const res = await api(t.baseUrl, a.key).post('/light/ask', { question: 'Within how many days are refunds granted?', provider: 'local' });

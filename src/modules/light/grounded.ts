@@ -61,6 +61,9 @@ const DECLINING = [
   /\b(?:i (?:cannot|can't|could not|couldn't|am unable to|was unable to) (?:find|answer|determine|tell))/i,
   /\b(?:les |ces )?(?:passages?|documents?|sources?|extraits?)\b[^.]{0,60}\bne (?:contiennent|mentionnent|precisent|précisent|indiquent|disent|permettent|couvrent|donnent)\b/i,
   /\b(?:aucune information|pas d'information|je ne (?:peux|trouve|sais) pas)\b/i,
+  /\bi (?:do not|don't) (?:know|have (?:that|this|enough|any) information)\b/i,
+  /\b(?:is|are) not (?:mentioned|specified|stated|given|covered|addressed|found) (?:in|by) (?:the |these )?(?:passages?|documents?|sources?|context)\b/i,
+  /\bn['’](?:est|sont) pas (?:mentionn|précis|precis|indiqu|couvert|abord)\p{L}* (?:dans|par) (?:les |ces )?(?:passages?|documents?|extraits?|sources?)\b/iu,
 ];
 
 /** Whether the model declined: its answer is (or starts with) the decline word, or its first sentence says it in words. */
