@@ -80,6 +80,9 @@ function hasNounOf(text: string, classes: number[]): boolean {
   return false;
 }
 
+/** Whether a text names someone or somewhere; the tagger runs only on a text with a capital past its first letter. */
+const mayName = (text: string) => /\p{Lu}/u.test(text.slice(1)) && namesOf(text).length > 0;
+
 /** Whether a passage holds something of the asked type. */
 export function holdsAnswerType(type: AnswerType, text: string): boolean {
   const t = fold(type === 'person' || type === 'place' ? text : withoutCodes(text));
@@ -94,8 +97,8 @@ export function holdsAnswerType(type: AnswerType, text: string): boolean {
     case 'deadline':
       return MONTHS.test(t) || DATE.test(t) || DURATION.test(t);
     case 'person':
-      return namesOf(text).length > 0 || hasNounOf(text, [LEX.person, LEX.group]);
+      return mayName(text) || hasNounOf(text, [LEX.person, LEX.group]);
     case 'place':
-      return wordsOf(text).some((w) => PLACE_WORDS.has(w)) || namesOf(text).length > 0 || hasNounOf(text, [LEX.location]);
+      return wordsOf(text).some((w) => PLACE_WORDS.has(w)) || mayName(text) || hasNounOf(text, [LEX.location]);
   }
 }

@@ -284,8 +284,23 @@ export function askedOf(question: string): Asked {
 // ---------------------------------------------------------------------------------------------------------
 // The answering sentence
 
+/** Words stemmed so far (both stems, and the French stem of the English one), emptied when full. */
+const STEM_MEMO_MAX = 50_000;
+const stemMemo = new Map<string, [string, string, string]>();
+
+function stemmed(w: string): [string, string, string] {
+  let s = stemMemo.get(w);
+  if (!s) {
+    const en = stemEnglish(w);
+    s = [en, stemFrench(w), stemFrench(en)];
+    if (stemMemo.size >= STEM_MEMO_MAX) stemMemo.clear();
+    stemMemo.set(w, s);
+  }
+  return s;
+}
+
 /** Both languages' stems of a word: a French question may be answered by an English document. */
-const stemsOf = (w: string): string[] => [stemEnglish(w), stemFrench(w)];
+const stemsOf = (w: string): string[] => stemmed(w).slice(0, 2);
 
 /** Forms that stand for the head: its stems, and those of its synonyms and translations. */
 export function headForms(asked: Asked): Set<string> {
@@ -303,7 +318,10 @@ export interface SentenceContext {
 
 function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
   if (!asked.head) return true;
-  if (words.some((w) => stemsOf(w).some((s) => forms.has(s)))) return true;
+  if (words.some((w) => {
+    const [en, fr] = stemmed(w);
+    return forms.has(en) || forms.has(fr);
+  })) return true;
   // `clean air delivery rate` stated as `CADR`.
   if (asked.phrase.length >= 2) {
     const initials = asked.phrase.map((w) => w[0]).join('');
@@ -318,7 +336,7 @@ function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
  */
 function respectsCompound(parts: string[], words: string[]): boolean {
   const joined = parts.join('');
-  const norm = (w: string) => stemFrench(stemEnglish(w));
+  const norm = (w: string) => stemmed(w)[2];
   const stems = parts.map(norm);
   const normed = words.map(norm);
   for (let i = 0; i < words.length; i++) {
