@@ -28,6 +28,10 @@ describe('console: the Audit screen', () => {
     await page.getByLabel('Show').selectOption({ label: 'API keys' });
     await expect.poll(() => table.getByText('person.signed_in').count()).toBe(0);
     expect(await table.getByText(/audited-key/).count()).toBeGreaterThan(0);
+    // Details read as name: value pairs, not raw JSON, and wrap inside the table.
+    expect(await table.getByText(/name: audited-key/).count()).toBeGreaterThan(0);
+    expect(await table.textContent()).not.toContain('{"');
+    expect(await page.getByRole('region', { name: 'Audit entries' }).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 
     const member = await h.person({ role: 'member' });
     const other = await h.signedIn(member.email, member.password, { width: 1280 });

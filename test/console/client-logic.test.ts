@@ -271,3 +271,14 @@ describe('the kind of a certificate in words', () => {
     expect(proofLabelOf({ kind: 'verify', route: 'POST /v1/verify' })).toBe('verifier report');
   });
 });
+
+describe('audit entry details', () => {
+  it('reads as name: value pairs, lists joined, nothing for no details', async () => {
+    const { detailsText } = await import('../../console/src/lib/audit-details.js');
+    expect(detailsText({ role: 'member', email: 'grace@example.com' })).toBe('role: member · email: grace@example.com');
+    expect(detailsText({ scopes: ['agents', 'knowledge'], expiresAt: null, readonly: false })).toBe('scopes: agents, knowledge · expiresAt: — · readonly: false');
+    expect(detailsText({ limits: { perMinute: 60 } })).toBe('limits: {"perMinute":60}');
+    expect(detailsText({})).toBe('');
+    expect(detailsText(null)).toBe('');
+  });
+});

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('debates in the console (headless Chromium)', () => {
-  it('explains the devil’s advocate where a debate is set up, never offers it as a debater, and seats it', async () => {
+  it('explains the devil’s advocate where a debate is set up, never offers it as a debater, seats it, and names who holds a disagreement', async () => {
     const { tenant, email, password } = await h.person();
     await createAgent(h.t, tenant.key, persona('Ada', { role: 'Tax adviser', mission: 'Argue for lower VAT' }));
     await createAgent(h.t, tenant.key, persona('Bo', { role: 'Economist', mission: 'Argue for stable budgets' }));
@@ -39,11 +39,17 @@ describe('debates in the console (headless Chromium)', () => {
     model.enqueue({ content: 'Lower VAT helps households.' });
     model.enqueue({ content: 'Budgets need the revenue.' });
     model.enqueue({ content: 'Weakest point: nobody priced the cut.' });
-    model.enqueue({ content: JSON.stringify({ agreements: ['Prices matter'], disagreements: [], recommendation: 'Price the cut first', confidence: 0.6 }) });
+    model.enqueue({
+      content: JSON.stringify({ agreements: ['Prices matter'], disagreements: [{ point: 'Whether the cut was priced', heldBy: ["Devil's Advocate"] }], recommendation: 'Price the cut first', confidence: 0.6 }),
+    });
     await page.getByLabel('Topic').fill('Should we lower VAT on food?');
     await page.getByRole('button', { name: 'Start debate' }).click();
     await page.getByText('Weakest point: nobody priced the cut.').first().waitFor({ timeout: 30_000 });
     await page.getByText("· devil's advocate").first().waitFor();
+    // The synthesis names who holds a disagreement, never by id (live, then in the past debates).
+    await expect.poll(() => page.getByTestId('synthesis').first().textContent()).toContain("Whether the cut was priced (held by Devil's Advocate)");
+    await expect.poll(() => page.getByTestId('synthesis').count()).toBe(2);
+    for (const synthesis of await page.getByTestId('synthesis').all()) expect(await synthesis.textContent()).not.toMatch(/agt_/);
 
     // Now the workspace has its devil's advocate: named in the explanation, still not offered as a debater.
     await page.reload();

@@ -50,6 +50,9 @@ describe('flows in the console (headless Chromium)', () => {
     await log.waitFor();
     await runFlowWork(h.t.app.services);
     await expect.poll(() => log.textContent()).toContain('approval_requested ok');
+    // The runs list follows the run on screen: it is waiting too, not left at "queued".
+    const runList = page.getByRole('list', { name: 'Runs of Refund batch' });
+    await expect.poll(() => runList.getByRole('listitem').first().textContent()).toContain('waiting_approval');
     // The inbox is live: the approval is there without a reload.
     const approvals = page.getByRole('list', { name: 'Approvals' });
     await approvals.getByText('Ship the refund batch?').waitFor();
@@ -60,6 +63,7 @@ describe('flows in the console (headless Chromium)', () => {
     await page.getByText('Nothing to decide.').waitFor();
 
     await runFlowWork(h.t.app.services);
+    await expect.poll(() => runList.getByRole('listitem').first().textContent(), { timeout: 15_000 }).toContain('succeeded');
     const runs = await gql(`query($id: ID!) { flowRuns(flowId: $id) { id status } }`, { id: flowId });
     expect(runs.data.flowRuns[0].status).toBe('succeeded');
     const approval = await gql(`{ flowApprovals { status comment decidedBy } }`, {});

@@ -26,6 +26,10 @@ describe('people and your account in the console (headless Chromium)', () => {
       // The tenant's API-key user, the admin and Grace: 3 of the 5 seats.
       await page.getByText('3 of 5 seats used · 2 available').waitFor();
       await page.getByText('No invitation waiting', { exact: false }).waitFor();
+      // The API-key user has no e-mail: said in words, never shown by its id.
+      const members = page.getByRole('list', { name: 'People' });
+      await members.getByText('A person without an e-mail', { exact: true }).waitFor();
+      expect(await members.textContent()).not.toMatch(/usr_/);
       expect(await seriousViolations(page)).toEqual([]);
 
       const invited = `lin-${width}@example.com`;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Empty, ErrorNote } from '../components/ui.js';
 import { graphql } from '../graphql.js';
+import { detailsText } from '../lib/audit-details.js';
 import { formatTime } from '../lib/format.js';
 
 /** The workspace's audit log (admins): who changed who can do what, newest first, filtered by kind, a page at a time. */
@@ -74,13 +75,13 @@ export default function AuditScreen() {
             <tbody>
               {page.entries.map((e) => (
                 <tr key={e.id}>
-                  <td>{formatTime(e.at)}</td>
-                  <td>
+                  <td className="when">{formatTime(e.at)}</td>
+                  <td className="wraps">
                     {e.action} <span className="hint">{e.target.type} {e.target.id}</span>
-                    {Object.keys(e.details as object).length > 0 ? <div className="hint">{JSON.stringify(e.details)}</div> : null}
+                    {detailsText(e.details) ? <div className="hint">{detailsText(e.details)}</div> : null}
                   </td>
-                  <td>{who(e.actor)}</td>
-                  <td>
+                  <td className="wraps">{who(e.actor)}</td>
+                  <td className="wraps">
                     {e.address ?? '—'}
                     {e.requestId ? <div className="hint">request {e.requestId}</div> : null}
                   </td>

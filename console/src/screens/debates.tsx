@@ -48,6 +48,12 @@ export default function DebatesScreen() {
   // The devil's advocate seat is the debate's to fill (choosing one as a debater is refused): offered only as explained below.
   const agents = conversational.filter((a) => !a.isDevilsAdvocate);
   const devil = conversational.find((a) => a.isDevilsAdvocate);
+  // A disagreement's holders arrive as agent ids: named from the debates' rosters and the workspace's agents.
+  const names = new Map<string, string>([
+    ...(data?.agents ?? []).map((a) => [a.id, a.name] as const),
+    ...(data?.conversations ?? []).flatMap((c) => c.participants.map((p) => [p.agentId, p.name] as const)),
+  ]);
+  const nameOf = (id: string) => names.get(id) ?? 'an agent';
   const running = live?.status === 'running';
 
   const start = (e: FormEvent) => {
@@ -114,7 +120,7 @@ export default function DebatesScreen() {
           </div>
         </form>
         <div>
-          {live ? <LiveDebate state={live} onCite={setPassage} /> : null}
+          {live ? <LiveDebate state={live} onCite={setPassage} nameOf={nameOf} /> : null}
           <h2>Past debates</h2>
           {data && data.conversations.length === 0 ? (
             <Empty title="No debates yet">Ask a question with several sides: the agents argue it in rounds and a synthesis closes it.</Empty>
@@ -124,7 +130,7 @@ export default function DebatesScreen() {
                 <li key={c.id}>
                   <strong>{c.topic}</strong> <Status value={c.status} /> <span className="hint">{formatTime(c.createdAt)}</span>
                   <p className="hint">{c.participants.map((p) => p.name).join(', ')}</p>
-                  {c.synthesis ? <SynthesisView synthesis={c.synthesis} /> : null}
+                  {c.synthesis ? <SynthesisView synthesis={c.synthesis} nameOf={nameOf} /> : null}
                   {c.messages.some((m) => m.kind === 'turn') ? (
                     <details>
                       <summary>Turns ({c.messages.filter((m) => m.kind === 'turn').length})</summary>
@@ -154,7 +160,7 @@ export default function DebatesScreen() {
   );
 }
 
-function LiveDebate({ state, onCite }: { state: DebateState; onCite: (p: Passage) => void }) {
+function LiveDebate({ state, onCite, nameOf }: { state: DebateState; onCite: (p: Passage) => void; nameOf: (id: string) => string }) {
   return (
     <article aria-labelledby="live-debate" aria-busy={state.status === 'running'}>
       <h2 id="live-debate">{state.topic}</h2>
@@ -169,14 +175,14 @@ function LiveDebate({ state, onCite }: { state: DebateState; onCite: (p: Passage
           </div>
         ))}
       </div>
-      {state.synthesis ? <SynthesisView synthesis={state.synthesis} /> : state.status === 'running' ? <p className="hint">The debate is running…</p> : null}
+      {state.synthesis ? <SynthesisView synthesis={state.synthesis} nameOf={nameOf} /> : state.status === 'running' ? <p className="hint">The debate is running…</p> : null}
       {state.status === 'stopped' ? <p className="hint">Stopped.</p> : null}
       {state.error ? <ErrorNote error={{ graphQLErrors: [{ message: state.error.message, extensions: { code: state.error.code } }] }} /> : null}
     </article>
   );
 }
 
-function SynthesisView({ synthesis: s }: { synthesis: DebateSynthesisView }) {
+function SynthesisView({ synthesis: s, nameOf }: { synthesis: DebateSynthesisView; nameOf: (id: string) => string }) {
   return (
     <div className="card" data-testid="synthesis">
       <p>
@@ -199,7 +205,7 @@ function SynthesisView({ synthesis: s }: { synthesis: DebateSynthesisView }) {
           <ul>
             {s.disagreements.map((d, i) => (
               <li key={i}>
-                {d.point} <span className="hint">({d.heldBy.join(', ')})</span>
+                {d.point} {d.heldBy.length ? <span className="hint">(held by {d.heldBy.map(nameOf).join(', ')})</span> : null}
               </li>
             ))}
           </ul>

@@ -410,7 +410,7 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
       <h3>Runs</h3>
       <ErrorNote error={runs.error} />
       {runs.data && runs.data.flowRuns.length === 0 ? <p className="hint">No runs yet: “Run now” starts one.</p> : null}
-      <ul className="list">
+      <ul className="list" aria-label={`Runs of ${flow.name}`}>
         {runs.data?.flowRuns.map((r) => (
           <li key={r.id}>
             <button type="button" className="link-button" onClick={() => setRunId(r.id)} aria-pressed={r.id === runId}>
@@ -421,7 +421,17 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
           </li>
         ))}
       </ul>
-      {runId ? <RunLog key={runId} runId={runId} onEvent={onRunEvent} /> : null}
+      {runId ? (
+        <RunLog
+          key={runId}
+          runId={runId}
+          onEvent={(type) => {
+            // The runs list follows the run on screen (its status changes with the events).
+            refetchRuns({ requestPolicy: 'network-only' });
+            if (type.startsWith('approval_')) onRunEvent(type);
+          }}
+        />
+      ) : null}
     </article>
   );
 }
@@ -592,7 +602,7 @@ function RunLog({ runId, onEvent }: { runId: string; onEvent: (type: string) => 
             const node = typeof ev.data.nodeKey === 'string' ? ` ${ev.data.nodeKey}` : '';
             setLines((l) => [...l, `#${ev.seq} ${ev.type}${node}`]);
             refetchRef.current({ requestPolicy: 'network-only' });
-            if (ev.type.startsWith('approval_')) onEventRef.current(ev.type);
+            onEventRef.current(ev.type);
           },
           error: (err) => setFailure({ graphQLErrors: [{ message: failureOf(err).message }] }),
           complete: () => undefined,

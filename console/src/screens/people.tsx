@@ -26,7 +26,8 @@ const ROLES: { value: Role; words: string }[] = [
   { value: 'admin', words: 'Admin: also manages people, keys and settings' },
 ];
 
-const nameOf = (p: Person) => p.name || p.email || p.id;
+/** A person by name or e-mail; never by id (a workspace's first admin may have neither until they set an e-mail). */
+const nameOf = (p: Person) => p.name || p.email || 'A person without an e-mail';
 
 export default function PeopleScreen() {
   const [{ data, error }, refetch] = useQuery({ query: PeopleQuery });

@@ -10,7 +10,7 @@ export const SET_PASSWORD_PAGE = `<!doctype html>
 <style>
 :root{--bg:#f7f7f5;--panel:#fff;--text:#1d1d1f;--muted:#55595f;--line:#d9dbde;--accent:#1f5fbf;--accent-text:#fff;--danger:#a4161a;--ok:#1b6e3a;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--text);background:var(--bg)}
 @media (prefers-color-scheme:dark){:root{--bg:#16181b;--panel:#202327;--text:#eceef0;--muted:#aab0b7;--line:#3a3f45;--accent:#7fb0ff;--accent-text:#0b1a33;--danger:#ff8a8a;--ok:#7ddc9c}}
-*{box-sizing:border-box}body{margin:0}
+*{box-sizing:border-box}body{margin:0}[hidden]{display:none!important}
 main{min-height:100vh;display:grid;place-items:center;padding:1rem}
 .card{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:1.25rem;width:100%;max-width:26rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
