@@ -201,6 +201,7 @@ function objectOf(name: string, schema: z.core.$ZodObject, options: DeriveOption
         Object.fromEntries(
           fields.map(([key, f, description]) => [
             key,
+            // As for inputs: the options are built at run time from the schema, beyond Pothos' static types.
             t.field({
               type: f.list ? [f.type] : f.type,
               nullable: f.list ? { list: f.nullable, items: f.itemsNullable } : f.nullable,

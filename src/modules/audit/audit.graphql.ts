@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { objectFromZod } from '../../graphql/from-zod.js';
 import { operationField } from '../../graphql/root-fields.js';
-import { AuditEntrySchema } from './audit.schemas.js';
+import { AuditEntrySchema, type AuditEntryDto } from './audit.schemas.js';
 import { listAuditOp } from './operations.js';
 
 /** The audit log for the console's Audit screen: the same service function as GET /v1/audit. */
@@ -12,10 +12,10 @@ const AuditEntryRef = objectFromZod('AuditEntry', AuditEntrySchema, {
   names: { actor: 'AuditActor', target: 'AuditTarget' },
 });
 
-const AuditPageRef = builder.objectRef<{ entries: unknown[]; nextCursor: string | null }>('AuditPage').implement({
+const AuditPageRef = builder.objectRef<{ entries: AuditEntryDto[]; nextCursor: string | null }>('AuditPage').implement({
   description: 'A page of audit entries, newest first; pass nextCursor as cursor for the next one.',
   fields: (t) => ({
-    entries: t.field({ type: [AuditEntryRef], resolve: (p) => p.entries as never }),
+    entries: t.field({ type: [AuditEntryRef], resolve: (p) => p.entries }),
     nextCursor: t.string({ nullable: true, resolve: (p) => p.nextCursor }),
   }),
 });

@@ -15,6 +15,7 @@ import {
   RunDtoSchema,
   UpdateFlowSchema,
   ValidationResultSchema,
+  type FlowDto,
 } from './flows.schemas.js';
 import {
   cancelRunOp,
@@ -52,10 +53,10 @@ const FlowRunDetailRef = objectFromZod('FlowRunDetail', RunDetailDtoSchema, {
 const ApprovalRef = objectFromZod('FlowApproval', ApprovalDtoSchema, { names: { status: 'FlowApprovalStatus' } });
 const ValidationRef = objectFromZod('FlowValidation', ValidationResultSchema, { names: { problems: 'FlowProblem' } });
 
-const CreatedFlowRef = builder.objectRef<{ flow: ReturnType<typeof Object>; webhookSecret: string }>('CreatedFlow').implement({
+const CreatedFlowRef = builder.objectRef<{ flow: FlowDto; webhookSecret: string }>('CreatedFlow').implement({
   description: 'A new flow and its inbound-webhook secret, shown this once.',
   fields: (t) => ({
-    flow: t.field({ type: FlowRef, resolve: (c) => c.flow as never }),
+    flow: t.field({ type: FlowRef, resolve: (c) => c.flow }),
     webhookSecret: t.exposeString('webhookSecret'),
   }),
 });

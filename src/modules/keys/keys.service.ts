@@ -168,6 +168,7 @@ export function hydrateKeyRow(em: Em, row: KeyRow | undefined): KeyRecord | null
   const wsRow = row ? part(row, 'w') : null;
   if (!row || !keyRow || !wsRow) return null;
   const userRow = part(row, 'u');
+  // The joined row's columns by alias: the lookup is one raw statement, so its parts have no static type.
   return {
     key: em.map(ApiKey, keyRow as never),
     user: userRow ? em.map(User, userRow as never) : null,

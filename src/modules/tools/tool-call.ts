@@ -19,7 +19,7 @@ const validators = new WeakMap<WorkspaceTool, { at: number; schema: z.ZodType }>
 function validatorFor(tool: WorkspaceTool): z.ZodType {
   const cached = validators.get(tool);
   if (cached && cached.at === tool.updatedAt.getTime()) return cached.schema;
-  const schema = z.fromJSONSchema(tool.inputSchema as never);
+  const schema = z.fromJSONSchema(tool.inputSchema as z.core.JSONSchema.JSONSchema);
   validators.set(tool, { at: tool.updatedAt.getTime(), schema });
   return schema;
 }

@@ -58,7 +58,7 @@ function checkSchemaAndTemplate(schema: Record<string, unknown>, template: strin
     throw errors.validation('inputSchema', 'inputSchema.properties must be an object');
   }
   try {
-    z.fromJSONSchema(schema as never);
+    z.fromJSONSchema(schema as z.core.JSONSchema.JSONSchema);
   } catch (err) {
     throw errors.validation('inputSchema', `inputSchema is not a usable JSON Schema: ${(err as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EntityDictionary } from '@mikro-orm/core';
 import type { ServiceContext } from '../../core/context.js';
 import { errors, translated } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -271,7 +272,7 @@ export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds:
     .props.flatMap((p) => p.fieldNames ?? [])
     .map((column) => `d.${column}`)
     .join(', ');
-  const rows = await ctx.em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<EntityDictionary<WebhookDelivery>[]>(
     `select ${columns}
        from (select d.*, row_number() over (partition by d.endpoint_id order by d.created_at desc, d.id desc) as log_rank
                from webhook_delivery d
@@ -283,7 +284,7 @@ export async function loadDeliveriesByEndpoint(ctx: ServiceContext, endpointIds:
   );
   const byEndpoint = new Map<string, DeliveryDto[]>();
   for (const row of rows) {
-    const delivery = ctx.em.map(WebhookDelivery, row as never);
+    const delivery = ctx.em.map(WebhookDelivery, row);
     const list = byEndpoint.get(delivery.endpointId) ?? [];
     list.push(toDeliveryDto(delivery));
     byEndpoint.set(delivery.endpointId, list);
