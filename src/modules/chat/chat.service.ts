@@ -6,7 +6,6 @@
  */
 import type { ServiceContext } from '../../core/context.js';
 import type { Agent } from '../agents/index.js';
-import { authorize } from '../../core/access.js';
 import type { ModelClass, TokenUsage } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import { assertKeyBudget } from '../usage/index.js';
@@ -32,8 +31,6 @@ import { certified, extend, type PendingTurn, type Prepared, type TurnInputs, ty
 
 export type { PendingTurn } from './turn-state.js';
 
-const WRITE = { scope: 'agents', write: true } as const;
-
 export interface TurnOutcome {
   /** The complete result: what the `done` event carries. */
   result: ChatTurnDone;
@@ -48,10 +45,11 @@ export interface TurnOutcome {
 /**
  * Validates the input and, for auto-pick, lists the agents (404 when none), admits the turn (a
  * refusal is kept for `continueTurn`, so the stream reports it in-band) and plans the agent
- * (500 `Agent planning failed`). Everything thrown here precedes any stream.
+ * (500 `Agent planning failed`). Everything thrown here precedes any stream. The caller was admitted
+ * before, with the needs of the operation that opens the turn (chat's operations.ts, the gateway's, a
+ * flow's agent step, a widget's chat).
  */
 export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unknown, opts: TurnOptions): Promise<PendingTurn> {
-  authorize(ctx, opts.access ?? WRITE);
   const input = ChatRequestSchema.parse(raw ?? {});
   // A key check, like scopes: a spent key budget is refused before any stream opens.
   await assertKeyBudget(ctx);

@@ -5,7 +5,6 @@
  * produces.
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Access } from '../../core/access.js';
 import type { ModelProvider } from '../models/index.js';
 import type { Admission } from '../usage/index.js';
 import type { Agent } from '../agents/index.js';
@@ -38,8 +37,6 @@ export interface TurnOptions {
    * caller certifies the answer itself). Absent, a streamed turn is certified (its id goes in `done`).
    */
   conversation?: HistoryMessage[];
-  /** The route family the caller came through; default the agents family (a write). */
-  access?: Access;
   /**
    * Whether the turn recalls the agent's memories (default true). An anonymous visitor (a widget) must
    * not read what the workspace's people told the agent, shared memories included.

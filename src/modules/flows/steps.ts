@@ -79,7 +79,6 @@ export async function executeNode(app: Deps, run: FlowRun, node: FlowNode, conte
         const turn = await runTurn(ctx, { message: render(c.prompt, context) }, {
           agentId: c.agentId,
           route: STEP_OPS['agent.ask'].name,
-          access: { scope: 'engine', write: true },
         });
         const answer = turn.result.content;
         return { kind: 'done', output: { answer, agentId: turn.agent.id, agentName: turn.agent.name }, summary: clip(answer, SUMMARY_MAX) };

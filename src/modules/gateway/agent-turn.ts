@@ -59,8 +59,6 @@ export async function answerAsAgent(
 ): Promise<Omit<GatewayAnswer, 'proofId'>> {
   const input = prepared.agentInput ?? agentTurnInput(prepared.call);
   const outcome = await runTurn(ctx, input.chat, {
-    // Agents answer here on the gateway's family: an engine-only key is enough.
-    access: { scope: 'engine', write: true },
     agentId: target.agent.id,
     route: prepared.call.route,
     sink: onDelta ? (event) => (event.type === 'token' ? onDelta(event.data.delta) : undefined) : undefined,

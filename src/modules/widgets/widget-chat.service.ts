@@ -130,7 +130,6 @@ async function agentAnswer(ctx: ServiceContext, widget: Widget, input: VisitorQu
         if (out) sink(out);
       },
       conversation: input.history ?? [],
-      access: { scope: 'agents', write: true },
       recall: false,
     },
   );
