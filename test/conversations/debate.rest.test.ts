@@ -411,8 +411,9 @@ describe('two follow-ups to one conversation at the same instant', () => {
     const [busy] = settled;
     expect(busy.status).toBe(409);
     expect(busy.body).toMatchObject({ code: 'conversation_busy', conversationId: conv.id });
-    // Only the winner's first turn reached the model; the loser consumed nothing.
-    expect(model.requests.length).toBe(first + 1);
+    // Only the winner's first turn reaches the model (the 409 may be answered before the winner, holding the
+    // conversation, has sent it: wait for it); the loser consumed nothing.
+    await expect.poll(() => model.requests.length).toBe(first + 1);
     expect(await ledgerRows(t, w.workspaceId)).toEqual(ledgerBefore);
     answer();
     const results = await Promise.all(both);
