@@ -119,9 +119,11 @@ describe('verifier rules', () => {
     expect(await verdict('Employees on a German contract receive a €500 home-office allowance.', doc)).toBe('supported');
   });
 
-  it('amount of another subject: an exact distinctive amount elsewhere outweighs a different amount of another line', async () => {
+  it('amount of another subject: the row of the claim\'s own line decides, another line\'s amount is not a conflict', async () => {
     const doc = ['# Invoice INV-2025-0318', '', '| | Amount |', '|---|---|', '| Subtotal (excl. VAT) | £2,590.00 |', '| VAT at 20% | £518.00 |', '| **Total due** | **£3,108.00** |'].join('\n');
-    expect(await verdict('Invoice INV-2025-0318 totals £3,108.00 including VAT.', doc)).toBe('supported');
+    expect(await verdict('The total due on invoice INV-2025-0318 is £3,108.00.', doc)).toBe('supported');
+    // `including VAT` is stated by no row: a partial match abstains (issue 26, third round).
+    expect(await verdict('Invoice INV-2025-0318 totals £3,108.00 including VAT.', doc)).toBe('unverifiable');
     expect(await verdict('The VAT on invoice INV-2025-0318 is £347.10.', doc)).toBe('contradicted');
   });
 

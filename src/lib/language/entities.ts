@@ -149,14 +149,14 @@ const FRENCH_VERB =
   /(?<![\p{L}'’-])(?:est|sont|a|ont|était|étaient|sera|seront|avait|avaient|fut|doit|doivent|devra|peut|peuvent|pourra|va|vont|font|prend|prennent|restent|passent|coûte|coûtent|durent|comprend|comprennent|s['’]\p{L}+|n['’]\p{L}+|ne|se)(?![\p{L}'’-])/u;
 
 /** Entities and the first verb of a text, tagged once (in French, the first verb by its form). */
-export function readClaim(text: string, language: 'en' | 'fr' = 'en'): { entities: Entity[]; verbAt: number } {
+export function readClaim(text: string, language: 'en' | 'fr' = 'en'): { entities: Entity[]; verbAt: number; tokens: Token[] } {
   const tokens = tag(text);
   let verbAt = firstVerbAt(text, tokens);
   if (language === 'fr') {
     const m = FRENCH_VERB.exec(text);
     verbAt = m ? m.index : -1;
   }
-  return { entities: entitiesOf(text, tokens), verbAt };
+  return { entities: entitiesOf(text, tokens), verbAt, tokens };
 }
 
 /**

@@ -3,8 +3,9 @@ import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
-import { antonymsFor, isNegationWord, negationCount } from './lexicon.js';
+import { antonymsFor, isNegationWord } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
+import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, scopedWords, type Span } from './scope.js';
 import { detectLanguage, fold, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
@@ -57,6 +58,8 @@ export const THRESHOLDS = {
   anchored: 0.45,
   /** Supported when the sentence holds the claim's exact distinctive figure (four significant digits or more). */
   distinctive: 0.3,
+  /** A sentence stating the claim's amounts and dates may lack one word of what the claim says from this share on. */
+  partial: 0.6,
   /** An unverifiable claim shows its nearest sentence from this share on. */
   nearest: 0.3,
 } as const;
@@ -78,25 +81,91 @@ const SLICE_MS = 8;
 const CONTEXT_WEIGHT = 0.9;
 /** A claim word found only as a synonym or a translation counts this much. */
 const SYNONYM_WEIGHT = 0.8;
+/** Two facts of a sentence this close in how much they are about a claim's fact: which one the claim means is unclear. */
+const AMBIGUOUS = 0.15;
+/**
+ * Words a sentence may leave out and still cover a claim: verbs and nouns that carry no fact of their own
+ * (`takes place`, `comes to`, `in total`, `amount`), stems of both languages.
+ */
+const LIGHT_WORDS = [
+  'take', 'takes', 'taken', 'place', 'make', 'makes', 'get', 'gets', 'come', 'comes', 'become', 'becomes', 'remain', 'remains', 'stand', 'stands',
+  'amount', 'amounts', 'sum', 'figure', 'value', 'worth',
+  'eleve', 'elevent', 'montant', 'cas', 'doit', 'doivent', 'peut', 'peuvent', 'devra', 'devront', 'pourra', 'pourront', 'fait', 'font',
+];
+/** Words an amount's unit already says (`costs €35`: the currency says it is a price; `weighs 5 kg`): left out when the claim's amount is of that kind. */
+const IMPLIED_BY: Record<string, string[]> = {
+  money: ['cost', 'costs', 'price', 'priced', 'prices', 'charged', 'charge', 'pay', 'pays', 'paid', 'payable', 'receive', 'receives', 'received', 'cout', 'coute', 'coutent', 'prix', 'tarif', 'facture', 'factures', 'percoit', 'percoivent', 'recoit', 'recoivent', 'verse', 'versee'],
+  mass: ['weigh', 'weighs', 'weight', 'pese', 'pesent', 'poids'],
+  ratio: ['rate', 'percentage', 'taux', 'pourcentage'],
+  'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
+  'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
+  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue'],
+};
+
+/** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
+const UPPER_PHRASES =
+  "at\\s+(?:the\\s+)?most|up\\s+to|no\\s+more\\s+than|not\\s+more\\s+than|not\\s+exceeding|no\\s+later\\s+than|not\\s+later\\s+than|maximum(?:\\s+of)?|max\\.?|under|below|less\\s+than|fewer\\s+than|within|before|until|till|prior\\s+to|au\\s+plus(?:\\s+tard)?|jusqu['’]\\s*(?:[àa]|au|aux)|moins\\s+de|maximum\\s+de|inf[ée]rieure?s?\\s+[àa]|avant|d['’]ici|dans\\s+un\\s+d[ée]lai\\s+de|sous";
+const LOWER_PHRASES =
+  "at\\s+least|no\\s+less\\s+than|not\\s+less\\s+than|minimum(?:\\s+of)?|min\\.?|more\\s+than|over|above|from|since|after|as\\s+of|starting(?:\\s+(?:on|from))?|au\\s+moins|plus\\s+de|[àa]\\s+partir\\s+d[eu']?|[àa]\\s+compter\\s+d[eu']?|d[èe]s|depuis|apr[èe]s|sup[ée]rieure?s?\\s+[àa]|minimum\\s+de";
+const boundBefore = (phrases: string) => new RegExp(`(?<![\\p{L}])(?:${phrases})\\s*(?:the\\s+|le\\s+|la\\s+|l['’])?\\s*$`, 'iu');
+const UPPER_BEFORE = boundBefore(UPPER_PHRASES);
+const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
+/** Any bound just before a fact, `by` included (a deadline), with the markdown emphasis around it: blanked in a claim's words. */
+const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
+const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
+const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
+
+/** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */
+function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
+  // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
+  const times: Quantity[] = [];
+  for (const m of text.matchAll(/(?<![\d:.,])([01]?\d|2[0-3])[:h]([0-5]\d)(?![\d:])/g)) {
+    times.push({ value: Number(m[1]) * 60 + Number(m[2]), unit: 'clock', dimension: 'clock', start: m.index, end: m.index + m[0].length });
+  }
+  const amounts = quantities(text, stem, ds).filter(
+    (q) =>
+      !times.some((t) => q.start < t.end && q.end > t.start) &&
+      (q.dimension !== null || !/(?<![\p{L}])\p{Lu}[\p{L}-]*\s+$/u.test(text.slice(Math.max(0, q.start - 30), q.start))),
+  );
+  return [...amounts, ...times].sort((a, b) => a.start - b.start);
+}
+
+/** The bound read with a fact of `text`: its words just before and just after (`by` bounds a date only). */
+function boundOf(text: string, fact: Span): Bound {
+  const before = text.slice(Math.max(0, fact.start - 30), fact.start).replace(/[*_]+/g, '');
+  const after = text.slice(fact.end, fact.end + 20).replace(/[*_]+/g, '');
+  if (UPPER_BEFORE.test(before) || UPPER_AFTER.test(after)) return 'upper';
+  // A date from which something holds (`from 1 March`, `à compter du 1er avril`) is the date it starts: not a bound.
+  if ('granularity' in fact) return /(?<![\p{L}])by\s*(?:the\s+)?$/iu.test(before) ? 'upper' : null;
+  if (LOWER_BEFORE.test(before) || LOWER_AFTER.test(after)) return 'lower';
+  return null;
+}
 
 interface Sentence {
   passage: number;
   seg: Segment;
-  stems: string[];
-  /** Stems of the sentence's context not in the sentence: the document's title, its section, a table row's header, the document's name. */
-  context: string[];
+  stems: Set<string>;
+  /** Stems of the sentence's context: the document's title, its section, a table row's header, the document's name (one set per section). */
+  context: Set<string>;
   /** The context as text (shared by the sentences of a section). */
   contextText: string;
   /** A table row's header cells, when the sentence is a row. */
   header: string[] | null;
-  negations: number;
   facts?: Facts;
+  /** Folded words of the sentence itself (filled on first need). */
+  words?: Set<string>;
 }
 
-/** An amount or a date with the stems of what it is about: its clause, or its row's cells and column header. */
+/** A bound read with an amount or a date: `at most`, `before`, `no later than` (upper); `at least`, `from`, `since` (lower). */
+type Bound = 'upper' | 'lower' | null;
+
+/** An amount or a date with the stems of what it is about: its words in its clause, or its row's cells and column header. */
 interface Fact<T> {
   fact: T;
   about: Set<string>;
+  /** For a claim's fact: the stems of `about` in what the claim says (after its verb): the event a date is of, the thing an amount measures. */
+  predicate?: Set<string>;
+  bound: Bound;
 }
 
 interface Facts {
@@ -104,10 +173,15 @@ interface Facts {
   dates: Fact<DateSpan>[];
   /** Folded words of the sentence and its context. */
   words: Set<string>;
-  /** Names and codes of the sentence (tagged on first need). */
+  /** Names and codes of the sentence (tagged on first need), and what each is said of. */
   entities?: Entity[];
-  /** Clauses: their stems and negations. */
-  clauses: { stems: Set<string>; negations: number }[];
+  entityFacts?: Fact<Entity>[];
+  /** Each stem of the sentence with whether a negation governs each of its occurrences. */
+  polarity: Map<string, boolean[]>;
+  /** A condition, exception or contrast (`unless`, `unlike`, `sauf`, `ne … que`): the sentence's polarity is not a claim's to take. */
+  restricted: boolean;
+  /** A word whose meaning holds a negation (`excluded`, `prohibited`). */
+  negative: boolean;
 }
 
 interface Claim {
@@ -127,25 +201,23 @@ interface Claim {
   entities: Entity[];
   /** Offset of the claim's first verb: entities before it are what the claim is about. */
   verbAt: number;
-  negations: number;
+  /** Stems of what the claim says (its words after its verb, figures and names apart): the words its polarity is read on. */
+  predicate: string[];
+  /** Stems of the claim's words after its verb. */
+  said: Set<string>;
+  /** Stems of its verbs. */
+  verbs: Set<string>;
+  /** Stems a negation of the claim governs, and stems it has outside any negation. */
+  negated: Set<string>;
+  affirmed: Set<string>;
+  restricted: boolean;
+  negative: boolean;
+  /** Stems a sentence may leave out and still cover the claim (LIGHT_WORDS, and the words its amounts' and dates' kinds imply). */
+  light: Set<string>;
   quantities: Fact<Quantity>[];
   dates: Fact<DateSpan>[];
-}
-
-
-/** Clause boundaries inside a sentence: punctuation, table cells, and the connectors that start another assertion. */
-const CLAUSE_CUT = /[,;:()|]|\s(?:but|while|whereas|although|though|because|unless|which|mais|tandis|alors|bien|car|sauf|donc)\s/giu;
-
-function clausesOf(text: string): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  let from = 0;
-  CLAUSE_CUT.lastIndex = 0;
-  for (let m = CLAUSE_CUT.exec(text); m; m = CLAUSE_CUT.exec(text)) {
-    if (m.index > from) out.push({ start: from, end: m.index });
-    from = m.index + m[0].length;
-  }
-  if (from < text.length) out.push({ start: from, end: text.length });
-  return out;
+  /** The names the claim states (after its verb) with what it says of them (filled on first need). */
+  stated?: Fact<Entity>[];
 }
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -167,7 +239,7 @@ export class Verifier {
   /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
   private sortedStems: string[] | null = null;
   /** Context stems by context text (a section's sentences share one). */
-  private readonly contextStems = new Map<string, string[]>();
+  private readonly contextStems = new Map<string, Set<string>>();
   private readonly sentences: Sentence[] = [];
   private readonly postings = new Map<string, number[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
@@ -213,7 +285,7 @@ export class Verifier {
     return s;
   }
 
-  private contentStems(text: string): { stems: string[]; negations: number; numbers: string[] } {
+  private contentStems(text: string): { stems: string[]; numbers: string[] } {
     // Folded once for the whole text (offsets are not needed here): far cheaper than word by word.
     const folded = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
     const stems: string[] = [];
@@ -224,7 +296,7 @@ export class Verifier {
       // Figures find candidate sentences (`#108` for the 108 of £3,108.00); they are compared by the amount rules, not scored.
       else if (/^\d{2,}$/.test(w) && !/^0+$/.test(w)) numbers.push(`#${w}`);
     }
-    return { stems, negations: negationCount(folded), numbers };
+    return { stems, numbers };
   }
 
   async addPassages(passages: Iterable<PassageInput>): Promise<void> {
@@ -263,9 +335,9 @@ export class Verifier {
   }
 
   private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null): void {
-    const { stems, negations, numbers } = this.contentStems(seg.text);
+    const { stems, numbers } = this.contentStems(seg.text);
     let context = this.contextStems.get(contextText);
-    if (!context) this.contextStems.set(contextText, (context = [...new Set(this.contentStems(contextText).stems)]));
+    if (!context) this.contextStems.set(contextText, (context = new Set(this.contentStems(contextText).stems)));
     const id = this.sentences.length;
     // Distinct stems, found through the postings (a list already ending with this sentence has the stem).
     // The context (shared by every sentence of a section) does not find candidates: it only counts in the score.
@@ -277,8 +349,7 @@ export class Verifier {
       list.push(id);
       if (!s.startsWith('#')) unique.push(s);
     }
-    const own = new Set(unique);
-    this.sentences.push({ passage, seg, stems: unique, context: context.filter((s) => !own.has(s)), contextText, header, negations });
+    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header });
   }
 
   get passageCount(): number {
@@ -313,23 +384,57 @@ export class Verifier {
   }
 
   private analyse(seg: Segment): Claim {
-    const { entities, verbAt } = readClaim(seg.text, this.language);
+    const { entities, verbAt, tokens } = readClaim(seg.text, this.language);
     const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
     // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
     // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
     const ownNameStems = [...new Set(entities.filter((e) => e.kind === 'name' && (verbAt < 0 || e.start < verbAt)).flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean))];
     const ds = dates(seg.text);
-    const qs = quantities(seg.text, this.stem, ds);
+    const qs = amountsOf(seg.text, this.stem, ds);
     // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
     // the amount and date rules, not counted again as words.
     let plain = seg.text;
     for (const f of [...ds, ...qs]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
-    // Bounds (`at most`, `up to`, `au plus`) qualify an amount; they are read with it, not scored as words.
-    plain = plain.replace(/\b(?:at\s+(?:most|least)|up\s+to|au\s+(?:plus|moins)|jusqu['’]\s*à)\b/giu, (m) => ' '.repeat(m.length));
-    const { stems, negations } = this.contentStems(plain);
+    // Bounds (`at most`, `up to`, `after`, `au plus tard`) qualify an amount or a date; they are read with it, not scored as words.
+    for (const f of [...ds, ...qs]) {
+      const from = Math.max(0, f.start - 30);
+      const m = BOUND_WORDS.exec(plain.slice(from, f.start));
+      if (m) plain = plain.slice(0, from + m.index) + ' '.repeat(m[0].length) + plain.slice(from + m.index + m[0].length);
+    }
+    const { stems } = this.contentStems(plain);
     const { numbers } = this.contentStems(seg.text);
     const unique = [...new Set(stems)];
     const scored = unique.filter((s) => !nameStems.has(s));
+    // Its polarity: the stems a negation governs, and what it says (after its verb), read on its words without figures.
+    const negated = new Set<string>();
+    const affirmed = new Set<string>();
+    const predicate = new Set<string>();
+    for (const w of scopedWords(plain)) {
+      const st = this.stemOf(w.w);
+      if (!st || nameStems.has(st)) continue;
+      (w.negated ? negated : affirmed).add(st);
+      if (verbAt < 0 || w.start >= verbAt) predicate.add(st);
+    }
+    const light = new Set(
+      [...LIGHT_WORDS, ...qs.flatMap((q) => IMPLIED_BY[q.dimension ?? ''] ?? []), ...(ds.length > 0 ? IMPLIED_BY.date! : [])].map((w) => this.stemOf(w)).filter(Boolean),
+    );
+    const said = new Set(predicate);
+    // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
+    const verbs = new Set(
+      tokens
+        .filter((t) => t.pos === 'VERB' || (this.language === 'fr' && /(?:e|ee|es|ees|er|ir|ent|ait)$/.test(fold(t.value))))
+        .map((t) => this.stemOf(fold(t.value)))
+        .filter(Boolean),
+    );
+    for (const l of light) predicate.delete(l);
+    // What a claim's amount or date is about: its words, without names and codes (compared by their own rule) and light words.
+    const aboutOf = <T>(facts: Fact<T>[]): Fact<T>[] => {
+      for (const f of facts) {
+        for (const x of [...f.about]) if (nameStems.has(x) || light.has(x)) f.about.delete(x);
+        f.predicate = new Set([...(f.predicate ?? [])].filter((x) => f.about.has(x)));
+      }
+      return facts;
+    };
     // The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem.
     const surface = new Map<string, string[]>();
     for (const w of new Set(fold(seg.text).match(/\p{L}+/gu) ?? [])) {
@@ -350,10 +455,17 @@ export class Verifier {
       alternatives: new Map(),
       entities,
       verbAt,
-      negations,
+      predicate: predicate.size > 0 ? [...predicate] : scored,
+      said,
+      verbs,
+      negated,
+      affirmed,
+      restricted: hasRestriction(seg.text),
+      light,
+      negative: hasNegativeMeaning(fold(seg.text).match(/\p{L}+/gu) ?? []),
       // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
-      dates: this.about(plain, ds, 0, null, new Set()),
-      quantities: this.about(plain, qs, 0, null, new Set()),
+      dates: aboutOf(this.about(plain, ds, null, new Set(), seg.text, predicate, qs)),
+      quantities: aboutOf(this.about(plain, qs, null, new Set(), seg.text, predicate, ds)),
     };
   }
 
@@ -391,10 +503,12 @@ export class Verifier {
   }
 
   /**
-   * Each amount or date of a text with what it is about: the stems of its clause, or for a table row the
-   * header of its column and the row's cells without figures, plus `extra` (the sentence's context).
+   * Each amount or date of a text with what it is about: for a table row, the header of its column and the
+   * row's cells without figures; otherwise its own words in its clause, up to the neighbouring facts
+   * (scope.ts, `regionsOf`); plus `extra` (the sentence's context). `original` is the text with its figures,
+   * read for the bounds around each; `predicate`, for a claim, the stems of what it says.
    */
-  private about<T extends { start: number; end: number }>(text: string, facts: T[], _offset: number, header: string[] | null, extra: Set<string>): Fact<T>[] {
+  private about<T extends Span>(text: string, facts: T[], header: string[] | null, extra: Set<string>, original: string, predicate?: Set<string>, others: Span[] = []): Fact<T>[] {
     if (facts.length === 0) return [];
     if (text.startsWith('|')) {
       const cells: { start: number; end: number; text: string }[] = [];
@@ -406,18 +520,28 @@ export class Verifier {
         if (next < 0) break;
         at = next + 1;
       }
-      const plain = cells.filter((c) => !/\d/.test(c.text)).map((c) => c.text).join(' ');
+      const plain = cells.map((c) => c.text).join(' ');
       return facts.map((fact) => {
         const col = cells.findIndex((c) => fact.start >= c.start && fact.start < c.end);
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
-        return { fact, about };
+        return { fact, about, bound: boundOf(original, fact) };
       });
     }
-    const clauses = clausesOf(text);
-    return facts.map((fact) => {
-      const c = clauses.find((x) => fact.start >= x.start && fact.start < x.end);
-      const words = c ? text.slice(c.start, c.end) : text;
-      return { fact, about: new Set([...this.contentStems(words).stems, ...extra]) };
+    const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
+    return facts.map((fact, i) => {
+      let own = regions[i]!.flatMap((r) => this.contentStems(text.slice(r.start, r.end)).stems);
+      // A fact with no words of its own in its clause is the value of the clause before it (`**Date of signature:** 14
+      // February 2025`, `Signed for the Customer: Matthias Keller`), or of the whole sentence when it opens it.
+      if (own.length === 0) {
+        const clauses = clausesOf(text);
+        const at = clauses.findIndex((c) => fact.start >= c.start && fact.start < c.end);
+        const before = at > 0 ? clauses[at - 1]! : null;
+        own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
+      }
+      const about = new Set([...own, ...extra]);
+      const out: Fact<T> = { fact, about, bound: boundOf(original, fact) };
+      if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));
+      return out;
     });
   }
 
@@ -430,34 +554,39 @@ export class Verifier {
     if (!s.facts) {
       const text = s.seg.text;
       const ds = dates(text);
-      const qs = quantities(text, this.stem, ds);
-      const context = new Set(s.context);
+      const qs = amountsOf(text, this.stem, ds);
+      const context = new Set([...s.context].filter((x) => !s.stems.has(x)));
       // A row's header names each column: it belongs to the amount of its column, not to all of them.
       if (s.header) for (const h of this.contentStems(s.header.join(' ')).stems) context.delete(h);
-      // A sentence with one amount (or one date) of a kind: that amount is about the whole sentence.
-      const whole = new Set([...s.stems, ...context]);
-      const quantityFacts = this.about(text, qs, 0, s.header, context);
-      for (const q of quantityFacts) {
-        if (qs.filter((o) => o.dimension === q.fact.dimension && o.unit === q.fact.unit).length === 1 && !text.startsWith('|')) q.about = whole;
+      const polarity = new Map<string, boolean[]>();
+      for (const w of scopedWords(text)) {
+        const st = this.stemOf(w.w);
+        if (!st) continue;
+        let list = polarity.get(st);
+        if (!list) polarity.set(st, (list = []));
+        list.push(w.negated);
       }
-      const dateFacts = this.about(text, ds, 0, s.header, context);
-      if (ds.length === 1 && !text.startsWith('|')) dateFacts[0]!.about = whole;
-      const clauses = clausesOf(text).map((c) => {
-        const part = this.contentStems(text.slice(c.start, c.end));
-        return { stems: new Set(part.stems), negations: part.negations };
-      });
+      const folded = words(text).map((w) => w.w);
       s.facts = {
-        dates: dateFacts,
-        quantities: quantityFacts,
-        words: new Set(words(`${text}\n${s.contextText}`).map((w) => w.w)),
-        clauses,
+        dates: this.about(text, ds, s.header, context, text, undefined, qs),
+        quantities: this.about(text, qs, s.header, context, text, undefined, ds),
+        words: new Set([...folded, ...words(s.contextText).map((w) => w.w)]),
+        polarity,
+        restricted: hasRestriction(text),
+        negative: hasNegativeMeaning(folded),
       };
     }
     return s.facts;
   }
 
   private sentenceWords(s: Sentence): Set<string> {
-    return new Set(words(s.seg.text).map((w) => w.w));
+    return (s.words ??= new Set(words(s.seg.text).map((w) => w.w)));
+  }
+
+  /** Whether `stems` holds a shorter form of `stem` (at least five letters: `month` of `monthli`). */
+  private shorterForm(stem: string, stems: Set<string>): boolean {
+    for (let n = stem.length - 1; n >= 5; n--) if (stems.has(stem.slice(0, n))) return true;
+    return false;
   }
 
   /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
@@ -495,7 +624,7 @@ export class Verifier {
       let b = bonus.get(s.contextText);
       if (b === undefined) {
         b = 0;
-        for (const stem of lookup) if (s.context.includes(stem)) b += this.idf(stem) * CONTEXT_WEIGHT;
+        for (const stem of lookup) if (s.context.has(stem)) b += this.idf(stem) * CONTEXT_WEIGHT;
         for (const e of claim.entities) if (e.kind === 'code' && e.words.every((w) => s.contextText.toLowerCase().includes(w))) b += this.idf(`#${e.words[e.words.length - 1]}`);
         bonus.set(s.contextText, b);
       }
@@ -558,24 +687,33 @@ export class Verifier {
   }
 
   /** The idf-weighted share of `stems` found in `about` (1 when there is nothing to compare). */
-  private overlap(stems: Iterable<string>, about: Set<string>): number {
+  private overlap(stems: Iterable<string>, about: Set<string>, claim?: Claim): number {
     let total = 0;
     let found = 0;
     for (const s of stems) {
       const w = this.idf(s);
       total += w;
       if (about.has(s)) found += w;
-      else if (this.extensionsOf(s).some((e) => about.has(e))) found += w * SYNONYM_WEIGHT;
+      else if ((claim ? this.alternativesOf(claim, s) : this.extensionsOf(s)).some((e) => about.has(e))) found += w * SYNONYM_WEIGHT;
     }
     return total > 0 ? found / total : 1;
   }
 
+  /** How much a sentence's fact is about a claim's fact: the claim's words around it found around it, and those of what it says. */
+  private aboutScore<T>(c: Fact<T>, p: Fact<T>, claim: Claim): number {
+    const all = this.overlap(c.about, p.about, claim);
+    if (!c.predicate || c.predicate.size === 0) return all;
+    return Math.max(all, (all + this.overlap(c.predicate, p.about, claim)) / 2);
+  }
+
   /**
-   * Where the claim's amounts (or dates) stand against the sentence's: `match` when each has an equal one
-   * of its unit; `conflict` when one differs from the sentence's amount of the same dimension about the
-   * same thing (the claim's words around it found around the sentence's); `missing` otherwise.
+   * Where the claim's amounts (or dates) stand against the sentence's, like for like: `match` when each has an
+   * equal one about the same thing; `conflict` when the sentence's fact about the same thing (clearly more
+   * than any other) differs, with the same bound and the same unit or currency (another currency or unit
+   * without a conversion only for the same figure: `£4,250` against `€4,250`); `missing` otherwise.
    */
   private pair<T>(
+    claim: Claim,
     claimFacts: Fact<T>[],
     sentenceFacts: Fact<T>[],
     contextFacts: T[],
@@ -583,31 +721,89 @@ export class Verifier {
     equal: (a: T, b: T) => boolean,
     sameLine: boolean,
     within: (a: T, b: T) => boolean = equal,
+    sameKind: (a: T, b: T) => boolean = () => true,
+    sameFigure: (a: T, b: T) => boolean = () => false,
   ): 'match' | 'conflict' | 'missing' {
     let missing = false;
     for (const c of claimFacts) {
-      const same = sentenceFacts.filter((p) => comparable(c.fact, p.fact));
+      let same = sentenceFacts.filter((p) => comparable(c.fact, p.fact));
       // Stated by the document's own context (an invoice's number or date in its title): agreed, when the sentence does not state it.
       if (!same.some((p) => equal(c.fact, p.fact)) && contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p))) continue;
+      const like = same.filter((p) => sameKind(c.fact, p.fact));
+      const swap = like.length === 0;
+      if (!swap) same = like;
       if (same.length === 0) {
         missing = true;
         continue;
       }
-      // The sentence's amount about the same thing: the claim's words around it found around it (a table
-      // row naming what the claim names is about it), an equal one first on a tie.
+      // The sentence's fact about the same thing (a table row naming what the claim names is about it), an equal one first on a tie.
       const ranked = same
-        .map((p) => ({ p, about: Math.max(this.overlap(c.about, p.about), sameLine ? THRESHOLDS.subject : 0), equal: equal(c.fact, p.fact) }))
+        .map((p) => ({ p, about: Math.max(this.aboutScore(c, p, claim), sameLine ? THRESHOLDS.subject : 0), equal: equal(c.fact, p.fact) }))
         .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
       const top = ranked[0]!;
-      if (top.about >= THRESHOLDS.subject) {
-        if (top.equal) continue;
-        return 'conflict';
+      const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS);
+      if (top.about < THRESHOLDS.subject || rival) {
+        missing = true;
+        continue;
       }
-      // No amount of the sentence is clearly the claim's: an equal one agrees, else nothing is said.
-      if (ranked.some((r) => r.equal)) continue;
-      missing = true;
+      if (top.equal) continue;
+      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound) {
+        missing = true;
+        continue;
+      }
+      return 'conflict';
     }
     return missing ? 'missing' : 'match';
+  }
+
+  /**
+   * The claim's polarity against the sentence's, word by word on what the claim says: each of its words the
+   * sentence holds (or a synonym, or an antonym, which flips) is negated there or not; `same` when every such
+   * word agrees with the claim, `opposite` when every one disagrees, `unclear` when they differ or none is
+   * clear (a word both negated and not in the sentence says nothing).
+   */
+  private polarity(claim: Claim, f: Facts): 'same' | 'opposite' | 'unclear' {
+    let read = this.decide(claim, f, claim.predicate);
+    // None of what the claim says is in the sentence with a clear polarity: its subject's words are read instead.
+    if (read.decisions.length === 0) read = this.decide(claim, f, claim.stems);
+    const { decisions, mixed } = read;
+    if (decisions.length === 0) return claim.negated.size === 0 ? 'same' : 'unclear';
+    if (decisions.every((d) => !d)) return 'same';
+    // Opposite on every clear word; a single one against a word the sentence both affirms and negates is not enough.
+    return decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0) ? 'opposite' : 'unclear';
+  }
+
+  /** For each of `stems` the sentence holds with one polarity: whether it is the claim's opposite. */
+  private decide(claim: Claim, f: Facts, stems: readonly string[]): { decisions: boolean[]; mixed: number } {
+    const decisions: boolean[] = [];
+    let mixed = 0;
+    for (const stem of stems) {
+      if (claim.negated.has(stem) && claim.affirmed.has(stem)) continue;
+      const claimNegated = claim.negated.has(stem);
+      let flags = f.polarity.get(stem);
+      let flip = false;
+      if (!flags) {
+        for (const a of this.alternativesOf(claim, stem)) {
+          const more = f.polarity.get(a);
+          if (more) flags = [...(flags ?? []), ...more];
+        }
+      }
+      if (!flags) {
+        for (const a of this.antonyms.get(stem) ?? []) {
+          const more = f.polarity.get(a);
+          if (more && !claim.stems.includes(a)) flags = [...(flags ?? []), ...more];
+        }
+        flip = flags !== undefined;
+      }
+      if (!flags) continue;
+      const negated = flags.every((x) => x);
+      if (!negated && flags.some((x) => x)) {
+        mixed++;
+        continue;
+      }
+      decisions.push(claimNegated !== negated !== flip);
+    }
+    return { decisions, mixed };
   }
 
   /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
@@ -615,17 +811,24 @@ export class Verifier {
     let total = 0;
     let found = 0;
     let flipped = false;
+    // Coverage: every content word of the claim found in the sentence (or its context), as itself, another form, a synonym or an antonym.
+    const uncovered: string[] = [];
     for (const stem of claim.stems) {
       const w = this.idf(stem);
       total += w;
-      if (s.stems.includes(stem)) found += w;
-      else if (s.context.includes(stem)) found += w * CONTEXT_WEIGHT;
-      else if (this.alternativesOf(claim, stem).some((a) => s.stems.includes(a) || s.context.includes(a))) found += w * SYNONYM_WEIGHT;
+      if (s.stems.has(stem)) found += w;
+      else if (s.context.has(stem)) found += w * CONTEXT_WEIGHT;
+      else if (this.alternativesOf(claim, stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * SYNONYM_WEIGHT;
       else {
-        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.includes(a) && !claim.stems.includes(a));
+        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
         if (opposite) {
           found += w;
           flipped = true;
+        } else if (stem.length > 5 && this.shorterForm(stem, s.stems)) {
+          // A shorter indexed form of the word (`month` for `monthly`, `fortnight` for `fortnightly`).
+          found += w * SYNONYM_WEIGHT;
+        } else if (!claim.light.has(stem)) {
+          uncovered.push(stem);
         }
       }
     }
@@ -636,17 +839,19 @@ export class Verifier {
     for (const stem of claim.nameStems) {
       const w = this.idf(stem);
       nameTotal += w;
-      if (s.stems.includes(stem)) nameFound += w;
-      else if (s.context.includes(stem)) nameFound += w * CONTEXT_WEIGHT;
+      if (s.stems.has(stem)) nameFound += w;
+      else if (s.context.has(stem)) nameFound += w * CONTEXT_WEIGHT;
     }
     const full = total + nameTotal > 0 ? (found + nameFound) / (total + nameTotal) : 0;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
-    if (Math.max(score, full) < THRESHOLDS.distinctive) return none;
+    if (Math.max(score, full) < THRESHOLDS.nearest) return none;
+    // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
+    if (uncovered.length > 1 || (uncovered.length === 1 && (!claim.said.has(uncovered[0]!) || claim.verbs.has(uncovered[0]!) || full < THRESHOLDS.partial))) return none;
 
     const facts = this.facts(s);
     // Names and codes: each of the claim's must be in the sentence or its context. One the document never
     // mentions makes the claim unverifiable, unless it stands where the sentence names another (a changed
-    // name in what the claim says, not in what it is about) and no passage mentions it at all.
+    // name in what the claim says, not in what it is about).
     const here = (e: Entity) => e.words.every((w) => facts.words.has(w));
     const absent = claim.entities.filter((e) => !here(e));
     // A code of the claim found only in the context, where the sentence itself states another code of the same
@@ -660,50 +865,103 @@ export class Verifier {
     const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
     const context = this.contextFacts(s);
     const amounts = this.pair(
+      claim,
       claim.quantities,
       facts.quantities,
       context.quantities,
       (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit),
       (a, b) => a.unit === b.unit && sameValue(a.value, b.value),
       sameLine,
+      undefined,
+      (a, b) => a.unit === b.unit,
+      (a, b) => sameValue(a.value, b.value),
     );
-    const when = this.pair(claim.dates, facts.dates, context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
+    const when = this.pair(claim, claim.dates, facts.dates, context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
+    // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.
+    // One word of what the claim says (never of its subject) may be missing where the sentence states the claim's
+    // amounts and dates about the same thing (equal or in conflict): `is for £46.75` against `for £46.75`.
+    const anchoredFacts = claim.quantities.length + claim.dates.length > 0 && amounts !== 'missing' && when !== 'missing';
+    const inSentence = (e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w));
+    const stated = claim.entities.filter((e) => e.kind === 'name' && claim.verbAt >= 0 && e.start > claim.verbAt);
+    const anchoredNames = stated.length > 0 && stated.every(inSentence);
+    const lone = uncovered.length === 1 ? uncovered[0]! : null;
+    const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && !claim.verbs.has(lone) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
+    if (!covered) return none;
     if (absent.length > 0) {
-      // A name the sentence does not hold: another name in its place, where the rest of the claim agrees (its
-      // other names, its amounts and dates), is a changed name; otherwise the sentence is about something else.
+      // A name the sentence does not hold: another name of the same kind in its place, said of what the claim
+      // says, where the rest of the claim agrees (its other names, its amounts and dates), is a changed name;
+      // otherwise the sentence is about something else.
       const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
       const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
-      if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
-      facts.entities ??= entitiesOf(s.seg.text);
-      const replaced = facts.entities.some((e) => e.kind === absent[0]!.kind && !claim.entities.some((c) => c.words.join(' ') === e.words.join(' ')));
-      return replaced ? { verdict: 'contradicted', rule: 'entities', score } : none;
+      if (absent.length > 1 || !inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
+      return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', score } : none;
     }
-    if (amounts === 'conflict' && full >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'numbers', score: full };
-    if (when === 'conflict' && full >= THRESHOLDS.conflict) return { verdict: 'contradicted', rule: 'dates', score: full };
-    // Anchored: the sentence itself holds the claim's exact figures, dates or the names it states (not only
-    // its context), so fewer of the claim's other words need to be there.
-    const inSentence = (e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w));
-    const stated = claim.entities.filter((e) => e.start > claim.verbAt);
-    // With a figure or a date of the claim in the sentence, a name it states may be in the sentence's context.
-    const figures = claim.quantities.length + claim.dates.length > 0;
-    const anchored = (figures || stated.length > 0) && amounts === 'match' && when === 'match' && stated.every(figures ? here : inSentence);
-    // A distinctive figure (four significant digits or more, `£3,108.00`) stated as the claim states it anchors more.
-    const distinctive = anchored && claim.quantities.some((q) => q.fact.unit !== null && String(Math.round(Math.abs(q.fact.value) * 100)).replace(/0+$/, '').length >= 4);
-    const bar = distinctive ? THRESHOLDS.distinctive : anchored ? THRESHOLDS.anchored : THRESHOLDS.support;
-    if (full < Math.min(bar, THRESHOLDS.polarity)) return none;
-    if (flipped) return { verdict: 'contradicted', rule: 'antonym', score: full };
-    // Negation is read in the clause of the sentence that holds the claim's words, not anywhere in it.
-    let clause = facts.clauses[0];
-    let best = -1;
-    for (const c of facts.clauses) {
-      const o = this.overlap(claim.stems, c.stems);
-      if (o > best + 1e-9) [best, clause] = [o, c];
+    if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
+    if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
+    const polarity = this.polarity(claim, facts);
+    if (polarity === 'unclear') return none;
+    if (polarity === 'opposite') {
+      // A condition, an exception or a contrast in either, or a word meaning a negation against a negation: no verdict.
+      if (facts.restricted || claim.restricted || facts.negative || claim.negative) return none;
+      return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
     }
-    const negations = facts.clauses.length > 1 && clause ? clause.negations : s.negations;
-    if (claim.negations % 2 !== negations % 2) return { verdict: 'contradicted', rule: 'negation', score: full };
-    if (amounts === 'missing' || when === 'missing' || full < bar) return none;
+    if (amounts === 'missing' || when === 'missing') return none;
+    // A name the claim states that the sentence says of something else (`approved by Tomas Berg` for `taken by Tomas Berg`).
+    if (!this.namesInRole(claim, s)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score: full, own: score };
+  }
+
+  /** The entities of a sentence with what each is said of (its words in its clause, up to the neighbouring ones). */
+  private entityFacts(s: Sentence): Fact<Entity>[] {
+    const f = this.facts(s);
+    if (!f.entities) f.entities = entitiesOf(s.seg.text);
+    f.entityFacts ??= this.about(s.seg.text, f.entities, s.header, new Set(), s.seg.text, undefined, [...f.quantities.map((q) => q.fact), ...f.dates.map((d) => d.fact)]);
+    return f.entityFacts;
+  }
+
+  /** The claim's names stated after its verb, with what the claim says of them. */
+  private statedNames(claim: Claim): Fact<Entity>[] {
+    if (!claim.stated) {
+      const stated = claim.entities.filter((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
+      const predicate = new Set(claim.predicate);
+      const others = [...claim.quantities.map((q) => q.fact), ...claim.dates.map((d) => d.fact), ...claim.entities.filter((e) => !stated.includes(e))];
+      claim.stated = this.about(claim.seg.text, stated, null, new Set(), claim.seg.text, predicate, others);
+    }
+    return claim.stated;
+  }
+
+  /** Whether the sentence names another entity of the same kind, in place of `absent`, said of what the claim says of it. */
+  private replacedName(claim: Claim, s: Sentence, absent: Entity): boolean {
+    const c = this.statedNames(claim).find((x) => x.fact === absent);
+    if (!c) return false;
+    const candidates = this.entityFacts(s)
+      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => e.words.join(' ') === p.fact.words.join(' ')))
+      // A capitalised word the claim itself uses (`Compte rendu`, `VP Product`) is not another name in place of the claim's.
+      .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
+      .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
+      .sort((a, b) => b.about - a.about);
+    const top = candidates[0];
+    if (!top || top.about < THRESHOLDS.subject) return false;
+    return !candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS);
+  }
+
+  /** Each name the claim states is, in the sentence, said of what the claim says of it (or the sentence has only that name of its kind). */
+  private namesInRole(claim: Claim, s: Sentence): boolean {
+    const stated = this.statedNames(claim).filter((c) => c.fact.kind === 'name');
+    if (stated.length === 0) return true;
+    const sentence = this.entityFacts(s);
+    for (const c of stated) {
+      const key = c.fact.words.join(' ');
+      const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind);
+      const own = sameKind.filter((p) => p.fact.words.join(' ') === key);
+      if (own.length === 0) continue; // in the context (the document's parties): no role to compare
+      if (sameKind.length === own.length) continue; // the only name of its kind there
+      const mine = Math.max(...own.map((p) => this.aboutScore(c, p, claim)));
+      const others = Math.max(0, ...sameKind.filter((p) => !own.includes(p)).map((p) => this.aboutScore(c, p, claim)));
+      if (mine < THRESHOLDS.subject || others > mine + AMBIGUOUS) return false;
+    }
+    return true;
   }
 
   /** Whether any passage (its text or its name) holds every word of the entity. */

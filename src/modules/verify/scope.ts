@@ -1,0 +1,186 @@
+/**
+ * Where a sentence's words belong (issue 26, third round): which words a negation governs, and which words
+ * an amount, a date or a name of the sentence is said of. Read on folded words with their offsets, without
+ * a parser: clause boundaries are punctuation and connectors, a negation governs the words after it up to
+ * the end of its clause (a relative clause ends at the next auxiliary: "guests who do not hold a permit
+ * must leave" negates "hold a permit", not "leave").
+ */
+import { words, type Word } from './text.js';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** A folded word of a text with its offsets and whether a negation governs it. */
+export interface ScopedWord extends Word {
+  negated: boolean;
+}
+
+/** Words that end a negation's reach: the connectors that start another clause or assertion. */
+const BOUNDARY_WORDS = new Set([
+  'and', 'or', 'but', 'because', 'unless', 'which', 'who', 'whom', 'whose', 'that', 'while', 'whereas', 'although', 'though', 'if',
+  'when', 'where', 'so', 'since', 'as', 'except', 'unlike', 'whilst', 'then',
+  'et', 'ou', 'mais', 'car', 'qui', 'dont', 'si', 'lorsque', 'quand', 'parce', 'tandis', 'alors', 'bien', 'sauf', 'donc', 'puis',
+]);
+
+/**
+ * `and`, `or`, `et`, `ou` end a negation only before another predicate (`… and does not cover`), not inside a
+ * list (`does not cover roofs or gutters`): these words after them start one.
+ */
+const PREDICATE_OPENERS = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'does', 'do', 'did', 'will', 'shall', 'may', 'must', 'can', 'could',
+  'should', 'would', 'might', 'not', 'never', 'no', 'cannot', 'it', 'they', 'he', 'she', 'we', 'the', 'a', 'an', 'its', 'their',
+  'est', 'sont', 'a', 'ont', 'doit', 'doivent', 'peut', 'peuvent', 'sera', 'seront', 'ne', 'n', 'il', 'elle', 'ils', 'elles', 'le', 'la', 'les',
+  'l', 'un', 'une', 'des', 'son', 'sa', 'ses', 'leur', 'leurs', 'se', 's',
+]);
+
+/** Auxiliaries and modals: after a verbal negation and a word of its own, one starts the next predicate. */
+const AUXILIARIES = new Set([
+  'is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'shall', 'may', 'must', 'can', 'could', 'should', 'would', 'might', 'does', 'do',
+  'est', 'sont', 'doit', 'doivent', 'peut', 'peuvent', 'sera', 'seront', 'ont',
+]);
+
+/** Negations that negate a verb (their reach ends at the next predicate) and those that open a noun phrase. */
+const VERBAL = new Set(['not', 'never', 'cannot', 'ne', 'n', 'nullement', 'jamais']);
+const NOMINAL = new Set(['no', 'none', 'nobody', 'nothing', 'neither', 'nor', 'without', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'non', 'personne']);
+
+/** Words after `no` / `not` that make a bound, not a negation (`no later than`, `not exceeding`, `not only`); the comparatives only before `than` (`no longer` negates). */
+const BOUND_AFTER = /^(?:later|earlier|sooner|exceed|exceeding|exceeds|only)$/;
+const COMPARATIVE_AFTER = /^(?:more|less|fewer|longer|shorter|higher|lower|greater|smaller)$/;
+
+/** French particles closing `ne`: with none of them in the clause, `ne … que` means "only", not a negation. */
+const FRENCH_CLOSERS = new Set(['pas', 'plus', 'jamais', 'rien', 'aucun', 'aucune', 'personne', 'guere', 'nullement', 'ni', 'point']);
+
+/** Whether text between two words holds a clause boundary (punctuation, a table cell, a line break). */
+const PUNCTUATION = /[,;:()|\n.!?«»"“”–—]/;
+
+/**
+ * The words of a text, each marked when a negation governs it. A negation's reach runs from the start of its
+ * clause to the end of it (punctuation or a connector); a verbal negation's reach also ends at an auxiliary
+ * once it holds a word (a relative clause's own predicate). `no later than`, `not only`, `ne … que` are not
+ * negations.
+ */
+export function scopedWords(text: string): ScopedWord[] {
+  const ws = words(text);
+  const out: ScopedWord[] = ws.map((w) => ({ ...w, negated: false }));
+  const boundaryBefore = (i: number) => i > 0 && PUNCTUATION.test(text.slice(ws[i - 1]!.end, ws[i]!.start));
+  const endsReach = (i: number, verbal: boolean, held: number): boolean => {
+    const w = ws[i]!.w;
+    if (boundaryBefore(i)) return true;
+    if ((w === 'and' || w === 'or' || w === 'et' || w === 'ou') && !PREDICATE_OPENERS.has(ws[i + 1]?.w ?? '')) return false;
+    if (BOUNDARY_WORDS.has(w)) return true;
+    return verbal && held > 0 && AUXILIARIES.has(w);
+  };
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!.w;
+    const contracted = w === 't' && i > 0 && /n$/.test(ws[i - 1]!.w) && ws[i]!.start === ws[i - 1]!.end + 1;
+    if (!contracted && !VERBAL.has(w) && !NOMINAL.has(w)) continue;
+    const next = ws[i + 1]?.w ?? '';
+    if ((w === 'no' || w === 'not') && (BOUND_AFTER.test(next) || (COMPARATIVE_AFTER.test(next) && ws[i + 2]?.w === 'than'))) continue;
+    if (w === 'ne' || w === 'n') {
+      // `ne … que` (only) is a restriction; `ne … pas`, `n'… jamais`, `ne … plus` negate.
+      let closed = false;
+      for (let k = i + 1; k < ws.length && k < i + 8 && !boundaryBefore(k); k++) if (FRENCH_CLOSERS.has(ws[k]!.w)) closed = true;
+      if (!closed) continue;
+    }
+    const verbal = contracted || VERBAL.has(w);
+    // Back to the start of its clause: the subject of what it negates (`5 GHz networks are not supported`).
+    for (let k = i - 1; k >= 0; k--) {
+      if (BOUNDARY_WORDS.has(ws[k]!.w) && !((ws[k]!.w === 'and' || ws[k]!.w === 'or' || ws[k]!.w === 'et' || ws[k]!.w === 'ou') && !PREDICATE_OPENERS.has(ws[k + 1]?.w ?? ''))) break;
+      out[k]!.negated = true;
+      if (boundaryBefore(k)) break;
+    }
+    let held = 0;
+    for (let k = i + 1; k < ws.length; k++) {
+      if (endsReach(k, verbal, held)) break;
+      out[k]!.negated = true;
+      held++;
+    }
+  }
+  return out;
+}
+
+/** Whether a text holds a negation that governs at least one word. */
+export const hasNegation = (scoped: readonly ScopedWord[]): boolean => scoped.some((w) => w.negated);
+
+/**
+ * Conditions, exceptions and contrasts: with one of them, a sentence's polarity is not the claim's to take
+ * (`unlike salaried staff, contractors are not eligible`, `may not … unless the owner agrees`, `ne … que`).
+ */
+const RESTRICTION =
+  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|sauf|except[ée]s?|hormis|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+\p{L}+\s+que|n['’]\p{L}+\s+que)(?![\p{L}])/iu;
+
+export const hasRestriction = (text: string): boolean => RESTRICTION.test(text);
+
+/**
+ * Words whose meaning holds a negation (`excluded` is "not included", `prohibited` "not allowed"): a
+ * negation on one side against one of these on the other may be the same statement, so the negation
+ * rule does not decide. Folded prefixes.
+ */
+const NEGATIVE_MEANING =
+  /^(?:prohibit\w*|forbid\w*|forbade|bans?|banned|exclud\w*|exclusions?|exempt\w*|refus\w*|reject\w*|denied|deny|denies|fail\w*|lack\w*|absent|unable|impossible|waive\w*|void|invalid|withh\w*|interdi\w*|exclue?s?|dispens\w*|impossib\w*|manqu\w*|inelig\w*|unavail\w*|indisponib\w*)$/;
+
+export const hasNegativeMeaning = (folded: readonly string[]): boolean => folded.some((w) => NEGATIVE_MEANING.test(w));
+
+/** Clause boundaries: punctuation, table cells, and connectors that start another assertion. */
+const CLAUSE_CUT = /[;()|]|[,:](?!\d)|\s(?:but|while|whereas|although|though|because|unless|which|who|mais|tandis|alors|bien|car|sauf|donc|qui|dont)\s/giu;
+
+export function clausesOf(text: string): Span[] {
+  const out: Span[] = [];
+  let from = 0;
+  CLAUSE_CUT.lastIndex = 0;
+  for (let m = CLAUSE_CUT.exec(text); m; m = CLAUSE_CUT.exec(text)) {
+    if (m.index > from) out.push({ start: from, end: m.index });
+    from = m.index + m[0].length;
+  }
+  if (from < text.length) out.push({ start: from, end: text.length });
+  return out;
+}
+
+/** A conjunction between two facts: what comes before it is the first fact's, what comes after the second's. */
+const CONJUNCTION = /(?<![\p{L}])(?:and|or|while|whereas|plus|et|ou|puis)(?![\p{L}])/iu;
+
+/**
+ * What each fact (an amount, a date, a name) of a text is said of: the text of its clause around it, up to
+ * the neighbouring facts. Between two facts of a clause, a conjunction divides the words (`the licence costs
+ * 1 200 EUR and the onboarding day costs 450 EUR`: *onboarding day* is the second amount's); without one,
+ * both take them (`moved from 30 June to 15 September`). A fact with nothing of its own before it (`Ingrid
+ * Olsen and Tomas Berg`) shares the previous fact's words. Returns, per fact, the spans of its words.
+ */
+export function regionsOf(text: string, facts: readonly Span[], hasContent: (s: string) => boolean): Span[][] {
+  const clauses = clausesOf(text);
+  const out: Span[][] = facts.map(() => []);
+  const order = facts.map((_, i) => i).sort((a, b) => facts[a]!.start - facts[b]!.start);
+  for (const clause of clauses) {
+    const inside = order.filter((i) => facts[i]!.start >= clause.start && facts[i]!.start < clause.end);
+    const left: Span[] = [];
+    const right: Span[] = [];
+    inside.forEach((f, k) => {
+      const fact = facts[f]!;
+      const from = k === 0 ? clause.start : facts[inside[k - 1]!]!.end;
+      const to = k === inside.length - 1 ? clause.end : facts[inside[k + 1]!]!.start;
+      left[k] = { start: from, end: fact.start };
+      right[k] = { start: fact.end, end: to };
+      if (k > 0) {
+        // The words between the previous fact and this one: divided at a conjunction.
+        const between = text.slice(from, fact.start);
+        const c = CONJUNCTION.exec(between);
+        if (c) {
+          right[k - 1] = { start: from, end: from + c.index };
+          left[k] = { start: from + c.index + c[0].length, end: fact.start };
+        } else {
+          right[k - 1] = { start: from, end: fact.start };
+        }
+      }
+    });
+    inside.forEach((f, k) => {
+      const own = left[k]!;
+      const spans = [own, right[k]!];
+      // Nothing of its own before it: the words before the previous fact are about it too.
+      if (k > 0 && !hasContent(text.slice(own.start, own.end))) spans.push(left[k - 1]!);
+      out[f] = spans.filter((s) => s.end > s.start);
+    });
+  }
+  return out;
+}
