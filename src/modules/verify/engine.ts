@@ -96,7 +96,7 @@ const LIGHT_WORDS = [
 const IMPLIED_BY: Record<string, string[]> = {
   money: ['cost', 'costs', 'price', 'priced', 'prices', 'charged', 'charge', 'pay', 'pays', 'paid', 'payable', 'receive', 'receives', 'received', 'cout', 'coute', 'coutent', 'prix', 'tarif', 'facture', 'factures', 'percoit', 'percoivent', 'recoit', 'recoivent', 'verse', 'versee'],
   mass: ['weigh', 'weighs', 'weight', 'pese', 'pesent', 'poids'],
-  ratio: ['rate', 'percentage', 'taux', 'pourcentage'],
+  ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue'],
