@@ -1,7 +1,8 @@
 import { askedOf, headForms, languageOf, sentenceAnswers } from '../../lib/language/asked.js';
+import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
-import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, type SmallTalk } from './text-match.js';
+import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, words, type SmallTalk } from './text-match.js';
 import { countTextTokens, truncateToTokens } from './tokenizer.js';
 
 /** At most this many sentences per answer, each scoring at least KEEP_RATIO of the best. */
@@ -51,7 +52,9 @@ function answerText(
   if (stems.size === 0 && persona) {
     return plain([introOf(persona.name, persona.role), persona.mission && `My mission: ${persona.mission}`].filter(Boolean).join(' '));
   }
-  const ranked = rank(candidates, stems);
+  // The question's words in the other language too (the glossary's renderings): an English question on
+  // a French document ranks the French sentences that say it.
+  const ranked = rank(candidates, new Set([...stems, ...contentStems(words(question).flatMap(translationsOf).join(' '))]));
   // A question asking for a figure, a date, a person, a duration or a place is answered with the best
   // sentences that hold one beside what is asked (its head, codes and figures: lib/language/asked.ts),
   // not with the best-overlapping sentence that holds none.

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { answerLocally } from '../../src/modules/models/local-answer.js';
+import type { TurnMaterial } from '../../src/modules/models/provider.js';
+
+/** The built-in model's choice of sentence (issue 26 §3 and §5), each rule on the kind of case it handles, with sentences written for these tests. */
+const ask = (question: string, material: TurnMaterial) => answerLocally({ messages: [{ role: 'user', content: question }], material }).content;
+
+describe("the built-in model's answer", () => {
+  it('answers with the sentence holding the asked value beside the head, not the best-overlapping one', () => {
+    const material: TurnMaterial = {
+      passages: [
+        {
+          ref: 1,
+          sourceName: 'parking-rules.md',
+          text: 'Visitor parking permits cost 5 EUR a month and are requested at reception. A replacement for a lost permit is charged 15 EUR.',
+        },
+      ],
+    };
+    // The first sentence shares more words (visitor, parking, permits) and holds money too; only the second
+    // says what is asked, the replacement.
+    const answer = ask('What is the replacement fee for a visitor parking permit?', material);
+    expect(answer).toMatch(/^A replacement for a lost permit is charged 15 EUR/);
+    expect(answer).not.toContain('5 EUR a month');
+  });
+
+  it('cross-lingual: an English question picks the French sentence that says it (glossary renderings rank it)', () => {
+    const material: TurnMaterial = {
+      passages: [
+        {
+          ref: 1,
+          sourceName: 'reglement-interieur.md',
+          section: 'Horaires',
+          text: "Le bâtiment ouvre à 7 h 30. Le salarié dispose d'une pause déjeuner de 45 minutes. Les visiteurs signent le registre à l'accueil.",
+        },
+      ],
+    };
+    expect(ask('How long is the lunch break of an employee?', material)).toMatch(/pause déjeuner de 45 minutes/);
+  });
+
+  it('debates: a sentence already said in the conversation gives way to one not yet said', () => {
+    const material: TurnMaterial = {
+      passages: [{ ref: 1, sourceName: 'fleet.md', text: 'Electric vans cut fuel costs by half. Electric vans need a charging point at the depot.' }],
+      alreadySaid: ['Electric vans cut fuel costs by half [1].'],
+    };
+    const answer = ask('Should the fleet switch to electric vans?', material);
+    expect(answer).toContain('charging point');
+    expect(answer).not.toContain('fuel costs');
+  });
+});
