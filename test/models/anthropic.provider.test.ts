@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AnthropicProvider } from '../../src/modules/models/anthropic.provider.js';
+import { ANTHROPIC_VERSION } from '../../src/modules/models/anthropic-messages-wire.js';
 import { JSON_INSTRUCTION } from '../../src/modules/models/json-output.js';
-import { ProviderError, type ChatMessage, type ToolDef } from '../../src/modules/models/provider.js';
+import { ProviderError, type ChatMessage, type ModelProvider, type ToolDef } from '../../src/modules/models/provider.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 import { collect } from '../support/model-streams.js';
 
@@ -11,13 +14,17 @@ const weatherTool: ToolDef = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-describe('AnthropicProvider', () => {
+// The same behaviour through the official SDK (chat, agents) and through undici directly (the gateway's forwarding path).
+describe.each([
+  ['the official SDK', false],
+  ['undici directly (forwarding)', true],
+])('AnthropicProvider through %s', (_name, forwarding) => {
   let server: ScriptedModelServer;
-  let provider: AnthropicProvider;
+  let provider: ModelProvider;
 
   beforeAll(async () => {
     server = await startScriptedModelServer();
-    provider = new AnthropicProvider({
+    const sdk = new AnthropicProvider({
       model: 'claude-test',
       modelClass: 'advanced',
       apiKey: 'sk-ant-test',
@@ -25,6 +32,7 @@ describe('AnthropicProvider', () => {
       maxRetries: 0,
       timeoutMs: 5_000,
     });
+    provider = forwarding ? sdk.forwarding : sdk;
   });
   afterAll(() => server.close());
   beforeEach(() => {
@@ -136,6 +144,12 @@ describe('AnthropicProvider', () => {
     const err = await provider.complete({ messages: ask }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ provider: 'anthropic', status: 500, aborted: false });
+    expect((err as Error).message).toMatch(/^anthropic model call HTTP 500: .*Scripted failure 500/);
+  });
+
+  it('turns an HTTP 500 on a stream into a ProviderError', async () => {
+    server.enqueue({ status: 500 });
+    await expect(collect(provider.stream({ messages: ask }))).rejects.toMatchObject({ name: 'ProviderError', status: 500 });
   });
 
   it('reports an abort mid-stream as aborted', async () => {
@@ -161,5 +175,106 @@ describe('AnthropicProvider', () => {
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'ProviderError', aborted: true });
+  });
+});
+
+describe('the Anthropic forwarding path (undici directly)', () => {
+  let server: ScriptedModelServer;
+  beforeAll(async () => {
+    server = await startScriptedModelServer();
+  });
+  afterAll(() => server.close());
+
+  const provider = (maxRetries: number, baseURL = server.anthropicBaseUrl) =>
+    new AnthropicProvider({ model: 'claude-test', modelClass: 'advanced', apiKey: 'sk-ant-test', baseURL, maxRetries, timeoutMs: 5_000 }).forwarding;
+
+  it('sends the body the SDK path sends, and retries a 5xx once when allowed', async () => {
+    server.enqueue({ status: 529 }, { content: 'Second try.' });
+    const result = await provider(1).complete({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 32 });
+    expect(result.content).toBe('Second try.');
+    const sent = { model: 'claude-test', max_tokens: 32, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
+    expect(server.requests.slice(-2)).toEqual([sent, sent]);
+  });
+
+  it('does not retry a 400', async () => {
+    server.enqueue({ status: 400 }, { content: 'never' });
+    const before = server.requests.length;
+    await expect(provider(1).complete({ messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ name: 'ProviderError', status: 400 });
+    expect(server.requests.length).toBe(before + 1);
+    // The step after the 400 is still queued: no retry took it.
+    expect((await provider(0).complete({ messages: [{ role: 'user', content: 'Hi' }] })).content).toBe('never');
+  });
+
+  describe('against a raw event stream', () => {
+    let raw: Server;
+    let base: string;
+    let script: (res: ServerResponse) => void;
+    const seen: IncomingHttpHeaders[] = [];
+    beforeAll(async () => {
+      raw = createServer((req, res) => {
+        seen.push(req.headers);
+        req.resume();
+        req.on('end', () => script(res));
+      });
+      await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    });
+    afterAll(
+      () =>
+        new Promise<void>((resolve) => {
+          raw.closeAllConnections();
+          raw.close(() => resolve());
+        }),
+    );
+
+    const sse = (res: ServerResponse, pieces: string[]) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const piece of pieces) res.write(piece);
+      res.end();
+    };
+    const event = (type: string, data: Record<string, unknown>, eol = '\n') =>
+      `event: ${type}${eol}data: ${JSON.stringify({ type, ...data })}${eol}${eol}`;
+    const start = event('message_start', {
+      message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-raw', content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
+    });
+    const text = (t: string, eol?: string) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } }, eol);
+    const end =
+      event('content_block_stop', { index: 0 }) +
+      event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 4 } }) +
+      event('message_stop', {});
+
+    it('posts to /v1/messages with x-api-key and the SDK\'s anthropic-version', async () => {
+      script = (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-raw', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
+      };
+      expect((await provider(0, base).complete({ messages: [{ role: 'user', content: 'Hi' }] })).model).toBe('claude-raw');
+      expect(seen.at(-1)).toMatchObject({ 'x-api-key': 'sk-ant-test', 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' });
+      expect(seen.at(-1)).not.toHaveProperty('authorization');
+    });
+
+    it('reads events split anywhere, with CRLF lines, pings and comments between them', async () => {
+      const whole = start + ': keep-alive\n\n' + event('ping', {}) + text('Bon', '\r\n') + event('ping', {}) + text('jour') + end;
+      // Cut into pieces of 7 characters: events, lines and JSON split across reads.
+      script = (res) => sse(res, whole.match(/[\s\S]{1,7}/g) ?? []);
+      const { deltas, result } = await collect(provider(0, base).stream({ messages: [{ role: 'user', content: 'Hi' }] }));
+      expect(deltas).toEqual(['Bon', 'jour']);
+      expect(result).toMatchObject({ content: 'Bonjour', model: 'claude-raw', finishReason: 'stop', usage: { promptTokens: 9, completionTokens: 4, totalTokens: 13 } });
+    });
+
+    it('fails on an error event, worded with its message', async () => {
+      script = (res) => sse(res, [start, text('Half'), event('error', { error: { type: 'overloaded_error', message: 'Overloaded' } })]);
+      const err = await collect(provider(0, base).stream({ messages: [{ role: 'user', content: 'Hi' }] })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect(err).toMatchObject({ provider: 'anthropic', aborted: false, message: 'anthropic model call failed: Overloaded' });
+    });
+
+    it('fails a stream that ends before message_delta', async () => {
+      script = (res) => sse(res, [start, text('Half')]);
+      await expect(collect(provider(0, base).stream({ messages: [{ role: 'user', content: 'Hi' }] }))).rejects.toMatchObject({
+        name: 'ProviderError',
+        message: 'anthropic stream ended before the answer finished',
+      });
+    });
   });
 });

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { finishOf, toAnthropicPrompt, toAnthropicTools, toolCallOf } from './anthropic-messages.js';
+import { AnthropicMessagesWire } from './anthropic-messages-wire.js';
 import { extractJsonObject, withJsonInstruction } from './json-output.js';
 import { conformingJson } from './structured-output.js';
 import {
@@ -18,8 +19,17 @@ import { abortedError, toProviderError } from './provider-failure.js';
 import { countMessageTokensAsync } from './tokenizer.js';
 
 type CreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
+type Message = Anthropic.Messages.Message;
+type RawEvent = Anthropic.Messages.RawMessageStreamEvent;
 type Thinking = Anthropic.Messages.ThinkingConfigParam;
 type Effort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
+
+/** How a call reaches the server: the official SDK, or undici directly (the gateway's forwarding path). */
+interface Transport {
+  complete(params: CreateParams, signal?: AbortSignal): Promise<Message>;
+  /** The events of a streamed call; leaving the loop early ends the call, and so does `cancel`. */
+  stream(params: CreateParams, signal?: AbortSignal): Promise<{ events: AsyncIterable<RawEvent>; cancel(): void }>;
+}
 
 /** The Messages API requires a ceiling; used when the caller sets none. */
 const DEFAULT_MAX_TOKENS = 4096;
@@ -47,18 +57,47 @@ export class AnthropicProvider implements ModelProvider {
   readonly modelClass: ModelClass;
   readonly local = false;
   readonly supportsTools = true;
-  private readonly client: Anthropic;
+  /**
+   * The same model reached over undici directly (`POST {baseURL}/v1/messages`), one keep-alive pool for
+   * this provider: for calls that forward a request already validated (the gateway). Chat, debates and
+   * the planner keep the official SDK (its retries with backoff and its types).
+   */
+  readonly forwarding: ModelProvider;
+  private readonly sdk: Transport;
 
   constructor(options: AnthropicOptions) {
     this.name = options.name ?? 'anthropic';
     this.model = options.model;
     this.modelClass = options.modelClass;
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? 'https://api.anthropic.com',
-      maxRetries: options.maxRetries ?? 1,
-      timeout: options.timeoutMs ?? 60_000,
-    });
+    const baseURL = options.baseURL ?? 'https://api.anthropic.com';
+    const maxRetries = options.maxRetries ?? 1;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const client = new Anthropic({ apiKey: options.apiKey, baseURL, maxRetries, timeout: timeoutMs });
+    this.sdk = {
+      complete: (params, signal) => client.messages.create(params, { signal }),
+      stream: async (params, signal) => {
+        const stream = await client.messages.create({ ...params, stream: true }, { signal });
+        return { events: stream, cancel: () => stream.controller.abort() };
+      },
+    };
+    const wire = new AnthropicMessagesWire({ name: this.name, baseURL, apiKey: options.apiKey, timeoutMs, maxRetries });
+    const direct: Transport = {
+      complete: (params, signal) => wire.complete(JSON.stringify(params), signal),
+      stream: async (params, signal) => {
+        const events = wire.stream(JSON.stringify({ ...params, stream: true }), signal);
+        return { events, cancel: () => void events.return(undefined) };
+      },
+    };
+    this.forwarding = {
+      name: this.name,
+      model: this.model,
+      modelClass: this.modelClass,
+      local: false,
+      supportsTools: this.supportsTools,
+      complete: (req) => this.completeVia(direct, req),
+      stream: (req) => this.streamVia(direct, req),
+      countTokens: (messages) => this.countTokens(messages),
+    };
   }
 
   /** Local estimate (o200k); Claude's own tokenizer differs by a few percent. */
@@ -66,10 +105,18 @@ export class AnthropicProvider implements ModelProvider {
     return countMessageTokensAsync(messages);
   }
 
-  async complete(req: CompletionRequest): Promise<CompletionResult> {
+  complete(req: CompletionRequest): Promise<CompletionResult> {
+    return this.completeVia(this.sdk, req);
+  }
+
+  stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    return this.streamVia(this.sdk, req);
+  }
+
+  private async completeVia(transport: Transport, req: CompletionRequest): Promise<CompletionResult> {
     let answer: CompletionResult;
     try {
-      const res = await this.client.messages.create(this.params(req), { signal: req.signal });
+      const res = await transport.complete(this.params(req), req.signal);
       let text = '';
       const toolCalls: ToolCall[] = [];
       for (const block of res.content) {
@@ -89,12 +136,10 @@ export class AnthropicProvider implements ModelProvider {
     return { ...answer, content: finalContent(req, answer.content, answer.toolCalls) };
   }
 
-  async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
-    const stream = await this.client.messages
-      .create({ ...this.params(req), stream: true }, { signal: req.signal })
-      .catch((err: unknown) => {
-        throw toProviderError(this.name, err, req.signal);
-      });
+  private async *streamVia(transport: Transport, req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    const stream = await transport.stream(this.params(req), req.signal).catch((err: unknown) => {
+      throw toProviderError(this.name, err, req.signal);
+    });
     const uses = new Map<number, { id: string; name: string; input: unknown; json: string }>();
     let text = '';
     let inputTokens = 0;
@@ -103,7 +148,7 @@ export class AnthropicProvider implements ModelProvider {
     let model = this.model;
     let drained = false;
     try {
-      for await (const event of stream) {
+      for await (const event of stream.events) {
         switch (event.type) {
           case 'message_start':
             model = event.message.model || model;
@@ -136,7 +181,7 @@ export class AnthropicProvider implements ModelProvider {
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
     } finally {
-      if (!drained) stream.controller.abort();
+      if (!drained) stream.cancel();
     }
     // The SDK ends an aborted stream quietly, as if the answer were complete.
     if (req.signal?.aborted) throw abortedError(this.name, req.signal);
@@ -216,3 +261,4 @@ function finalContent(req: CompletionRequest, text: string, toolCalls: ToolCall[
   if (req.responseFormat && toolCalls.length === 0) return conformingJson(text, req.responseFormat);
   return req.json ? extractJsonObject(text) : text;
 }
+

@@ -1,0 +1,155 @@
+import { Pool } from 'undici';
+import { ProviderError } from './provider.js';
+import { abortedError } from './provider-failure.js';
+
+export interface ForwardingWireOptions {
+  /** Provider name, for errors. */
+  name: string;
+  /** The endpoint every call posts to. */
+  url: URL;
+  /** Sent with every call (content type, credentials, API version). */
+  headers: Record<string, string>;
+  /** Longest wait for the answer's headers, and between two pieces of its body. */
+  timeoutMs: number;
+  /** Retries of a call refused before any answer (connection failure, 408, 409, 429, 5xx), at once. */
+  maxRetries: number;
+}
+
+/**
+ * Reads one server-sent event of a stream: what to yield, or undefined to skip it (a keep-alive, an end
+ * marker). Throws a ProviderError for an error event.
+ */
+export type SseDecoder<T> = (data: string, event: string | undefined) => T | undefined;
+
+/** Statuses the official SDKs retry; so does this wire. */
+const RETRIED = new Set([408, 409, 429]);
+const retriedStatus = (status: number) => RETRIED.has(status) || status >= 500;
+const CONNECTION_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const codeOf = (err: unknown): string => (err && typeof err === 'object' && 'code' in err ? String(err.code) : '');
+
+/**
+ * A JSON `POST` over undici directly, with one keep-alive pool per provider: the gateway's forwarding path
+ * (issue 28), which sends a request it has already validated and needs neither an official SDK's types nor
+ * its fetch and web-streams stack. The request body is serialised once by the caller; the answer is parsed
+ * once (a JSON object, or the stream's events as they arrive). Failures are ProviderErrors as the SDK paths
+ * word them: `HTTP <status>`, `timed out`, `aborted` when the caller's signal ended the call. The dialects
+ * (chat-completions-wire.ts, anthropic-messages-wire.ts) add the endpoint, the headers and what an event means.
+ */
+export class ForwardingWire {
+  readonly #pool: Pool;
+  readonly #path: string;
+
+  constructor(private readonly opts: ForwardingWireOptions) {
+    this.#path = opts.url.pathname + opts.url.search;
+    this.#pool = new Pool(opts.url.origin, {
+      pipelining: 1,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+  }
+
+  async complete<T>(body: string, signal?: AbortSignal): Promise<T> {
+    const res = await this.#send(body, signal);
+    try {
+      return (await res.body.json()) as T;
+    } catch (err) {
+      throw this.#failure(err, signal);
+    }
+  }
+
+  /** The stream's events, decoded, as they arrive; leaving the loop early closes the answer. */
+  async *stream<T>(body: string, decode: SseDecoder<T>, signal?: AbortSignal): AsyncGenerator<T> {
+    const res = await this.#send(body, signal);
+    let pending = '';
+    let finished = false;
+    try {
+      res.body.setEncoding('utf8');
+      for await (const piece of res.body as AsyncIterable<string>) {
+        pending += piece;
+        let end: number;
+        while ((end = eventEnd(pending)) >= 0) {
+          const event = pending.slice(0, end);
+          pending = pending.slice(end).replace(/^(\r?\n){1,2}/, '');
+          const { name, data } = fieldsOf(event);
+          if (data === undefined) continue;
+          const decoded = decode(data, name);
+          if (decoded !== undefined) yield decoded;
+        }
+      }
+      finished = true;
+    } catch (err) {
+      throw this.#failure(err, signal);
+    } finally {
+      if (!finished) res.body.destroy();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  /** Sends the call (retried at once while nothing was answered), then checks the status. */
+  async #send(body: string, signal?: AbortSignal) {
+    for (let attempt = 0; ; attempt++) {
+      const retry = attempt < this.opts.maxRetries;
+      let res;
+      try {
+        res = await this.#pool.request({ path: this.#path, method: 'POST', headers: this.opts.headers, body, signal });
+      } catch (err) {
+        if (retry && !signal?.aborted && CONNECTION_ERRORS.has(codeOf(err))) continue;
+        throw this.#failure(err, signal);
+      }
+      if (res.statusCode < 400) return res;
+      const detail = await res.body.text().catch(() => '');
+      if (retry && retriedStatus(res.statusCode)) continue;
+      throw new ProviderError(`${this.opts.name} model call HTTP ${res.statusCode}: ${errorMessageOf(detail)}`, { provider: this.opts.name, status: res.statusCode });
+    }
+  }
+
+  #failure(err: unknown, signal?: AbortSignal): ProviderError {
+    if (err instanceof ProviderError) return err;
+    if (signal?.aborted) return abortedError(this.opts.name, signal);
+    const name = this.opts.name;
+    const what = TIMEOUTS.has(codeOf(err)) ? 'timed out' : 'failed';
+    return new ProviderError(`${name} model call ${what}: ${err instanceof Error ? err.message : String(err)}`, { provider: name, cause: err });
+  }
+}
+
+/**
+ * The message of an error body in either dialect (OpenAI `{ error: { message } }`, Anthropic
+ * `{ type: "error", error: { type, message } }`), else the text's start.
+ */
+export function errorMessageOf(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } };
+    if (parsed.error?.message) return parsed.error.message;
+  } catch {
+    // not JSON: the text itself
+  }
+  return text.slice(0, 200) || 'no body';
+}
+
+/** Index of the blank line ending the first complete event, or -1. */
+function eventEnd(text: string): number {
+  const lf = text.indexOf('\n\n');
+  const crlf = text.indexOf('\r\n\r\n');
+  if (lf < 0) return crlf;
+  return crlf < 0 ? lf : Math.min(lf, crlf);
+}
+
+/** The event's name and its `data:` lines joined; data is undefined for an event without any (a comment). */
+function fieldsOf(event: string): { name: string | undefined; data: string | undefined } {
+  let name: string | undefined;
+  let data: string | undefined;
+  for (const line of event.split(/\r?\n/)) {
+    if (line.startsWith('event:')) name = line.slice(line[6] === ' ' ? 7 : 6);
+    else if (line.startsWith('data:')) {
+      const value = line.slice(line[5] === ' ' ? 6 : 5);
+      data = data === undefined ? value : `${data}\n${value}`;
+    }
+  }
+  return { name, data };
+}
