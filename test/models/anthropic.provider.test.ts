@@ -248,9 +248,14 @@ describe('the Anthropic forwarding path (undici directly)', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-raw', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
       };
+      const sdk = new AnthropicProvider({ model: 'claude-test', modelClass: 'advanced', apiKey: 'sk-ant-test', baseURL: base, maxRetries: 0 });
+      await sdk.complete({ messages: [{ role: 'user', content: 'Hi' }] });
+      const bySdk = seen.at(-1);
       expect((await provider(0, base).complete({ messages: [{ role: 'user', content: 'Hi' }] })).model).toBe('claude-raw');
       expect(seen.at(-1)).toMatchObject({ 'x-api-key': 'sk-ant-test', 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' });
       expect(seen.at(-1)).not.toHaveProperty('authorization');
+      // The version the installed SDK sends: an SDK upgrade that changes it fails here.
+      expect(bySdk?.['anthropic-version']).toBe(ANTHROPIC_VERSION);
     });
 
     it('reads events split anywhere, with CRLF lines, pings and comments between them', async () => {
