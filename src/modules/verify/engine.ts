@@ -81,6 +81,8 @@ const SLICE_MS = 8;
 const CONTEXT_WEIGHT = 0.9;
 /** A claim word found only as a synonym or a translation counts this much. */
 const SYNONYM_WEIGHT = 0.8;
+/** Entries of the verifier's memo of alternatives before it is emptied. */
+const ALTERNATIVES_MEMO = 20_000;
 /** Two facts of a sentence this close in how much they are about a claim's fact: which one the claim means is unclear. */
 const AMBIGUOUS = 0.15;
 /**
@@ -251,6 +253,8 @@ export class Verifier {
   private readonly passageWords: Set<string>[] = [];
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
+  /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
+  private readonly alternativesMemo = new Map<string, string[]>();
   /** Folded word → stem ('' when ignored), for this verification. */
   private readonly stems = new Map<string, string>();
 
@@ -473,14 +477,22 @@ export class Verifier {
   private alternativesOf(claim: Claim, stem: string): string[] {
     let alts = claim.alternatives.get(stem);
     if (!alts) {
-      const set = new Set(this.extensionsOf(stem));
-      for (const w of claim.surface.get(stem) ?? []) {
-        for (const a of alternativesOf(w)) {
-          const as = this.stemOf(a);
-          if (as && as !== stem) set.add(as);
+      // The same stem written the same way in another claim has the same alternatives: looked up once per verifier.
+      const surface = claim.surface.get(stem) ?? [];
+      const key = `${stem}\u0000${surface.join('\u0001')}`;
+      alts = this.alternativesMemo.get(key);
+      if (!alts) {
+        const set = new Set(this.extensionsOf(stem));
+        for (const w of surface) {
+          for (const a of alternativesOf(w)) {
+            const as = this.stemOf(a);
+            if (as && as !== stem) set.add(as);
+          }
         }
+        if (this.alternativesMemo.size >= ALTERNATIVES_MEMO) this.alternativesMemo.clear();
+        this.alternativesMemo.set(key, (alts = [...set]));
       }
-      claim.alternatives.set(stem, (alts = [...set]));
+      claim.alternatives.set(stem, alts);
     }
     return alts;
   }
@@ -618,15 +630,15 @@ export class Verifier {
     const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
     // The document's own context (its name, title, section) counts too, below the sentence's words: the VAT row
     // of the invoice the claim names outranks the VAT row of another invoice.
-    const bonus = new Map<string, number>();
+    const bonus = new Map<Set<string>, number>();
     for (const id of touched) {
       const s = this.sentences[id]!;
-      let b = bonus.get(s.contextText);
+      let b = bonus.get(s.context);
       if (b === undefined) {
         b = 0;
         for (const stem of lookup) if (s.context.has(stem)) b += this.idf(stem) * CONTEXT_WEIGHT;
         for (const e of claim.entities) if (e.kind === 'code' && e.words.every((w) => s.contextText.toLowerCase().includes(w))) b += this.idf(`#${e.words[e.words.length - 1]}`);
-        bonus.set(s.contextText, b);
+        bonus.set(s.context, b);
       }
       scores[id]! += b;
     }
