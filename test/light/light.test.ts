@@ -66,7 +66,7 @@ describe('POST /light/ask', () => {
     expect(['not_covered', 'no_passages']).toContain(res.body.refusal.reason);
     expect(res.body.refusal.searched).toMatchObject({ scope: 'workspace', dossierId: null, documents: 2, query: 'What is the capital of Australia?' });
     expect(res.body.refusal.message).toBe("The documents searched, the workspace's documents (2 documents), do not cover this question.");
-    expect(res.body.refusal.threshold).toBe(0.4);
+    expect(res.body.refusal.threshold).toBe(0.3);
     expect(typeof res.body.proofId).toBe('string');
     expect(model.requests.length).toBe(sent);
     expect((await ledgerRows(t, a.workspaceId)).rows).toBe(before.rows);

@@ -9,7 +9,7 @@ import { z } from 'zod';
 const LightEnvSchema = z.object({
   SVC_WEB_SEARCH_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional()),
   SVC_WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  SVC_LIGHT_MIN_COVERAGE: z.coerce.number().min(0).max(1).default(0.4),
+  SVC_LIGHT_MIN_COVERAGE: z.coerce.number().min(0).max(1).default(0.3),
   SVC_LIGHT_MAX_MISSING: z.coerce.number().min(0).max(1).default(0.4),
 });
 
