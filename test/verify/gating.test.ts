@@ -130,7 +130,57 @@ describe('subject gating', () => {
     });
   });
 
+  describe('reading the facts', () => {
+    it('a time of day is one value: 18:00 against 19:00 is a conflict, not two numbers', async () => {
+      const doc = 'The reading room closes at 18:00 on weekdays.';
+      expect(await verdict('The reading room closes at 18:00 on weekdays.', doc)).toBe('supported');
+      expect(await verdict('The reading room closes at 19:00 on weekdays.', doc)).toBe('contradicted');
+    });
+
+    it('a number right after a capitalised word is a model\'s, not an amount (Lumo 300 lamps)', async () => {
+      const doc = 'Each Lumo 300 lamp on order PO-7731 costs €64.';
+      expect(await verdict('Each Lumo 300 lamp on order PO-7731 costs €64.', doc)).toBe('supported');
+      expect(await verdict('Each Lumo 300 lamp on order PO-7731 costs €46.', doc)).toBe('contradicted');
+    });
+
+    it('a label and its value (`Date of handover: …`): the value is the label\'s', async () => {
+      const doc = ['# Handover record — Quay Street depot', '', '**Date of handover:** 2 June 2026'].join('\n');
+      expect(await verdict('The Quay Street depot handover date is 2 June 2026.', doc)).toBe('supported');
+      expect(await verdict('The Quay Street depot handover date is 9 June 2026.', doc)).toBe('contradicted');
+    });
+
+    it('a bound against an exact amount is not a like-for-like conflict (at least 3 against 2)', async () => {
+      const doc = 'Visitors to the clean room wear 2 pairs of gloves.';
+      expect(await verdict('Visitors to the clean room wear at least 3 pairs of gloves.', doc)).toBe('unverifiable');
+      expect(await verdict('Visitors to the clean room wear 3 pairs of gloves.', doc)).toBe('contradicted');
+    });
+  });
+
+  describe('polarity', () => {
+    it('`no longer` negates; `ne … que` restricts and is not a negation', async () => {
+      expect(await verdict('Paper timesheets are accepted.', 'Paper timesheets are no longer accepted.')).toBe('contradicted');
+      const doc = 'Les frais de taxi ne sont remboursés que sur présentation du reçu.';
+      expect(await verdict('Les frais de taxi ne sont pas remboursés.', doc)).toBe('unverifiable');
+    });
+
+    it('a word meaning a negation against a negation: no verdict either way (exempt / not subject to)', async () => {
+      const doc = 'Apprentices are exempt from the parking charge.';
+      expect(await verdict('Apprentices are subject to the parking charge.', doc)).not.toBe('supported');
+    });
+  });
+
   describe('coverage', () => {
+    it('words the amount\'s kind already says may be missing (costs, for a currency)', async () => {
+      const doc = 'The Brenna desk lamp is listed at £38.';
+      expect(await verdict('The Brenna desk lamp costs £38.', doc)).toBe('supported');
+    });
+
+    it('one missing word of the predicate is tolerated where the amount anchors it, never a verb', async () => {
+      const doc = 'The Brenna desk lamp is listed at £38.';
+      expect(await verdict('The Brenna desk lamp is listed at £38 online.', doc)).toBe('supported');
+      expect(await verdict('The Brenna desk lamp was discounted at £38.', doc)).toBe('unverifiable');
+    });
+
     it('a claim adding a qualifier the sentence does not state is not supported', async () => {
       const doc = 'The Norvik P3 projector weighs 2.4 kg.';
       expect(await verdict('The Norvik P3 projector weighs 2.4 kg without its carrying case.', doc)).toBe('unverifiable');

@@ -109,7 +109,7 @@ export const hasNegation = (scoped: readonly ScopedWord[]): boolean => scoped.so
  * (`unlike salaried staff, contractors are not eligible`, `may not … unless the owner agrees`, `ne … que`).
  */
 const RESTRICTION =
-  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|sauf|except[ée]s?|hormis|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+\p{L}+\s+que|n['’]\p{L}+\s+que)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|sauf|except[ée]s?|hormis|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
 
 export const hasRestriction = (text: string): boolean => RESTRICTION.test(text);
 
