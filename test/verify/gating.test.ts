@@ -62,6 +62,12 @@ describe('subject gating', () => {
       expect(await verdict('The yearly licence costs 450 EUR.', doc)).toBe('contradicted');
     });
 
+    it('a word of what the claim says held by another amount of the sentence: that amount is the claim\'s, not the first one', async () => {
+      const doc = 'The guarantee covers the screen for 24 months and the battery for 12 months.';
+      expect(await verdict('The guarantee covers the battery for 24 months.', doc)).not.toBe('supported');
+      expect(await verdict('The guarantee covers the screen for 24 months.', doc)).toBe('supported');
+    });
+
     it('an amount of another charge in the same sentence neither supports nor contradicts', async () => {
       const doc = 'Invoices settled late bear a penalty of 8% per year and a fixed recovery charge of 40 EUR.';
       expect(await verdict('The late payment penalty is 40 EUR.', doc)).not.toBe('supported');
@@ -122,6 +128,13 @@ describe('subject gating', () => {
       const doc = 'The minutes were taken by Ingrid Olsen and approved by Tomas Berg.';
       expect(await verdict('The minutes were taken by Tomas Berg.', doc)).not.toBe('supported');
       expect(await verdict('The minutes were approved by Tomas Berg.', doc)).toBe('supported');
+    });
+
+    it('a name of the sentence said of another action is not the claim\'s (prepared by / approved by)', async () => {
+      const doc = 'The budget was prepared by Marta Ruiz and approved by Paul Chen.';
+      expect(await verdict('The budget was approved by Paul Chen.', doc)).toBe('supported');
+      expect(await verdict('The budget was approved by Marta Ruiz.', doc)).toBe('unverifiable');
+      expect(await verdict('The budget was approved by Anna Holt.', doc)).toBe('contradicted');
     });
 
     it('a person the documents never mention is unverifiable', async () => {

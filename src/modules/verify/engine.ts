@@ -218,8 +218,8 @@ interface Claim {
   light: Set<string>;
   quantities: Fact<Quantity>[];
   dates: Fact<DateSpan>[];
-  /** The names the claim states (after its verb) with what it says of them (filled on first need). */
-  stated?: Fact<Entity>[];
+  /** The claim's names and codes with what it says of each (filled on first need). */
+  named?: Fact<Entity>[];
 }
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -711,6 +711,19 @@ export class Verifier {
     return total > 0 ? found / total : 1;
   }
 
+  /**
+   * Whether another fact of the sentence holds a word of what the claim says (of `c`) that `p` lacks: `p` is then
+   * another thing's (`covers the screen for 24 months and the battery for 12 months`: *battery* is the 12's).
+   */
+  private claimedElsewhere<T>(c: Fact<T>, p: Fact<T>, others: Fact<T>[], claim: Claim): boolean {
+    if (!c.predicate || c.predicate.size === 0) return false;
+    for (const stem of c.predicate) {
+      const has = (f: Fact<T>) => f.about.has(stem) || this.alternativesOf(claim, stem).some((a) => f.about.has(a));
+      if (!has(p) && others.some((o) => o !== p && has(o))) return true;
+    }
+    return false;
+  }
+
   /** How much a sentence's fact is about a claim's fact: the claim's words around it found around it, and those of what it says. */
   private aboutScore<T>(c: Fact<T>, p: Fact<T>, claim: Claim): number {
     const all = this.overlap(c.about, p.about, claim);
@@ -754,7 +767,7 @@ export class Verifier {
         .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
       const top = ranked[0]!;
       const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS);
-      if (top.about < THRESHOLDS.subject || rival) {
+      if (top.about < THRESHOLDS.subject || rival || this.claimedElsewhere(c, top.p, same, claim)) {
         missing = true;
         continue;
       }
@@ -932,15 +945,18 @@ export class Verifier {
     return f.entityFacts;
   }
 
+  /** The claim's names and codes with what the claim says of each (filled on first need). */
+  private claimNames(claim: Claim): Fact<Entity>[] {
+    if (!claim.named) {
+      const others = [...claim.quantities.map((q) => q.fact), ...claim.dates.map((d) => d.fact)];
+      claim.named = this.about(claim.seg.text, claim.entities, null, new Set(), claim.seg.text, new Set(claim.predicate), others);
+    }
+    return claim.named;
+  }
+
   /** The claim's names stated after its verb, with what the claim says of them. */
   private statedNames(claim: Claim): Fact<Entity>[] {
-    if (!claim.stated) {
-      const stated = claim.entities.filter((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
-      const predicate = new Set(claim.predicate);
-      const others = [...claim.quantities.map((q) => q.fact), ...claim.dates.map((d) => d.fact), ...claim.entities.filter((e) => !stated.includes(e))];
-      claim.stated = this.about(claim.seg.text, stated, null, new Set(), claim.seg.text, predicate, others);
-    }
-    return claim.stated;
+    return this.claimNames(claim).filter((c) => claim.verbAt >= 0 && c.fact.start > claim.verbAt);
   }
 
   /** Whether the sentence names another entity of the same kind, in place of `absent`, said of what the claim says of it. */
@@ -954,7 +970,7 @@ export class Verifier {
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
       .sort((a, b) => b.about - a.about);
     const top = candidates[0];
-    if (!top || top.about < THRESHOLDS.subject) return false;
+    if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return false;
     return !candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS);
   }
 
@@ -972,6 +988,7 @@ export class Verifier {
       const mine = Math.max(...own.map((p) => this.aboutScore(c, p, claim)));
       const others = Math.max(0, ...sameKind.filter((p) => !own.includes(p)).map((p) => this.aboutScore(c, p, claim)));
       if (mine < THRESHOLDS.subject || others > mine + AMBIGUOUS) return false;
+      if (own.every((p) => this.claimedElsewhere(c, p, sameKind, claim))) return false;
     }
     return true;
   }
