@@ -182,6 +182,23 @@ describe('subject gating', () => {
     });
   });
 
+  describe('partial statements', () => {
+    it('an exception the claim does not state (except contractors) leaves the plain claim unsupported', async () => {
+      const doc = 'The rooftop terrace is open to all tenants except subletters.';
+      expect(await verdict('The rooftop terrace is open to all tenants.', doc)).toBe('unverifiable');
+    });
+
+    it('a negation that comes with a time or amount the claim does not state is conditional', async () => {
+      const doc = 'Bicycle storage is not free for residents after 1 October 2026.';
+      expect(await verdict('Bicycle storage is free for residents.', doc)).toBe('unverifiable');
+    });
+
+    it('a change (extended by 6 months) is not the value itself (lasted 6 months)', async () => {
+      const doc = 'The pilot programme was extended by 6 months.';
+      expect(await verdict('The pilot programme lasted 6 months.', doc)).toBe('unverifiable');
+    });
+  });
+
   describe('coverage', () => {
     it('words the amount\'s kind already says may be missing (costs, for a currency)', async () => {
       const doc = 'The Brenna desk lamp is listed at £38.';

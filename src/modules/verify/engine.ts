@@ -140,6 +140,8 @@ function boundOf(text: string, fact: Span): Bound {
   // A date from which something holds (`from 1 March`, `à compter du 1er avril`) is the date it starts: not a bound.
   if ('granularity' in fact) return /(?<![\p{L}])by\s*(?:the\s+)?$/iu.test(before) ? 'upper' : null;
   if (LOWER_BEFORE.test(before) || LOWER_AFTER.test(after)) return 'lower';
+  // `extended by 6 months`, `increased by 5%`: a change, not the value itself.
+  if (/(?<![\p{L}])by\s*$/iu.test(before)) return 'change';
   return null;
 }
 
@@ -159,7 +161,7 @@ interface Sentence {
 }
 
 /** A bound read with an amount or a date: `at most`, `before`, `no later than` (upper); `at least`, `from`, `since` (lower). */
-type Bound = 'upper' | 'lower' | null;
+type Bound = 'upper' | 'lower' | 'change' | null;
 
 /** An amount or a date with the stems of what it is about: its words in its clause, or its row's cells and column header. */
 interface Fact<T> {
@@ -180,6 +182,8 @@ interface Facts {
   entityFacts?: Fact<Entity>[];
   /** Each stem of the sentence with whether a negation governs each of its occurrences. */
   polarity: Map<string, boolean[]>;
+  /** The runs of words a negation governs. */
+  negatedRuns: Span[];
   /** A condition, exception or contrast (`unless`, `unlike`, `sauf`, `ne … que`): the sentence's polarity is not a claim's to take. */
   restricted: boolean;
   /** A word whose meaning holds a negation (`excluded`, `prohibited`). */
@@ -571,7 +575,13 @@ export class Verifier {
       // A row's header names each column: it belongs to the amount of its column, not to all of them.
       if (s.header) for (const h of this.contentStems(s.header.join(' ')).stems) context.delete(h);
       const polarity = new Map<string, boolean[]>();
+      const negatedRuns: Span[] = [];
       for (const w of scopedWords(text)) {
+        if (w.negated) {
+          const last = negatedRuns[negatedRuns.length - 1];
+          if (last && !/[,;:()|.!?]/.test(text.slice(last.end, w.start))) last.end = w.end;
+          else negatedRuns.push({ start: w.start, end: w.end });
+        }
         const st = this.stemOf(w.w);
         if (!st) continue;
         let list = polarity.get(st);
@@ -584,6 +594,7 @@ export class Verifier {
         quantities: this.about(text, qs, s.header, context, text, undefined, ds),
         words: new Set([...folded, ...words(s.contextText).map((w) => w.w)]),
         polarity,
+        negatedRuns,
         restricted: hasRestriction(text),
         negative: hasNegativeMeaning(folded),
       };
@@ -771,6 +782,11 @@ export class Verifier {
         missing = true;
         continue;
       }
+      // A change (`extended by 6 months`) against the value itself (`lasted 6 months`) says nothing either way.
+      if ((c.bound === 'change') !== (top.p.bound === 'change')) {
+        missing = true;
+        continue;
+      }
       if (top.equal) continue;
       if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound) {
         missing = true;
@@ -928,9 +944,14 @@ export class Verifier {
     if (polarity === 'opposite') {
       // A condition, an exception or a contrast in either, or a word meaning a negation against a negation: no verdict.
       if (facts.restricted || claim.restricted || facts.negative || claim.negative) return none;
+      // A negation that comes with an amount or a date the claim does not state (`not free after 18:00`) is conditional.
+      const negatedFact = [...facts.quantities, ...facts.dates].some((f) => facts.negatedRuns.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1));
+      if (claim.quantities.length + claim.dates.length === 0 && negatedFact) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
+    // A condition or exception in the sentence the claim does not state (`open to all staff except contractors`): partial.
+    if (facts.restricted && !claim.restricted) return none;
     // A name the claim states that the sentence says of something else (`approved by Tomas Berg` for `taken by Tomas Berg`).
     if (!this.namesInRole(claim, s)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
