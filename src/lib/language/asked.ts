@@ -258,8 +258,15 @@ function qualifiersOf(question: string, language: Language): { word: string; acr
   return [...out].map(([word, acronym]) => ({ word, acronym }));
 }
 
+/**
+ * A question is read on its first ASKED_CHARS characters: a question is a sentence or two, and a message
+ * at the chat's limit (a pasted document) must not hold the event loop while the tagger reads all of it.
+ */
+const ASKED_CHARS = 1_000;
+
 /** What a question asks (see the module comment). */
-export function askedOf(question: string): Asked {
+export function askedOf(whole: string): Asked {
+  const question = whole.length > ASKED_CHARS ? whole.slice(0, ASKED_CHARS) : whole;
   const language = languageOf(question);
   const type = answerTypeOf(question);
   const value = valueKindOf(question, type);
