@@ -45,6 +45,8 @@ const config = loadConfig({
   SVC_RATE_KNOWLEDGE_QUERY: '1000000',
   SVC_RATE_UPLOAD: '1000000',
   ...(db.url ? { DATABASE_URL: db.url } : {}),
+  // SVC_SEARCH_RANK_CANDIDATES=0 measures exact ranking beside the default bound (docs/performance.md)
+  ...(process.env.SVC_SEARCH_RANK_CANDIDATES ? { SVC_SEARCH_RANK_CANDIDATES: process.env.SVC_SEARCH_RANK_CANDIDATES } : {}),
 });
 const app = await createApp({ config, log: createLogger('silent') });
 const server = await listen(app.http, 0, '127.0.0.1');
