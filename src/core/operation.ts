@@ -32,6 +32,11 @@ export interface Needs {
   person?: boolean;
   /** The role a signed-in person needs (403 admin_required); docs/people.md has the matrix. */
   role?: UserRole;
+  /**
+   * Any authenticated caller may perform it, a restricted or read-only key included (`viewer`: who am I):
+   * no scope, role or read-only check; an anonymous caller is refused (401). Declared with `scope: null`.
+   */
+  anyCaller?: true;
 }
 
 /**

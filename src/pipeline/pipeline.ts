@@ -83,10 +83,10 @@ export interface AdmitOptions {
  * may only perform operations that declare no scope, person or role (401 otherwise).
  */
 export async function admit<C extends Principal>(app: Deps, caller: C, op: AdmitTarget, opts: AdmitOptions = {}): Promise<ServiceContext<C>> {
-  const { write, person, role, rateLimit } = op.needs;
+  const { write, person, role, rateLimit, anyCaller } = op.needs;
   const scope = op.needs.scopeOf && caller.kind !== 'anonymous' ? op.needs.scopeOf(caller) : op.needs.scope;
-  const checks = scope !== undefined || person || role;
-  if (caller.kind === 'anonymous' && checks) throw errors.unauthorized(AuthMessages.missing);
+  const checks = !anyCaller && (scope !== undefined || person || role);
+  if (caller.kind === 'anonymous' && (checks || anyCaller)) throw errors.unauthorized(AuthMessages.missing);
   await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
   const ctx = createContext(app, caller, {
     log: opts.log,

@@ -64,9 +64,7 @@ const PIPELINE_ROUTES = ['POST /mcp', 'GET /mcp', 'DELETE /mcp'];
  */
 const UNDECLARED_ROUTES: string[] = [
 ];
-const UNDECLARED_FIELDS: string[] = [
-  'Query.viewer',
-];
+const UNDECLARED_FIELDS: string[] = [];
 
 const routeName = (r: AnyRoute) => `${r.method.toUpperCase()} ${r.path}`;
 

@@ -2,3 +2,4 @@
 export { assertSeatRoom } from './seats.js';
 export { type PlanName, PLANS, User, USER_STATES, Workspace } from './workspace.entity.js';
 export { createUser, findWorkspaceOrFail } from './workspaces.service.js';
+export { viewerOp } from './operations.js';

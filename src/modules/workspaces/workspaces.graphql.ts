@@ -1,4 +1,6 @@
 import { builder } from '../../graphql/builder.js';
+import { operationField } from '../../graphql/root-fields.js';
+import { viewerOp } from './operations.js';
 import type { Caller, KeyCaller } from '../../core/principal.js';
 import { seatsUsed } from './workspaces.service.js';
 
@@ -53,6 +55,7 @@ builder.queryField('viewer', (t) =>
   t.field({
     type: Viewer,
     description: 'The workspace, user and key behind the calling API key, or the signed-in person.',
-    resolve: async (_root, _args, ctx) => (await ctx.service()).caller,
+    extensions: operationField(viewerOp),
+    resolve: async (_root, _args, ctx) => viewerOp.run(await ctx.service(), {}),
   }),
 );
