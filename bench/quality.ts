@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/quality.ts              the tuning half (the only one rules are tuned on)
  *   npx tsx bench/quality.ts --held-out   the held-out half: run once, by the coordinator, at the end
+ *   npx tsx bench/quality.ts --set NAME   any folder of test/fixtures/quality/ (tuning-2, held-out-3, ...)
  *   npx tsx bench/quality.ts --held-out-2 the second held-out set (test/fixtures/quality/held-out-2): the same
  *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones; LIGHT_ONLY=1
  *   runs the light questions only (no claims, no recall).
@@ -35,7 +36,16 @@ import {
   type Half,
 } from './support/quality-set.js';
 
-const half: Half = process.argv.includes('--held-out-2') ? 'held-out-2' : process.argv.includes('--held-out') ? 'held-out' : 'tuning';
+// `--set NAME` scores any folder of test/fixtures/quality/ (tuning-2, held-out-3, ...).
+const setArg = process.argv.indexOf('--set');
+const half: Half =
+  setArg > 0 && process.argv[setArg + 1]
+    ? process.argv[setArg + 1]!
+    : process.argv.includes('--held-out-2')
+      ? 'held-out-2'
+      : process.argv.includes('--held-out')
+        ? 'held-out'
+        : 'tuning';
 const set = loadHalf(half);
 
 async function withApp<T>(env: Record<string, string>, fn: (c: { baseUrl: string; key: string }) => Promise<T>): Promise<T> {
