@@ -31,34 +31,10 @@ import { Verifier } from '../src/modules/verify/engine.js';
 import { createWorkspace } from '../src/modules/provisioning/provisioning.service.js';
 import { issueKey } from '../src/modules/keys/keys.service.js';
 import { createTestDatabase } from '../test/support/database.js';
+import { verifyInput } from './support/verify-input.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const CERTS = Number(process.env.CERTS ?? 100_000);
-
-let seed = 42;
-const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-const NOUNS = ['revenue', 'profit', 'contract', 'tenant', 'warehouse', 'budget', 'library', 'trial', 'bridge', 'invoice', 'payment', 'employee', 'audit', 'shipment', 'policy', 'fee', 'loan', 'office', 'report', 'customer'];
-const VERBS = ['rose', 'fell', 'reached', 'covers', 'includes', 'requires', 'exceeds', 'funds', 'employs', 'approved'];
-const UNITS = ['EUR', '%', 'days', 'people', 'million euros', 'months'];
-const NAMES = ['Acme', 'Northwind', 'Westbrook', 'Delta', 'Helix', 'Orion'];
-function sentence(): string {
-  const words = [pick(NAMES), pick(NOUNS), pick(VERBS), String(Math.floor(rand() * 900) + 10), pick(UNITS), 'in', String(2015 + Math.floor(rand() * 10))];
-  while (words.length < 16) words.push(pick(NOUNS));
-  if (rand() < 0.2) words.splice(3, 0, 'not');
-  return `${words.join(' ')}.`;
-}
-function textOf(words: number): string {
-  const out: string[] = [];
-  let n = 0;
-  while (n < words) {
-    const s = sentence();
-    out.push(s);
-    n += s.split(' ').length;
-  }
-  return out.join(' ');
-}
-const passageOf = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ');
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(0)} ms, p95 ${quantile(xs, 0.95).toFixed(0)} ms (n=${xs.length})`;
@@ -109,8 +85,7 @@ async function posts(key: string, body: unknown, runs: number): Promise<{ ms: nu
 }
 
 try {
-  const text = textOf(10_000);
-  const passages = Array.from({ length: 200 }, (_, i) => ({ source: `passage-${i}`, content: passageOf(6) }));
+  const { text, passages, next } = verifyInput(10_000, 200);
   const t1 = await tenant();
 
   // 1. Against 200 passages.
@@ -143,7 +118,7 @@ try {
        values (?, ?, ?, ?, ?, null, 'text/plain', 0, ?, 'text', null, 'ready', null, 1000, 0, 0, 0, ?, ?, ?)`,
       [sourceId, t1.workspaceId, t1.userId, collectionId, `source-${s}.txt`, String(s).padStart(64, '0'), now, now, now],
     );
-    const chunks = Array.from({ length: 1000 }, (_, i) => ({ id: newId('chk'), ordinal: i, section: '', page: 1, text: passageOf(4), tokenEstimate: 100 }));
+    const chunks = Array.from({ length: 1000 }, (_, i) => ({ id: newId('chk'), ordinal: i, section: '', page: 1, text: next.passageOf(4), tokenEstimate: 100 }));
     await insertChunks(em, { workspaceId: t1.workspaceId, sourceId, createdAt: now, chunks });
   }
   const { ms: coll } = await posts(t1.key, { text, collectionIds: [collectionId] }, RUNS);

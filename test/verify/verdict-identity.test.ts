@@ -1,0 +1,58 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadHalf } from '../../bench/support/quality-set.js';
+import { verifyInput } from '../../bench/support/verify-input.js';
+import { Verifier, type ClaimResult, type PassageInput } from '../../src/modules/verify/engine.js';
+
+/**
+ * The verifier's speed work (issues 26 and 28) must not change a verdict: every report below is compared,
+ * claim by claim (offsets, verdict, rule, each evidence's source, offset and score), with the reports the
+ * engine gave when the fixture was written. The cases: the tuning half's claims (each against its documents,
+ * as bench/quality.ts sends them), the labelled set of docs/verifier.md (each claim against all its passages),
+ * and bench/verify.ts's generated input (10 000 words against 200 passages), once fresh and once through a
+ * shared index (`share`, as a collection's index is reused). The held-out halves are never read.
+ *
+ * A change of the rules that changes verdicts on purpose rewrites the fixture (`UPDATE_VERDICTS=1 npx vitest
+ * run test/verify/verdict-identity.test.ts`) and says so in its commit; a speed change never does.
+ */
+const FIXTURE = new URL('./fixtures/verdicts.json', import.meta.url);
+
+const line = (r: ClaimResult) => `${r.start}-${r.end} ${r.verdict} ${r.rule}${r.evidence.map((e) => ` ${e.source}@${e.start}-${e.end}:${e.score}`).join('')}`;
+
+async function reportOf(text: string, passages: PassageInput[]): Promise<string[]> {
+  const v = new Verifier(text);
+  await v.addPassages(passages);
+  return (await v.verify(text)).map(line);
+}
+
+async function reports(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const tuning = loadHalf('tuning');
+  for (const claim of tuning.claims) {
+    const base = (n: string) => n.replace(/^.*\//, '');
+    const docs = claim.documents
+      .map((n) => tuning.documents.find((d) => d.name === base(n) || d.name === `${base(n)}.md` || d.name.replace(/\.md$/, '') === base(n)))
+      .filter((d) => d !== undefined);
+    out[`tuning ${claim.id}`] = await reportOf(claim.claim, (docs.length > 0 ? docs : tuning.documents).map((d) => ({ source: d.name, content: d.text })));
+  }
+  const labelled = JSON.parse(readFileSync(new URL('./fixtures/quality-set.json', import.meta.url), 'utf8')) as { passages: PassageInput[]; claims: { text: string }[] };
+  for (const [i, claim] of labelled.claims.entries()) out[`labelled ${i}`] = await reportOf(claim.text, labelled.passages);
+  const { text, passages } = verifyInput(10_000, 200);
+  out['generated fresh'] = await reportOf(text, passages);
+  const index = new Verifier(text);
+  await index.addPassages(passages);
+  const first = index.share();
+  await first.verify(text);
+  out['generated shared'] = (await index.share().verify(text)).map(line);
+  return out;
+}
+
+describe('verdicts kept by the verifier speed work', () => {
+  it('gives the same report as when the fixture was written, claim by claim', async () => {
+    const got = await reports();
+    if (process.env.UPDATE_VERDICTS === '1') writeFileSync(FIXTURE, `${JSON.stringify(got, null, 0).replace(/\],"/g, '],\n"')}\n`);
+    const expected = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, string[]>;
+    expect(Object.keys(got).sort()).toEqual(Object.keys(expected).sort());
+    for (const key of Object.keys(expected)) expect(got[key], key).toEqual(expected[key]);
+  }, 300_000);
+});
