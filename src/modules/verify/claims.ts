@@ -23,14 +23,13 @@ function wordBefore(text: string, i: number): string {
   return fold(text.slice(s, i));
 }
 
-/** Whether a full stop at `i` ends a sentence. */
-function endsSentence(text: string, i: number): boolean {
+/** Whether a full stop at `i` ends a sentence; `lineStart` is where its line starts (after the last line break before it). */
+function endsSentence(text: string, i: number, lineStart: number): boolean {
   const next = text[i + 1];
   if (next !== undefined && !isSpace(next)) return false; // 1.2, e.g., example.com
   const before = wordBefore(text, i);
   if (ABBREVIATIONS.has(before)) return false;
   // The number of a heading or a list item (`## 2. Eligibility`, `3.1. Fees`): part of its line.
-  const lineStart = text.lastIndexOf('\n', i - 1) + 1;
   if (i - lineStart < 16 && /^[ \t#>*-]*\d{1,3}(?:\.\d{1,3})*$/.test(text.slice(lineStart, i))) return false;
   if (/^\p{Lu}$/u.test(text[i - 1] ?? '') && !/[\p{L}]/u.test(text[i - 2] ?? ' ')) return false; // an initial: J. Smith
   let j = i + 1;
@@ -59,15 +58,19 @@ export function* eachSentence(text: string): Generator<Segment> {
   const ends = /[\n;!?….]/g;
   // A table row (a line opening with `|`) is one sentence: its cells are read together (same line).
   let inRow = /^[ \t]*\|/.test(text);
+  // Every line break is one of the ends: the start of the current line is kept here, not searched back for
+  // (a long text without line breaks would be read again from its start at each full stop).
+  let lineStart = 0;
   for (let m = ends.exec(text); m; m = ends.exec(text)) {
     const i = m.index;
     const c = m[0];
     let cut = -1;
+    if (c === '\n') lineStart = i + 1;
     if (c !== '\n' && inRow) continue;
     if (c === '\n') inRow = /^[ \t]*\|/.test(text.slice(i + 1, i + 40));
     if (c === '\n' || c === ';') cut = i + 1;
     else if ((c === '!' || c === '?' || c === '…') && (i + 1 === text.length || isSpace(text[i + 1]))) cut = i + 1;
-    else if (c === '.' && endsSentence(text, i)) cut = i + 1;
+    else if (c === '.' && endsSentence(text, i, lineStart)) cut = i + 1;
     if (cut > 0) {
       push(found, text, start, cut);
       start = cut;

@@ -244,14 +244,23 @@ export class Verifier {
   private readonly passages: PassageInput[] = [];
   /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
   private sortedStems: string[] | null = null;
-  /** Context stems by context text (a section's sentences share one). */
-  private readonly contextStems = new Map<string, Set<string>>();
+  /** Context numbers by context text (a section's sentences share one). */
+  private readonly contextIds = new Map<string, number>();
+  /** Each context's stems and text (its lower case for the codes of a claim, on first need). */
+  private readonly contexts: { stems: Set<string>; text: string; lower?: string }[] = [];
+  /** The contexts holding each stem, in order: a claim's context bonus is summed from its stems, not sentence by sentence. */
+  private readonly contextPostings = new Map<string, number[]>();
+  /** Each sentence's context number, by sentence (read in the candidate loop without touching the sentence). */
+  private readonly contextOf: number[] = [];
   private readonly sentences: Sentence[] = [];
   private readonly postings = new Map<string, number[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
   private readonly judged = new Map<string, Omit<ClaimResult, 'start' | 'end'>>();
   /** Candidate scores by sentence, reused from claim to claim. */
   private scores = new Float64Array(0);
+  /** A claim's context bonus by context, and whether it is summed (1: its stems, 2: its codes too), reused from claim to claim. */
+  private bonus = new Float64Array(0);
+  private bonusState = new Uint8Array(0);
   private lastTurn = performance.now();
   /** Folded words of each passage (text and name), built on first need by the entity rule. */
   private readonly passageWords: Set<string>[] = [];
@@ -259,6 +268,8 @@ export class Verifier {
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
   private readonly alternativesMemo = new Map<string, string[]>();
+  /** The light stems of a claim by the kinds of its amounts and dates (`lightStems`). */
+  private readonly lightMemo = new Map<string, Set<string>>();
   /** Folded word → stem ('' when ignored), for this verification. */
   private readonly stems = new Map<string, string>();
 
@@ -344,8 +355,19 @@ export class Verifier {
 
   private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null): void {
     const { stems, numbers } = this.contentStems(seg.text);
-    let context = this.contextStems.get(contextText);
-    if (!context) this.contextStems.set(contextText, (context = new Set(this.contentStems(contextText).stems)));
+    let contextId = this.contextIds.get(contextText);
+    if (contextId === undefined) {
+      contextId = this.contexts.length;
+      const stems = new Set(this.contentStems(contextText).stems);
+      this.contexts.push({ stems, text: contextText });
+      this.contextIds.set(contextText, contextId);
+      for (const st of stems) {
+        let list = this.contextPostings.get(st);
+        if (!list) this.contextPostings.set(st, (list = []));
+        list.push(contextId);
+      }
+    }
+    const context = this.contexts[contextId]!.stems;
     const id = this.sentences.length;
     // Distinct stems, found through the postings (a list already ending with this sentence has the stem).
     // The context (shared by every sentence of a section) does not find candidates: it only counts in the score.
@@ -358,6 +380,7 @@ export class Verifier {
       if (!s.startsWith('#')) unique.push(s);
     }
     this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header });
+    this.contextOf.push(contextId);
   }
 
   get passageCount(): number {
@@ -373,7 +396,14 @@ export class Verifier {
    */
   share(checkpoint: () => void = () => {}): Verifier {
     const copy = Object.create(Verifier.prototype) as Verifier;
-    Object.assign(copy, this, { judged: new Map(), scores: new Float64Array(0), lastTurn: performance.now(), checkpoint });
+    Object.assign(copy, this, {
+      judged: new Map(),
+      scores: new Float64Array(0),
+      bonus: new Float64Array(0),
+      bonusState: new Uint8Array(0),
+      lastTurn: performance.now(),
+      checkpoint,
+    });
     return copy;
   }
 
@@ -423,9 +453,7 @@ export class Verifier {
       (w.negated ? negated : affirmed).add(st);
       if (verbAt < 0 || w.start >= verbAt) predicate.add(st);
     }
-    const light = new Set(
-      [...LIGHT_WORDS, ...qs.flatMap((q) => IMPLIED_BY[q.dimension ?? ''] ?? []), ...(ds.length > 0 ? IMPLIED_BY.date! : [])].map((w) => this.stemOf(w)).filter(Boolean),
-    );
+    const light = this.lightStems([...new Set(qs.map((q) => q.dimension ?? ''))].sort().join(' ') + (ds.length > 0 ? ' date' : ''));
     const said = new Set(predicate);
     // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
     const verbs = new Set(
@@ -475,6 +503,21 @@ export class Verifier {
       dates: aboutOf(this.about(plain, ds, null, new Set(), seg.text, predicate, qs)),
       quantities: aboutOf(this.about(plain, qs, null, new Set(), seg.text, predicate, ds)),
     };
+  }
+
+  /**
+   * The stems a sentence may leave out for a claim whose amounts are of `kinds` (their dimensions, then `date`
+   * when it has a date, space-separated): LIGHT_WORDS and the words those kinds imply. One set per verifier and
+   * kinds; read only.
+   */
+  private lightStems(kinds: string): Set<string> {
+    let set = this.lightMemo.get(kinds);
+    if (!set) {
+      const implied = kinds.split(' ').flatMap((k) => IMPLIED_BY[k] ?? []);
+      set = new Set([...LIGHT_WORDS, ...implied].map((w) => this.stemOf(w)).filter(Boolean));
+      this.lightMemo.set(kinds, set);
+    }
+    return set;
   }
 
   /** Stems of a claim word's synonyms, translations and other indexed forms, looked up once per claim and stem. */
@@ -640,18 +683,46 @@ export class Verifier {
     const top: number[] = [];
     const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
     // The document's own context (its name, title, section) counts too, below the sentence's words: the VAT row
-    // of the invoice the claim names outranks the VAT row of another invoice.
-    const bonus = new Map<Set<string>, number>();
-    for (const id of touched) {
-      const s = this.sentences[id]!;
-      let b = bonus.get(s.context);
-      if (b === undefined) {
-        b = 0;
-        for (const stem of lookup) if (s.context.has(stem)) b += this.idf(stem) * CONTEXT_WEIGHT;
-        for (const e of claim.entities) if (e.kind === 'code' && e.words.every((w) => s.contextText.toLowerCase().includes(w))) b += this.idf(`#${e.words[e.words.length - 1]}`);
-        bonus.set(s.context, b);
+    // of the invoice the claim names outranks the VAT row of another invoice. Summed per context through the
+    // contexts holding each of the claim's stems (in the order of `lookup`), then its codes, for the contexts
+    // of the touched sentences only.
+    if (this.bonus.length !== this.contexts.length) {
+      this.bonus = new Float64Array(this.contexts.length);
+      this.bonusState = new Uint8Array(this.contexts.length);
+    }
+    const bonus = this.bonus;
+    const state = this.bonusState;
+    const summed: number[] = [];
+    for (const stem of lookup) {
+      const list = this.contextPostings.get(stem);
+      if (!list) continue;
+      const w = this.idf(stem) * CONTEXT_WEIGHT;
+      for (const c of list) {
+        if (state[c] === 0) {
+          state[c] = 1;
+          summed.push(c);
+        }
+        bonus[c]! += w;
       }
-      scores[id]! += b;
+    }
+    const codes = claim.entities.filter((e) => e.kind === 'code');
+    const contextOf = this.contextOf;
+    for (const id of touched) {
+      const c = contextOf[id]!;
+      if (state[c] !== 2) {
+        if (state[c] === 0) summed.push(c);
+        state[c] = 2;
+        if (codes.length > 0) {
+          const ctx = this.contexts[c]!;
+          const lower = (ctx.lower ??= ctx.text.toLowerCase());
+          for (const e of codes) if (e.words.every((w) => lower.includes(w))) bonus[c]! += this.idf(`#${e.words[e.words.length - 1]}`);
+        }
+      }
+      scores[id]! += bonus[c]!;
+    }
+    for (const c of summed) {
+      bonus[c] = 0;
+      state[c] = 0;
     }
     for (const id of touched) {
       if (top.length === CANDIDATES && !better(id, top[CANDIDATES - 1]!)) continue;
