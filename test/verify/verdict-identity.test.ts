@@ -7,7 +7,7 @@ import { Verifier, type ClaimResult, type PassageInput } from '../../src/modules
 /**
  * The verifier's speed work (issues 26 and 28) must not change a verdict: every report below is compared,
  * claim by claim (offsets, verdict, rule, each evidence's source, offset and score), with the reports the
- * engine gave when the fixture was written. The cases: the tuning half's claims (each against its documents,
+ * engine gave when the fixture was written. The cases: the claims of the tuning halves (tuning, tuning-2, tuning-3; each against its documents,
  * as bench/quality.ts sends them), the labelled set of docs/verifier.md (each claim against all its passages),
  * and bench/verify.ts's generated input (10 000 words against 200 passages), once fresh and once through a
  * shared index (`share`, as a collection's index is reused). The held-out halves are never read.
@@ -25,16 +25,20 @@ async function reportOf(text: string, passages: PassageInput[]): Promise<string[
   return (await v.verify(text)).map(line);
 }
 
-async function reports(): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  const tuning = loadHalf('tuning');
+async function tuningReports(half: string, out: Record<string, string[]>): Promise<void> {
+  const tuning = loadHalf(half);
   for (const claim of tuning.claims) {
     const base = (n: string) => n.replace(/^.*\//, '');
     const docs = claim.documents
       .map((n) => tuning.documents.find((d) => d.name === base(n) || d.name === `${base(n)}.md` || d.name.replace(/\.md$/, '') === base(n)))
       .filter((d) => d !== undefined);
-    out[`tuning ${claim.id}`] = await reportOf(claim.claim, (docs.length > 0 ? docs : tuning.documents).map((d) => ({ source: d.name, content: d.text })));
+    out[`${half} ${claim.id}`] = await reportOf(claim.claim, (docs.length > 0 ? docs : tuning.documents).map((d) => ({ source: d.name, content: d.text })));
   }
+}
+
+async function reports(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const half of ['tuning', 'tuning-2', 'tuning-3']) await tuningReports(half, out);
   const labelled = JSON.parse(readFileSync(new URL('./fixtures/quality-set.json', import.meta.url), 'utf8')) as { passages: PassageInput[]; claims: { text: string }[] };
   for (const [i, claim] of labelled.claims.entries()) out[`labelled ${i}`] = await reportOf(claim.text, labelled.passages);
   const { text, passages } = verifyInput(10_000, 200);
