@@ -33,7 +33,7 @@ const passage = (n: number, text: string): KnowledgeUsedItem => ({
 });
 
 const retrievals: { agentId: string; query: string; topK: number; links?: readonly unknown[]; workspaceId: string }[] = [];
-const toolRequests: { agentId: string; toolIds?: string[] }[] = [];
+const toolRequests: { agentId: string; toolIds?: string[]; linked?: readonly string[] }[] = [];
 const toolRuns: { name: string; args: unknown }[] = [];
 
 const tool = (name: string, run: (args: unknown) => Promise<{ success: boolean; result: unknown }>): RunnableTool => ({
@@ -129,7 +129,8 @@ describe('tools', () => {
   it('offers the agent’s tools, runs the call, streams tool_call and tool_result, reports toolCalls', async () => {
     model.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { content: 'It is 21°C in Paris.' });
     const res = await streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'Weather in Paris?' });
-    expect(toolRequests).toEqual([{ agentId: ada, toolIds: undefined }]);
+    // the agent's tool links come from the turn's read (none in the database: the port here is a fake)
+    expect(toolRequests).toEqual([{ agentId: ada, toolIds: undefined, linked: [] }]);
     const offered = (model.requests.at(-2)!.tools as { function: { name: string } }[]).map((x) => x.function.name);
     expect(offered).toEqual(['get_weather', 'broken', 'send_mail']);
     expect(toolRuns).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
@@ -172,7 +173,7 @@ describe('tools', () => {
   it('passes tools.toolIds and runs tools with the real values the model only saw masked', async () => {
     model.enqueue({ toolCalls: [{ name: 'send_mail', arguments: { to: '[EMAIL_1]' } }] }, { content: 'Sent to [EMAIL_1].' });
     const res = await chat({ message: 'Mail the report to joe@example.com', tools: { toolIds: ['send_mail'] } });
-    expect(toolRequests).toEqual([{ agentId: ada, toolIds: ['send_mail'] }]);
+    expect(toolRequests).toEqual([{ agentId: ada, toolIds: ['send_mail'], linked: [] }]);
     expect(toolRuns).toEqual([{ name: 'send_mail', args: { to: 'joe@example.com' } }]);
     expect(JSON.stringify(model.requests.slice(-2))).not.toContain('joe@example.com');
     expect(res.body.content).toBe('Sent to joe@example.com.');

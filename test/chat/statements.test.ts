@@ -13,28 +13,40 @@ import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { createAgent, persona } from '../support/agents.js';
 import { postgresAvailable } from '../support/database.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 
 const onPostgres = await postgresAvailable();
 
 let t: TestApp;
 let a: TestTenant;
 let ada: string;
-let database = '';
+let databases: string[] = [];
 const seen: string[] = [];
 // the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
 const here = createRequire(import.meta.url);
 const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
 const original = driverPg.Client.prototype.query;
 
+// A second app whose default model is tool-capable (an OpenAI-compatible scripted server): its turns offer
+// the workspace's tools, so the agent's tool links are read too.
+let model: ScriptedModelServer;
+let tt: TestApp;
+let b: TestTenant;
+let bob: string;
+
 beforeAll(async () => {
   if (!onPostgres) return;
   t = await startTestApp();
-  database = new URL(t.db.url!).pathname.slice(1);
+  model = await startScriptedModelServer();
+  tt = await startTestApp({ env: { SVC_MODEL_BASE_URL: model.baseUrl, SVC_MODEL_API_KEY: 'test', SVC_MODEL: 'scripted-model' } });
+  databases = [t, tt].map((x) => new URL(x.db.url!).pathname.slice(1));
   a = await t.tenant();
   ada = await createAgent(t, a.key, persona('Ada', { role: 'Financial analyst', mission: 'Answer questions about budgets' }));
+  b = await tt.tenant();
+  bob = await createAgent(tt, b.key, persona('Bob', { role: 'Travel agent', mission: 'Answer questions about trips' }));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   (driverPg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
-    if (this.database === database) {
+    if (databases.includes(this.database ?? '')) {
       const first = args[0] as string | { text?: string };
       seen.push(typeof first === 'string' ? first : (first?.text ?? '?'));
     }
@@ -44,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   driverPg.Client.prototype.query = original;
-  if (onPostgres) await t.close();
+  if (onPostgres) await Promise.all([t.close(), tt.close(), model.close()]);
 });
 
 async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
@@ -69,5 +81,40 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     expect(first.statements.length, first.statements.join('\n')).toBe(6);
     expect(next.statements.length, next.statements.join('\n')).toBe(6);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
+  });
+});
+
+describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST, plain)', () => {
+  const chatBob = (body: unknown) => api(tt.baseUrl, b.key).post(`/v1/agents/${bob}/chat`, body);
+
+  it('the tool links are read with the turn: no statement without a linked tool, one for the linked tools', async () => {
+    const bare = await counted(() => chatBob({ message: 'Where should I go in May?' }));
+    expect(bare.result.status).toBe(200);
+    expect(bare.statements.length, bare.statements.join('\n')).toBe(6);
+    expect(model.requests.at(-1)?.tools).toBeUndefined();
+
+    const tool = await api(tt.baseUrl, b.key).post('/v1/tools', {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      method: 'GET',
+      urlTemplate: 'http://127.0.0.1:9/weather/{city}',
+      timeoutMs: 1000,
+    });
+    expect(tool.status).toBe(201);
+    expect((await api(tt.baseUrl, b.key).post(`/v1/agents/${bob}/tools`, { toolId: tool.body.tool.id })).status).toBe(200);
+    const linked = await counted(() => chatBob({ message: 'Where should I go in June?' }));
+    expect(linked.result.status).toBe(200);
+    // the linked tools themselves, by the ids the turn's read returned
+    expect(linked.statements.length, linked.statements.join('\n')).toBe(7);
+    expect(linked.statements.filter((q) => q.includes('agent_tool_link'))).toHaveLength(1);
+    const offered = model.requests.at(-1)?.tools as { function: { name: string } }[];
+    expect(offered.map((x) => x.function.name)).toEqual(['get_weather']);
+
+    // a request naming no linked tool offers none, and reads no tool
+    const none = await counted(() => chatBob({ message: 'And in July?', tools: { toolIds: ['tool_unlinked'] } }));
+    expect(none.result.status).toBe(200);
+    expect(none.statements.length, none.statements.join('\n')).toBe(6);
+    expect(model.requests.at(-1)?.tools).toBeUndefined();
   });
 });

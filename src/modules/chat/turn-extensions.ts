@@ -43,8 +43,12 @@ export interface RunnableTool {
 }
 
 export interface ToolRunner {
-  /** Active tools linked to the agent, restricted to `toolIds` when given (inactive tools never offered). */
-  toolsFor(ctx: ServiceContext, opts: { agentId: string; toolIds?: string[] }): Promise<RunnableTool[]>;
+  /**
+   * Active tools linked to the agent, restricted to `toolIds` when given (inactive tools never offered).
+   * `linked`: the ids of the agent's linked tools in link order, as the caller already read them (the chat
+   * turn reads them with its other reads; none linked, nothing is read); absent, the links are read.
+   */
+  toolsFor(ctx: ServiceContext, opts: { agentId: string; toolIds?: string[]; linked?: readonly string[] }): Promise<RunnableTool[]>;
 }
 
 declare module '../../core/deps.js' {

@@ -98,6 +98,9 @@ function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   );
 }
 
+/** The workspace's tools are offered: asked for (the default) and the model can call them. */
+const offersTools = (turn: TurnInputs): boolean => turn.input.tools.enabled && turn.provider.supportsTools;
+
 /** No stored id holds a NUL character (PostgreSQL refuses it in a parameter): such an id finds nothing. */
 const storable = (id: string | undefined): string | undefined => (id === undefined || id.includes('\u0000') ? undefined : id);
 
@@ -120,6 +123,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
       agents: pick === undefined,
       recall: opts.recall !== false,
       links: input.knowledge.enabled,
+      tools: offersTools(turn),
     }),
     planned
       ? { ok: true as const, value: planned.admitted }
@@ -145,6 +149,7 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
     history: opts.conversation ?? historyOf(reads.history),
     memories: rankMemories(reads.memories, input.message),
     links: reads.links,
+    toolLinks: reads.toolIds,
     blocks: renderContextBlocks(input.context),
   };
 }
@@ -245,10 +250,7 @@ export async function generation(s: TurnInputs & Prepared & Masked & Consulted &
     message: s.message,
   });
   const gen = await s.stages.run('generation', async () => {
-    const tools =
-      input.tools.enabled && s.provider.supportsTools
-        ? await ctx.app.tools.toolsFor(ctx, { agentId: agent.id, toolIds: input.tools.toolIds })
-        : [];
+    const tools = offersTools(s) ? await ctx.app.tools.toolsFor(ctx, { agentId: agent.id, toolIds: input.tools.toolIds, linked: s.toolLinks }) : [];
     return generate({
       model,
       request: { messages: prompt.messages, material: prompt.material, json: json !== undefined, ...s.sampling },

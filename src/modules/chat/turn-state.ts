@@ -94,6 +94,8 @@ export interface Prepared extends Admitted {
   readonly memories: RecalledMemory[];
   /** The agent's knowledge links, read with the rest (empty when knowledge is off). */
   readonly links: KnowledgeLinkRef[];
+  /** The ids of the agent's linked tools, read with the rest (empty when no tool can be offered). */
+  readonly toolLinks: string[];
   readonly blocks: RenderedBlock[];
 }
 

@@ -1,7 +1,7 @@
 /**
  * A chat turn's two statements besides admission and metering (issue 28; docs/performance.md, "Agent chat
  * turn"): everything the turn reads before the model in one statement (the workspace's agents, the
- * caller's session and its last messages, the agent's memories, its knowledge links), and everything it
+ * caller's session and its last messages, the agent's memories, its knowledge and tool links), and everything it
  * writes after in one (the session, the two messages with the answer's certificate and stages, the
  * memories). Both go through `sql` with bound parameters, on PostgreSQL and the embedded database alike;
  * the rows come back as JSON and are mapped into the ORM's entities (agents, messages) or into the plain
@@ -39,6 +39,8 @@ export interface TurnReads {
   memories: StoredMemory[];
   /** The agent's knowledge links, oldest first (empty when not asked for). */
   links: KnowledgeLink[];
+  /** The ids of the tools linked to the agent, oldest link first (empty when not asked for). */
+  toolIds: string[];
 }
 
 export interface TurnReadQuery {
@@ -50,6 +52,8 @@ export interface TurnReadQuery {
   agents: boolean;
   recall: boolean;
   links: boolean;
+  /** Read the agent's tool links (the turn offers tools to a tool-capable model). */
+  tools: boolean;
 }
 
 const READ = `
@@ -73,9 +77,12 @@ with agents as (
   select coalesce(json_agg(json_build_object('targetKind', l.target_kind, 'targetId', l.target_id)
                            order by l.created_at, l.id), '[]'::json) as v
     from agent_knowledge_link l where $7::boolean and l.workspace_id = $2::text and l.agent_id = $6::text
+), tools as (
+  select coalesce(json_agg(t.tool_id order by t.created_at, t.id), '[]'::json) as v
+    from agent_tool_link t where $8::boolean and t.workspace_id = $2::text and t.agent_id = $6::text
 )
 select (select v from agents) as agents, exists (select 1 from session) as session_found, (select v from history) as history,
-       (select v from memories) as memories, (select v from links) as links`;
+       (select v from memories) as memories, (select v from links) as links, (select v from tools) as tools`;
 
 /** JSON columns: parsed by the pg driver, a string on a driver that leaves them as text. */
 const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
@@ -90,6 +97,7 @@ export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
     q.recall,
     q.agentId,
     q.links,
+    q.tools,
   ]);
   const agents = json<Record<string, unknown>[]>(row?.agents ?? []);
   const history = json<Record<string, unknown>[]>(row?.history ?? []);
@@ -99,6 +107,7 @@ export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
     history: history.map((m) => em.map(SessionMessage, m)),
     memories: json<StoredMemory[]>(row?.memories ?? []),
     links: json<KnowledgeLink[]>(row?.links ?? []),
+    toolIds: json<string[]>(row?.tools ?? []),
   };
 }
 

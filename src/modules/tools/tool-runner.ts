@@ -1,6 +1,6 @@
 import type { ToolRunner } from '../chat/index.js';
 import { executeTool } from './tool-call.js';
-import { agentTools } from './tools.service.js';
+import { agentTools, toolsByIds } from './tools.service.js';
 
 /**
  * The chat turn's tools: the agent's linked tools that are active, restricted to `toolIds` when the
@@ -8,9 +8,10 @@ import { agentTools } from './tools.service.js';
  * function tool named after the tool, with its input schema; running it never throws.
  */
 export const createToolRunner = (): ToolRunner => ({
-  async toolsFor(ctx, { agentId, toolIds }) {
+  async toolsFor(ctx, { agentId, toolIds, linked }) {
     const wanted = toolIds ? new Set(toolIds) : null;
-    const tools = (await agentTools(ctx, agentId)).filter((t) => t.isActive && (!wanted || wanted.has(t.id)));
+    const all = linked ? await toolsByIds(ctx, linked.filter((id) => !wanted || wanted.has(id))) : await agentTools(ctx, agentId);
+    const tools = all.filter((t) => t.isActive && (!wanted || wanted.has(t.id)));
     return tools.map((tool) => ({
       def: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
       async run(args: unknown, signal?: AbortSignal) {

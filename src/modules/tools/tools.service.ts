@@ -186,10 +186,15 @@ export async function testTool(ctx: ServiceContext, id: string, input: unknown):
 export async function agentTools(ctx: ServiceContext, agentId: string): Promise<WorkspaceTool[]> {
   const workspaceId = ctx.caller.workspace.id;
   const links = await ctx.em.find(AgentToolLink, { workspaceId, agentId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  if (links.length === 0) return [];
-  const tools = await ctx.em.find(WorkspaceTool, { workspaceId, id: { $in: links.map((l) => l.toolId) } });
+  return toolsByIds(ctx, links.map((l) => l.toolId));
+}
+
+/** The workspace's tools of these ids, in their order (ids of no tool of the workspace skipped); none asked, no statement. */
+export async function toolsByIds(ctx: ServiceContext, ids: readonly string[]): Promise<WorkspaceTool[]> {
+  if (ids.length === 0) return [];
+  const tools = await ctx.em.find(WorkspaceTool, { workspaceId: ctx.caller.workspace.id, id: { $in: [...ids] } });
   const byId = new Map(tools.map((t) => [t.id, t]));
-  return links.map((l) => byId.get(l.toolId)).filter((t): t is WorkspaceTool => t !== undefined);
+  return ids.map((id) => byId.get(id)).filter((t): t is WorkspaceTool => t !== undefined);
 }
 
 export async function listAgentTools(ctx: ServiceContext, agentId: string): Promise<WorkspaceTool[]> {
