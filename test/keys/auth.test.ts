@@ -68,18 +68,50 @@ describe('shared key lookups (issue 28)', () => {
   it('calls with one key that arrive together share one lookup, hydrated once: they get the same entities', async () => {
     const { authenticate } = await import('../../src/pipeline/pipeline.js');
     const { ApiKey } = await import('../../src/modules/keys/api-key.entity.js');
+    const key = await t.key(owner);
     const em = t.app.services.orm.em;
     const maps = vi.spyOn(Object.getPrototypeOf(em), 'map');
-    const callers = await Promise.all(Array.from({ length: 6 }, () => authenticate(t.app.services, { authorization: `Bearer ${owner.key}` })));
-    // the first call finds the key idle and is looked up alone; the five behind it share the next lookup
+    const callers = await Promise.all(Array.from({ length: 6 }, () => authenticate(t.app.services, { authorization: `Bearer ${key}` })));
+    // the first call finds the key idle and is looked up alone; the five behind it share the next lookup,
+    // whose row is the same: its entities are the first lookup's
     const keyMaps = maps.mock.calls.filter(([entity]) => entity === ApiKey).length;
     maps.mockRestore();
-    expect(keyMaps).toBe(2);
-    const keys = new Set(callers.map((c) => (c.kind === 'key' ? c.key : undefined)));
-    const workspaces = new Set(callers.map((c) => c.workspace));
-    expect(keys.size).toBe(2);
-    expect(workspaces.size).toBe(2);
+    expect(keyMaps).toBe(1);
+    expect(new Set(callers.map((c) => (c.kind === 'key' ? c.key : undefined))).size).toBe(1);
+    expect(new Set(callers.map((c) => c.workspace)).size).toBe(1);
     expect(callers.every((c) => c.kind === 'key' && c.workspace.id === owner.workspaceId)).toBe(true);
+  });
+
+  it('a key looked up again is hydrated again only when its key, user or workspace row changed', async () => {
+    const { authenticate } = await import('../../src/pipeline/pipeline.js');
+    const { ApiKey } = await import('../../src/modules/keys/api-key.entity.js');
+    const key = await t.key(owner, { name: 'before' });
+    const em = t.app.services.orm.em;
+    const conn = em.fork().getConnection();
+    const auth = () => authenticate(t.app.services, { authorization: `Bearer ${key}` });
+    const maps = vi.spyOn(Object.getPrototypeOf(em), 'map');
+    const keyMaps = () => maps.mock.calls.filter(([entity]) => entity === ApiKey).length;
+    try {
+      const first = await auth();
+      const again = await auth();
+      expect(keyMaps()).toBe(1);
+      expect(again.workspace).toBe(first.workspace);
+      await conn.execute('update api_key set name = ? where id = ?', ['after', first.kind === 'key' ? first.key.id : '']);
+      const renamed = await auth();
+      expect(keyMaps()).toBe(2);
+      expect(renamed.kind === 'key' && renamed.key.name).toBe('after');
+      await conn.execute('update workspace set name = name || ? where id = ?', [' (renamed)', owner.workspaceId]);
+      const moved = await auth();
+      expect(keyMaps()).toBe(3);
+      expect(moved.workspace.name).toMatch(/\(renamed\)$/);
+      await conn.execute('update workspace set suspended = true where id = ?', [owner.workspaceId]);
+      await expect(auth()).rejects.toMatchObject({ code: 'client_suspended' });
+      await conn.execute('update workspace set suspended = false where id = ?', [owner.workspaceId]);
+      expect((await auth()).workspace.suspended).toBe(false);
+    } finally {
+      maps.mockRestore();
+      await conn.execute('update workspace set suspended = false where id = ?', [owner.workspaceId]);
+    }
   });
 });
 

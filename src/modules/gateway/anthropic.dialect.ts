@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ChatMessage, ToolDef } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
@@ -10,6 +9,7 @@ import {
   type AnthropicMessage,
 } from './gateway.schemas.js';
 import { applyToolChoice, argumentsObject, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
+import { randomText } from '../../lib/ids.js';
 
 export const MESSAGES_ROUTE = 'POST /v1/messages';
 export const COUNT_TOKENS_ROUTE = 'POST /v1/messages/count_tokens';
@@ -113,7 +113,7 @@ function toChatMessages(m: AnthropicMessage): ChatMessage[] {
 
 const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
 
-export const messageId = (): string => `msg_${randomBytes(12).toString('base64url')}`;
+export const messageId = (): string => `msg_${randomText(12, 'base64url')}`;
 
 function contentBlocks(answer: GatewayAnswer): Record<string, unknown>[] {
   const blocks: Record<string, unknown>[] = [];

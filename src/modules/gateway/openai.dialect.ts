@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { ChatMessage } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { OpenAIChatRequestSchema, type OpenAIContentPart, type OpenAIMessage } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, stopList, textOf, type SseFrame } from './wire.js';
+import { randomText } from '../../lib/ids.js';
 
 export const OPENAI_ROUTE = 'POST /v1/chat/completions';
 
@@ -122,7 +122,7 @@ const usageOf = (a: Pick<GatewayAnswer, 'usage'>) => ({
 const toolCallsOf = (a: GatewayAnswer) =>
   a.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
 
-export const completionId = (): string => `chatcmpl-${randomBytes(12).toString('base64url')}`;
+export const completionId = (): string => `chatcmpl-${randomText(12, 'base64url')}`;
 
 /** A `chat.completion` object. */
 export function openAICompletion(answer: GatewayAnswer, created: number): Record<string, unknown> {

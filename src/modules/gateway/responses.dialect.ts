@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { errors, openaiBody, type DomainError } from '../../errors/index.js';
 import type { ChatMessage, ToolDef } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { ResponsesRequestSchema, type ResponsesInputItem, type ResponsesRequest, type ResponsesText } from './gateway.schemas.js';
 import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
+import { randomText } from '../../lib/ids.js';
 
 export const RESPONSES_ROUTE = 'POST /v1/responses';
 
@@ -142,7 +142,7 @@ function toChatMessages(items: ResponsesInputItem[]): ChatMessage[] {
 const partsText = (content: string | ResponsesText[]): string =>
   textOf(typeof content === 'string' ? content : content.map((p) => ({ text: p.type === 'refusal' ? p.refusal : p.text })));
 
-const token = (): string => randomBytes(12).toString('hex');
+const token = (): string => randomText(12);
 export const responseId = (): string => `resp_${token()}`;
 
 type OutputItem = Record<string, unknown>;

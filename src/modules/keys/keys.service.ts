@@ -144,7 +144,8 @@ const keyLookupSql = (em: Em): string =>
        select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
      )
      select ${selectColumns(em, ApiKey, 'k')}, ${selectColumns(em, User, 'u')}, ${selectColumns(em, Workspace, 'w')},
-            exists (select 1 from ancestors where revoked_at is not null) as "ancestor_revoked"
+            exists (select 1 from ancestors where revoked_at is not null) as "ancestor_revoked",
+            md5(concat_ws('|', k::text, u::text, w::text)) as "fingerprint"
        from api_key k
        join workspace w on w.id = k.workspace_id
        left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
@@ -180,6 +181,44 @@ export function hydrateKeyRow(em: Em, row: KeyRow | undefined): KeyRecord | null
 /** One key check's lookup and hydration (`lookupKeyRow`, `hydrateKeyRow`). */
 export async function lookupKey(em: Em, hash: string): Promise<KeyRecord | null> {
   return hydrateKeyRow(em, await lookupKeyRow(em, hash));
+}
+
+/** Hydrated lookups kept per secret hash (`KeyRecords`); past this many keys the memory starts again empty. */
+const MAX_KEPT_RECORDS = 10_000;
+
+/**
+ * The entities of each key's last lookup, reused by the next lookup of that key while its joined row is
+ * unchanged (issue 28: at one connection, hydrating the key, its user and workspace was a tenth of a
+ * gateway call's CPU). The lookup still runs for every call (no cache of the answer): the row's
+ * `fingerprint` (an md5 of the key, user and workspace rows as text) says whether anything changed, and a
+ * changed row is hydrated anew; `revoked` is read from every lookup, since an ancestor's revocation is not
+ * in the key's own row. The entities are read, never changed, by the use cases, as when calls share a lookup.
+ */
+export class KeyRecords {
+  private readonly kept = new Map<string, { fingerprint: string; record: KeyRecord }>();
+
+  /** The record of a lookup's row (`lookupKeyRow`), hydrated in a fork of `em` only when the row changed. */
+  resolve(em: Em, hash: string, row: KeyRow | undefined): KeyRecord | null {
+    const fingerprint = typeof row?.fingerprint === 'string' ? row.fingerprint : undefined;
+    const kept = fingerprint ? this.kept.get(hash) : undefined;
+    if (row && kept && kept.fingerprint === fingerprint) {
+      const revoked = Boolean(kept.record.key.revokedAt) || row.ancestor_revoked === true;
+      return revoked === kept.record.revoked ? kept.record : { ...kept.record, revoked };
+    }
+    const record = hydrateKeyRow(em.fork(), row);
+    if (!record || !fingerprint) {
+      this.kept.delete(hash);
+      return record;
+    }
+    if (this.kept.size >= MAX_KEPT_RECORDS) this.kept.clear();
+    this.kept.set(hash, { fingerprint, record });
+    return record;
+  }
+
+  /** Keys whose entities are kept (for tests). */
+  get size(): number {
+    return this.kept.size;
+  }
 }
 
 /**

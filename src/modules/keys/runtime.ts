@@ -1,23 +1,28 @@
 import type { Kernel } from '../../core/deps.js';
 import { GroupCommit } from '../../lib/group-commit.js';
-import { lookupKey, type KeyRecord } from './keys.service.js';
+import { KeyRecords, lookupKeyRow, type KeyRecord } from './keys.service.js';
 
 /**
  * Process-wide state of the keys module: key lookups shared between the calls with the same key that
  * arrive together. A call that arrives while a lookup of its key is in flight waits for the next lookup,
  * made after it arrived, so a revocation answered before the call was sent is always seen (no cache).
  * The lookup's row is hydrated once for all the calls that share it (issue 28: hydration was 8% of a
- * gateway call's CPU), and they share its entities.
+ * gateway call's CPU), and they share its entities; the next lookup reuses them while the key's joined row
+ * is unchanged (`KeyRecords`).
  */
 export interface KeysRuntime {
   readonly lookups: GroupCommit<string, KeyRecord | null>;
+  /** Each key's entities, reused while its row is unchanged (`KeyRecords`). */
+  readonly records: KeyRecords;
 }
 
 export function createKeysRuntime(kernel: Kernel): KeysRuntime {
+  const records = new KeyRecords();
   return {
+    records,
     lookups: new GroupCommit({
       flush: async (hash, items) => {
-        const found = await lookupKey(kernel.orm.em.fork(), hash);
+        const found = records.resolve(kernel.orm.em, hash, await lookupKeyRow(kernel.orm.em, hash));
         return items.map(() => found);
       },
     }),
