@@ -4,6 +4,7 @@ import { untilAborted } from '../../lib/shutdown.js';
 import { embedPending } from './embeddings.runtime.js';
 import { commitFailure, commitIngestion, IngestionFailure, loadDocumentBytes, type IngestionResult } from './ingestion.js';
 import { IngestionJob, KnowledgeSource, uploadedName } from './knowledge.entity.js';
+import { flushSearchIndex } from './knowledge.repository.js';
 
 /**
  * Ingestion jobs (`knowledge_ingestion_job`): `queued` → `running` → `done` | `failed`.
@@ -94,6 +95,7 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
     if (signal?.aborted) return;
     const ready = await finish(app, job, outcome);
     metrics.ingestionJob('ok' in outcome ? 'ingested' : 'failed', seconds());
+    if (ready) await flushPendingSearchEntries(app);
     if (ready && !signal?.aborted) await embedIngested(app, job.sourceId, signal);
   } catch (err) {
     if (signal?.aborted) return;
@@ -102,6 +104,19 @@ export async function processIngestionJob(app: Deps, job: ClaimedJob, signal?: A
     await retryOrFail(app, job, err);
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/**
+ * The passages just committed sit in the search index's pending list, which every search reads in full:
+ * merged now (knowledge.repository.ts, `flushSearchIndex`). A failure only leaves searches slower until a
+ * vacuum merges them, so it is logged, not retried.
+ */
+async function flushPendingSearchEntries(app: Deps): Promise<void> {
+  try {
+    await flushSearchIndex(app.orm.em.fork());
+  } catch (err) {
+    app.log.warn({ err }, 'merging the search index pending list failed');
   }
 }
 

@@ -72,6 +72,19 @@ export async function insertChunks(
   }
 }
 
+/**
+ * Moves the search index's pending entries into the index proper (docs/performance.md, "Knowledge search:
+ * the index's pending list"). PostgreSQL's GIN index takes new rows into an unsorted pending list (up to
+ * `gin_pending_list_limit`, 4 MB by default) that every search reads in full until a vacuum or a later
+ * insert merges it; after an ingestion it can hold thousands of passages for a long time (autovacuum counts
+ * inserts against a fifth of the table). Called once an ingestion has committed, so searches read the index
+ * alone; returns the pending pages merged.
+ */
+export async function flushSearchIndex(em: Em): Promise<number> {
+  const [row] = await em.execute<{ pages: string | number }[]>(`select gin_clean_pending_list('knowledge_chunk_search_idx'::regclass) as pages`);
+  return Number(row?.pages ?? 0);
+}
+
 export async function storeDocument(em: Em, opts: { sourceId: string; workspaceId: string; content: Buffer }): Promise<void> {
   await em.execute('insert into knowledge_document (source_id, workspace_id, content) values (?, ?, ?)', [
     opts.sourceId,
