@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerTypeOf, holdsAnswerType } from '../../src/lib/language/answer-type.js';
-import { askedOf } from '../../src/lib/language/asked.js';
+import { askedOf, relatedWords, typeWords } from '../../src/lib/language/asked.js';
+import { paraphrasesOf } from '../../src/lib/language/paraphrase.js';
+import { relatedOf } from '../../src/lib/language/wordnet.js';
 import { expansionTerms, queryTerms } from '../../src/modules/knowledge/search-text.js';
 import { coverageOf, termGroups } from '../../src/modules/light/coverage.js';
 import { declined } from '../../src/modules/light/grounded.js';
@@ -152,6 +154,81 @@ describe("light's gate, one sentence at a time (asked.ts)", () => {
     expect(holdsAnswerType('date', 'A discount may be granted for early payment.')).toBe(false);
     expect(holdsAnswerType('date', 'Signed on 4 May 2025.')).toBe(true);
     expect(holdsAnswerType('amount', 'See the KT-300 model.')).toBe(false);
+  });
+});
+
+describe("light's graded head (issue 26, fourth round)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('synonym beyond WordNet: a paraphrase of the business lexicon says the head (hosted / stored, footage / recordings)', () => {
+    expect(answers(p('Customer data is stored in a data centre in Dublin.', 'dpa.md'), gateOf('Where is the customer data hosted?'))).toBe(true);
+    expect(answers(p('Camera recordings are deleted after 30 days.', 'cctv.md'), gateOf('How long is the CCTV footage kept?'))).toBe(true);
+    expect(answers(p('Each visit is billed a charge of 60 EUR.', 'rates.md'), gateOf('What is the fee for a visit?'))).toBe(true);
+  });
+
+  it('paraphrase across languages: the lexicon holds French words too (an English head on a French sentence)', () => {
+    expect(paraphrasesOf('outing')).toContain('sortie');
+    expect(paraphrasesOf('frais')).toContain('fee');
+    expect(answers(p('La sortie annuelle aura lieu à Chamonix.', 'note-interne.md'), gateOf('Where will the annual outing take place?'))).toBe(true);
+  });
+
+  it('derived form: a noun derived from the verb asked says it (stored → storage, recruit → recruitment)', () => {
+    expect(relatedOf('recruit').derived).toContain('recruitment');
+    expect(relatedWords('stored')).toContain('storage');
+  });
+
+  it('near miss kept: a distinctive word with no related word beside the value is still refused (a refund is no penalty)', () => {
+    const q = 'What penalty does the carrier pay for a late parcel?';
+    expect(answers(p('The carrier refunds 40 EUR for each late parcel.', 'carrier.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The carrier pays a penalty of 40 EUR for each late parcel.', 'carrier.md'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss kept: the lexicon does not join things a question tells apart (penalty, warranty, deposit)', () => {
+    expect(paraphrasesOf('penalty')).toEqual([]);
+    expect(paraphrasesOf('warranty')).not.toContain('return');
+    expect(paraphrasesOf('deposit')).toEqual([]);
+    expect(relatedWords('rate')).not.toContain('fee');
+  });
+
+  it("retrieval evidence: the first passage by a clear margin may state the head outside the answering sentence", () => {
+    const q = 'How many seats does the minibus have?';
+    const text = 'Seats and luggage of the minibus.\nThe minibus carries 9 passengers and 6 suitcases.';
+    expect(answers(p(text, 'fleet.md'), gateOf(q))).toBe(false);
+    expect(answers(p(text, 'fleet.md'), gateOf(q), true)).toBe(true);
+    // Without the head anywhere in the passage, evidence is not enough.
+    expect(answers(p('The minibus carries 9 passengers and 6 suitcases.', 'fleet.md'), gateOf(q), true)).toBe(false);
+  });
+
+  it('retrieval evidence: a WordNet hypernym or hyponym of the head counts only with it (sedan and car)', () => {
+    expect(relatedOf('sedan').kin).toContain('car');
+    const q = 'How many sedans does the Norden depot keep?';
+    expect(askedOf(q).head).toBe('sedans');
+    const text = 'The Norden depot keeps 14 cars for the sales team.';
+    expect(answers(p(text, 'fleet.md'), gateOf(q))).toBe(false);
+    expect(answers(p(text, 'fleet.md'), gateOf(q), true)).toBe(true);
+  });
+
+  it('day asked: "on what date" needs a day, not a bare year (a statute of 1998)', () => {
+    const q = 'On what date was the lease renewed?';
+    expect(askedOf(q).value).toBe('day');
+    expect(answers(p('The lease was renewed under the Landlord and Tenant Act 1954.', 'lease.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The lease was renewed on 3 March 2025.', 'lease.md'), gateOf(q))).toBe(true);
+    expect(askedOf('In what year was the lease renewed?').value).toBeNull();
+  });
+
+  it('value words: the words that only name the kind of value asked (loud, quietest) are answered by the value', () => {
+    const words = typeWords(askedOf('How loud is the fan on its quietest setting?'));
+    expect(words.has('loud')).toBe(true);
+    expect(words.has('quietest')).toBe(true);
+    expect(words.has('fan')).toBe(false);
+  });
+
+  it('codes in the sentence before: a sentence naming no code goes on with the codes of the one before, not one naming another', () => {
+    const q = 'How many technicians will be hired for the KX-10 rollout?';
+    const goesOn = 'The KX-10 rollout needs more field staff.\nDecision: three technicians will be hired on 6-month contracts.';
+    const other = 'The KX-10 rollout needs more field staff.\nFor the KX-20, three technicians will be hired.';
+    expect(answers(p(goesOn, 'minutes.md'), gateOf(q))).toBe(true);
+    expect(answers(p(other, 'minutes.md'), gateOf(q))).toBe(false);
   });
 });
 

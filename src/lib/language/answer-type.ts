@@ -55,6 +55,23 @@ const PLACE_WORDS = new Set(
   ),
 );
 
+/**
+ * A day: a month (with its day or year), a numeric date, a weekday or a day named by its place (`end of`,
+ * `first working day`). What `on what date` asks: a bare year (a statute's `Act 1998`) is not one.
+ */
+const DAY = /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|end of|beginning of|(?:first|last) (?:day|working day|business day)|(?:premier|dernier) jour|fin (?:de|du))\b/;
+
+/** Whether a question asks for a day (`what date`, `which day`, `quelle date`), not a year or a time. */
+export function asksDay(question: string): boolean {
+  return /\b(?:what|which) (?:date|day)\b|\bquel(?:le)? (?:date|jour)\b/.test(fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' '));
+}
+
+/** Whether a text states a day (DAY, or a month). */
+export function holdsDay(text: string): boolean {
+  const t = fold(withoutCodes(text));
+  return DAY.test(t) || MONTHS.test(t);
+}
+
 /** The text with its codes blanked out, so that a code's digits do not read as a figure. */
 export function withoutCodes(text: string): string {
   let out = text;

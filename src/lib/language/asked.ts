@@ -12,7 +12,9 @@
 import { createRequire } from 'node:module';
 import { alternativesOf } from './alternatives.js';
 import { translationsOf } from './glossary.js';
-import { answerTypeOf, holdsAnswerType, withoutCodes, type AnswerType } from './answer-type.js';
+import { paraphrasesOf } from './paraphrase.js';
+import { baseFormsOf, relatedOf } from './wordnet.js';
+import { answerTypeOf, asksDay, holdsAnswerType, holdsDay, withoutCodes, type AnswerType } from './answer-type.js';
 import { codesOf, specificTermsOf, tag, type Entity, type Token } from './entities.js';
 
 const require = createRequire(import.meta.url);
@@ -23,8 +25,8 @@ const { stemmer: stemFrench } = require('@orama/stemmers/french') as { stemmer: 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 const wordsOf = (text: string): string[] => fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** The kind of value a question asks for, narrower than its type when the question says so. */
-export type ValueKind = 'money' | 'weight' | 'sound' | 'length' | 'speed' | 'percentage';
+/** The kind of value a question asks for, narrower than its type when the question says so (`day`: a date question asking *what date*). */
+export type ValueKind = 'money' | 'weight' | 'sound' | 'length' | 'speed' | 'percentage' | 'day';
 
 export type Language = 'en' | 'fr';
 
@@ -77,6 +79,7 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
 
 /** The value kind the question names, read on a question of type amount (or any type for a cue such as *price*). */
 export function valueKindOf(question: string, type: AnswerType | null): ValueKind | null {
+  if ((type === 'date' || type === 'deadline') && asksDay(question)) return 'day';
   if (type !== 'amount') return null;
   const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
   for (const [kind, re] of VALUE_CUES) if (re.test(q)) return kind;
@@ -90,12 +93,14 @@ const VALUE_PATTERNS: Record<ValueKind, RegExp> = {
   speed: /\d\s*(?:km\/h|kmh|mph|m\/s|rpm|tr\/min|knots?|noeuds?)\b/,
   length: /\d\s*(?:mm|cm|m|km|in|inches|ft|feet|foot|miles?|metres?|meters?|kilometres?|kilometers?|centimetres?|centimeters?|millimetres?|yards?)\b/,
   percentage: /%|\b(?:percent|per cent|pour cent|percentage points?|points? de pourcentage)\b/,
+  day: /$^/,
 };
 
 /** Whether a text holds a value of the asked type (and kind, when the question names one). */
 export function holdsValue(asked: Pick<Asked, 'type' | 'value'>, text: string): boolean {
   if (!asked.type) return true;
   if (!holdsAnswerType(asked.type, text)) return false;
+  if (asked.value === 'day') return holdsDay(text);
   return !asked.value || VALUE_PATTERNS[asked.value].test(fold(withoutCodes(text)));
 }
 
@@ -118,10 +123,11 @@ const GENERIC: Record<AnswerType | ValueKind, Set<string>> = {
   place: new Set('place places location locations site sites address where venue city country town'.split(' ')),
   money: new Set('price prices cost costs fee fees charge charges pay paid payment payments spend spent owe owed worth money bill billed'.split(' ')),
   weight: new Set('weight weigh weighs heavy'.split(' ')),
-  sound: new Set('noise sound level loud noisy'.split(' ')),
+  sound: new Set('noise sound level loud noisy quiet quietest loudest'.split(' ')),
   speed: new Set('speed fast'.split(' ')),
   length: new Set('length width height depth distance size far tall wide high deep'.split(' ')),
   percentage: new Set('percentage percent share proportion rate'.split(' ')),
+  day: new Set('date dates day days'.split(' ')),
 };
 
 const FR_GENERIC = new Set(
@@ -145,6 +151,11 @@ const PARTICIPLE = /(?:ed|en|ing|id|lt|ght|pt|ent)$/;
 
 const WH_EN = new Set('what which who whom whose when where how'.split(' '));
 const FR_WH = /(?:^|\s)(quel|quelle|quels|quelles|combien|quand|qui|ou|a quelle|depuis quand|jusqu)(?=\s|$)/;
+
+/** Words that only say what kind of value is asked (`loud`, `price`, `date`): the value itself answers them. */
+export function typeWords(asked: Pick<Asked, 'type' | 'value'>): Set<string> {
+  return new Set([...(asked.type ? GENERIC[asked.type] : []), ...(asked.value ? GENERIC[asked.value] : [])]);
+}
 
 const isGeneric = (w: string, type: AnswerType | null, value: ValueKind | null) =>
   GENERIC_ANY.has(w) || (type !== null && GENERIC[type].has(w)) || (value !== null && GENERIC[value].has(w));
@@ -312,7 +323,38 @@ const stemsOf = (w: string): string[] => stemmed(w).slice(0, 2);
 /** Forms that stand for the head: its stems, and those of its synonyms and translations. */
 export function headForms(asked: Asked): Set<string> {
   if (!asked.head) return new Set();
-  return new Set([asked.head, ...alternativesOf(asked.head)].flatMap(stemsOf));
+  const forms = new Set([asked.head, ...alternativesOf(asked.head)].flatMap(stemsOf));
+  for (const w of relatedWords(asked.head)) for (const f of relatedStems(w)) forms.add(f);
+  return forms;
+}
+
+/** A related word as a form: itself, and those of its stems long enough not to be another word (`due` is no `du`). */
+const relatedStems = (w: string): string[] => [w, ...stemsOf(w).filter((s) => s.length >= 4)];
+
+/**
+ * Words related to a folded word (the graded head of issue 26, fourth round), closer first: its paraphrases
+ * in the business lexicon (paraphrase.ts: *testers* / *QA*, *hosted* / *stored*; the lexicon holds both
+ * languages) and the forms WordNet derives from it (*storage* of store). One step only: a translation's
+ * paraphrases drift (*rate* is *tarif*, whose paraphrase *fee* is no VAT rate). Kept apart from
+ * alternativesOf, which the verifier and the search share.
+ */
+export function relatedWords(folded: string): string[] {
+  if (folded.length < 3 || /\d/.test(folded)) return [];
+  const bases = [folded, ...baseFormsOf(folded)];
+  const para = new Set(bases.flatMap(paraphrasesOf));
+  for (const b of bases) for (const w of relatedOf(b).derived) if (/^\p{L}+$/u.test(w)) para.add(w);
+  para.delete(folded);
+  return [...para];
+}
+
+/**
+ * Forms one step further from the head: its WordNet hypernyms and hyponyms (*fee* and *toll*). The gate
+ * accepts them only with the retrieval's own evidence (answeringSentences, `evidence`).
+ */
+export function kinForms(asked: Asked): Set<string> {
+  if (!asked.head || asked.language !== 'en') return new Set();
+  const kin = [asked.head, ...baseFormsOf(asked.head)].flatMap((w) => relatedOf(w).kin).filter((w) => /^\p{L}+$/u.test(w));
+  return new Set(kin.flatMap(relatedStems));
 }
 
 /** The context of a sentence that may state the head or the terms: the sentence before, the table header, the section, the document's name. */
@@ -355,6 +397,9 @@ function respectsCompound(parts: string[], words: string[]): boolean {
 
 const ANAPHORA = /^\s*(?:it|its|this|that|these|those|they|their|such|he|she|il|elle|ils|elles|ce|cet|cette|ces|celui-ci|celle-ci|ceux-ci|celles-ci|son|sa|ses|leur|leurs)\b/iu;
 
+/** A text without its plain figures with a unit (`12-month`, `24-hour`), which are no codes of a thing. */
+const withoutFigures = (text: string) => text.replace(/\b\d+(?:[.,]\d+)?-\p{L}+/gu, ' ');
+
 /** A code or a figure of the question, as written (`aqf 50` for AQF-50), in a folded text. */
 const holdsTerm = (t: Entity, flat: string) => flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `);
 
@@ -363,7 +408,14 @@ const holdsTerm = (t: Entity, flat: string) => flat.includes(` ${t.words.join(' 
  * the codes and figures and the compounds are in it or in its context. Compounds are read only when the
  * passage is in the question's language (a compound is not translated).
  */
-export function sentenceAnswers(asked: Asked, sentence: string, context: SentenceContext, forms: Set<string> = headForms(asked), sameLanguage = true): boolean {
+export function sentenceAnswers(
+  asked: Asked,
+  sentence: string,
+  context: SentenceContext,
+  forms: Set<string> = headForms(asked),
+  sameLanguage = true,
+  evidence?: Evidence,
+): boolean {
   // A date may be the document's own (minutes dated in their title, a section per meeting).
   const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
   if (!dated && !holdsValue(asked, sentence)) return false;
@@ -373,9 +425,15 @@ export function sentenceAnswers(asked: Asked, sentence: string, context: Sentenc
   const words = [...wordsOf(sentence), ...wordsOf(around)];
   // A head the glossary cannot translate is not required of a passage in the other language.
   const headRequired = sameLanguage || (asked.head !== null && translationsOf(asked.head).length > 0);
-  if (headRequired && !holdsHead(asked, forms, words)) return false;
+  if (headRequired && !holdsHead(asked, forms, words)) {
+    // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
+    if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
+  }
   const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.section}\n${context.sourceName}`).join(' ')} `;
-  if (!asked.terms.every((t) => holdsTerm(t, near))) return false;
+  // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
+  // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
+  const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
+  if (!asked.terms.every((t) => holdsTerm(t, near) || (before !== '' && holdsTerm(t, before)))) return false;
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
 }
 
@@ -383,7 +441,7 @@ export function sentenceAnswers(asked: Asked, sentence: string, context: Sentenc
 export function holdsQualifiers(asked: Asked, words: string[], sameLanguage: boolean): boolean {
   const have = new Set(words);
   return asked.qualifiers.every((q) => {
-    if (have.has(q.word) || translationsOf(q.word).some((t) => have.has(t))) return true;
+    if (have.has(q.word) || translationsOf(q.word).some((t) => have.has(t)) || paraphrasesOf(q.word).some((t) => have.has(t))) return true;
     // A proper adjective is not translated here: it binds only a passage in the question's language.
     return !q.acronym && !sameLanguage;
   });
@@ -418,14 +476,30 @@ export function sentencesWithContext(p: { text: string; section?: string; source
   return out;
 }
 
+/**
+ * The retrieval's own evidence for a passage (light's gate, issue 26 fourth round): it was ranked first by
+ * a clear margin and holds the question's specific terms. Then the head of what is asked may be anywhere
+ * in the passage rather than beside the value, or said by a kin word (kinForms) beside it.
+ */
+export interface Evidence {
+  kin: Set<string>;
+  passageWords: string[];
+}
+
 /** The sentences of a passage that answer what is asked. */
-export function answeringSentences(asked: Asked, p: { text: string; section?: string; sourceName?: string }, forms: Set<string> = headForms(asked)): string[] {
+export function answeringSentences(
+  asked: Asked,
+  p: { text: string; section?: string; sourceName?: string },
+  forms: Set<string> = headForms(asked),
+  withEvidence?: { kin: Set<string> },
+): string[] {
   const sameLanguage = languageOf(p.text) === asked.language;
   const all = wordsOf(`${p.sourceName ?? ''}\n${p.section ?? ''}\n${p.text}`);
   // A passage naming a compound's part without the whole (`parent`, not `grand-parent`) is about another thing.
   if (sameLanguage && !asked.compounds.every((c) => respectsCompound(c, all))) return [];
   if (!holdsQualifiers(asked, all, sameLanguage)) return [];
+  const evidence = withEvidence ? { kin: withEvidence.kin, passageWords: all } : undefined;
   return sentencesWithContext(p)
-    .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage))
+    .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence))
     .map((x) => x.sentence);
 }

@@ -109,10 +109,24 @@ function indexLine(pos: Pos, lemma: string): string | null {
   return null;
 }
 
+/** A pointer of a synset to another (WordNet's `ptr`): its symbol, target and, for a lexical one, the words it links. */
+interface Pointer {
+  symbol: string;
+  offset: number;
+  pos: Pos;
+  /** 0 for a link between whole synsets, else the 1-based word of the source synset. */
+  source: number;
+  /** 0 for a link between whole synsets, else the 1-based word of the target synset. */
+  target: number;
+}
+
 interface Synset {
   lex: number;
   words: string[];
+  pointers: Pointer[];
 }
+
+const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 
 function synsetAt(pos: Pos, offset: number): Synset | null {
   const l = lineAt(open(`data.${pos}`), offset, true);
@@ -125,7 +139,15 @@ function synsetAt(pos: Pos, offset: number): Synset | null {
     const w = parts[4 + 2 * i];
     if (w) words.push(w.replace(/\(.*\)$/, '').toLowerCase());
   }
-  return { lex, words };
+  const at = 4 + 2 * count;
+  const pCnt = Number(parts[at]);
+  const pointers: Pointer[] = [];
+  for (let i = 0; i < pCnt; i++) {
+    const [symbol, off, pos, st] = parts.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+    if (!symbol || !off || !pos || !st || !POS_OF[pos]) continue;
+    pointers.push({ symbol, offset: Number(off), pos: POS_OF[pos]!, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
+  }
+  return { lex, words, pointers };
 }
 
 const DETACH: Record<Pos, [string, string][]> = {
@@ -136,8 +158,10 @@ const DETACH: Record<Pos, [string, string][]> = {
 };
 
 interface Entry {
-  /** Synsets of the word's first senses, by part of speech. */
-  synsets: { pos: Pos; synset: Synset }[];
+  /** Synsets of the word's first senses, by part of speech, with the word's base form in each. */
+  synsets: { pos: Pos; synset: Synset; base: string }[];
+  /** Words one step away (relatedOf), read on first use. */
+  related?: Related;
 }
 
 const memo = new Map<string, Entry>();
@@ -172,7 +196,7 @@ function entry(word: string): Entry {
         const offsets = parts.slice(4 + pCnt + 2).map(Number);
         for (const off of offsets.slice(0, SENSES)) {
           const s = synsetAt(pos, off);
-          if (s) e.synsets.push({ pos, synset: s });
+          if (s) e.synsets.push({ pos, synset: s, base });
         }
       }
     }
@@ -180,6 +204,11 @@ function entry(word: string): Entry {
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(word, e);
   return e;
+}
+
+/** The word's base forms in WordNet (`tester` of testers, `store` of stored), one per part of speech it has. */
+export function baseFormsOf(word: string): string[] {
+  return [...new Set(entry(word.toLowerCase()).synsets.map((s) => s.base))];
 }
 
 /** Whether WordNet knows the word (any part of speech, any inflection). */
@@ -205,4 +234,60 @@ export function nounClasses(word: string): Set<number> {
       .synsets.filter((s) => s.pos === 'noun')
       .map((s) => s.synset.lex),
   );
+}
+
+/** At most this many words taken from one related synset (a general word has hundreds of hyponyms). */
+const RELATED_PER_SYNSET = 12;
+/** At most this many related words per word and relation. */
+const RELATED_MAX = 60;
+
+/** Words one step from a word in WordNet, by how close they stay to its meaning. */
+export interface Related {
+  /** Derivationally related forms, pertainyms and participles (`storage` of store, `tester` of test): the same thing said as another part of speech. */
+  derived: string[];
+  /** Hypernyms and hyponyms of its first sense, similar adjectives (`fee` and `toll`, `recording` and `record`): a broader or narrower thing. */
+  kin: string[];
+}
+
+const DERIVED = new Set(['+', '\\', '<']);
+const KIN = new Set(['@', '@i', '~', '~i', '&']);
+
+/**
+ * Words one step from the word's senses in WordNet (issue 26, light's graded head): forms derived from it
+ * in any of its first senses, and the hypernyms, hyponyms (nouns only: a verb's hyponyms are manners of
+ * it) and similar adjectives of its first sense per part of speech (later senses drift: *penalty* as a
+ * punishment has *music* below it). Single words only, lower case, the word and its synonyms excluded
+ * (synonymsOf has them). Weaker than a synonym: callers weigh them so.
+ */
+export function relatedOf(word: string): Related {
+  const e = entry(word.toLowerCase());
+  if (e.related) return e.related;
+  const own = new Set(synonymsOf(word));
+  own.add(word.toLowerCase());
+  const derived = new Set<string>();
+  const kin = new Set<string>();
+  const add = (to: Set<string>, w: string) => {
+    if (!w.includes('_') && !own.has(w) && to.size < RELATED_MAX) to.add(w);
+  };
+  const firsts = new Set(POS.map((pos) => e.synsets.find((s) => s.pos === pos)));
+  for (const sense of e.synsets) {
+    const { synset, base } = sense;
+    const me = synset.words.indexOf(base) + 1;
+    for (const p of synset.pointers) {
+      const isDerived = DERIVED.has(p.symbol);
+      if (!isDerived && (!KIN.has(p.symbol) || !firsts.has(sense) || (p.symbol.startsWith('~') && p.pos === 'verb'))) continue;
+      // A lexical pointer links one word of this synset to one of the target: ours only.
+      if (p.source !== 0 && p.source !== me) continue;
+      const target = synsetAt(p.pos, p.offset);
+      if (!target) continue;
+      const to = isDerived ? derived : kin;
+      if (p.target !== 0) {
+        const w = target.words[p.target - 1];
+        if (w) add(to, w);
+      } else for (const w of target.words.slice(0, RELATED_PER_SYNSET)) add(to, w);
+    }
+  }
+  for (const w of derived) kin.delete(w);
+  e.related = { derived: [...derived], kin: [...kin] };
+  return e.related;
 }

@@ -8,6 +8,7 @@
  */
 import type { Em } from '../../db/types.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
+import { relatedWords } from '../../lib/language/asked.js';
 import { indexText, queryTerms } from '../knowledge/index.js';
 import { stem } from '../models/index.js';
 
@@ -16,7 +17,12 @@ export interface TermGroup {
   prefix: string;
   /** Synonyms and translations of the word (folded), matched at a lower weight (SYNONYM_WEIGHT). */
   alternatives: string[];
+  /** Paraphrases and derived forms of the word (asked.ts, relatedWords), matched at RELATED_WEIGHT. */
+  related: string[];
 }
+
+/** A question word found only as a paraphrase or a derived form counts this much. */
+export const RELATED_WEIGHT = 0.6;
 
 /** A question word found only as a synonym or a translation counts this much. */
 export const SYNONYM_WEIGHT = 0.8;
@@ -45,7 +51,7 @@ export function termGroups(question: string): TermGroup[] {
     const prefix = term.slice(0, Math.max(n, Math.min(term.length, MIN_PREFIX)));
     if (seen.has(prefix) || [...seen].some((p) => p === term)) continue;
     seen.add(prefix);
-    groups.push({ prefix, alternatives: alternativesOf(term) });
+    groups.push({ prefix, alternatives: alternativesOf(term), related: relatedWords(term) });
   }
   return groups;
 }
@@ -109,6 +115,7 @@ export function coverageOf(
     groups.forEach((g, i) => {
       if (words.some((w) => matches(g, w))) found += weights[i]!;
       else if (g.alternatives.some((a) => words.some((w) => w === a || (a.length >= 5 && w.startsWith(prefixOf(a)))))) found += SYNONYM_WEIGHT * weights[i]!;
+      else if (g.related.some((a) => words.some((w) => w === a || (a.length >= 5 && w.startsWith(prefixOf(a)))))) found += RELATED_WEIGHT * weights[i]!;
       else heaviest = Math.max(heaviest, weights[i]!);
     });
     if (found / whole > best) [best, missing] = [found / whole, heaviest / whole];

@@ -6,7 +6,7 @@
  * nothing).
  */
 import type { ServiceContext } from '../../core/context.js';
-import { answeringSentences, askedOf, headForms, type Asked } from '../../lib/language/asked.js';
+import { answeringSentences, askedOf, headForms, kinForms, relatedWords, typeWords, type Asked } from '../../lib/language/asked.js';
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
@@ -19,7 +19,7 @@ import { MeteredModel } from '../models/index.js';
 import { usageOf, type CompletionResult, type ModelProvider, type TokenUsage } from '../models/index.js';
 import { canonicalJson, issueProof } from '../proofs/index.js';
 import { assertCanConsume } from '../usage/index.js';
-import { coverageOf, documentFrequencies, termGroups } from './coverage.js';
+import { coverageOf, documentFrequencies, termGroups, type TermGroup } from './coverage.js';
 import { citedRefs, declined, groundedMessages, type NumberedPassage } from './grounded.js';
 import {
   AskSchema,
@@ -85,11 +85,28 @@ export interface Gate {
   namedIn: Set<string>[];
   asked: Asked;
   forms: Set<string>;
+  /** The head's WordNet kin (kinForms), read only with the retrieval's evidence. */
+  kin: Set<string>;
 }
 
 export function gateOf(question: string, namedIn: Set<string>[] = []): Gate {
   const asked = askedOf(question);
-  return { terms: specificTermsOf(question), namedIn, asked, forms: headForms(asked) };
+  return { terms: specificTermsOf(question), namedIn, asked, forms: headForms(asked), kin: kinForms(asked) };
+}
+
+/**
+ * How far ahead of the second passage the first must rank for the retrieval's evidence to count (its
+ * similarity at least this many times the second's).
+ */
+export const EVIDENCE_MARGIN = 1.5;
+/** The coverage (coverage.ts) the first passage needs for the retrieval's evidence to count. */
+export const EVIDENCE_COVERAGE = 0.6;
+
+/** Whether the search ranked its first passage ahead of the others by a clear margin. */
+export function clearlyFirst(found: Pick<KnowledgeUsedItem, 'similarity'>[]): boolean {
+  const [first, second] = found;
+  if (!first || !(first.similarity > 0)) return false;
+  return !second || first.similarity >= EVIDENCE_MARGIN * second.similarity;
 }
 
 /**
@@ -98,7 +115,7 @@ export function gateOf(question: string, namedIn: Set<string>[] = []): Gate {
  * names, and one of its sentences answers what is asked (asked.ts): a value of the asked type and kind,
  * with the head of the question and its codes and figures in that sentence or its immediate context.
  */
-export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>, gate: Gate): boolean {
+export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>, gate: Gate, evidence = false): boolean {
   const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}`)} `;
   const words = new Set(flat.split(' '));
   let name = 0;
@@ -110,7 +127,36 @@ export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceN
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;
   }
-  return answeringSentences(gate.asked, p, gate.forms).length > 0;
+  // Terms all present: the first passage by a clear margin has the retrieval's evidence (asked.ts, Evidence).
+  return answeringSentences(gate.asked, p, gate.forms, evidence ? { kin: gate.kin } : undefined).length > 0;
+}
+
+/**
+ * The question's groups without the words that only name the kind of value asked (`loud`, `quietest`:
+ * typeWords) when no passage of the workspace holds them: the documents say it with the value itself
+ * (`24 dB`). A type word the documents do use stays a word to cover.
+ */
+function withoutTypeWords(asked: Asked, groups: TermGroup[], freq: { total: number; df: number[] }): { groups: TermGroup[]; freq: { total: number; df: number[] } } {
+  const said = [...typeWords(asked)];
+  const keep = groups.map((g, i) => (freq.df[i] ?? 0) > 0 || !said.some((w) => w === g.prefix || (g.prefix.length >= 4 && w.startsWith(g.prefix))));
+  if (!keep.some(Boolean)) return { groups, freq };
+  return { groups: groups.filter((_g, i) => keep[i]), freq: { total: freq.total, df: freq.df.filter((_d, i) => keep[i]) } };
+}
+
+/** The passages that can answer (answers), numbered; the first found has the retrieval's evidence when clearlyFirst and covering EVIDENCE_COVERAGE. */
+function answering(found: KnowledgeUsedItem[], gate: Gate, groups: TermGroup[], freq: { total: number; df: number[] }): KnowledgeUsedItem[] {
+  const evidence = clearlyFirst(found) && coverageOf(groups, freq, found.slice(0, 1)).coverage >= EVIDENCE_COVERAGE;
+  return found.filter((p, i) => answers(p, gate, evidence && i === 0)).map((p, i) => ({ ...p, ref: i + 1 }));
+}
+
+/** At most this many paraphrases of the head added to the second search. */
+const PARAPHRASE_QUERY_WORDS = 6;
+
+/** The question with the paraphrases of its head it does not already hold, or null when there are none. */
+function paraphraseQuery(question: string, head: string): string | null {
+  const have = new Set(indexText(question).split(' '));
+  const add = relatedWords(head).filter((w) => !have.has(w) && w.length >= 2).slice(0, PARAPHRASE_QUERY_WORDS);
+  return add.length > 0 ? `${question} ${add.join(' ')}` : null;
 }
 
 /** Searches the workspace (or the dossier) for the question, keeps the passages that can answer it, and measures their coverage (coverage.ts). */
@@ -120,16 +166,27 @@ export async function searchForQuestion(
 ): Promise<Found> {
   const workspaceId = ctx.caller.workspace.id;
   const scope: SearchScope = opts.dossier ? { kind: 'some', sourceIds: [], collectionIds: [opts.dossier.id] } : { kind: 'workspace' };
-  const groups = termGroups(opts.question);
+  const all = termGroups(opts.question);
   const terms = specificTermsOf(opts.question);
-  const [documents, found, freq, namedIn] = await Promise.all([
+  const search = (query: string) => searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query, topK: opts.topK ?? ASK_TOP_K, scope });
+  const [documents, first, allFreq, namedIn] = await Promise.all([
     ctx.em.fork().count(KnowledgeSource, { workspaceId, status: 'ready', ...(opts.dossier ? { collectionId: opts.dossier.id } : {}) }),
-    searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query: opts.question, topK: opts.topK ?? ASK_TOP_K, scope }),
-    documentFrequencies(ctx.em.fork(), workspaceId, groups),
+    search(opts.question),
+    documentFrequencies(ctx.em.fork(), workspaceId, all),
     sourcesNaming(ctx, terms.filter((t) => t.kind === 'name')),
   ]);
   const gate = { ...gateOf(opts.question, namedIn), terms };
-  const passages = found.filter((p) => answers(p, gate)).map((p, i) => ({ ...p, ref: i + 1 }));
+  const { groups, freq } = withoutTypeWords(gate.asked, all, allFreq);
+  let found = first;
+  let passages = answering(found, gate, groups, freq);
+  // No passage answers: search again with the paraphrases of what is asked (`testers` finds the `QA engineers`).
+  const extra = passages.length === 0 && gate.asked.head ? paraphraseQuery(opts.question, gate.asked.head) : null;
+  if (extra) {
+    const again = await search(extra);
+    const seen = new Set(again.map((p) => p.chunkId));
+    found = [...again, ...first.filter((p) => !seen.has(p.chunkId))];
+    passages = answering(again, gate, groups, freq);
+  }
   return {
     searched: {
       scope: opts.dossier ? 'dossier' : 'workspace',
