@@ -133,6 +133,47 @@ CREATE FUNCTION public.svc_ledger_totals() RETURNS trigger
       end $$;
 
 --
+-- Name: svc_rate_admit(text[], integer, integer[], text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, integer[], text[], timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_rate_admit(p_buckets text[], p_minute integer, p_limits integer[], p_ws text, p_now timestamp with time zone, p_start timestamp with time zone, p_end timestamp with time zone, p_allowance bigint, p_required integer[], p_ids text[], p_expires timestamp with time zone) RETURNS bigint[]
+    LANGUAGE plpgsql
+    AS $$
+      declare
+        v_n int := coalesce(array_length(p_required, 1), 0);
+        v_passed int := v_n;
+        v_granted int;
+        v_out bigint[] := array_fill(0::bigint, array[v_n]);
+        v_admitted bigint[] := '{}';
+      begin
+        perform set_config('synchronous_commit', 'off', true);
+        for b in 1 .. coalesce(array_length(p_buckets, 1), 0) loop
+          exit when v_passed = 0;
+          insert into rate_counter as r (bucket, minute, count, granted)
+          values (p_buckets[b], p_minute, least(v_passed, p_limits[b]), least(v_passed, p_limits[b]))
+          on conflict (bucket, minute) do update
+             set count = greatest(r.count, least(r.count + v_passed, p_limits[b])),
+                 granted = greatest(r.count, least(r.count + v_passed, p_limits[b])) - r.count
+          returning greatest(0, granted) into v_granted;
+          if v_granted < v_passed and b > 1 then
+            update rate_counter set count = greatest(0, count - (v_passed - v_granted))
+             where bucket = any(p_buckets[1:b - 1]) and minute = p_minute;
+          end if;
+          for i in v_granted + 1 .. v_passed loop
+            v_out[i] := -b;
+          end loop;
+          v_passed := v_granted;
+        end loop;
+        if v_passed > 0 then
+          v_admitted := svc_admit(p_ws, p_now, p_start, p_end, p_allowance, p_required[1:v_passed], p_ids[1:v_passed], p_expires);
+          for i in 1 .. v_passed loop
+            v_out[i] := v_admitted[i];
+          end loop;
+        end if;
+        return v_out;
+      end $$;
+
+--
 -- Name: svc_record(text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, text[], text[], text[], text[], text[], text[], text[], integer[], integer[], integer[], integer[]); Type: FUNCTION; Schema: public; Owner: -
 --
 

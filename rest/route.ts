@@ -8,7 +8,7 @@ import { targetOf, type AdmitTarget, type CeilingName, type Needs } from '../src
 import { createContext } from '../src/core/context.js';
 import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';
 import type { Logger } from '../src/lib/logger.js';
-import { admit, authenticate, openPublicRequest, type Credentials } from '../src/pipeline/pipeline.js';
+import { admit, authenticate, openPublicRequest, settleRequestRates, type Credentials } from '../src/pipeline/pipeline.js';
 import { errors, isAborted, toDomainError, unknownFieldError } from '../src/errors/index.js';
 import { firstUnknownField } from '../src/lib/unknown-fields.js';
 import { sendError, type Dialect } from './errors.js';
@@ -251,7 +251,8 @@ async function runHandler<C extends Principal>(
     if (unknown) throw unknownFieldError(unknown.path, [unknown.key]);
     outcome = { ok: true, value: await def.handler(ctx, req, res) };
   } catch (err) {
-    outcome = { ok: false, err };
+    // Rates counted with the admission (`Needs.ratesWithAdmission`) and not counted yet: a 429 comes first.
+    outcome = { ok: false, err: await settleRequestRates(ctx).then(() => err, (rateErr: unknown) => rateErr) };
   } finally {
     // Disposed of before the answer leaves: a client's next request never meets a hold of this one.
     await ctx.scope.dispose();

@@ -28,6 +28,12 @@ export interface Needs {
   write?: boolean;
   /** The route-level ceiling the operation counts against, besides the caller's own rates. */
   rateLimit?: CeilingName;
+  /**
+   * The use case counts the rates (the caller's and the ceiling) in its admission's statement
+   * (`svc_rate_admit`, the gateway's answers: issue 28) instead of one statement each at step 2; a refusal
+   * before the admission counts them first, so a 429 keeps its place in the order of refusals.
+   */
+  ratesWithAdmission?: true;
   /** Only signed-in people may perform it: an API key is refused with 403 person_required. */
   person?: boolean;
   /** The role a signed-in person needs (403 admin_required); docs/people.md has the matrix. */

@@ -37,7 +37,11 @@ const UNCODED = new Set<ErrorCode>([
 /** The code a native body (or a chat stream error event) shows, if any. */
 export const nativeCode = (e: DomainError): ErrorCode | undefined => (UNCODED.has(e.code) ? undefined : e.code);
 
-/** Auth-stage errors keep the native shape on every route (SPEC, Authentication 6). */
+/**
+ * Auth-stage errors keep the native shape on every route (SPEC, Authentication 6), and so does the
+ * route-level 429 (SPEC: its body is in none of the dialects' shapes), which the gateway's answers meet in
+ * their admission's statement rather than in the pipeline (`Needs.ratesWithAdmission`).
+ */
 const AUTH_STAGE = new Set<ErrorCode>([
   ErrorCode.unauthorized,
   ErrorCode.scopeDenied,
@@ -45,6 +49,7 @@ const AUTH_STAGE = new Set<ErrorCode>([
   ErrorCode.clientSuspended,
   ErrorCode.providerUnpaid,
   ErrorCode.rateLimited,
+  ErrorCode.routeRateLimited,
   ErrorCode.apiKeyBudgetExceeded,
 ]);
 

@@ -7,7 +7,7 @@ import { authorize } from '../core/access.js';
 import { withSpan } from '../lib/tracing.js';
 import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/index.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/index.js';
-import { enforceRequestRates } from '../modules/usage/index.js';
+import { deferRequestRates, enforceRequestRates, settleRequestRates } from '../modules/usage/index.js';
 import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/index.js';
 import type { AdmitTarget } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
@@ -87,7 +87,9 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   const scope = op.needs.scopeOf && caller.kind !== 'anonymous' ? op.needs.scopeOf(caller) : op.needs.scope;
   const checks = !anyCaller && (scope !== undefined || person || role);
   if (caller.kind === 'anonymous' && (checks || anyCaller)) throw errors.unauthorized(AuthMessages.missing);
-  await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
+  // Rates counted with the admission (the gateway's answers) are only decided here (`deferRequestRates`).
+  const deferRates = op.needs.ratesWithAdmission === true;
+  if (!deferRates) await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
   const ctx = createContext(app, caller, {
     log: opts.log,
     signal: opts.signal,
@@ -95,16 +97,25 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
     requestId: opts.requestId,
     address: opts.address,
   });
+  if (deferRates) deferRequestRates(ctx, { route: op.name, rateLimit });
   if (checks && caller.kind !== 'anonymous') {
     try {
       await withSpan('pipeline.authorize', { 'svc.operation': op.name }, async () => authorize({ caller }, { scope: scope ?? null, write, person, role }));
     } catch (err) {
+      // A deferred rate that refuses answers first (429 before 403), as when it is counted at step 2.
+      const refusal = await settleRequestRates(ctx).then(
+        () => err,
+        (rateErr: unknown) => rateErr,
+      );
       await ctx.scope.dispose();
-      throw err;
+      throw refusal;
     }
   }
   return ctx;
 }
+
+/** Counts a request's rates deferred to its admission, when a refusal comes first (adapters call it on any error). */
+export { settleRequestRates };
 
 /** The whole pipeline for a public route: the client's address is the principal (its ceilings count per address). */
 export function openPublicRequest(app: Deps, address: string, op: AdmitTarget, opts: AdmitOptions = {}): Promise<ServiceContext<AnonymousCaller>> {

@@ -59,7 +59,9 @@ describe.skipIf(!onPostgres)('statements per gateway call (plain, one connection
     h.models.enqueue({ content: 'Forty-two.', usage: { prompt: 12, completion: 3 } });
     const call = await counted(() => openaiClient(h.t, a.key).chat.completions.create({ model: 'svc-auto', messages: [{ role: 'user', content: 'Answer?' }] }));
     expect(call.result.choices[0].message.content).toBe('Forty-two.');
-    // today: key lookup, rate count (the gateway's route ceiling), svc_admit; svc_record; the certificate's append
-    expect(call.statements.length, call.statements.join('\n')).toBe(5);
+    // key lookup, svc_rate_admit (the gateway's route ceiling counted with the admission); svc_record; the
+    // certificate's append (was 5: the rate count and svc_admit were two)
+    expect(call.statements.length, call.statements.join('\n')).toBe(4);
+    expect(call.statements.filter((q) => /svc_rate_admit/.test(q))).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { errors, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/index.js';
 import { loadWorkspaceAgents } from '../agents/index.js';
-import { assertCanConsume } from '../usage/index.js';
+import { afterRequestRates, assertCanConsume } from '../usage/index.js';
 import { MeteredModel } from '../models/index.js';
 import { usageOf, type ToolDef } from '../models/index.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/index.js';
@@ -42,19 +42,24 @@ async function resolveTarget(ctx: ServiceContext, address: Address, hasTools: bo
  * request pipeline, with the operation's needs: operations.ts), the body (`parse`, the dialect's reader:
  * 400), the model address (501 `debate:`, 404 unknown agent), the conversation header, then the
  * allowance. The body is read only once the key may answer, so a key without the scope, or a read-only
- * one, gets its 403 whatever it sent. Nothing is consumed by a refused call.
+ * one, gets its 403 whatever it sent. Nothing is consumed by a refused call. The rates (the key's, the
+ * route's ceiling) are counted with the admission, in one statement (`svc_rate_admit`); a refusal before
+ * it counts them alone first, so a call past its rate gets its 429 whatever else is wrong with it.
  */
 export async function prepareGatewayCall<P extends { call: GatewayCall }>(
   ctx: ServiceContext,
   parse: () => P,
 ): Promise<P & { prepared: PreparedCall }> {
-  const parsed = parse();
-  const { call } = parsed;
-  const address = parseAddress(call.address);
-  const target = await resolveTarget(ctx, address, call.tools.length > 0);
-  assertHonoured(call, target);
-  const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
-  const conversationId = await findConversation(ctx, call.conversationId);
+  // The request's rates are counted by the admission's statement; a refusal before it counts them first (429 first).
+  const { parsed, call, target, agentInput, conversationId } = await afterRequestRates(ctx, async () => {
+    const parsed = parse();
+    const { call } = parsed;
+    const address = parseAddress(call.address);
+    const target = await resolveTarget(ctx, address, call.tools.length > 0);
+    assertHonoured(call, target);
+    const agentInput = target.kind === 'agent' ? agentTurnInput(call) : undefined;
+    return { parsed, call, target, agentInput, conversationId: await findConversation(ctx, call.conversationId) };
+  });
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
   const admission = await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway' });
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;

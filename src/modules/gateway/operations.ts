@@ -8,8 +8,9 @@ import { fromResponses } from './responses.dialect.js';
 // The gateway's use cases (issue 29 §1, docs/gateway.md): rest/v1/gateway.routes.ts refers to these. The
 // gateway belongs to the engine scope; answering is a write (a read-only key cannot chat) and counts
 // against the gateway ceiling. The hot path (issue 28): the input is the raw body, passed through as
-// received (`z.unknown()` walks nothing) and read once, by the dialect's reader, inside the service.
-const ANSWER = { scope: 'engine', write: true, rateLimit: 'gateway' } as const;
+// received (`z.unknown()` walks nothing) and read once, by the dialect's reader, inside the service; the
+// rates are counted in the admission's statement (`svc_rate_admit`, `prepareGatewayCall`).
+const ANSWER = { scope: 'engine', write: true, rateLimit: 'gateway', ratesWithAdmission: true } as const;
 const READ = { scope: 'engine' } as const;
 
 /** A dialect request: its body as received, and the `x-svc-conversation` header naming a conversation. */

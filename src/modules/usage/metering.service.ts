@@ -14,6 +14,8 @@ import type { Workspace } from '../workspaces/index.js';
 import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
 import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
 import { keyQuestions, questionsByKeyIds, readLedgerBalance } from './usage.repository.js';
+import { pendingRequestRates, type PendingRates, type RequestRate, type RouteRateName } from './rate-limit.service.js';
+import type { Principal } from '../../core/principal.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
 export const TOKENS_PER_QUESTION = 8000;
@@ -26,6 +28,43 @@ export const HOLD_TTL_MS = 5 * 60_000;
 
 /** Name of the admission in the request scope: one per request (or GraphQL root field). */
 const ADMISSION = 'admission';
+
+/** Name of the request's rates in its scope when they are counted with the admission (`deferRequestRates`). */
+const RATES = 'rates';
+
+/**
+ * The pipeline's step 2 for an operation that counts its rates in its admission's statement
+ * (`Needs.ratesWithAdmission`, the gateway's answers): the rates are decided now and owned by the request
+ * scope; `assertCanConsume` counts them with the admission (`svc_rate_admit`), and any refusal before it
+ * counts them first (`settleRequestRates`), so the order of refusals is the pipeline's. A request that ends
+ * without either is counted when its scope is disposed of.
+ */
+export function deferRequestRates(ctx: ServiceContext<Principal>, opts: { route: string; rateLimit?: RouteRateName }): void {
+  ctx.scope.own(RATES, pendingRequestRates(ctx.app, ctx.caller, opts), (pending) =>
+    pending.settle().catch((err: unknown) => {
+      if (err instanceof Error && !('status' in err)) ctx.log.warn({ err }, 'could not count a request\'s rates');
+    }),
+  );
+}
+
+/**
+ * Counts the request's deferred rates now, alone (429 when one refuses): called before a refusal that
+ * comes after the rates in the pipeline's order (403 scope, 400 body, 404 address, 402). Nothing when the
+ * request has no deferred rates or they are already counted.
+ */
+export async function settleRequestRates(ctx: ServiceContext<Principal>): Promise<void> {
+  await ctx.scope.get<PendingRates>(RATES)?.settle();
+}
+
+/** Runs `fn`; when it refuses the request, the deferred rates are counted first, so a 429 comes before its refusal. */
+export async function afterRequestRates<T>(ctx: ServiceContext<Principal>, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    await settleRequestRates(ctx);
+    throw err;
+  }
+}
 
 /** One answer's consumption, as the ledger records it. */
 export interface ConsumptionEntry {
@@ -182,17 +221,23 @@ async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gatew
   const required = Math.max(1, Math.ceil(opts.required ?? 1));
   const ws = ctx.caller.workspace;
   const now = ctx.clock.now();
-  if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
-  else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
-  await assertKeyBudget(ctx, required);
+  await afterRequestRates(ctx, async () => {
+    if (opts.feature === 'chat') assertPlanFeature(ctx, 'chat');
+    else if (!subscriptionState(ws, now).active) throw errors.subscriptionInactive();
+    await assertKeyBudget(ctx, required);
+  });
   // A request admitted once holds once; asked again for more (a debate before its next turn), its hold grows.
   const admitted = ctx.scope.get<Admission>(ADMISSION);
   if (admitted) {
     await admitted.extend(required);
     return admitted;
   }
-  // Admissions to one workspace that arrive together are decided in one transaction (group commit).
-  const holdId = await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
+  // Admissions to one workspace that arrive together are decided in one transaction (group commit); with
+  // the request's deferred rates, counted in the same statement (`svc_rate_admit`).
+  const rates = ctx.scope.get<PendingRates>(RATES)?.claim();
+  const holdId = rates
+    ? await ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws.id, rates.minute, rates.rates), { workspace: ws, required, ...rates })
+    : await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
   const admission = new Admission(ctx, holdId, required);
   ctx.scope.own(ADMISSION, admission, (a) => a.release());
   return admission;
@@ -258,6 +303,52 @@ export async function admitBatch(kernel: Kernel, workspaceId: string, items: Pen
   );
   const available = pgArray(row?.available).map(Number);
   return items.map((item, i) => (available[i] >= item.required ? ids[i] : errors.questionLimit(item.required, available[i])));
+}
+
+/** One admission whose request's rates are counted in the same statement (`svc_rate_admit`). */
+export interface PendingRateAdmission extends PendingAdmission {
+  minute: number;
+  rates: RequestRate[];
+}
+
+/** Admissions share a statement when they share a workspace, a minute and their rate buckets and limits. */
+const rateAdmissionKey = (workspaceId: string, minute: number, rates: RequestRate[]): string =>
+  [workspaceId, minute, ...rates.flatMap((r) => [r.bucket, r.limit])].join('\u0000');
+
+/**
+ * `admitBatch` with the requests' rates counted first in the same statement (`svc_rate_admit`,
+ * Migration20261127053000): each bucket in order lets through as many as fit (the first ones, in arrival
+ * order), a request refused by a bucket gets that bucket's 429 and gives back what the buckets before it
+ * counted; the others are admitted as by `svc_admit`. The items share their buckets and limits (the key).
+ */
+export async function rateAdmitBatch(kernel: Kernel, _key: string, items: PendingRateAdmission[]): Promise<Outcome<string>[]> {
+  const now = kernel.clock.now();
+  const { workspace: ws, minute, rates } = items[0];
+  const window = allowanceWindow(ws, now);
+  const ids = items.map(() => newId('hold'));
+  const [row] = await sql<{ outcome: unknown }>(
+    kernel.orm.em,
+    'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11) as outcome',
+    [
+      pgArrayLiteral(rates.map((r) => r.bucket)),
+      minute,
+      pgArrayLiteral(rates.map((r) => r.limit)),
+      ws.id,
+      now,
+      window.start,
+      window.end,
+      planTerms(ws).questions,
+      pgArrayLiteral(items.map((i) => i.required)),
+      pgArrayLiteral(ids),
+      new Date(now.getTime() + HOLD_TTL_MS),
+    ],
+  );
+  const outcome = pgArray(row?.outcome).map(Number);
+  return items.map((item, i) => {
+    const available = outcome[i] ?? 0;
+    if (available < 0) return rates[-available - 1].refusal();
+    return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
+  });
 }
 
 /**

@@ -67,6 +67,41 @@ export function routeBucket(caller: Principal, rateLimit: RouteRateName, route: 
     : `route:${route}:ws:${caller.workspace.id}`;
 }
 
+/** One rate a request is counted against: its bucket, its limit per minute, and the 429 it gets when refused. */
+export interface RequestRate {
+  bucket: string;
+  limit: number;
+  refusal: () => Error;
+}
+
+/** The rates of one operation, in the order they are counted: the caller's own, then the route's ceiling. */
+function requestRatesOf(app: Deps, caller: Principal, opts: { route: string; rateLimit?: RouteRateName }, secondsLeft: number): RequestRate[] {
+  const rates: RequestRate[] = caller.limits.rates.map((rate) => ({
+    bucket: rate.bucket,
+    limit: rate.perMinute,
+    refusal: () => errors.rateLimited(secondsLeft),
+  }));
+  if (opts.rateLimit) {
+    const ceiling = app.config.routeRates[opts.rateLimit];
+    // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
+    rates.push({ bucket: routeBucket(caller, opts.rateLimit, opts.route), limit: ceiling, refusal: () => errors.routeRateLimited(opts.route, ceiling, secondsLeft) });
+  }
+  return rates;
+}
+
+/** Counts `rates` one after the other; the first that refuses gives back what the ones before it counted, and throws its 429. */
+async function countRates(app: Deps, rates: RequestRate[], minute: number): Promise<void> {
+  const taken: string[] = [];
+  for (const rate of rates) {
+    if (await take(app, rate.bucket, minute, rate.limit)) {
+      taken.push(rate.bucket);
+      continue;
+    }
+    await Promise.all(taken.map((bucket) => giveBack(app, bucket, minute)));
+    throw rate.refusal();
+  }
+}
+
 /**
  * Every request limit of one operation (a REST request, a GraphQL root field, an MCP message, a widget
  * visitor's request, a flow's agent step, a public route), after authentication and before anything
@@ -82,20 +117,44 @@ export async function enforceRequestRates(
   opts: { route: string; rateLimit?: RouteRateName },
 ): Promise<void> {
   const at = calendarMinute(app.clock.now());
-  const taken: string[] = [];
-  const refuse = async (error: Error): Promise<never> => {
-    await Promise.all(taken.map((bucket) => giveBack(app, bucket, at.minute)));
-    throw error;
-  };
-  for (const rate of caller.limits.rates) {
-    if (!(await take(app, rate.bucket, at.minute, rate.perMinute))) await refuse(errors.rateLimited(at.secondsLeft));
-    taken.push(rate.bucket);
+  await countRates(app, requestRatesOf(app, caller, opts, at.secondsLeft), at.minute);
+}
+
+/**
+ * The rates of a request whose use case counts them in its admission's statement (`svc_rate_admit`,
+ * `Needs.ratesWithAdmission`): decided at the pipeline's step 2, counted later, once, either by the
+ * admission (`claim`) or alone (`settle`) when something refuses the request before it is admitted, so a
+ * request past its rate still gets its 429 before any later refusal (403 scope, 400 body, 404, 402).
+ */
+export class PendingRates {
+  private counted = false;
+
+  constructor(
+    private readonly app: Deps,
+    /** The calendar minute the request arrived in (`calendarMinute`). */
+    readonly minute: number,
+    readonly rates: RequestRate[],
+  ) {}
+
+  /** Counts the rates now, as `enforceRequestRates` does (429 when one refuses); nothing when already counted. */
+  async settle(): Promise<void> {
+    if (this.counted) return;
+    this.counted = true;
+    await countRates(this.app, this.rates, this.minute);
   }
-  if (!opts.rateLimit) return;
-  const ceiling = app.config.routeRates[opts.rateLimit];
-  if (await take(app, routeBucket(caller, opts.rateLimit, opts.route), at.minute, ceiling)) return;
-  // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
-  await refuse(errors.routeRateLimited(opts.route, ceiling, at.secondsLeft));
+
+  /** Hands the rates to the admission that counts them in its statement; undefined when already counted. */
+  claim(): { minute: number; rates: RequestRate[] } | undefined {
+    if (this.counted) return undefined;
+    this.counted = true;
+    return { minute: this.minute, rates: this.rates };
+  }
+}
+
+/** The rates of `enforceRequestRates`, to be counted with the admission (`PendingRates`). */
+export function pendingRequestRates(app: Deps, caller: Principal, opts: { route: string; rateLimit?: RouteRateName }): PendingRates {
+  const at = calendarMinute(app.clock.now());
+  return new PendingRates(app, at.minute, requestRatesOf(app, caller, opts, at.secondsLeft));
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */

@@ -1,7 +1,7 @@
 import type { Kernel } from '../../core/deps.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import { KeyBudgetCache } from './key-budget-cache.js';
-import { admitBatch, recordBatch, type PendingAdmission, type PendingConsumption } from './metering.service.js';
+import { admitBatch, rateAdmitBatch, recordBatch, type PendingAdmission, type PendingConsumption, type PendingRateAdmission } from './metering.service.js';
 import { takeBatch, type RateTake } from './rate-limit.service.js';
 
 /**
@@ -16,6 +16,11 @@ export interface UsageRuntime {
   readonly rates: GroupCommit<RateTake, boolean>;
   /** Admissions (question holds), keyed by workspace: the hold id, or the item's 402. */
   readonly admissions: GroupCommit<PendingAdmission, string>;
+  /**
+   * Admissions with their requests' rates counted in the same statement (`svc_rate_admit`), keyed by
+   * workspace, minute and rate buckets: the hold id, the item's 429 or its 402.
+   */
+  readonly rateAdmissions: GroupCommit<PendingRateAdmission, string>;
   /** Ledger entries, keyed by workspace. */
   readonly ledger: GroupCommit<PendingConsumption, { keyTotal?: number; at: Date }>;
 }
@@ -25,6 +30,7 @@ export function createUsageRuntime(kernel: Kernel): UsageRuntime {
     keyBudgets: new KeyBudgetCache(),
     rates: new GroupCommit({ flush: (_bucket, takes) => takeBatch(kernel, takes) }),
     admissions: new GroupCommit({ flush: (workspaceId, items) => admitBatch(kernel, workspaceId, items) }),
+    rateAdmissions: new GroupCommit({ flush: (key, items) => rateAdmitBatch(kernel, key, items) }),
     ledger: new GroupCommit({ flush: (workspaceId, items) => recordBatch(kernel, workspaceId, items) }),
   };
 }
