@@ -41,7 +41,7 @@ async function counts(h: GatewayHarness, buckets: string[]): Promise<Record<stri
     .fork()
     .getConnection()
     .execute<{ bucket: string; count: number }[]>('select bucket, count from rate_counter where bucket in (?)', [buckets]);
-  return Object.fromEntries(buckets.map((b) => [b, Number(rows.find((r) => r.bucket === b)?.count ?? 0)]));
+  return Object.fromEntries(buckets.map((b) => [b, Number(rows.find((r: { bucket: string; count: number }) => r.bucket === b)?.count ?? 0)]));
 }
 
 const CHAT_ROUTE = 'route:POST /v1/chat/completions:ws:';
