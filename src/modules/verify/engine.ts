@@ -665,20 +665,32 @@ export class Verifier {
       .filter((s) => this.postings.has(s))
       .sort((a, b) => this.postings.get(a)!.length - this.postings.get(b)!.length || (a < b ? -1 : 1));
     const scores = this.scores;
-    const touched: number[] = [];
+    // Common words do not find candidates, except the rarest word of a claim made only of common ones;
+    // a figure finds them only when it is rare (a year or a round number is everywhere).
+    const terms: { list: number[]; n: number; w: number }[] = [];
+    let postings = 0;
     byRarity.forEach((s, i) => {
       const list = this.postings.get(s)!;
-      // Common words do not find candidates, except the rarest word of a claim made only of common ones;
-      // a figure finds them only when it is rare (a year or a round number is everywhere).
       if ((list.length > COMMON_DF || (s.startsWith('#') && list.length > RARE_FIGURE)) && i > 0) return;
-      const w = this.idf(s);
       const n = Math.min(list.length, COMMON_DF);
-      for (let k = 0; k < n; k++) {
-        const id = list[k]!;
-        if (scores[id] === 0) touched.push(id);
-        scores[id]! += w;
-      }
+      terms.push({ list, n, w: this.idf(s) });
+      postings += n;
     });
+    // The sentences touched are listed as they are met, or, when the postings to count are more than a quarter
+    // of the sentences, read off the scores afterwards (the hot loop then only adds).
+    const scan = postings * 4 > scores.length;
+    const touched: number[] = [];
+    for (const { list, n, w } of terms) {
+      if (scan) for (let k = 0; k < n; k++) scores[list[k]!]! += w;
+      else {
+        for (let k = 0; k < n; k++) {
+          const id = list[k]!;
+          if (scores[id] === 0) touched.push(id);
+          scores[id]! += w;
+        }
+      }
+    }
+    if (scan) for (let id = 0; id < scores.length; id++) if (scores[id] !== 0) touched.push(id);
     // The best few by score, ties to the earlier sentence: one pass keeping a short sorted list.
     const top: number[] = [];
     const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
