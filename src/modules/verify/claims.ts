@@ -1,4 +1,4 @@
-import { fold } from './text.js';
+import { fold, foldedWords, isAscii } from './text.js';
 
 export interface Segment {
   text: string;
@@ -126,7 +126,7 @@ export function* eachClaim(text: string, isContent: (folded: string) => boolean)
     for (const [s, e] of parts) push(clauses, text, sentence.start + s, sentence.start + e);
     for (const seg of clauses.flatMap((c) => pieces(c))) {
       out.push(seg);
-      const words = (seg.text.match(/[\p{L}\p{N}]+/gu) ?? []).map(fold);
+      const words = isAscii(seg.text) ? foldedWords(seg.text) : (seg.text.match(/[\p{L}\p{N}]+/gu) ?? []).map(fold);
       const content = words.filter(isContent).length;
       if (content < 2 && !(content >= 1 && /\p{N}/u.test(seg.text))) out.pop();
     }

@@ -6,7 +6,7 @@ import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, scopedWords, type Span } from './scope.js';
-import { detectLanguage, fold, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
+import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
 
@@ -268,6 +268,9 @@ export class Verifier {
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
   private readonly alternativesMemo = new Map<string, string[]>();
+  /** Inverse sentence frequency by stem, for `idfCount` sentences. */
+  private idfMemo = new Map<string, number>();
+  private idfCount = -1;
   /** The light stems of a claim by the kinds of its amounts and dates (`lightStems`). */
   private readonly lightMemo = new Map<string, Set<string>>();
   /** Folded word → stem ('' when ignored), for this verification. */
@@ -306,7 +309,7 @@ export class Verifier {
 
   private contentStems(text: string): { stems: string[]; numbers: string[] } {
     // Folded once for the whole text (offsets are not needed here): far cheaper than word by word.
-    const folded = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+    const folded = foldedWords(text);
     const stems: string[] = [];
     const numbers: string[] = [];
     for (const w of folded) {
@@ -473,7 +476,7 @@ export class Verifier {
     };
     // The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem.
     const surface = new Map<string, string[]>();
-    for (const w of new Set(fold(seg.text).match(/\p{L}+/gu) ?? [])) {
+    for (const w of new Set(foldedLetters(seg.text))) {
       const stem = this.stemOf(w);
       if (!stem || nameStems.has(stem)) continue;
       surface.set(stem, [...(surface.get(stem) ?? []), w]);
@@ -498,7 +501,7 @@ export class Verifier {
       affirmed,
       restricted: hasRestriction(seg.text),
       light,
-      negative: hasNegativeMeaning(fold(seg.text).match(/\p{L}+/gu) ?? []),
+      negative: hasNegativeMeaning(foldedLetters(seg.text)),
       // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
       dates: aboutOf(this.about(plain, ds, null, new Set(), seg.text, predicate, qs)),
       quantities: aboutOf(this.about(plain, qs, null, new Set(), seg.text, predicate, ds)),
@@ -605,8 +608,18 @@ export class Verifier {
   }
 
   private idf(stem: string): number {
-    const df = this.postings.get(stem)?.length ?? 0;
-    return Math.log(1 + this.sentences.length / Math.max(df, 0.5));
+    // Memoised for the current number of sentences (a passage added starts a new memo).
+    if (this.idfCount !== this.sentences.length) {
+      this.idfMemo = new Map();
+      this.idfCount = this.sentences.length;
+    }
+    let v = this.idfMemo.get(stem);
+    if (v === undefined) {
+      const df = this.postings.get(stem)?.length ?? 0;
+      v = Math.log(1 + this.sentences.length / Math.max(df, 0.5));
+      this.idfMemo.set(stem, v);
+    }
+    return v;
   }
 
   private facts(s: Sentence): Facts {
@@ -690,10 +703,6 @@ export class Verifier {
         }
       }
     }
-    if (scan) for (let id = 0; id < scores.length; id++) if (scores[id] !== 0) touched.push(id);
-    // The best few by score, ties to the earlier sentence: one pass keeping a short sorted list.
-    const top: number[] = [];
-    const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
     // The document's own context (its name, title, section) counts too, below the sentence's words: the VAT row
     // of the invoice the claim names outranks the VAT row of another invoice. Summed per context through the
     // contexts holding each of the claim's stems (in the order of `lookup`), then its codes, for the contexts
@@ -719,7 +728,11 @@ export class Verifier {
     }
     const codes = claim.entities.filter((e) => e.kind === 'code');
     const contextOf = this.contextOf;
-    for (const id of touched) {
+    // One pass over the touched sentences: each one's score with its context's bonus, kept among the best few
+    // (ties to the earlier sentence, a short sorted list), and its count cleared for the next claim.
+    const top: number[] = [];
+    const topScores: number[] = [];
+    const rank = (id: number) => {
       const c = contextOf[id]!;
       if (state[c] !== 2) {
         if (state[c] === 0) summed.push(c);
@@ -730,22 +743,26 @@ export class Verifier {
           for (const e of codes) if (e.words.every((w) => lower.includes(w))) bonus[c]! += this.idf(`#${e.words[e.words.length - 1]}`);
         }
       }
-      scores[id]! += bonus[c]!;
-    }
+      const v = scores[id]! + bonus[c]!;
+      scores[id] = 0;
+      const last = top.length - 1;
+      if (top.length === CANDIDATES && !(v > topScores[last]! || (v === topScores[last] && id < top[last]!))) return;
+      let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
+      while (at > 0 && (v > topScores[at - 1]! || (v === topScores[at - 1] && id < top[at - 1]!))) {
+        top[at] = top[at - 1]!;
+        topScores[at] = topScores[at - 1]!;
+        at--;
+      }
+      top[at] = id;
+      topScores[at] = v;
+    };
+    if (scan) {
+      for (let id = 0; id < scores.length; id++) if (scores[id] !== 0) rank(id);
+    } else for (const id of touched) rank(id);
     for (const c of summed) {
       bonus[c] = 0;
       state[c] = 0;
     }
-    for (const id of touched) {
-      if (top.length === CANDIDATES && !better(id, top[CANDIDATES - 1]!)) continue;
-      let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
-      top[at] = id;
-      while (at > 0 && better(top[at]!, top[at - 1]!)) {
-        [top[at], top[at - 1]] = [top[at - 1]!, top[at]!];
-        at--;
-      }
-    }
-    for (const id of touched) scores[id] = 0;
     return top;
   }
 

@@ -16,7 +16,21 @@ const { stemmer: stemFrench } = require('@orama/stemmers/french') as { stemmer: 
  */
 export function fold(text: string): string {
   // ASCII has nothing to decompose: skip the normalisation (most passages).
-  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return isAscii(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** Whether a text is ASCII only: its letters and digits are then `[A-Za-z0-9]`, and folding is lower-casing. */
+export const isAscii = (text: string): boolean => ASCII.test(text);
+
+/** The folded runs of letters and digits of a text (`fold(text).match(/[\p{L}\p{N}]+/gu)`), without Unicode classes on ASCII. */
+export function foldedWords(text: string): string[] {
+  return (isAscii(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : fold(text).match(/[\p{L}\p{N}]+/gu)) ?? [];
+}
+
+/** The folded runs of letters of a text (`fold(text).match(/\p{L}+/gu)`), without Unicode classes on ASCII. */
+export function foldedLetters(text: string): string[] {
+  return (isAscii(text) ? text.toLowerCase().match(/[a-z]+/g) : fold(text).match(/\p{L}+/gu)) ?? [];
 }
 
 /** A word longer than this is not a word of a natural language (an adversarial run): skipped. */
@@ -36,6 +50,16 @@ export interface Word {
  */
 export function words(text: string): Word[] {
   const out: Word[] = [];
+  if (isAscii(text)) {
+    // The same runs and offsets on the lower-cased text (lower-casing ASCII keeps every offset).
+    const lower = text.toLowerCase();
+    const ascii = /[a-z0-9]+/g;
+    for (let m = ascii.exec(lower); m; m = ascii.exec(lower)) {
+      if (m[0].length > MAX_WORD) continue;
+      out.push({ w: m[0], start: m.index, end: m.index + m[0].length });
+    }
+    return out;
+  }
   const re = /[\p{L}\p{N}]+/gu;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m[0].length > MAX_WORD) continue;
