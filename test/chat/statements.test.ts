@@ -8,11 +8,12 @@
  */
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { createAgent, persona } from '../support/agents.js';
 import { postgresAvailable } from '../support/database.js';
+import { eventsOf, streamChat } from '../support/sse.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 
 const onPostgres = await postgresAvailable();
@@ -22,6 +23,8 @@ let a: TestTenant;
 let ada: string;
 let databases: string[] = [];
 const seen: string[] = [];
+/** Called with each statement's text once its answer has arrived (the streamed test below listens). */
+let answered: (text: string) => void = () => {};
 // the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
 const here = createRequire(import.meta.url);
 const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
@@ -48,7 +51,12 @@ beforeAll(async () => {
   (driverPg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
     if (databases.includes(this.database ?? '')) {
       const first = args[0] as string | { text?: string };
-      seen.push(typeof first === 'string' ? first : (first?.text ?? '?'));
+      const text = typeof first === 'string' ? first : (first?.text ?? '?');
+      seen.push(text);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const out = (original as any).apply(this, args);
+      if (out && typeof out.then === 'function') (out as Promise<unknown>).then(() => answered(text), () => {});
+      return out;
     }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return (original as any).apply(this, args);
@@ -81,6 +89,45 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     expect(first.statements.length, first.statements.join('\n')).toBe(6);
     expect(next.statements.length, next.statements.join('\n')).toBe(6);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
+  });
+});
+
+describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, streamed)', () => {
+  it('the exchange is written beside the certificate, not after it, and the stored answer names the certificate', async () => {
+    // The certificate's append is held until the exchange's write has answered: were the write still
+    // waiting for the certificate, the turn would never end.
+    let written!: () => void;
+    const exchangeWritten = new Promise<void>((resolve) => (written = resolve));
+    answered = (text) => {
+      if (text.includes('insert into chat_message')) written();
+    };
+    const chain = t.app.services.proofChain;
+    const submit = chain.submit.bind(chain);
+    const spy = vi.spyOn(chain, 'submit').mockImplementation(async (...args: Parameters<typeof chain.submit>) => {
+      await exchangeWritten;
+      return submit(...args);
+    });
+    try {
+      const res = await counted(() => streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'What is the budget for the trip?' }));
+      const [done] = eventsOf(res.result.events, 'done');
+      const proofId = done!.data.proofId as string;
+      expect(proofId).toMatch(/^prf_/);
+      expect(spy).toHaveBeenCalledTimes(1);
+      // key lookup, rate count, svc_admit beside the read; svc_record, the write and the certificate's append
+      // side by side (the chain's own statements: the insert, after a read of the chain's head for the
+      // workspace's first certificate in this process)
+      const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
+      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(6);
+      expect(certificate.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(1);
+      const stored = await t.app.services.orm.em
+        .fork()
+        .execute<{ proof_id: string | null }[]>(`select proof_id from chat_message where session_id = ? and role = 'assistant'`, [done!.data.sessionId]);
+      expect(stored).toEqual([{ proof_id: proofId }]);
+      expect((await api(t.baseUrl, a.key).get(`/v1/proofs/${proofId}`)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+      answered = () => {};
+    }
   });
 });
 

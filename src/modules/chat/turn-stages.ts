@@ -286,8 +286,9 @@ export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Ext
 
 /**
  * Metering (the whole turn, through the admission), the certificate and saving (the exchange and
- * memories, unless the caller keeps its own conversations). The save is one statement written once the
- * certificate is known (its id is stored on the answer, with the turn's stages), beside the metering.
+ * memories, unless the caller keeps its own conversations), side by side. The save is one statement; the
+ * certificate's id is chosen here, so the answer is stored with it while the certificate is appended to
+ * the chain, rather than after (one round trip less at the end of a streamed turn).
  */
 export async function settlement(s: TurnInputs & Prepared & Retrieved & Generated & Extracted): Promise<Settled> {
   const { ctx, input, opts, agent, model } = s;
@@ -298,23 +299,22 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
   const stored = deriveMood(input.message, s.content, previousMood(s.stored, agent.id));
   const mood: Mood = { agentId: agent.id, name: agent.name, ...stored };
   const usage = model.usage;
-  const prove = async (): Promise<string | undefined> =>
-    certified(opts)
-      ? (
-          await issueProof(ctx, {
-            route: opts.route,
-            modelAddress: `agent:${agent.id}`,
-            model: answeredBy,
-            request: s.raw ?? null,
-            requestHash: s.requestHash,
-            answer: s.content,
-            usage,
-          })
-        ).id
-      : undefined;
-  const save = (proven: Promise<string | undefined>) =>
+  const proofId = certified(opts) ? newId('prf') : undefined;
+  const prove = async (): Promise<void> => {
+    if (proofId === undefined) return;
+    await issueProof(ctx, {
+      id: proofId,
+      route: opts.route,
+      modelAddress: `agent:${agent.id}`,
+      model: answeredBy,
+      request: s.raw ?? null,
+      requestHash: s.requestHash,
+      answer: s.content,
+      usage,
+    });
+  };
+  const save = () =>
     s.stages.run('save', async () => {
-      const proofId = await proven;
       const saved = await writeExchange(ctx.em, {
         workspaceId: ctx.caller.workspace.id,
         userId: ctx.caller.user.id,
@@ -337,10 +337,8 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
         now: ctx.clock.now(),
       });
       if (!saved) throw sessionNotFound(s.sessionId);
-      return proofId;
     });
-  const proven = prove();
-  const [, proofId] = await Promise.all([model.run.record(answeredBy), persist ? save(proven) : proven]);
+  await Promise.all([model.run.record(answeredBy), prove(), persist ? save() : undefined]);
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
 }
 
