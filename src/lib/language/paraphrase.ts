@@ -103,6 +103,89 @@ const GROUPS: string[] = [
   'keep retain retention preserve conservation conserver garder',
 ];
 
+/**
+ * More groups, written for the verifier's claims (what a document *does*: move, end, pay, report, approve, cover…),
+ * each as `English words | French words`: the verifier stems one language at a time (French *reporté*, postponed,
+ * stemmed as English is *report*). Light does not read them yet (`paraphrasesOf` is the groups above); the verifier
+ * reads both (`paraphraseStems`).
+ */
+const ACTION_GROUPS: string[] = [
+  // Time moves of an event.
+  'postpone postponed postponement delay delayed defer deferred reschedule rescheduled move moved push pushed | reporte reportee repousse repoussee decale decalee differe differee ajourne ajournee',
+  'advance advanced bring brought earlier anticipate anticipated | avance avancee',
+  // Ends and starts.
+  'terminate terminated termination end ended cancel cancelled canceled cancellation rescind | resilier resilie resiliee resiliation annuler annule annulee annulation rompre',
+  'start started begin began begun commence commenced effective effect starts | debut commence commencer debute prend prendre effet vigueur',
+  // Money.
+  'pay paid payment payable settle settled settlement remit | regler regle reglee reglement payer paye payee paiement acquitter verser verse versement',
+  'invoice invoiced bill billed billing charge charged | facture facturee facturer',
+  'fee fees charge charges | redevance frais tarif',
+  'discount discounts reduction rebate | remise rabais reduction',
+  'refund refunded reimburse reimbursed reimbursement | rembourser rembourse remboursement',
+  'receive received get gets got obtain obtained earn earns earned entitled | percevoir percoit touche touchent toucher recevoir recoit obtenir beneficie beneficient',
+  'cost costs price priced prices | cout coute prix',
+  'combine combined cumulate cumulative stack stacked | cumuler cumulable cumulables combiner combinable',
+  'complete full entire whole total totality | complet complete entier entiere totalite integral integrale integralite',
+  // People.
+  'staff employee employees personnel workforce worker workers | salarie salaries employe employes personnel collaborateur collaborateurs effectif effectifs',
+  'customer customers client clients buyer purchaser | client clients acheteur',
+  'supplier suppliers vendor provider contractor | prestataire fournisseur',
+  // Telling and asking.
+  'report reported notify notified inform informed tell told declare declared signal | signaler signale declarer declare informer informe prevenir previent notifier',
+  'send sent submit submitted transmit transmitted forward forwarded | envoyer envoie transmettre transmet soumettre remettre fournir',
+  'approve approved adopt adopted endorse endorsed ratify ratified validate validated accept accepted | approuver approuve approuvee adopter adopte adoptee valider valide validee accepte acceptee enteriner',
+  'reject rejected refuse refused decline declined deny denied | rejeter rejete rejetee refuser refusee',
+  'request requested ask asked demand | demande demandee demander solliciter',
+  // Work done.
+  'lead led run ran conduct conducted facilitate facilitated host hosted teach taught trainer instructor | animer anime animee dispense dispensee formateur formatrice',
+  'retrieve retrieved export exported download downloaded extract extracted recover recovered | recuperer recupere exporter exporte telecharger',
+  'repair repaired fix fixed mend | reparer repare',
+  'replace replaced swap swapped substitute | remplacer remplace',
+  'visit visits visited come comes came call intervention intervene | visite visites vient viennent venir passage intervient intervenir',
+  'maintenance maintain maintained servicing upkeep | entretien maintenance entretenir',
+  'clean cleaned cleaning vacuum vacuumed vacuuming dust | nettoyer nettoyage aspirer',
+  'check checked inspect inspected inspection verify verified | verifier verifie controle controler',
+  'buy bought purchase purchased acquire acquired order ordered | acheter achete commander commande',
+  'hire hired recruit recruited employ employed | embaucher embauche recruter recrute',
+  'sign signed execute executed | signer signe signee',
+  'hold held organise organised organize organized convene convened | tenir tenue organiser organise reunir',
+  'attend attended participate participated join joined | assister participer',
+  'cover covers covered include includes included comprise comprises comprised contain contains | couvrir couvre inclure inclut comprendre comprend',
+  'consist consists comprise composed constitute constituted | compose composee constitue constituee',
+  'apply applies applied concern concerns relate relates | appliquer applique concerner concerne',
+  'change changed modify modified amend amended alter altered adjust adjusted | modifier modifie changer change',
+  'increase increased raise raised rise rose grow grew augment | augmenter augmente hausser relever',
+  'decrease decreased reduce reduced cut lower lowered drop dropped | diminuer diminue baisser baisse reduire reduit',
+  'allow allowed permit permitted authorise authorised authorize authorized entitle entitled | autoriser autorise permis permettre droit',
+  'forbid forbidden prohibit prohibited ban banned bar barred | interdire interdit interdite prohiber',
+  'need needs needed require requires required must mandatory necessary obligatory | exiger exige necessiter necessite obligatoire requis',
+  'store stored keep kept retain retained conserve conserved | conserver stocker stocke garder',
+  'use used utilise utilised utilize utilized | utiliser utilise',
+  'cause caused root trace traced origin attributable | cause origine imputable',
+  'identify identified find found determine determined establish established | identifier identifie constater constate',
+  // States and things.
+  'outage outages unavailable unavailability downtime interruption breakdown | panne indisponible indisponibilite interruption',
+  'fault faulty defect defective flaw flawed faulty | defaut defauts defectueux defectueuse',
+  'damaged broken damage | endommage endommagee casse cassee',
+  'lost missing | perdu perdue egare egaree',
+  'sick ill illness sickness | malade maladie',
+  'leave absence absent | conge conges absence absent',
+  'remote telework teleworking homeworking | teletravail distance',
+  'office premises workplace site | bureau bureaux locaux',
+  'phone telephone mobile smartphone | telephone portable',
+  'laptop computer notebook | ordinateur portable',
+  'limit cap ceiling maximum | plafond limite plafonne',
+  'deadline due latest | limite echeance',
+  'quarter quarterly trimester | trimestre trimestriel trimestrielle',
+  'year yearly annual annually | annuel annuelle annee',
+  'month monthly | mensuel mensuelle mois',
+  'week weekly | hebdomadaire semaine',
+  'meeting session gathering | reunion seance',
+  'training course session workshop | formation stage atelier',
+];
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+
 const INDEX = new Map<string, Set<string>>();
 for (const group of GROUPS) {
   const words = group.split(' ').filter(Boolean);
@@ -116,4 +199,36 @@ for (const group of GROUPS) {
 /** The words of the lexicon that may stand for a folded word (none when it is in no group). */
 export function paraphrasesOf(folded: string): string[] {
   return [...(INDEX.get(folded) ?? [])];
+}
+
+/** A group's English and French words (`en … | fr …`). */
+const sides = (g: string): { en: string[]; fr: string[] } => {
+  const [en = '', fr = ''] = fold(g).split('|');
+  return { en: en.split(/\s+/).filter(Boolean), fr: fr.split(/\s+/).filter(Boolean) };
+};
+
+const byStemmer = new Map<string, WeakMap<(w: string) => string, Map<string, Set<string>>>>();
+
+/**
+ * The lexicon over stems, for one language with its stemmer: stem → stems of the words it stands with (its own
+ * stem excluded). The shared groups above (both languages in one list: each word stemmed as this language's) and
+ * this language's side of ACTION_GROUPS. Built once per stemmer.
+ */
+export function paraphraseStems(language: 'en' | 'fr', stem: (w: string) => string): Map<string, Set<string>> {
+  let memo = byStemmer.get(language);
+  if (!memo) byStemmer.set(language, (memo = new WeakMap()));
+  let map = memo.get(stem);
+  if (map) return map;
+  map = new Map();
+  const groups = [...GROUPS.map((g) => g.split(' ')), ...ACTION_GROUPS.map((g) => sides(g)[language])];
+  for (const g of groups) {
+    const stems = [...new Set(g.filter(Boolean).map(stem).filter(Boolean))];
+    for (const s of stems) {
+      let set = map.get(s);
+      if (!set) map.set(s, (set = new Set()));
+      for (const o of stems) if (o !== s) set.add(o);
+    }
+  }
+  memo.set(stem, map);
+  return map;
 }

@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
+import { paraphraseStems } from '../../lib/language/paraphrase.js';
+import { relatedOf } from '../../lib/language/wordnet.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
@@ -81,16 +83,28 @@ const SLICE_MS = 8;
 const CONTEXT_WEIGHT = 0.9;
 /** A claim word found only as a synonym or a translation counts this much. */
 const SYNONYM_WEIGHT = 0.8;
+/** A claim word found only as a paraphrase of the business lexicon (src/lib/language/paraphrase.ts) counts this much. */
+const PARAPHRASE_WEIGHT = 0.7;
+/**
+ * Graded support (fourth round): the weighted share of the claim's content words a sentence must hold when the
+ * claim's anchors (amounts, dates, stated names and codes) all agree with it, and when the claim has none.
+ */
+const SUPPORT_ANCHORED = 0.6;
+const SUPPORT_PLAIN = 0.75;
+/** Graded support: at most this weighted share of the words of what the claim is about (before its verb) may be missing. */
+const SUBJECT_MISSING = 0.5;
 /** Entries of the verifier's memo of alternatives before it is emptied. */
 const ALTERNATIVES_MEMO = 20_000;
 /** Two facts of a sentence this close in how much they are about a claim's fact: which one the claim means is unclear. */
 const AMBIGUOUS = 0.15;
+/** A sentence's fact after the claim fact's own preposition, where the sentence's facts stand after different ones, is this much more the claim's. */
+const LEAD_BONUS = 0.2;
 /**
  * Words a sentence may leave out and still cover a claim: verbs and nouns that carry no fact of their own
  * (`takes place`, `comes to`, `in total`, `amount`), stems of both languages.
  */
 const LIGHT_WORDS = [
-  'take', 'takes', 'taken', 'place', 'make', 'makes', 'get', 'gets', 'come', 'comes', 'become', 'becomes', 'remain', 'remains', 'stand', 'stands',
+  'take', 'takes', 'taken', 'place', 'need', 'needs', 'make', 'makes', 'get', 'gets', 'come', 'comes', 'become', 'becomes', 'remain', 'remains', 'stand', 'stands',
   'amount', 'amounts', 'sum', 'figure', 'value', 'worth',
   'eleve', 'elevent', 'montant', 'cas', 'doit', 'doivent', 'peut', 'peuvent', 'devra', 'devront', 'pourra', 'pourront', 'fait', 'font',
 ];
@@ -104,6 +118,23 @@ const IMPLIED_BY: Record<string, string[]> = {
   date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue'],
 };
 
+/** Words after which a French word is a verb: auxiliaries, modals, clitics and the prepositions of an infinitive. */
+const FRENCH_BEFORE_VERB = new Set(
+  'a ont avait avaient aura auront est sont etait etaient sera seront ete etre avoir doit doivent devra devront peut peuvent pourra pourront faut ne n se s qui il elle ils elles on de d a pour sans'.split(' '),
+);
+
+/**
+ * Whether a French word is a verb (the tagger is English): an imperfect (`-ait`), or a word right after an
+ * auxiliary, a modal, a clitic or the preposition of an infinitive (`est signé`, `doit être réglé`, `de payer`).
+ * Nouns ending like verbs (`année`, `société`, `accident`) are not verbs by their ending alone.
+ */
+function frenchVerb(word: string, previous: string): boolean {
+  const w = fold(word);
+  if (!/^\p{L}+$/u.test(w) || STOP_WORDS.has(w)) return false;
+  if (/(?:ait|aient)$/.test(w) && w.length > 4) return true;
+  return FRENCH_BEFORE_VERB.has(fold(previous).replace(/['’]$/, ''));
+}
+
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
 const UPPER_PHRASES =
   "at\\s+(?:the\\s+)?most|up\\s+to|no\\s+more\\s+than|not\\s+more\\s+than|not\\s+exceeding|no\\s+later\\s+than|not\\s+later\\s+than|maximum(?:\\s+of)?|max\\.?|under|below|less\\s+than|fewer\\s+than|within|before|until|till|prior\\s+to|au\\s+plus(?:\\s+tard)?|jusqu['’]\\s*(?:[àa]|au|aux)|moins\\s+de|maximum\\s+de|inf[ée]rieure?s?\\s+[àa]|avant|d['’]ici|dans\\s+un\\s+d[ée]lai\\s+de|sous";
@@ -116,6 +147,16 @@ const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
+
+/** Prepositions that tell the ends of a span or a move apart (`moved from 6 October to 3 November`, `du … au …`). */
+const LEADS = new Set(['to', 'from', 'until', 'till', 'since', 'on', 'by', 'in', 'au', 'du', 'des', 'depuis', 'jusqu', 'le', 'en']);
+
+/** The preposition right before a fact of `text` (markdown emphasis apart), when it is one of LEADS. */
+function leadOf(text: string, fact: Span): string {
+  const m = /([\p{L}]+)['’]?[\s*_]*$/u.exec(text.slice(Math.max(0, fact.start - 20), fact.start));
+  const w = m ? fold(m[1]!) : '';
+  return LEADS.has(w) ? w : '';
+}
 
 /** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */
 function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
@@ -170,6 +211,8 @@ interface Fact<T> {
   /** For a claim's fact: the stems of `about` in what the claim says (after its verb): the event a date is of, the thing an amount measures. */
   predicate?: Set<string>;
   bound: Bound;
+  /** The preposition just before the fact (`to`, `from`, `du`, `au`…), or '': which end of a `from … to …` it is. */
+  lead: string;
 }
 
 interface Facts {
@@ -241,6 +284,8 @@ export class Verifier {
   readonly language: Language;
   private readonly stem: (w: string) => string;
   private readonly antonyms: Map<string, Set<string>>;
+  /** The business paraphrase lexicon over this verification's stems. */
+  private readonly paraphrases: Map<string, Set<string>>;
   private readonly passages: PassageInput[] = [];
   /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
   private sortedStems: string[] | null = null;
@@ -287,6 +332,7 @@ export class Verifier {
     this.language = detectLanguage(words(text.slice(0, 20_000)).map((w) => w.w));
     this.stem = stemmerFor(this.language);
     this.antonyms = antonymsFor(this.stem);
+    this.paraphrases = paraphraseStems(this.language, this.stem);
   }
 
   /** Gives the event loop a turn when the current slice of work has lasted long enough. */
@@ -461,7 +507,7 @@ export class Verifier {
     // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
     const verbs = new Set(
       tokens
-        .filter((t) => t.pos === 'VERB' || (this.language === 'fr' && /(?:e|ee|es|ees|er|ir|ent|ait)$/.test(fold(t.value))))
+        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && frenchVerb(t.value, tokens[i - 1]?.value ?? '')))
         .map((t) => this.stemOf(fold(t.value)))
         .filter(Boolean),
     );
@@ -534,7 +580,7 @@ export class Verifier {
       if (!alts) {
         const set = new Set(this.extensionsOf(stem));
         for (const w of surface) {
-          for (const a of alternativesOf(w)) {
+          for (const a of [...alternativesOf(w), ...relatedOf(w).derived]) {
             const as = this.stemOf(a);
             if (as && as !== stem) set.add(as);
           }
@@ -545,6 +591,12 @@ export class Verifier {
       claim.alternatives.set(stem, alts);
     }
     return alts;
+  }
+
+  /** Stems the business paraphrase lexicon gives a claim stem (src/lib/language/paraphrase.ts). */
+  private paraphrasesOf(stem: string): string[] {
+    const set = this.paraphrases.get(stem);
+    return set ? [...set] : [];
   }
 
   /** Indexed stems that start with `stem` (at least 4 letters), at most 6. */
@@ -586,7 +638,7 @@ export class Verifier {
       return facts.map((fact) => {
         const col = cells.findIndex((c) => fact.start >= c.start && fact.start < c.end);
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
-        return { fact, about, bound: boundOf(original, fact) };
+        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact) };
       });
     }
     const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
@@ -601,7 +653,7 @@ export class Verifier {
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
       const about = new Set([...own, ...extra]);
-      const out: Fact<T> = { fact, about, bound: boundOf(original, fact) };
+      const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact) };
       if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));
       return out;
     });
@@ -818,6 +870,7 @@ export class Verifier {
       total += w;
       if (about.has(s)) found += w;
       else if ((claim ? this.alternativesOf(claim, s) : this.extensionsOf(s)).some((e) => about.has(e))) found += w * SYNONYM_WEIGHT;
+      else if (this.paraphrasesOf(s).some((e) => about.has(e))) found += w * PARAPHRASE_WEIGHT;
     }
     return total > 0 ? found / total : 1;
   }
@@ -829,7 +882,7 @@ export class Verifier {
   private claimedElsewhere<T>(c: Fact<T>, p: Fact<T>, others: Fact<T>[], claim: Claim): boolean {
     if (!c.predicate || c.predicate.size === 0) return false;
     for (const stem of c.predicate) {
-      const has = (f: Fact<T>) => f.about.has(stem) || this.alternativesOf(claim, stem).some((a) => f.about.has(a));
+      const has = (f: Fact<T>) => f.about.has(stem) || this.alternativesOf(claim, stem).some((a) => f.about.has(a)) || this.paraphrasesOf(stem).some((a) => f.about.has(a));
       if (!has(p) && others.some((o) => o !== p && has(o))) return true;
     }
     return false;
@@ -872,9 +925,11 @@ export class Verifier {
         missing = true;
         continue;
       }
-      // The sentence's fact about the same thing (a table row naming what the claim names is about it), an equal one first on a tie.
+      // The sentence's fact about the same thing (a table row naming what the claim names is about it), an equal one first on a tie;
+      // where the sentence's facts stand after different prepositions (`from 6 October to 3 November`), the one after the claim's own.
+      const leads = new Set(same.map((p) => p.lead));
       const ranked = same
-        .map((p) => ({ p, about: Math.max(this.aboutScore(c, p, claim), sameLine ? THRESHOLDS.subject : 0), equal: equal(c.fact, p.fact) }))
+        .map((p) => ({ p, about: Math.max(this.aboutScore(c, p, claim), sameLine ? THRESHOLDS.subject : 0) + (c.lead !== '' && p.lead === c.lead && leads.size > 1 ? LEAD_BONUS : 0), equal: equal(c.fact, p.fact) }))
         .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
       const top = ranked[0]!;
       const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS);
@@ -954,12 +1009,15 @@ export class Verifier {
     let flipped = false;
     // Coverage: every content word of the claim found in the sentence (or its context), as itself, another form, a synonym or an antonym.
     const uncovered: string[] = [];
+    // Light words the sentence leaves out weigh nothing either way.
+    let lightMissing = 0;
     for (const stem of claim.stems) {
       const w = this.idf(stem);
       total += w;
       if (s.stems.has(stem)) found += w;
       else if (s.context.has(stem)) found += w * CONTEXT_WEIGHT;
       else if (this.alternativesOf(claim, stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * SYNONYM_WEIGHT;
+      else if (this.paraphrasesOf(stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * PARAPHRASE_WEIGHT;
       else {
         const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
         if (opposite) {
@@ -970,10 +1028,23 @@ export class Verifier {
           found += w * SYNONYM_WEIGHT;
         } else if (!claim.light.has(stem)) {
           uncovered.push(stem);
-        }
+        } else lightMissing += w;
       }
     }
     const score = total > 0 ? found / total : 0;
+    // What the claim is about (its words before its verb) must be mostly there: `Seasonal interns` is not `Permanent staff`.
+    let subjectTotal = 0;
+    let subjectMissing = 0;
+    for (const stem of claim.stems) {
+      if (claim.said.has(stem)) continue;
+      subjectTotal += this.idf(stem);
+      if (uncovered.includes(stem)) subjectMissing += this.idf(stem);
+    }
+    const subjectHeld = subjectTotal === 0 || subjectMissing / subjectTotal <= SUBJECT_MISSING;
+    // Graded coverage (fourth round): the weighted share of the claim's words the sentence holds, light words it
+    // leaves out apart. A missing word of low weight (a qualifier) may be left out; a missing verb never.
+    const coverage = total - lightMissing > 0 ? found / (total - lightMissing) : 1;
+    const verbMissing = uncovered.some((u) => claim.verbs.has(u)) || !subjectHeld;
     // The claim's names count too once they are found: a sentence naming what the claim names is about it.
     let nameTotal = 0;
     let nameFound = 0;
@@ -987,7 +1058,9 @@ export class Verifier {
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
-    if (uncovered.length > 1 || (uncovered.length === 1 && (!claim.said.has(uncovered[0]!) || claim.verbs.has(uncovered[0]!) || full < THRESHOLDS.partial))) return none;
+    const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
+    const gradedPossible = !verbMissing && coverage >= SUPPORT_ANCHORED;
+    if (!strictPossible && !gradedPossible) return none;
 
     const facts = this.facts(s);
     // Names and codes: each of the claim's must be in the sentence or its context. One the document never
@@ -1027,7 +1100,18 @@ export class Verifier {
     const anchoredNames = stated.length > 0 && stated.every(inSentence);
     const lone = uncovered.length === 1 ? uncovered[0]! : null;
     const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && !claim.verbs.has(lone) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
-    if (!covered) return none;
+    // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
+    const anchored = claim.quantities.length + claim.dates.length > 0 || stated.length > 0 || claim.entities.length > 0;
+    const graded = !verbMissing && coverage >= (anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
+    if (!covered && !graded) return none;
+    if (!covered) {
+      if (absent.length > 0 || amounts !== 'match' || when !== 'match') return none;
+      if (this.polarity(claim, facts) !== 'same') return none;
+      if (facts.restricted && !claim.restricted) return none;
+      if (!this.namesInRole(claim, s)) return none;
+      const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
+      return { verdict: 'supported', rule, score: full, own: score };
+    }
     if (absent.length > 0) {
       // A name the sentence does not hold: another name of the same kind in its place, said of what the claim
       // says, where the rest of the claim agrees (its other names, its amounts and dates), is a changed name;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { paraphrasesOf, paraphraseStems } from '../../src/lib/language/paraphrase.js';
+import { relatedOf } from '../../src/lib/language/wordnet.js';
+import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+import { stemmerFor } from '../../src/modules/verify/text.js';
+
+/** The verdict of one claim against passages (each a document of its own). */
+async function verdict(claim: string, ...documents: string[]): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/**
+ * Fourth round of issue 26 (docs/verifier.md, "Graded support"): a claim is aligned to its evidence sentence with a
+ * graded similarity. Its anchors (amounts, dates, names, codes) must all agree; its other words count by weight, a
+ * word as itself above a WordNet synonym or derivation above the business paraphrase lexicon. Sentences written for
+ * these tests, none from a labelled set.
+ */
+describe('graded support', () => {
+  describe('the business paraphrase lexicon', () => {
+    it('a time move said with another verb (postponed / moved) is supported when the date agrees, contradicted when not', async () => {
+      const doc = 'The opening of the Harwell depot is moved from 6 October 2026 to 3 November 2026.';
+      expect(await verdict('The opening of the Harwell depot was postponed to 3 November 2026.', doc)).toBe('supported');
+      expect(await verdict('The opening of the Harwell depot was postponed to 10 November 2026.', doc)).toBe('contradicted');
+    });
+
+    it('report / notify and staff / employees stand for one another', async () => {
+      const doc = 'Tenants must report a water leak to the landlord within 48 hours.';
+      expect(await verdict('Tenants must notify the landlord of a water leak within 48 hours.', doc)).toBe('supported');
+    });
+
+    it('French: signaler / déclarer and salariés / personnel', async () => {
+      const doc = 'Le personnel doit déclarer tout accident au responsable dans les 24 heures.';
+      expect(await verdict('Les salariés doivent signaler tout accident au responsable dans les 24 heures.', doc)).toBe('supported');
+    });
+
+    it('groups are read per language with that language\'s stemmer, and light\'s word lookup is the shared groups', () => {
+      const en = stemmerFor('en');
+      const fr = stemmerFor('fr');
+      expect(paraphraseStems('en', en).get(en('postpone'))?.has(en('delay'))).toBe(true);
+      expect(paraphraseStems('en', en).get(en('terminate'))?.has(en('cancel'))).toBe(true);
+      expect(paraphraseStems('fr', fr).get(fr('signaler'))?.has(fr('declarer'))).toBe(true);
+      expect(paraphrasesOf('settled')).toContain('regle');
+    });
+  });
+
+  describe('WordNet derivations', () => {
+    it('a noun for its verb (payment / paid) counts as the word', async () => {
+      expect(relatedOf('pay').derived).toContain('payment');
+      const doc = 'The Corvin invoice must be paid within 30 days.';
+      expect(await verdict('Payment of the Corvin invoice is due within 30 days.', doc)).toBe('supported');
+    });
+  });
+
+  describe('what graded coverage does not let through', () => {
+    it('a verb the sentence does not hold or render blocks support, even when the date agrees', async () => {
+      const doc = 'The Corvin contract was signed on 31 May 2026.';
+      expect(await verdict('The Corvin contract was terminated on 31 May 2026.', doc)).toBe('unverifiable');
+      expect(await verdict('The Lisk printer was repaired in 2 days.', 'The Lisk printer was delivered in 2 days.')).toBe('unverifiable');
+    });
+
+    it('a missing subject blocks support, a missing low-weight qualifier does not', async () => {
+      const doc = 'Permanent staff of the Brama plant receive a meal voucher of 9 EUR per shift.';
+      expect(await verdict('Seasonal interns of the Brama plant receive a meal voucher of 9 EUR per shift.', doc)).toBe('unverifiable');
+      expect(await verdict('Permanent staff of the Brama plant receive a meal voucher of 9 EUR per night shift.', doc)).toBe('supported');
+    });
+
+    it('a qualifier of high weight the sentence does not state blocks support', async () => {
+      const doc = 'The Orla kettle stand weighs 1.2 kg.';
+      expect(await verdict('The Orla kettle stand weighs 1.2 kg when fully assembled with its cable.', doc)).toBe('unverifiable');
+    });
+  });
+
+  describe('facts of a move', () => {
+    it('from … to …: the date after the claim\'s own preposition is the claim\'s', async () => {
+      const doc = 'The Vela audit is moved from 2 March 2027 to 9 March 2027.';
+      expect(await verdict('The Vela audit was moved to 9 March 2027.', doc)).toBe('supported');
+      expect(await verdict('The Vela audit was moved from 2 March 2027.', doc)).toBe('supported');
+    });
+  });
+});
