@@ -80,4 +80,38 @@ describe('graded support', () => {
       expect(await verdict('The Vela audit was moved from 2 March 2027.', doc)).toBe('supported');
     });
   });
+
+  describe('rates over a period', () => {
+    it('the same figure per month against per year is a conflict; another figure over another period is not compared', async () => {
+      const doc = 'Interest on the Tamsworth loan accrues at a fixed rate of 4.8% per year.';
+      expect(await verdict('Interest on the Tamsworth loan accrues at 4.8% per month.', doc)).toBe('contradicted');
+      expect(await verdict('Interest on the Tamsworth loan accrues at 4.8% per year.', doc)).toBe('supported');
+      const rows = '| Item | Amount |\n| --- | --- |\n| Annual fee for both lifts | 6 000,00 € |';
+      expect(await verdict('The fee for the lifts is 250 € per lift per month.', rows)).toBe('unverifiable');
+    });
+  });
+
+  describe('polarity said by a heading', () => {
+    it('a list item under a heading that negates, lacking the claim\'s verb, does not oppose a negated claim', async () => {
+      const doc = '## What the Corrin warranty does not cover\n\n- Kettles used commercially, for example by hotels or cafés.';
+      expect(await verdict('The Corrin warranty does not cover kettles used by hotels.', doc)).not.toBe('contradicted');
+    });
+  });
+
+  describe('names', () => {
+    it('a longer form of a claim\'s name (`Larchmont Facility Services Ltd` for `Larchmont`) is not another name in place of a missing one', async () => {
+      const doc = '# Order BC-3311\n\n| Role | Name | Company |\n| --- | --- | --- |\n| Account manager | Nadia Ferrel | Larchmont Facility Services Ltd |';
+      expect(await verdict('Nadia Ferrel is Larchmont\'s account manager for the Orrin Street office.', doc)).not.toBe('contradicted');
+    });
+
+    it('the name of what the claim is about may be the document\'s, where the sentence names nothing else in its place', async () => {
+      const doc = '# Subcontract — Harlow Pipework for the Denby Library\n\n**Parties:** Harlow Pipework and Denby Build.\n\nThe subcontract sum is £212,400, excluding VAT.';
+      expect(await verdict('The subcontract sum for Harlow Pipework is £212,400 excluding VAT.', doc)).toBe('supported');
+    });
+
+    it('an acronym of the claim (CSE) the sentence does not hold blocks a graded support', async () => {
+      const doc = 'Le référent sécurité désigné par la direction est Mme Laure Ambert, responsable technique.';
+      expect(await verdict('Le référent sécurité désigné par le CSE est Mme Laure Ambert.', doc)).toBe('unverifiable');
+    });
+  });
 });

@@ -170,7 +170,59 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
       !times.some((t) => q.start < t.end && q.end > t.start) &&
       (q.dimension !== null || !/(?<![\p{L}])\p{Lu}[\p{L}-]*\s+$/u.test(text.slice(Math.max(0, q.start - 30), q.start))),
   );
+  for (const q of amounts) {
+    const period = periodOf(text, q);
+    if (period) q.period = period;
+  }
   return [...amounts, ...times].sort((a, b) => a.start - b.start);
+}
+
+/** Periods a rate is counted over, by their nouns (after `per`, `a`, `par`…) and their adjectives and adverbs. */
+const PERIOD_NOUNS: Record<string, string> = {
+  hour: 'hour', heure: 'hour', day: 'day', jour: 'day', week: 'week', semaine: 'week', month: 'month', mois: 'month',
+  quarter: 'quarter', trimestre: 'quarter', year: 'year', annum: 'year', an: 'year', annee: 'year',
+};
+const PERIOD_ADJECTIVES: Record<string, string> = {
+  hourly: 'hour', horaire: 'hour', daily: 'day', quotidien: 'day', quotidienne: 'day', journalier: 'day', journaliere: 'day',
+  weekly: 'week', hebdomadaire: 'week', monthly: 'month', mensuel: 'month', mensuelle: 'month', mensuellement: 'month',
+  quarterly: 'quarter', trimestriel: 'quarter', trimestrielle: 'quarter', trimestriellement: 'quarter',
+  yearly: 'year', annual: 'year', annually: 'year', annuel: 'year', annuelle: 'year', annuellement: 'year',
+};
+const RATE_MARKER = /(?<![\p{L}])(?:per|a|an|each|every|par|chaque|by\s+the|the)\s+(\p{L}+)|\/\s*(\p{L}+)/giu;
+
+/** The periods said in a piece of text: nouns after a rate marker (`per month`, `par an`, `/year`), adjectives and adverbs (`annual`, `mensuel`). */
+function periodsIn(piece: string): string[] {
+  const out: string[] = [];
+  const folded = fold(piece);
+  for (const m of folded.matchAll(RATE_MARKER)) {
+    const p = PERIOD_NOUNS[(m[1] ?? m[2] ?? '').replace(/s$/, '')];
+    if (p) out.push(p);
+  }
+  for (const w of folded.match(/\p{L}+/gu) ?? []) {
+    const p = PERIOD_ADJECTIVES[w.replace(/s$/, '')] ?? PERIOD_ADJECTIVES[w];
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The period an amount is counted over: said right after it (`SEK 169 per month`, `285 € HT par appareil et par mois`,
+ * up to the next figure or the end of its clause), else said once before it in its clause (`the annual fee of`),
+ * else, in a table row, once in the row's first cell (`| Redevance annuelle … | 6 840,00 € |`).
+ */
+function periodOf(text: string, q: Quantity): string | undefined {
+  const after = text.slice(q.end, q.end + 40).split(/[.;:|\n(]|\d/)[0]!;
+  const next = periodsIn(after)[0];
+  if (next) return next;
+  const row = text.startsWith('|');
+  const before = text.slice(Math.max(0, q.start - 60), q.start).split(row ? /[.;:\n\d]/ : /[.;:|\n\d]/).pop()!;
+  const own = new Set(periodsIn(row ? (before.split('|').pop() ?? '') : before));
+  if (own.size === 1) return [...own][0];
+  if (row) {
+    const first = new Set(periodsIn(text.replace(/^\s*\|/, '').split('|')[0] ?? ''));
+    if (first.size === 1) return [...first][0];
+  }
+  return undefined;
 }
 
 /** The bound read with a fact of `text`: its words just before and just after (`by` bounds a date only). */
@@ -256,6 +308,10 @@ interface Claim {
   said: Set<string>;
   /** Stems of its verbs. */
   verbs: Set<string>;
+  /** Its acronyms (`CSE`, `QA`, `VAT`), folded: specific terms a graded support needs in the sentence or its context. */
+  acronyms: string[];
+  /** Stem of its first verb that carries meaning (not an auxiliary or a light word), if any. */
+  mainVerb: string | null;
   /** Stems a negation of the claim governs, and stems it has outside any negation. */
   negated: Set<string>;
   affirmed: Set<string>;
@@ -511,6 +567,11 @@ export class Verifier {
         .map((t) => this.stemOf(fold(t.value)))
         .filter(Boolean),
     );
+    const mainVerb =
+      tokens
+        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && frenchVerb(t.value, tokens[i - 1]?.value ?? '')))
+        .map((t) => this.stemOf(fold(t.value)))
+        .find((st) => st !== '' && !light.has(st) && !nameStems.has(st)) ?? null;
     for (const l of light) predicate.delete(l);
     // What a claim's amount or date is about: its words, without names and codes (compared by their own rule) and light words.
     const aboutOf = <T>(facts: Fact<T>[]): Fact<T>[] => {
@@ -543,6 +604,8 @@ export class Verifier {
       predicate: predicate.size > 0 ? [...predicate] : scored,
       said,
       verbs,
+      mainVerb,
+      acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))].filter((a) => !entities.some((e) => e.words.includes(a))),
       negated,
       affirmed,
       restricted: hasRestriction(seg.text),
@@ -933,7 +996,10 @@ export class Verifier {
         .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
       const top = ranked[0]!;
       const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS);
-      if (top.about < THRESHOLDS.subject || rival || this.claimedElsewhere(c, top.p, same, claim)) {
+      // The sentence's only fact (amount or date), equal to the claim's, in a sentence that covers the claim: the claim's, whatever
+      // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`).
+      const onlyEqual = sentenceFacts.length === 1 && top.equal;
+      if ((top.about < THRESHOLDS.subject && !onlyEqual) || rival || this.claimedElsewhere(c, top.p, same, claim)) {
         missing = true;
         continue;
       }
@@ -962,16 +1028,21 @@ export class Verifier {
     let read = this.decide(claim, f, claim.predicate);
     // None of what the claim says is in the sentence with a clear polarity: its subject's words are read instead.
     if (read.decisions.length === 0) read = this.decide(claim, f, claim.stems);
-    const { decisions, mixed } = read;
+    const { decisions, mixed, decided } = read;
     if (decisions.length === 0) return claim.negated.size === 0 ? 'same' : 'unclear';
     if (decisions.every((d) => !d)) return 'same';
+    // The claim's main verb, negated or not, that the sentence does not hold (its polarity said by a heading, `What is not
+    // covered`): the other words' polarity is not the statement's.
+    const verb = claim.mainVerb;
+    if (verb && !decided.has(verb) && ![verb, ...this.alternativesOf(claim, verb), ...(this.antonyms.get(verb) ?? [])].some((x) => f.polarity.has(x))) return 'unclear';
     // Opposite on every clear word; a single one against a word the sentence both affirms and negates is not enough.
     return decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0) ? 'opposite' : 'unclear';
   }
 
   /** For each of `stems` the sentence holds with one polarity: whether it is the claim's opposite. */
-  private decide(claim: Claim, f: Facts, stems: readonly string[]): { decisions: boolean[]; mixed: number } {
+  private decide(claim: Claim, f: Facts, stems: readonly string[]): { decisions: boolean[]; mixed: number; decided: Set<string> } {
     const decisions: boolean[] = [];
+    const decided = new Set<string>();
     let mixed = 0;
     for (const stem of stems) {
       if (claim.negated.has(stem) && claim.affirmed.has(stem)) continue;
@@ -998,8 +1069,9 @@ export class Verifier {
         continue;
       }
       decisions.push(claimNegated !== negated !== flip);
+      decided.add(stem);
     }
-    return { decisions, mixed };
+    return { decisions, mixed, decided };
   }
 
   /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
@@ -1083,8 +1155,10 @@ export class Verifier {
       claim.quantities,
       facts.quantities,
       context.quantities,
-      (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit),
-      (a, b) => a.unit === b.unit && sameValue(a.value, b.value),
+      // Rates over different periods (`per month`, `per year`) are compared only for the same figure (a conflict): another
+      // figure may be the same rate converted.
+      (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit) && (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)),
+      (a, b) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period),
       sameLine,
       undefined,
       (a, b) => a.unit === b.unit,
@@ -1105,7 +1179,14 @@ export class Verifier {
     const graded = !verbMissing && coverage >= (anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
     if (!covered && !graded) return none;
     if (!covered) {
-      if (absent.length > 0 || amounts !== 'match' || when !== 'match') return none;
+      // What the claim is about, named (its subject's names and codes before its verb), may be named by the document
+      // rather than the sentence (`The subcontract sum for Tarrow's work` against `The subcontract sum is …` in
+      // Tarrow's subcontract), where the sentence names nothing else of that kind in its place; a name the claim
+      // states (after its verb) is its statement and must be in the sentence or its context.
+      const aboutName = (e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
+      if (absent.some((e) => !aboutName(e)) || amounts !== 'match' || when !== 'match') return none;
+      // An acronym of the claim (`CSE`, `QA`) is a specific term like a name: the sentence or its context must hold it.
+      if (claim.acronyms.some((a) => !facts.words.has(a))) return none;
       if (this.polarity(claim, facts) !== 'same') return none;
       if (facts.restricted && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
@@ -1169,7 +1250,9 @@ export class Verifier {
     const c = this.statedNames(claim).find((x) => x.fact === absent);
     if (!c) return false;
     const candidates = this.entityFacts(s)
-      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => e.words.join(' ') === p.fact.words.join(' ')))
+      // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services` for
+      // `Sorrelwick`, `M. Julien Peyrac`), not another in place of the missing one.
+      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => e.words.some((w) => p.fact.words.includes(w) && !/^\d+$/.test(w))))
       // A capitalised word the claim itself uses (`Compte rendu`, `VP Product`) is not another name in place of the claim's.
       .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
@@ -1198,16 +1281,25 @@ export class Verifier {
     return true;
   }
 
+  /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
+  private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
+    const own = new Set(claim.entities.map((x) => x.words.join(' ')));
+    return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !own.has(p.fact.words.join(' ')) && !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))));
+  }
+
+  /** Whether the passage (its text or its name) holds every word of the entity. */
+  private inPassage(e: Entity, passage: number): boolean {
+    let set = this.passageWords[passage];
+    if (!set) {
+      const p = this.passages[passage]!;
+      this.passageWords[passage] = set = new Set(words(`${p.source}\n${p.content}`).map((w) => w.w));
+    }
+    return e.words.every((w) => set.has(w));
+  }
+
   /** Whether any passage (its text or its name) holds every word of the entity. */
   private mentioned(e: Entity): boolean {
-    for (let i = 0; i < this.passages.length; i++) {
-      let set = this.passageWords[i];
-      if (!set) {
-        const p = this.passages[i]!;
-        this.passageWords[i] = set = new Set(words(`${p.source}\n${p.content}`).map((w) => w.w));
-      }
-      if (e.words.every((w) => set.has(w))) return true;
-    }
+    for (let i = 0; i < this.passages.length; i++) if (this.inPassage(e, i)) return true;
     return false;
   }
 

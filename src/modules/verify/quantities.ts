@@ -10,6 +10,8 @@ export interface Quantity {
   unit: string | null;
   /** What the unit measures (`money`, `mass`, `power`, `time-d`...), so that £ against € or lb against kg conflict; null when unknown. */
   dimension: string | null;
+  /** The period a rate is counted over (`£4,860 a month`, `6.2% per year`, `redevance annuelle`): `month`, `year`…; absent when none is said. */
+  period?: string;
   start: number;
   end: number;
 }
