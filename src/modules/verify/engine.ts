@@ -605,7 +605,7 @@ export class Verifier {
       said,
       verbs,
       mainVerb,
-      acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))].filter((a) => !entities.some((e) => e.words.includes(a))),
+      acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))],
       negated,
       affirmed,
       restricted: hasRestriction(seg.text),
@@ -1185,8 +1185,9 @@ export class Verifier {
       // states (after its verb) is its statement and must be in the sentence or its context.
       const aboutName = (e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
       if (absent.some((e) => !aboutName(e)) || amounts !== 'match' || when !== 'match') return none;
-      // An acronym of the claim (`CSE`, `QA`) is a specific term like a name: the sentence or its context must hold it.
-      if (claim.acronyms.some((a) => !facts.words.has(a))) return none;
+      // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
+      // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
+      if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
       if (this.polarity(claim, facts) !== 'same') return none;
       if (facts.restricted && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;

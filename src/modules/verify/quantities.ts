@@ -59,7 +59,9 @@ const PHRASES: [RegExp, Measure | '%'][] = [
 ];
 /** Words between a number and its unit that do not change what is counted (`30 working days`). */
 const UNIT_SKIP = new Set(['working', 'business', 'calendar', 'consecutive', 'full', 'clear', 'additional', 'extra', 'further', 'more', 'ouvres', 'ouvrables', 'calendaires', 'francs', 'supplementaires', 'de', 'd', 'of']);
-const DIMENSION_OF_CURRENCY = new Set(['EUR', 'USD', 'GBP', 'CHF']);
+/** ISO 4217 codes of the currencies business documents quote (written before or after the figure). */
+const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'JPY', 'CNY', 'CAD', 'AUD', 'NZD', 'INR', 'SGD', 'HKD', 'ZAR', 'BRL', 'MXN', 'AED'];
+const DIMENSION_OF_CURRENCY = new Set(CURRENCY_CODES);
 
 /** A span of the text already read as something else (a date), which the number reader skips. */
 export interface Span {
@@ -83,6 +85,10 @@ const CURRENCY_WORD: Record<string, string> = {
   pound: 'GBP',
   pounds: 'GBP',
   chf: 'CHF',
+  ...Object.fromEntries(CURRENCY_CODES.map((c) => [c.toLowerCase(), c])),
+  kronor: 'SEK',
+  kr: 'SEK',
+  yen: 'JPY',
 };
 const SCALE_WORD: Record<string, number> = {
   thousand: 1e3,
@@ -186,9 +192,11 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
 }
 
 /** A currency written before the number (`€ 12`, `$3.5bn`, `EUR 5,000`). */
+const CURRENCY_BEFORE = new RegExp(`(€|\\$|£|\\b(?:${CURRENCY_CODES.join('|')}))[\\s\\u00a0\\u202f]?$`, 'u');
+
 function currencyBefore(text: string, start: number): string | null {
   const before = text.slice(Math.max(0, start - 5), start);
-  const m = /(€|\$|£|\b(?:EUR|USD|GBP|CHF))[\s\u00a0\u202f]?$/u.exec(before);
+  const m = CURRENCY_BEFORE.exec(before);
   if (!m) return null;
   return CURRENCY_SYMBOL[m[1]!] ?? m[1]!.toUpperCase();
 }
