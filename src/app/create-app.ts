@@ -57,6 +57,9 @@ export interface RunningApp {
 export function buildHttpApp(services: Deps): Express {
   const http = express();
   http.disable('x-powered-by');
+  // No weak ETag hashed over every JSON answer (a SHA-1 of each body, on the hot path of every call): answers
+  // are per caller and not cached; the one ETag of the interface (a flow graph's version) is set by its route.
+  http.set('etag', false);
   http.set('trust proxy', true);
   http.use(assignRequestId(services)); // first: every answer, refusals included, carries x-request-id
   // While draining, a request that still arrives on an open connection is answered and the connection closed.
