@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
-import type { Logger } from '../src/lib/logger.js';
+import { lazyChild, type Logger } from '../src/lib/logger.js';
 import { metrics } from '../src/lib/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
 import { requestSpan } from '../src/lib/tracing.js';
@@ -46,7 +46,7 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
     const started = performance.now();
     req.headers[REQUEST_ID_HEADER] = id;
     req.requestId = id;
-    req.log = app.log.child({ requestId: id });
+    req.log = lazyChild(app.log, { requestId: id });
     res.setHeader(REQUEST_ID_HEADER, id);
     const span = requestSpan();
     if (span) {
@@ -58,7 +58,7 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
       const route = routeTemplateOf(req);
       const seconds = (performance.now() - started) / 1000;
       metrics.httpRequest(req.method, route, res.statusCode, seconds);
-      req.log.info(
+      if (app.log.isLevelEnabled('info')) req.log.info(
         {
           method: req.method,
           route,

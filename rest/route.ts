@@ -7,7 +7,7 @@ import type { Operation } from '../src/core/operation.js';
 import { targetOf, type AdmitTarget, type CeilingName, type Needs } from '../src/pipeline/operation.js';
 import { createContext } from '../src/core/context.js';
 import type { AnonymousCaller, Caller, Principal } from '../src/core/principal.js';
-import type { Logger } from '../src/lib/logger.js';
+import { lazyChild, type Logger } from '../src/lib/logger.js';
 import { admit, authenticate, openPublicRequest, settleRequestRates, type Credentials } from '../src/pipeline/pipeline.js';
 import { errors, isAborted, toDomainError, unknownFieldError } from '../src/errors/index.js';
 import { firstUnknownField } from '../src/lib/unknown-fields.js';
@@ -189,7 +189,7 @@ const credentialsFor = (def: RouteDef, req: Request): Credentials =>
 export function mount(router: Router, app: Deps, def: RouteDef): void {
   const op = operationOf(def);
   register(router, def, async (req, res) => {
-    const log = req.log.child({ route: op.name });
+    const log = lazyChild(req.log, { route: op.name });
     const requestId = req.requestId;
     const abort = new AbortController();
     res.on('close', () => {
@@ -273,7 +273,7 @@ async function runHandler<C extends Principal>(
 export function mountPublic(router: Router, app: Deps, def: PublicRouteDef): void {
   const op: AdmitTarget = { name: `${def.method.toUpperCase()} ${def.path}`, needs: { rateLimit: def.rateLimit } };
   register(router, def, async (req, res) => {
-    const log = req.log.child({ route: op.name });
+    const log = lazyChild(req.log, { route: op.name });
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();

@@ -35,8 +35,15 @@ export function createContext<C extends Principal>(
   extra: { log?: Logger; signal?: AbortSignal; scope?: RequestScope; requestId?: string | null; address?: string } = {},
 ): ServiceContext<C> {
   const scope = extra.scope ?? new RequestScope();
+  // Forked on first use: most gateway calls never read through the request's own unit of work (issue 28).
+  let em: Em | undefined;
   return {
-    em: app.orm.em.fork(),
+    get em(): Em {
+      return (em ??= app.orm.em.fork());
+    },
+    set em(value: Em) {
+      em = value;
+    },
     caller,
     clock: app.clock,
     log: extra.log ?? app.log,
