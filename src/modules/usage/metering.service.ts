@@ -234,9 +234,12 @@ async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gatew
   }
   // Admissions to one workspace that arrive together are decided in one transaction (group commit); with
   // the request's deferred rates, counted in the same statement (`svc_rate_admit`).
-  const rates = ctx.scope.get<PendingRates>(RATES)?.claim();
+  const pending = ctx.scope.get<PendingRates>(RATES);
+  const rates = pending?.claim();
   const holdId = rates
-    ? await ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws.id, rates.minute, rates.rates), { workspace: ws, required, ...rates })
+    ? await withSpan('pipeline.rate_limits', { 'svc.operation': pending?.route, 'svc.with_admission': true }, () =>
+        ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws.id, rates.minute, rates.rates), { workspace: ws, required, ...rates }),
+      )
     : await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
   const admission = new Admission(ctx, holdId, required);
   ctx.scope.own(ADMISSION, admission, (a) => a.release());

@@ -4,6 +4,7 @@ import type { Principal } from '../../core/principal.js';
 import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
+import { withSpan } from '../../lib/tracing.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
 
@@ -131,6 +132,8 @@ export class PendingRates {
 
   constructor(
     private readonly app: Deps,
+    /** The operation's bucket name (`METHOD /path`), for the `pipeline.rate_limits` span. */
+    readonly route: string,
     /** The calendar minute the request arrived in (`calendarMinute`). */
     readonly minute: number,
     readonly rates: RequestRate[],
@@ -140,7 +143,7 @@ export class PendingRates {
   async settle(): Promise<void> {
     if (this.counted) return;
     this.counted = true;
-    await countRates(this.app, this.rates, this.minute);
+    await withSpan('pipeline.rate_limits', { 'svc.operation': this.route }, () => countRates(this.app, this.rates, this.minute));
   }
 
   /** Hands the rates to the admission that counts them in its statement; undefined when already counted. */
@@ -154,7 +157,7 @@ export class PendingRates {
 /** The rates of `enforceRequestRates`, to be counted with the admission (`PendingRates`). */
 export function pendingRequestRates(app: Deps, caller: Principal, opts: { route: string; rateLimit?: RouteRateName }): PendingRates {
   const at = calendarMinute(app.clock.now());
-  return new PendingRates(app, at.minute, requestRatesOf(app, caller, opts, at.secondsLeft));
+  return new PendingRates(app, opts.route, at.minute, requestRatesOf(app, caller, opts, at.secondsLeft));
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */
