@@ -64,7 +64,11 @@ function answerText(
   const answering = (c: Candidate) =>
     c.source !== 'persona' && sentenceAnswers(asked, c.text, c.context ?? none, forms, languageOf(`${c.context?.previous ?? ''} ${c.text}`) === asked.language);
   const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : ranked;
-  const best = typed.length > 0 ? typed : ranked;
+  // Graded: without a sentence saying the head beside the value, one holding the value (and the codes) beside
+  // the question's other words, before any sentence at all (the gate let the passage through on its evidence).
+  const valueOnly = { ...asked, head: null };
+  const valued = typed.length === 0 && asked.type ? ranked.filter((r) => r.candidate.source !== 'persona' && sentenceAnswers(valueOnly, r.candidate.text, r.candidate.context ?? none, new Set(), languageOf(`${r.candidate.context?.previous ?? ''} ${r.candidate.text}`) === asked.language)) : [];
+  const best = typed.length > 0 ? typed : valued.length > 0 ? valued : ranked;
   // What was already said in the conversation gives way to what was not, when there is any.
   const fresh = said.size > 0 ? best.filter((r) => !said.has(sayingKey(r.candidate.text))) : best;
   const picked = pick(fresh.length > 0 ? fresh : best);

@@ -31,7 +31,8 @@ export function gatherCandidates(material: TurnMaterial | undefined, messages: C
     if (stems.size > 0) out.push({ text, stems, weight, source, ...(ref !== undefined ? { ref } : {}), ...(context ? { context } : {}) });
   };
   for (const p of material?.passages ?? []) {
-    for (const s of sentencesWithContext(p)) add('passage', s.sentence, p.section ?? '', 1, p.ref, s.context);
+    // A table row matches on its table's header row too (the column names say what its cells are).
+    for (const s of sentencesWithContext(p)) add('passage', s.sentence, `${p.section ?? ''} ${s.context.header}`, 1, p.ref, s.context);
   }
   const blocks = [...(material?.contextBlocks ?? [])].sort((a, b) => Number(b.high) - Number(a.high));
   for (const b of blocks) {
