@@ -232,6 +232,22 @@ describe("light's graded head (issue 26, fourth round)", () => {
   });
 });
 
+describe('French head (fourth round)', () => {
+  it('French amount qualifier: "toutes taxes comprises" is never what is asked', () => {
+    expect(askedOf('Combien coûte par an, toutes taxes comprises, la location des deux photocopieurs ?').head).toBe('location');
+  });
+
+  it('French participle: after an auxiliary the verb is passed, the noun after it is asked ("se sont élevés les frais")', () => {
+    expect(askedOf("À combien se sont élevés les honoraires de l'exercice 2025 ?").head).toBe('honoraires');
+  });
+
+  it('French who-question: the noun after quel names the kind of answer, like "which" ("quel assureur couvre…")', () => {
+    const asked = askedOf('Quel assureur couvre la flotte de véhicules ?');
+    expect(asked.type).toBe('person');
+    expect(asked.head).not.toBe('assureur');
+  });
+});
+
 describe('knowledge search expansion', () => {
   it('adds word forms, synonyms and translations below the exact words', () => {
     const terms = queryTerms('When is the invoice due for the lease termination?');

@@ -223,16 +223,29 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   return { head: subject.head, phrase: subject.phrase };
 }
 
+const FR_AUX = new Set('est sont etait etaient sera seront a ont avait avaient aura auront ete'.split(' '));
+
 /** The head in French (no tagger): the first content word after the asking word, past the generic ones (`date d'échéance` reads `échéance`). */
-function frenchHead(question: string, skipWords: Set<string>): string | null {
-  const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+function frenchHead(question: string, skipWords: Set<string>, type: AnswerType | null): string | null {
+  // `toutes taxes comprises`, `hors taxes`: a qualifier of the amount, never what is asked.
+  const q = fold(question)
+    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+    .replace(/\b(?:toutes taxes comprises|hors taxes|ttc|ht)\b/g, ' ')
+    .replace(/\s+/g, ' ');
   const m = FR_WH.exec(q);
   if (!m) return null;
   const rest = q.slice(m.index + m[0].length).trim();
   // `Combien le prestataire doit-il payer…`: a subject, then the verb whose amount is asked; no noun is.
   if (m[1] === 'combien' && /^(?:le|la|les|l|un|une)\s/.test(rest)) return null;
-  for (const w of rest.split(' ')) {
+  const ws = rest.split(' ');
+  // `Quelle compagnie assure…`, `quel prestataire intervient…`: on a who or where question, the noun after
+  // quel names the kind of answer (as `which` does in English), not a word the sentence must repeat.
+  const kind = (type === 'person' || type === 'place') && /^quel/.test(m[1]!) ? 1 : 0;
+  for (let k = kind; k < ws.length; k++) {
+    const w = ws[k]!;
     if (!w || w.length < 3 || FR_SKIP.has(w) || FR_GENERIC.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
+    // `se sont élevées`, `a été votée`: a participle after an auxiliary is the verb, the noun follows.
+    if (k > 0 && FR_AUX.has(ws[k - 1]!) && /(?:e|ee|es|ees)$/.test(w) && ws.length > k + 1) continue;
     return w;
   }
   return null;
@@ -288,7 +301,7 @@ export function askedOf(whole: string): Asked {
   const specific = new Set([...specificTermsOf(question).flatMap((t) => t.words), ...hyphenated]);
   const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
   const qualifiers = qualifiersOf(question, language);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific), phrase: [], terms, compounds, qualifiers };
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
@@ -503,3 +516,4 @@ export function answeringSentences(
     .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence))
     .map((x) => x.sentence);
 }
+
