@@ -24,9 +24,10 @@ const FLOORS = {
   verifierAccuracy: 0.55,
   supportedPrecision: 0.95,
   contradictedPrecision: 0.95,
-  answerableAnswered: 0.8,
+  // Light's fourth round (graded head): 91.7 % answered, 91.7 % refused, 88.6 % right fact (docs/quality.md).
+  answerableAnswered: 0.86,
   unanswerableRefused: 0.86,
-  rightFact: 0.82,
+  rightFact: 0.83,
   recallAt5: 0.8,
 };
 
