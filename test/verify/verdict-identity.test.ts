@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadHalf } from '../../bench/support/quality-set.js';
 import { verifyInput } from '../../bench/support/verify-input.js';
-import { Verifier, type ClaimResult, type PassageInput } from '../../src/modules/verify/engine.js';
+import { SentenceFactsCache, Verifier, type ClaimResult, type PassageInput } from '../../src/modules/verify/engine.js';
 
 /**
  * The verifier's speed work (issues 26 and 28) must not change a verdict: every report below is compared,
@@ -19,20 +19,20 @@ const FIXTURE = new URL('./fixtures/verdicts.json', import.meta.url);
 
 const line = (r: ClaimResult) => `${r.start}-${r.end} ${r.verdict} ${r.rule}${r.evidence.map((e) => ` ${e.source}@${e.start}-${e.end}:${e.score}`).join('')}`;
 
-async function reportOf(text: string, passages: PassageInput[]): Promise<string[]> {
-  const v = new Verifier(text);
+async function reportOf(text: string, passages: PassageInput[], cache?: SentenceFactsCache): Promise<string[]> {
+  const v = new Verifier(text, undefined, cache);
   await v.addPassages(passages);
   return (await v.verify(text)).map(line);
 }
 
-async function tuningReports(half: string, out: Record<string, string[]>): Promise<void> {
+async function tuningReports(half: string, out: Record<string, string[]>, cache?: SentenceFactsCache): Promise<void> {
   const tuning = loadHalf(half);
   for (const claim of tuning.claims) {
     const base = (n: string) => n.replace(/^.*\//, '');
     const docs = claim.documents
       .map((n) => tuning.documents.find((d) => d.name === base(n) || d.name === `${base(n)}.md` || d.name.replace(/\.md$/, '') === base(n)))
       .filter((d) => d !== undefined);
-    out[`${half} ${claim.id}`] = await reportOf(claim.claim, (docs.length > 0 ? docs : tuning.documents).map((d) => ({ source: d.name, content: d.text })));
+    out[`${half} ${claim.id}`] = await reportOf(claim.claim, (docs.length > 0 ? docs : tuning.documents).map((d) => ({ source: d.name, content: d.text })), cache);
   }
 }
 
@@ -59,4 +59,27 @@ describe('verdicts kept by the verifier speed work', () => {
     expect(Object.keys(got).sort()).toEqual(Object.keys(expected).sort());
     for (const key of Object.keys(expected)) expect(got[key], key).toEqual(expected[key]);
   }, 300_000);
+
+  it('gives the same reports with the facts of passage sentences kept from an earlier verification (SentenceFactsCache)', async () => {
+    const expected = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, string[]>;
+    const cache = new SentenceFactsCache(100_000);
+    const { text, passages } = verifyInput(10_000, 200);
+    await reportOf(text, passages, cache);
+    const filled = cache.size;
+    expect(filled).toBeGreaterThan(100);
+    expect(await reportOf(text, passages, cache), 'generated, facts kept').toEqual(expected['generated fresh']);
+    expect(cache.size).toBe(filled);
+    const first: Record<string, string[]> = {};
+    await tuningReports('tuning', first, cache);
+    const again: Record<string, string[]> = {};
+    await tuningReports('tuning', again, cache);
+    for (const key of Object.keys(again)) expect(again[key], key).toEqual(expected[key]);
+  }, 300_000);
+
+  it('keeps at most its bound of sentences, the least recently used out first', async () => {
+    const cache = new SentenceFactsCache(50);
+    const { text, passages } = verifyInput(2_000, 40);
+    await reportOf(text, passages, cache);
+    expect(cache.size).toBe(50);
+  });
 });

@@ -331,6 +331,36 @@ const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '')
 const roundScore = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
+ * The facts of passage sentences kept between verifications, for the documents sent again and again with
+ * different texts: keyed by everything a sentence's facts depend on (the language, the sentence's context, its
+ * row header, its text); read only once made (the names a sentence's facts fill on first need are the same for
+ * every reader). At most `max` sentences, the least recently used out first.
+ */
+export class SentenceFactsCache {
+  private readonly entries = new Map<string, Facts>();
+
+  constructor(readonly max = 5_000) {}
+
+  get(key: string): Facts | undefined {
+    const f = this.entries.get(key);
+    if (f) {
+      this.entries.delete(key);
+      this.entries.set(key, f);
+    }
+    return f;
+  }
+
+  set(key: string, facts: Facts): void {
+    this.entries.set(key, facts);
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
  * The verifier: passages are indexed sentence by sentence (stems after folding and stop words), then each
  * claim is scored against its best candidate sentences and given a verdict by the rules of
  * docs/verifier.md. Deterministic: same claims and passages in the same order give the same report.
@@ -384,6 +414,7 @@ export class Verifier {
   constructor(
     text: string,
     private readonly checkpoint: () => void = () => {},
+    private readonly factsCache?: SentenceFactsCache,
   ) {
     this.language = detectLanguage(words(text.slice(0, 20_000)).map((w) => w.w));
     this.stem = stemmerFor(this.language);
@@ -739,6 +770,10 @@ export class Verifier {
 
   private facts(s: Sentence): Facts {
     if (!s.facts) {
+      // What a sentence's facts depend on: the language (its stemmer), its context, its row header and its text.
+      const key = this.factsCache ? `${this.language}\u0000${s.contextText}\u0000${s.header ? `\u0002${s.header.join('\u0001')}` : ''}\u0000${s.seg.text}` : '';
+      const kept = this.factsCache?.get(key);
+      if (kept) return (s.facts = kept);
       const text = s.seg.text;
       const ds = dates(text);
       const qs = amountsOf(text, this.stem, ds);
@@ -769,6 +804,7 @@ export class Verifier {
         restricted: hasRestriction(text),
         negative: hasNegativeMeaning(folded),
       };
+      this.factsCache?.set(key, s.facts);
     }
     return s.facts;
   }

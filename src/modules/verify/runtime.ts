@@ -1,4 +1,4 @@
-import type { Verifier } from './engine.js';
+import { SentenceFactsCache, type Verifier } from './engine.js';
 
 /**
  * Process-wide state of the verify module: the indexes of the collections checked lately, so that a text
@@ -35,15 +35,17 @@ export class CollectionIndexes {
 
 export interface VerifyRuntime {
   readonly collectionIndexes: CollectionIndexes;
+  /** The facts of passage sentences verified lately (`SentenceFactsCache`, bounded). */
+  readonly sentenceFacts: SentenceFactsCache;
 }
 
 export function createVerifyRuntime(): VerifyRuntime {
-  return { collectionIndexes: new CollectionIndexes() };
+  return { collectionIndexes: new CollectionIndexes(), sentenceFacts: new SentenceFactsCache() };
 }
 
 declare module '../../core/deps.js' {
   interface Deps {
-    /** The verify module's process state (indexes of collections). */
+    /** The verify module's process state (indexes of collections, facts of passage sentences). */
     readonly verify: VerifyRuntime;
   }
 }

@@ -163,7 +163,7 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
   const checkpoint = () => {
     if (ctx.signal?.aborted) throw errors.turnAborted();
   };
-  let verifier = new Verifier(data.text, checkpoint);
+  let verifier = new Verifier(data.text, checkpoint, ctx.app.verify.sentenceFacts);
   if (data.passages) await verifier.addPassages(data.passages);
   else verifier = await collectionVerifier(ctx, verifier, data.collectionIds, checkpoint);
   const claims = await verifier.verify(data.text);
