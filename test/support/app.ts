@@ -38,7 +38,7 @@ export interface TestApp {
 export async function startTestApp(
   opts: { env?: Record<string, string>; clock?: ManualClock; resolve?: Resolver; log?: Logger } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: true });
   const clock = opts.clock ?? new ManualClock();
   const config = loadConfig({
     LOG_LEVEL: 'silent',

@@ -34,6 +34,12 @@ interface Described {
 
 const documents = new Map<string, Promise<Described | undefined>>();
 
+/** Forgets the documents read and the mismatches found (test/support/per-file.ts, before each test file). */
+export function resetOpenApiValidation(): void {
+  documents.clear();
+  openApiFailures.length = 0;
+}
+
 /**
  * OpenAPI 3.0 schema objects as JSON Schema (draft-07) for ajv: `nullable` becomes a `null` type,
  * the boolean `exclusiveMinimum` / `exclusiveMaximum` their numeric form, component references the
