@@ -216,6 +216,14 @@ describe("light's graded head (issue 26, fourth round)", () => {
     expect(askedOf('In what year was the lease renewed?').value).toBeNull();
   });
 
+  it('another period: a sentence naming months, none of them the question\'s, answers for another period (September for August)', () => {
+    const q = 'What was the helpdesk first-response rate in August 2026?';
+    expect(askedOf(q).months).toEqual([8]);
+    expect(answers(p('The first-response rate of the helpdesk for September 2026 was 94%.', 'report.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The first-response rate of the helpdesk for August 2026 was 91%.', 'report.md'), gateOf(q))).toBe(true);
+    expect(askedOf('How much may the tenant deduct?').months).toEqual([]);
+  });
+
   it('value words: the words that only name the kind of value asked (loud, quietest) are answered by the value', () => {
     const words = typeWords(askedOf('How loud is the fan on its quietest setting?'));
     expect(words.has('loud')).toBe(true);

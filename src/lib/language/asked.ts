@@ -47,6 +47,24 @@ export interface Asked {
    * and all-capital acronyms (`INSEE`). The passage must state them (an acronym also as its translation).
    */
   qualifiers: { word: string; acronym: boolean }[];
+  /** Months the question names (1-12): a sentence naming other months only is about another period. */
+  months: number[];
+}
+
+const MONTH_NAMES: [RegExp, number][] = [
+  [/\b(?:january|janvier)\b/, 1], [/\b(?:february|fevrier)\b/, 2], [/\b(?:march|mars)\b/, 3], [/\b(?:april|avril)\b/, 4],
+  // `may` the modal is no month: only beside a day or a year.
+  [/\b(?:\d{1,2}(?:st|nd|rd|th)? may|may \d{1,4}|mai)\b/, 5], [/\b(?:june|juin)\b/, 6], [/\b(?:july|juillet)\b/, 7],
+  [/\b(?:august|aout)\b/, 8], [/\b(?:september|septembre)\b/, 9], [/\b(?:october|octobre)\b/, 10], [/\b(?:november|novembre)\b/, 11],
+  [/\b(?:december|decembre)\b/, 12],
+];
+
+/** The months a text names (by their English or French name). */
+export function monthsOf(text: string): Set<number> {
+  const t = fold(text);
+  const out = new Set<number>();
+  for (const [re, m] of MONTH_NAMES) if (re.test(t)) out.add(m);
+  return out;
 }
 
 const FR_WORDS = new Set('le la les du des de un une est sont quel quelle quels quelles combien quand qui ou pour par dans sur avec au aux ce cette ces doit faut il elle'.split(' '));
@@ -301,15 +319,16 @@ export function askedOf(whole: string): Asked {
   const specific = new Set([...specificTermsOf(question).flatMap((t) => t.words), ...hyphenated]);
   const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
   const qualifiers = qualifiersOf(question, language);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers };
+  const months = [...monthsOf(question)];
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers };
+  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -447,6 +466,11 @@ export function sentenceAnswers(
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
   if (!asked.terms.every((t) => holdsTerm(t, near) || (before !== '' && holdsTerm(t, before)))) return false;
+  // A sentence naming months, none of them the question's, is about another period (September for August).
+  if (asked.months.length > 0) {
+    const named = monthsOf(`${sentence}\n${context.header}`);
+    if (named.size > 0 && !asked.months.some((m) => named.has(m))) return false;
+  }
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
 }
 
