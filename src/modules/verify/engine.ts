@@ -190,6 +190,9 @@ const PERIOD_ADJECTIVES: Record<string, string> = {
 };
 const RATE_MARKER = /(?<![\p{L}])(?:per|a|an|each|every|par|chaque|by\s+the|the)\s+(\p{L}+)|\/\s*(\p{L}+)/giu;
 
+/** A quick test: whether a text may name a period at all (most sentences do not). */
+const MAY_NAME_PERIOD = /hour|heure|horaire|da(?:y|ily)|jour|quotid|week|semaine|hebdo|month|mois|mensu|quarter|trimest|year|annu|annum|\ban\b|ann[ée]e/i;
+
 /** The periods said in a piece of text: nouns after a rate marker (`per month`, `par an`, `/year`), adjectives and adverbs (`annual`, `mensuel`). */
 function periodsIn(piece: string): string[] {
   const out: string[] = [];
@@ -211,6 +214,7 @@ function periodsIn(piece: string): string[] {
  * else, in a table row, once in the row's first cell (`| Redevance annuelle … | 6 840,00 € |`).
  */
 function periodOf(text: string, q: Quantity): string | undefined {
+  if (!MAY_NAME_PERIOD.test(text)) return undefined;
   const after = text.slice(q.end, q.end + 40).split(/[.;:|\n(]|\d/)[0]!;
   const next = periodsIn(after)[0];
   if (next) return next;
@@ -308,6 +312,8 @@ interface Claim {
   said: Set<string>;
   /** Stems of its verbs. */
   verbs: Set<string>;
+  /** It has amounts, dates, names or codes (anchors): a graded support needs less of its other words. */
+  anchored: boolean;
   /** Its acronyms (`CSE`, `QA`, `VAT`), folded: specific terms a graded support needs in the sentence or its context. */
   acronyms: string[];
   /** Stem of its first verb that carries meaning (not an auxiliary or a light word), if any. */
@@ -372,6 +378,10 @@ export class Verifier {
   private readonly antonyms: Map<string, Set<string>>;
   /** The business paraphrase lexicon over this verification's stems. */
   private readonly paraphrases: Map<string, Set<string>>;
+  /** Folded words of each context text (filled on first need). */
+  private readonly contextWords = new Map<string, Set<string>>();
+  /** The lexicon's stems for a stem, as a list (filled on first need). */
+  private readonly paraphraseLists = new Map<string, readonly string[]>();
   private readonly passages: PassageInput[] = [];
   /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
   private sortedStems: string[] | null = null;
@@ -636,6 +646,7 @@ export class Verifier {
       said,
       verbs,
       mainVerb,
+      anchored: qs.length + ds.length + entities.length > 0,
       acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))],
       negated,
       affirmed,
@@ -688,9 +699,10 @@ export class Verifier {
   }
 
   /** Stems the business paraphrase lexicon gives a claim stem (src/lib/language/paraphrase.ts). */
-  private paraphrasesOf(stem: string): string[] {
-    const set = this.paraphrases.get(stem);
-    return set ? [...set] : [];
+  private paraphrasesOf(stem: string): readonly string[] {
+    let list = this.paraphraseLists.get(stem);
+    if (!list) this.paraphraseLists.set(stem, (list = [...(this.paraphrases.get(stem) ?? [])]));
+    return list;
   }
 
   /** Indexed stems that start with `stem` (at least 4 letters), at most 6. */
@@ -926,9 +938,12 @@ export class Verifier {
     let nearest: { score: number; id: number } | null = null;
     let support: { verdict: Verdict; rule: string; score: number; own?: number; id: number } | null = null;
     const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
+    // The candidate a graded support may come from (fourth round): the one covering most of the claim's weight.
+    let gradedBest: { coverage: number; id: number } | null = null;
     for (const id of this.candidates(claim)) {
       const r = this.compare(claim, this.sentences[id]!);
       if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
+      if (r.coverage !== undefined && (!gradedBest || r.coverage > gradedBest.coverage)) gradedBest = { coverage: r.coverage, id };
       if (r.verdict === 'unverifiable') continue;
       if (r.verdict === 'supported' && (!support || r.score > support.score)) support = { ...r, id };
       // The strongest sentence decides; on a tie an exact support wins over a conflict.
@@ -941,6 +956,10 @@ export class Verifier {
     // A sentence stating the claim's exact amount is about the claim's subject: another amount elsewhere is another subject's.
     if (best?.rule === 'numbers' && best.verdict === 'contradicted' && support?.rule === 'numbers') best = support;
     if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
+    if (!best && gradedBest) {
+      const r = this.compare(claim, this.sentences[gradedBest.id]!, true);
+      if (r.verdict !== 'unverifiable') best = { ...r, id: gradedBest.id };
+    }
     if (best && !unknown) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
@@ -1070,9 +1089,17 @@ export class Verifier {
     // The claim's main verb, negated or not, that the sentence does not hold (its polarity said by a heading, `What is not
     // covered`): the other words' polarity is not the statement's.
     const verb = claim.mainVerb;
-    if (verb && !decided.has(verb) && ![verb, ...this.alternativesOf(claim, verb), ...(this.antonyms.get(verb) ?? [])].some((x) => f.polarity.has(x))) return 'unclear';
+    if (verb && !decided.has(verb) && !this.holdsWord(claim, f, verb)) return 'unclear';
     // Opposite on every clear word; a single one against a word the sentence both affirms and negates is not enough.
     return decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0) ? 'opposite' : 'unclear';
+  }
+
+  /** Whether the sentence holds a claim word, as itself, an alternative or an antonym. */
+  private holdsWord(claim: Claim, f: Facts, stem: string): boolean {
+    if (f.polarity.has(stem)) return true;
+    for (const a of this.alternativesOf(claim, stem)) if (f.polarity.has(a)) return true;
+    for (const a of this.antonyms.get(stem) ?? []) if (f.polarity.has(a)) return true;
+    return false;
   }
 
   /** For each of `stems` the sentence holds with one polarity: whether it is the claim's opposite. */
@@ -1111,7 +1138,7 @@ export class Verifier {
   }
 
   /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
-  private compare(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; score: number; own?: number } {
+  private compare(claim: Claim, s: Sentence, gradedRead = false): { verdict: Verdict; rule: string; score: number; own?: number; coverage?: number } {
     let total = 0;
     let found = 0;
     let flipped = false;
@@ -1167,8 +1194,11 @@ export class Verifier {
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
     const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
-    const gradedPossible = !verbMissing && coverage >= SUPPORT_ANCHORED;
+    const gradedPossible = !verbMissing && coverage >= (claim.anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
     if (!strictPossible && !gradedPossible) return none;
+    // Only a graded support can come of this sentence: read in full only for the claim's best such candidate when no
+    // candidate decides (judge), and only where the claim's anchors may be there.
+    if (!strictPossible && (!gradedRead || !this.anchorsMayHold(claim, s))) return { ...none, coverage };
 
     const facts = this.facts(s);
     // Names and codes: each of the claim's must be in the sentence or its context. One the document never
@@ -1211,8 +1241,7 @@ export class Verifier {
     const lone = uncovered.length === 1 ? uncovered[0]! : null;
     const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && !claim.verbs.has(lone) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
-    const anchored = claim.quantities.length + claim.dates.length > 0 || stated.length > 0 || claim.entities.length > 0;
-    const graded = !verbMissing && coverage >= (anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
+    const graded = gradedPossible;
     if (!covered && !graded) return none;
     if (!covered) {
       // What the claim is about, named (its subject's names and codes before its verb), may be named by the document
@@ -1314,6 +1343,26 @@ export class Verifier {
       const others = Math.max(0, ...sameKind.filter((p) => !own.includes(p)).map((p) => this.aboutScore(c, p, claim)));
       if (mine < THRESHOLDS.subject || others > mine + AMBIGUOUS) return false;
       if (own.every((p) => this.claimedElsewhere(c, p, sameKind, claim))) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A quick test before a sentence's facts are read for a graded support: figures where the claim has amounts or
+   * dates, the claim's acronyms in the sentence, each of its names and codes in the sentence, its context or (a
+   * name of what it is about) its document.
+   */
+  private anchorsMayHold(claim: Claim, s: Sentence): boolean {
+    if (claim.quantities.length + claim.dates.length > 0 && !/\d/.test(s.seg.text) && !/\d/.test(s.contextText)) return false;
+    const own = this.sentenceWords(s);
+    if (claim.acronyms.some((a) => !own.has(a))) return false;
+    for (const e of claim.entities) {
+      if (e.words.every((w) => own.has(w))) continue;
+      let context = this.contextWords.get(s.contextText);
+      if (!context) this.contextWords.set(s.contextText, (context = new Set(words(s.contextText).map((w) => w.w))));
+      if (e.words.every((w) => context.has(w))) continue;
+      if (claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage)) continue;
+      return false;
     }
     return true;
   }

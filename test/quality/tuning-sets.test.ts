@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadHalf, runClaims, verifierFigures } from '../../bench/support/quality-set.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/**
+ * The verifier on the two further tuning sets of issue 26 (test/fixtures/quality/tuning-2/ and tuning-3/, written by
+ * other hands, blind to the rules), through the real service as bench/quality.ts scores them: every claim through
+ * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth
+ * round"), so a change that helps one set and lowers another fails here. Light's floors on these sets are set by its
+ * own round (test/quality/tuning-half.test.ts holds light's on the tuning half). The held-out sets are never read.
+ */
+const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; contradictedPrecision: number }> = {
+  // Fourth round: tuning-2 37.0 %, supported 1.000, contradicted 0.909; tuning-3 37.0 %, 1.000, 0.889.
+  'tuning-2': { accuracy: 0.32, supportedPrecision: 0.95, contradictedPrecision: 0.85 },
+  'tuning-3': { accuracy: 0.32, supportedPrecision: 0.95, contradictedPrecision: 0.83 },
+};
+
+let t: TestApp;
+let client: { baseUrl: string; key: string };
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_RATE_VERIFY: '100000' } });
+  const tenant = await t.tenant({ plan: 'cabinet', seats: 100 });
+  client = { baseUrl: t.baseUrl, key: tenant.key };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the verifier on the further tuning sets (docs/quality.md)', () => {
+  for (const [name, floor] of Object.entries(FLOORS)) {
+    it(`${name}: accuracy, supported and contradicted precision stay above their floors`, async () => {
+      const set = loadHalf(name);
+      const f = verifierFigures(await runClaims(client, set));
+      expect(f.n).toBe(set.claims.length);
+      expect(f.accuracy).toBeGreaterThanOrEqual(floor.accuracy);
+      expect(f.supportedPrecision ?? 1).toBeGreaterThanOrEqual(floor.supportedPrecision);
+      expect(f.contradictedPrecision ?? 1).toBeGreaterThanOrEqual(floor.contradictedPrecision);
+    }, 90_000);
+  }
+});
