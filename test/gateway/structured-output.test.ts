@@ -42,6 +42,27 @@ describe('response_format on the chat completions dialect', () => {
     expect(res.choices[0].message.content).toBe('{"ok":true}');
   });
 
+  it('a schema with an $id is accepted on every call, and two callers\' schemas under one $id never mix', async () => {
+    const withId = (props: Record<string, unknown>, required: string[]) => ({
+      type: 'json_schema' as const,
+      json_schema: { name: 'shared', schema: { $id: 'https://example.test/answer.json', type: 'object', properties: props, required, additionalProperties: false } },
+    });
+    const first = withId({ name: { type: 'string' } }, ['name']);
+    const second = withId({ count: { type: 'integer' } }, ['count']);
+    const client = openaiClient(h.t, a.key);
+    h.models.enqueue({ content: '{"name":"Lyon"}' }, { content: '{"name":"Lyon"}' }, { content: '{"count":3}' }, { content: '{"name":"Lyon"}' });
+    for (let i = 0; i < 2; i++) {
+      const res = await client.chat.completions.create({ model: STANDARD_MODEL, ...ask, response_format: first });
+      expect(JSON.parse(res.choices[0].message.content ?? '')).toEqual({ name: 'Lyon' });
+    }
+    // Another schema under the same $id is validated by its own rules, not by the first one's.
+    const counted = await client.chat.completions.create({ model: STANDARD_MODEL, ...ask, response_format: second });
+    expect(JSON.parse(counted.choices[0].message.content ?? '')).toEqual({ count: 3 });
+    const wrong = await openaiError(client.chat.completions.create({ model: STANDARD_MODEL, ...ask, response_format: second }));
+    expect(wrong.status).toBe(500);
+    expect(wrong.message).toMatch(/does not match the response_format schema/);
+  });
+
   it('a model answer that does not match the schema is a 500 in the dialect shape, never prose', async () => {
     h.models.enqueue({ content: 'Lyon is a large city.' }, { content: '{"name":"Lyon"}' });
     const client = openaiClient(h.t, a.key);

@@ -33,13 +33,46 @@ const describe = (errs: ErrorObject[] | null | undefined): string =>
     .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
     .join('; ');
 
+/**
+ * Compiled validators by the schema's JSON text, most recently used last; at most COMPILED_MAX kept. The
+ * one ajv instance is shared by every caller, so nothing a caller sends may stay registered in it: a
+ * schema is removed from ajv as soon as it is compiled (its `$id` would otherwise refuse the next schema
+ * with the same `$id`, the same caller's next call included, and every compiled schema would stay in
+ * ajv's cache for the life of the process).
+ */
+const compiled = new Map<string, ValidateFunction>();
+const COMPILED_MAX = 256;
+
+/** Removes a caller's schema from the shared ajv (a malformed `$id` it could not register is nothing to remove). */
+function forget(schema: Schema): void {
+  try {
+    ajv.removeSchema(schema);
+  } catch {
+    // nothing was registered under it
+  }
+}
+
 /** Compiles a format's schema; an invalid one is a 400 naming `field` (the caller's wire path). */
 export function compileFormat(format: Extract<ResponseFormat, { type: 'json_schema' }>, field: string): ValidateFunction {
+  const schema = compilable(format.schema);
+  const key = JSON.stringify(schema);
+  const hit = compiled.get(key);
+  if (hit) {
+    compiled.delete(key);
+    compiled.set(key, hit);
+    return hit;
+  }
+  let validate: ValidateFunction;
   try {
-    return ajv.compile(compilable(format.schema));
+    validate = ajv.compile(schema);
   } catch (err) {
     throw errors.validation(field, `${field} is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    forget(schema);
   }
+  compiled.set(key, validate);
+  if (compiled.size > COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
+  return validate;
 }
 
 /** Checks the format when the request is read, so that a bad schema is refused before any model runs. */
