@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHalf, runClaims, verifierFigures } from '../../bench/support/quality-set.js';
+import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
+import { lightFigures, loadHalf, runClaims, runQuestions, uploadHalf, verifierFigures } from '../../bench/support/quality-set.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
  * The verifier on the two further tuning sets of issue 26 (test/fixtures/quality/tuning-2/ and tuning-3/, written by
  * other hands, blind to the rules), through the real service as bench/quality.ts scores them: every claim through
  * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth
- * round"), so a change that helps one set and lowers another fails here. Light's floors on these sets are set by its
- * own round (test/quality/tuning-half.test.ts holds light's on the tuning half). The held-out sets are never read.
+ * round"), so a change that helps one set and lowers another fails here. Light's floors on these sets (every question
+ * through POST /light/ask on the built-in model, each set in its own workspace) are 5 points under light's fourth
+ * round (docs/quality.md); test/quality/tuning-half.test.ts holds both on the tuning half. The held-out sets are never read.
  */
 const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; contradictedPrecision: number }> = {
   // Fourth round: tuning-2 37.0 %, supported 1.000, contradicted 0.909; tuning-3 37.0 %, 1.000, 0.889.
@@ -15,11 +17,17 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
   'tuning-3': { accuracy: 0.32, supportedPrecision: 0.95, contradictedPrecision: 0.83 },
 };
 
+/** Light's fourth round: tuning-2 64.6 % answered, 75.0 % refused, 67.7 % right fact; tuning-3 68.8 %, 75.0 %, 60.6 %. */
+const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
+  'tuning-2': { answered: 0.59, refused: 0.7, rightFact: 0.62 },
+  'tuning-3': { answered: 0.63, refused: 0.7, rightFact: 0.55 },
+};
+
 let t: TestApp;
 let client: { baseUrl: string; key: string };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_RATE_VERIFY: '100000' } });
+  t = await startTestApp({ env: { SVC_RATE_VERIFY: '100000', SVC_RATE_UPLOAD: '100000' } });
   const tenant = await t.tenant({ plan: 'cabinet', seats: 100 });
   client = { baseUrl: t.baseUrl, key: tenant.key };
 }, 120_000);
@@ -38,5 +46,21 @@ describe('the verifier on the further tuning sets (docs/quality.md)', () => {
       expect(f.supportedPrecision ?? 1).toBeGreaterThanOrEqual(floor.supportedPrecision);
       expect(f.contradictedPrecision ?? 1).toBeGreaterThanOrEqual(floor.contradictedPrecision);
     }, 90_000);
+  }
+});
+
+describe('light on the further tuning sets (docs/quality.md)', () => {
+  for (const [name, floor] of Object.entries(LIGHT_FLOORS)) {
+    it(`${name}: answerable answered, unanswerable refused and the right fact stay above their floors`, async () => {
+      const set = loadHalf(name);
+      const tenant = await t.tenant({ plan: 'cabinet', seats: 100 });
+      const own = { baseUrl: t.baseUrl, key: tenant.key };
+      await uploadHalf(own, set);
+      await runPendingIngestion(t.app.services);
+      const f = lightFigures(await runQuestions(own, set));
+      expect(f.answered).toBeGreaterThanOrEqual(floor.answered);
+      expect(f.refused).toBeGreaterThanOrEqual(floor.refused);
+      expect(f.rightFact).toBeGreaterThanOrEqual(floor.rightFact);
+    }, 120_000);
   }
 });
