@@ -19,9 +19,9 @@ import { startTestApp, type TestApp } from '../support/app.js';
  * the figure of docs/quality.md, so a change that lowers quality fails here. The held-out half is never read.
  */
 const FLOORS = {
-  // Fourth round of issue 26 (graded support): 71.7 % with both precisions at 1.000 (third round 60.9 %); tuning-2 and
+  // Fourth round of issue 26 (graded support): 73.9 % with both precisions at 1.000 (third round 60.9 %); tuning-2 and
   // tuning-3 have their floors in test/quality/tuning-sets.test.ts.
-  verifierAccuracy: 0.66,
+  verifierAccuracy: 0.68,
   supportedPrecision: 0.95,
   contradictedPrecision: 0.95,
   // Light's fourth round (graded head): 91.7 % answered, 91.7 % refused, 88.6 % right fact (docs/quality.md).

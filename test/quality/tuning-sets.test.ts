@@ -12,9 +12,9 @@ import { startTestApp, type TestApp } from '../support/app.js';
  * round (docs/quality.md); test/quality/tuning-half.test.ts holds both on the tuning half. The held-out sets are never read.
  */
 const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; contradictedPrecision: number }> = {
-  // Fourth round: tuning-2 37.0 %, supported 1.000, contradicted 0.909; tuning-3 37.0 %, 1.000, 0.889.
-  'tuning-2': { accuracy: 0.32, supportedPrecision: 0.95, contradictedPrecision: 0.85 },
-  'tuning-3': { accuracy: 0.32, supportedPrecision: 0.95, contradictedPrecision: 0.83 },
+  // Fourth round: tuning-2 42.4 %, supported 1.000, contradicted 0.909; tuning-3 41.3 %, 1.000, 0.889.
+  'tuning-2': { accuracy: 0.37, supportedPrecision: 0.95, contradictedPrecision: 0.85 },
+  'tuning-3': { accuracy: 0.36, supportedPrecision: 0.95, contradictedPrecision: 0.83 },
 };
 
 /** Light's fourth round: tuning-2 64.6 % answered, 75.0 % refused, 67.7 % right fact; tuning-3 68.8 %, 75.0 %, 60.6 %. */

@@ -114,4 +114,23 @@ describe('graded support', () => {
       expect(await verdict('Le référent sécurité désigné par le CSE est Mme Laure Ambert.', doc)).toBe('unverifiable');
     });
   });
+
+  describe('names left to the document', () => {
+    it('a name the document is about qualifies a claim whose subject the sentence names (elected secretary of the X meeting)', async () => {
+      const doc = '# Minutes of the Larkhill Court general meeting\n\n**Owners present:** 14 of 20.\n\nThe meeting of the Larkhill Court owners opened at 18:00.\n\nMs Ines Varga is elected secretary of the meeting.';
+      expect(await verdict('Ines Varga was elected secretary of the Larkhill Court general meeting.', doc)).toBe('supported');
+    });
+
+    it('a name the claim states is never left to the document (approved by X against a sentence naming no one)', async () => {
+      const doc = '# Board minutes\n\n**Present:** Hannah Price, Omar Reyes.\n\nThe launch budget was approved.';
+      expect(await verdict('The launch budget was approved by Hannah Price.', doc)).toBe('unverifiable');
+    });
+  });
+
+  describe('forms', () => {
+    it('an option left unticked states nothing', async () => {
+      const doc = '## Décision\n\n☐ prononcer la réception sans réserve\n\n☒ prononcer la réception avec réserves';
+      expect(await verdict('La réception a été prononcée sans réserve.', doc)).not.toBe('supported');
+    });
+  });
 });

@@ -148,6 +148,9 @@ const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
 
+/** A sentence that is an option left unticked in a form: an empty box before it. */
+const UNTICKED = /^[\s>*+-]*(?:☐|□|❏|\[ \])/u;
+
 /** Prepositions that tell the ends of a span or a move apart (`moved from 6 October to 3 November`, `du … au …`). */
 const LEADS = new Set(['to', 'from', 'until', 'till', 'since', 'on', 'by', 'in', 'au', 'du', 'des', 'depuis', 'jusqu', 'le', 'en']);
 
@@ -1191,6 +1194,8 @@ export class Verifier {
     }
     const full = total + nameTotal > 0 ? (found + nameFound) / (total + nameTotal) : 0;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
+    // An option left unticked (`☐ prononcer la réception sans réserve`, `- [ ] …`) is one the document did not choose: it states nothing.
+    if (UNTICKED.test(s.seg.text)) return none;
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
     const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
@@ -1243,13 +1248,18 @@ export class Verifier {
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
     const graded = gradedPossible;
     if (!covered && !graded) return none;
-    if (!covered) {
-      // What the claim is about, named (its subject's names and codes before its verb), may be named by the document
-      // rather than the sentence (`The subcontract sum for Tarrow's work` against `The subcontract sum is …` in
-      // Tarrow's subcontract), where the sentence names nothing else of that kind in its place; a name the claim
-      // states (after its verb) is its statement and must be in the sentence or its context.
-      const aboutName = (e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
-      if (absent.some((e) => !aboutName(e)) || amounts !== 'match' || when !== 'match') return none;
+    // A name of the claim the sentence leaves to its document (`The subcontract sum for Tarrow's work` against `The
+    // subcontract sum is …` in Tarrow's subcontract; `the Sorrelwick agreement` in Sorrelwick's): the document mentions it
+    // and the sentence names nothing else of its kind in its place. A name in what the claim is about (before its verb)
+    // may be so; one the claim states (after it) only where the sentence holds the claim's named subject or its figures
+    // agree (it is then a qualifier: `elected secretary of the Tilleuls Bleus meeting`), never the statement itself
+    // (`approved by Hannah Price` against `The launch was approved`). Such a name only ever supports.
+    const subjectNamed = claim.entities.some((e) => claim.verbAt >= 0 && e.start < claim.verbAt && inSentence(e));
+    const docName = (e: Entity) =>
+      ((claim.verbAt >= 0 && e.start < claim.verbAt) || subjectNamed || anchoredFacts) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
+    const docOnly = absent.length > 0 && absent.every(docName);
+    if (!covered || docOnly) {
+      if ((absent.length > 0 && !docOnly) || amounts !== 'match' || when !== 'match') return none;
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
       if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
@@ -1369,8 +1379,9 @@ export class Verifier {
 
   /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
-    const own = new Set(claim.entities.map((x) => x.words.join(' ')));
-    return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !own.has(p.fact.words.join(' ')) && !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))));
+    // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
+    const claims = (p: Entity) => claim.entities.some((x) => x.words.some((w) => p.words.includes(w) && !/^\d+$/.test(w))) || p.words.every((w) => claim.surface.has(this.stemOf(w)));
+    return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !claims(p.fact));
   }
 
   /** Whether the passage (its text or its name) holds every word of the entity. */
