@@ -274,22 +274,34 @@ interface Fact<T> {
   lead: string;
 }
 
+/**
+ * A sentence's facts, each read on first need by kind (`Verifier.factsOf` and the readers beside it): the amounts
+ * only for a claim with an amount, the dates for one with a date, the polarity once the coverage allows a verdict.
+ * Every field, once read, is what the eager reading gave.
+ */
 interface Facts {
-  quantities: Fact<Quantity>[];
-  dates: Fact<DateSpan>[];
+  /** The cache key of the sentence (empty without a cache). */
+  key: string;
+  /** The dates and amounts of the text as found, before what each is about is read. */
+  rawDates?: DateSpan[];
+  rawQuantities?: Quantity[];
+  /** The context's stems the sentence does not hold, its row header's apart (what its amounts and dates may be about too). */
+  aboutContext?: Set<string>;
+  quantities?: Fact<Quantity>[];
+  dates?: Fact<DateSpan>[];
   /** Folded words of the sentence and its context. */
-  words: Set<string>;
+  words?: Set<string>;
   /** Names and codes of the sentence (tagged on first need), and what each is said of. */
   entities?: Entity[];
   entityFacts?: Fact<Entity>[];
   /** Each stem of the sentence with whether a negation governs each of its occurrences. */
-  polarity: Map<string, boolean[]>;
+  polarity?: Map<string, boolean[]>;
   /** The runs of words a negation governs. */
-  negatedRuns: Span[];
+  negatedRuns?: Span[];
   /** A condition, exception or contrast (`unless`, `unlike`, `sauf`, `ne … que`): the sentence's polarity is not a claim's to take. */
-  restricted: boolean;
+  restricted?: boolean;
   /** A word whose meaning holds a negation (`excluded`, `prohibited`). */
-  negative: boolean;
+  negative?: boolean;
 }
 
 interface Claim {
@@ -783,18 +795,64 @@ export class Verifier {
     return v;
   }
 
+  /** The sentence's facts, kept (and shared through the cache) but read kind by kind by the readers below. */
   private facts(s: Sentence): Facts {
     if (!s.facts) {
       // What a sentence's facts depend on: the language (its stemmer), its context, its row header and its text.
       const key = this.factsCache ? `${this.language}\u0000${s.contextText}\u0000${s.header ? `\u0002${s.header.join('\u0001')}` : ''}\u0000${s.seg.text}` : '';
       const kept = this.factsCache?.get(key);
       if (kept) return (s.facts = kept);
+      s.facts = { key };
+      this.factsCache?.set(key, s.facts);
+    }
+    return s.facts;
+  }
+
+  private rawFacts(s: Sentence): { ds: DateSpan[]; qs: Quantity[]; context: Set<string> } {
+    const f = this.facts(s);
+    if (!f.rawDates || !f.rawQuantities || !f.aboutContext) {
       const text = s.seg.text;
-      const ds = dates(text);
-      const qs = amountsOf(text, this.stem, ds);
+      f.rawDates = dates(text);
+      f.rawQuantities = amountsOf(text, this.stem, f.rawDates);
       const context = new Set([...s.context].filter((x) => !s.stems.has(x)));
       // A row's header names each column: it belongs to the amount of its column, not to all of them.
       if (s.header) for (const h of this.contentStems(s.header.join(' ')).stems) context.delete(h);
+      f.aboutContext = context;
+    }
+    return { ds: f.rawDates, qs: f.rawQuantities, context: f.aboutContext };
+  }
+
+  /** The sentence's amounts with what each is about. */
+  private quantitiesIn(s: Sentence): Fact<Quantity>[] {
+    const f = this.facts(s);
+    if (!f.quantities) {
+      const { ds, qs, context } = this.rawFacts(s);
+      f.quantities = this.about(s.seg.text, qs, s.header, context, s.seg.text, undefined, ds);
+    }
+    return f.quantities;
+  }
+
+  /** The sentence's dates with what each is about. */
+  private datesIn(s: Sentence): Fact<DateSpan>[] {
+    const f = this.facts(s);
+    if (!f.dates) {
+      const { ds, qs, context } = this.rawFacts(s);
+      f.dates = this.about(s.seg.text, ds, s.header, context, s.seg.text, undefined, qs);
+    }
+    return f.dates;
+  }
+
+  /** Folded words of the sentence and its context. */
+  private wordsIn(s: Sentence): Set<string> {
+    const f = this.facts(s);
+    return (f.words ??= new Set([...words(s.seg.text).map((w) => w.w), ...words(s.contextText).map((w) => w.w)]));
+  }
+
+  /** Each stem of the sentence with whether a negation governs each occurrence, and the runs a negation governs. */
+  private polarityIn(s: Sentence): { polarity: Map<string, boolean[]>; negatedRuns: Span[] } {
+    const f = this.facts(s);
+    if (!f.polarity || !f.negatedRuns) {
+      const text = s.seg.text;
       const polarity = new Map<string, boolean[]>();
       const negatedRuns: Span[] = [];
       for (const w of scopedWords(text)) {
@@ -809,19 +867,22 @@ export class Verifier {
         if (!list) polarity.set(st, (list = []));
         list.push(w.negated);
       }
-      const folded = words(text).map((w) => w.w);
-      s.facts = {
-        dates: this.about(text, ds, s.header, context, text, undefined, qs),
-        quantities: this.about(text, qs, s.header, context, text, undefined, ds),
-        words: new Set([...folded, ...words(s.contextText).map((w) => w.w)]),
-        polarity,
-        negatedRuns,
-        restricted: hasRestriction(text),
-        negative: hasNegativeMeaning(folded),
-      };
-      this.factsCache?.set(key, s.facts);
+      f.polarity = polarity;
+      f.negatedRuns = negatedRuns;
     }
-    return s.facts;
+    return { polarity: f.polarity, negatedRuns: f.negatedRuns };
+  }
+
+  /** A condition, exception or contrast in the sentence. */
+  private restrictedIn(s: Sentence): boolean {
+    const f = this.facts(s);
+    return (f.restricted ??= hasRestriction(s.seg.text));
+  }
+
+  /** A word of the sentence whose meaning holds a negation. */
+  private negativeIn(s: Sentence): boolean {
+    const f = this.facts(s);
+    return (f.negative ??= hasNegativeMeaning(words(s.seg.text).map((w) => w.w)));
   }
 
   private sentenceWords(s: Sentence): Set<string> {
@@ -1082,7 +1143,7 @@ export class Verifier {
    * word agrees with the claim, `opposite` when every one disagrees, `unclear` when they differ or none is
    * clear (a word both negated and not in the sentence says nothing).
    */
-  private polarity(claim: Claim, f: Facts): 'same' | 'opposite' | 'unclear' {
+  private polarity(claim: Claim, f: Map<string, boolean[]>): 'same' | 'opposite' | 'unclear' {
     let read = this.decide(claim, f, claim.predicate);
     // None of what the claim says is in the sentence with a clear polarity: its subject's words are read instead.
     if (read.decisions.length === 0) read = this.decide(claim, f, claim.stems);
@@ -1098,32 +1159,32 @@ export class Verifier {
   }
 
   /** Whether the sentence holds a claim word, as itself, an alternative or an antonym. */
-  private holdsWord(claim: Claim, f: Facts, stem: string): boolean {
-    if (f.polarity.has(stem)) return true;
-    for (const a of this.alternativesOf(claim, stem)) if (f.polarity.has(a)) return true;
-    for (const a of this.antonyms.get(stem) ?? []) if (f.polarity.has(a)) return true;
+  private holdsWord(claim: Claim, f: Map<string, boolean[]>, stem: string): boolean {
+    if (f.has(stem)) return true;
+    for (const a of this.alternativesOf(claim, stem)) if (f.has(a)) return true;
+    for (const a of this.antonyms.get(stem) ?? []) if (f.has(a)) return true;
     return false;
   }
 
   /** For each of `stems` the sentence holds with one polarity: whether it is the claim's opposite. */
-  private decide(claim: Claim, f: Facts, stems: readonly string[]): { decisions: boolean[]; mixed: number; decided: Set<string> } {
+  private decide(claim: Claim, f: Map<string, boolean[]>, stems: readonly string[]): { decisions: boolean[]; mixed: number; decided: Set<string> } {
     const decisions: boolean[] = [];
     const decided = new Set<string>();
     let mixed = 0;
     for (const stem of stems) {
       if (claim.negated.has(stem) && claim.affirmed.has(stem)) continue;
       const claimNegated = claim.negated.has(stem);
-      let flags = f.polarity.get(stem);
+      let flags = f.get(stem);
       let flip = false;
       if (!flags) {
         for (const a of this.alternativesOf(claim, stem)) {
-          const more = f.polarity.get(a);
+          const more = f.get(a);
           if (more) flags = [...(flags ?? []), ...more];
         }
       }
       if (!flags) {
         for (const a of this.antonyms.get(stem) ?? []) {
-          const more = f.polarity.get(a);
+          const more = f.get(a);
           if (more && !claim.stems.includes(a)) flags = [...(flags ?? []), ...more];
         }
         flip = flags !== undefined;
@@ -1205,11 +1266,11 @@ export class Verifier {
     // candidate decides (judge), and only where the claim's anchors may be there.
     if (!strictPossible && (!gradedRead || !this.anchorsMayHold(claim, s))) return { ...none, coverage };
 
-    const facts = this.facts(s);
     // Names and codes: each of the claim's must be in the sentence or its context. One the document never
     // mentions makes the claim unverifiable, unless it stands where the sentence names another (a changed
     // name in what the claim says, not in what it is about).
-    const here = (e: Entity) => e.words.every((w) => facts.words.has(w));
+    const sentenceAndContext = this.wordsIn(s);
+    const here = (e: Entity) => e.words.every((w) => sentenceAndContext.has(w));
     const absent = claim.entities.filter((e) => !here(e));
     // A code of the claim found only in the context, where the sentence itself states another code of the same
     // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
@@ -1224,7 +1285,8 @@ export class Verifier {
     const amounts = this.pair(
       claim,
       claim.quantities,
-      facts.quantities,
+      // Amounts (and dates) are read only for a claim that has some: none to pair gives `match` whatever the sentence holds.
+      claim.quantities.length > 0 ? this.quantitiesIn(s) : [],
       context.quantities,
       // Rates over different periods (`per month`, `per year`) are compared only for the same figure (a conflict): another
       // figure may be the same rate converted.
@@ -1235,7 +1297,7 @@ export class Verifier {
       (a, b) => a.unit === b.unit,
       (a, b) => sameValue(a.value, b.value),
     );
-    const when = this.pair(claim, claim.dates, facts.dates, context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
+    const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
     // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.
     // One word of what the claim says (never of its subject) may be missing where the sentence states the claim's
     // amounts and dates about the same thing (equal or in conflict): `is for £46.75` against `for £46.75`.
@@ -1263,8 +1325,8 @@ export class Verifier {
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
       if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
-      if (this.polarity(claim, facts) !== 'same') return none;
-      if (facts.restricted && !claim.restricted) return none;
+      if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return none;
+      if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
       return { verdict: 'supported', rule, score: full, own: score };
@@ -1280,19 +1342,22 @@ export class Verifier {
     }
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
-    const polarity = this.polarity(claim, facts);
+    const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
     if (polarity === 'opposite') {
       // A condition, an exception or a contrast in either, or a word meaning a negation against a negation: no verdict.
-      if (facts.restricted || claim.restricted || facts.negative || claim.negative) return none;
+      if (this.restrictedIn(s) || claim.restricted || this.negativeIn(s) || claim.negative) return none;
       // A negation that comes with an amount or a date the claim does not state (`not free after 18:00`) is conditional.
-      const negatedFact = [...facts.quantities, ...facts.dates].some((f) => facts.negatedRuns.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1));
-      if (claim.quantities.length + claim.dates.length === 0 && negatedFact) return none;
+      const negatedFact = () => {
+        const runs = this.polarityIn(s).negatedRuns;
+        return runs.length > 0 && [...this.quantitiesIn(s), ...this.datesIn(s)].some((f) => runs.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1));
+      };
+      if (claim.quantities.length + claim.dates.length === 0 && negatedFact()) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
     // A condition or exception in the sentence the claim does not state (`open to all staff except contractors`): partial.
-    if (facts.restricted && !claim.restricted) return none;
+    if (this.restrictedIn(s) && !claim.restricted) return none;
     // A name the claim states that the sentence says of something else (`approved by Tomas Berg` for `taken by Tomas Berg`).
     if (!this.namesInRole(claim, s)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
@@ -1303,7 +1368,7 @@ export class Verifier {
   private entityFacts(s: Sentence): Fact<Entity>[] {
     const f = this.facts(s);
     if (!f.entities) f.entities = entitiesOf(s.seg.text);
-    f.entityFacts ??= this.about(s.seg.text, f.entities, s.header, new Set(), s.seg.text, undefined, [...f.quantities.map((q) => q.fact), ...f.dates.map((d) => d.fact)]);
+    f.entityFacts ??= this.about(s.seg.text, f.entities, s.header, new Set(), s.seg.text, undefined, [...this.quantitiesIn(s).map((q) => q.fact), ...this.datesIn(s).map((d) => d.fact)]);
     return f.entityFacts;
   }
 
