@@ -12,3 +12,14 @@ export async function sql<R = Record<string, unknown>>(em: Em, text: string, par
   const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, [...params]));
   return result.rows as R[];
 }
+
+/**
+ * `sql` inside the transaction `em` is in (its Kysely transaction), or on the pool when it is in none: for a
+ * statement that must commit with the ORM's writes of the same transaction (a report beside its control).
+ */
+export async function sqlInTransaction<R = Record<string, unknown>>(em: Em, text: string, params: readonly unknown[] = []): Promise<R[]> {
+  const trx = em.isInTransaction() ? (em.getTransactionContext() as { executeQuery?: unknown } | undefined) : undefined;
+  if (!trx || typeof trx.executeQuery !== 'function') return sql<R>(em, text, params);
+  const result = await (trx as { executeQuery: (q: CompiledQuery) => Promise<{ rows: unknown[] }> }).executeQuery(CompiledQuery.raw(text, [...params]));
+  return result.rows as R[];
+}

@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
+import { sqlInTransaction } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import { findCollection } from '../knowledge/index.js';
 import { ProofCertificate } from '../proofs/index.js';
@@ -114,13 +115,69 @@ export async function signedAnswerOf(r: Pick<ReportDto, 'id' | 'claims' | 'count
   const parts: string[] = [];
   let slice = performance.now();
   for (const claim of r.claims) {
-    parts.push(canonicalJson(claim));
+    parts.push(claimCanonicalJson(claim));
     if (performance.now() - slice > 8) {
       await nextTurn();
       slice = performance.now();
     }
   }
   return `{"claims":[${parts.join(',')}],"counts":${canonicalJson(r.counts)},"id":${canonicalJson(r.id)}}`;
+}
+
+const CLAIM_KEYS = new Set(['end', 'evidence', 'rule', 'start', 'text', 'verdict']);
+const EVIDENCE_KEYS = new Set(['chunkId', 'end', 'quote', 'score', 'source', 'sourceId', 'start']);
+/** A string as RFC 8785 writes it (`JSON.stringify`'s form), or null when it has none (a lone surrogate). */
+// In a `u` regular expression a surrogate pair is one code point: only a lone surrogate matches.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const str = (v: unknown): string | null => (typeof v === 'string' && !LONE_SURROGATE.test(v) ? JSON.stringify(v) : null);
+const num = (v: unknown): string | null => (typeof v === 'number' && Number.isFinite(v) ? JSON.stringify(v) : null);
+
+/**
+ * `canonicalJson(claim)` written directly for a claim's known shape (keys in RFC 8785's order: `end`, `evidence`,
+ * `rule`, `start`, `text`, `verdict`; an evidence's `chunkId`, `end`, `quote`, `score`, `source`, `sourceId`,
+ * `start`), strings and numbers as `JSON.stringify` writes them, which is RFC 8785's form for well-formed strings
+ * and finite numbers. Anything else (another key, another type, a lone surrogate) goes through `canonicalJson`.
+ */
+export function claimCanonicalJson(c: ClaimResult): string {
+  const slow = () => canonicalJson(c);
+  let keys = 0;
+  for (const k in c) {
+    if (!CLAIM_KEYS.has(k)) return slow();
+    keys++;
+  }
+  if (keys !== CLAIM_KEYS.size || !Array.isArray(c.evidence)) return slow();
+  const evidence: string[] = [];
+  for (const e of c.evidence as unknown[]) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return slow();
+    const o = e as Record<string, unknown>;
+    for (const k in o) if (!EVIDENCE_KEYS.has(k) || o[k] === undefined) return slow();
+    const end = num(o.end);
+    const quote = str(o.quote);
+    const score = num(o.score);
+    const source = str(o.source);
+    const start = num(o.start);
+    if (end === null || quote === null || score === null || source === null || start === null) return slow();
+    let chunk = '';
+    if ('chunkId' in o) {
+      const v = str(o.chunkId);
+      if (v === null) return slow();
+      chunk = `"chunkId":${v},`;
+    }
+    let sourceId = '';
+    if ('sourceId' in o) {
+      const v = str(o.sourceId);
+      if (v === null) return slow();
+      sourceId = `,"sourceId":${v}`;
+    }
+    evidence.push(`{${chunk}"end":${end},"quote":${quote},"score":${score},"source":${source}${sourceId},"start":${start}}`);
+  }
+  const end = num(c.end);
+  const rule = str(c.rule);
+  const start = num(c.start);
+  const text = str(c.text);
+  const verdict = str(c.verdict);
+  if (end === null || rule === null || start === null || text === null || verdict === null) return slow();
+  return `{"end":${end},"evidence":[${evidence.join(',')}],"rule":${rule},"start":${start},"text":${text},"verdict":${verdict}}`;
 }
 
 /**
@@ -180,10 +237,12 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
   const cert = await ctx.em.fork().findOneOrFail(ProofCertificate, { id: certificateId }, { fields: ['createdAt'] });
   const createdAt = cert.createdAt;
   await ctx.em.fork().transactional(async (tx) => {
-    await tx.execute(
+    // Bound parameters: the report's JSON (hundreds of kB) and the text go as they are, not escaped into the statement's text.
+    await sqlInTransaction(
+      tx,
       `insert into verify_report (id, workspace_id, key_id, user_id, language, text, against, collection_ids, passage_count, claims,
                                   supported, contradicted, unverifiable, certificate_id, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         id,
         ctx.caller.workspace.id,
