@@ -88,6 +88,7 @@ describe('graded support', () => {
       expect(await verdict('Interest on the Tamsworth loan accrues at 4.8% per year.', doc)).toBe('supported');
       const rows = '| Item | Amount |\n| --- | --- |\n| Annual fee for both lifts | 6 000,00 € |';
       expect(await verdict('The fee for the lifts is 250 € per lift per month.', rows)).toBe('unverifiable');
+      expect(await verdict('La redevance est de 250 € HT par appareil et par mois.', rows)).toBe('unverifiable');
     });
   });
 

@@ -201,7 +201,8 @@ function periodsIn(piece: string): string[] {
   const out: string[] = [];
   const folded = fold(piece);
   for (const m of folded.matchAll(RATE_MARKER)) {
-    const p = PERIOD_NOUNS[(m[1] ?? m[2] ?? '').replace(/s$/, '')];
+    const w = m[1] ?? m[2] ?? '';
+    const p = PERIOD_NOUNS[w] ?? PERIOD_NOUNS[w.replace(/s$/, '')];
     if (p) out.push(p);
   }
   for (const w of folded.match(/\p{L}+/gu) ?? []) {
