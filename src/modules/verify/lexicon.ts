@@ -68,9 +68,14 @@ const PAIRS: [string, string][] = [
   ['excedent', 'deficit'], ['maximum', 'minimum'], ['premier', 'dernier'], ['embauche', 'licencie'],
 ];
 
-/** The antonym relation over stems: stem → stems of its opposites. */
+const antonymsByStemmer = new WeakMap<(w: string) => string, Map<string, Set<string>>>();
+
+/** The antonym relation over stems: stem → stems of its opposites. Built once per stemmer (read only). */
 export function antonymsFor(stem: (w: string) => string): Map<string, Set<string>> {
+  const kept = antonymsByStemmer.get(stem);
+  if (kept) return kept;
   const map = new Map<string, Set<string>>();
+  antonymsByStemmer.set(stem, map);
   const add = (a: string, b: string) => {
     if (a === b) return;
     let set = map.get(a);

@@ -105,19 +105,31 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Words kept per language's stem memo; past it the memo starts again (bounded memory in a long-lived process). */
+const STEM_MEMO_MAX = 200_000;
+const stemmers = new Map<Language, (word: string) => string>();
+
 /**
- * A stemmer per language (Snowball, from `@orama/stemmers`), memoised: texts repeat their words, so
- * each distinct word is stemmed once per verification.
+ * A stemmer per language (Snowball, from `@orama/stemmers`), memoised: texts repeat their words, so each distinct
+ * word is stemmed once. One per language for the process (stemming is a pure function of the word): every
+ * verification shares its memo and, through it, what is built once per stemmer (the paraphrase lexicon's stems,
+ * the antonyms). Before, each verification made its own and rebuilt both, about half of the engine's CPU on
+ * bench/verify.ts's input (docs/performance.md, "Verifier speed").
  */
 export function stemmerFor(language: Language): (word: string) => string {
+  let shared = stemmers.get(language);
+  if (shared) return shared;
   const stem = language === 'fr' ? stemFrench : stemEnglish;
   const memo = new Map<string, string>();
-  return (word) => {
+  shared = (word) => {
     let s = memo.get(word);
     if (s === undefined) {
       s = /^\d+$/.test(word) ? word : stem(word);
+      if (memo.size >= STEM_MEMO_MAX) memo.clear();
       memo.set(word, s);
     }
     return s;
   };
+  stemmers.set(language, shared);
+  return shared;
 }
