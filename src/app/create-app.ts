@@ -23,7 +23,8 @@ import { createMailer } from '../modules/people/index.js';
 import { startPeopleSweep } from '../modules/people/index.js';
 import { createPartnerRuntime } from '../modules/partner/index.js';
 import { startPartner } from '../modules/partner/index.js';
-import { createProofChain } from '../modules/proofs/index.js';
+import { type ChainHeads, createProofChain } from '../modules/proofs/index.js';
+import { createAnswerWrites } from '../modules/gateway/index.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/index.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/index.js';
 import { createToolRunner } from '../modules/tools/index.js';
@@ -108,6 +109,8 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     await orm.close(true);
     throw err;
   }
+  // The proof chains' last links, shared by the chain's appender and the gateway answers' (one line per workspace).
+  const chainHeads: ChainHeads = new Map();
   const services: Deps = Object.freeze({
     ...kernel,
     models: new ModelRegistry(loadModelsConfig(config.env)),
@@ -115,7 +118,8 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     keys: createKeysRuntime(kernel),
     verify: createVerifyRuntime(),
     signing,
-    proofChain: createProofChain(kernel, signing),
+    proofChain: createProofChain(kernel, signing, chainHeads),
+    answerWrites: createAnswerWrites(kernel, signing, chainHeads),
     secretBox,
     webhooks: createWebhooksRuntime([startEventRuns]), // flows' trigger.event: runs written in the event's transaction
     ingestion: createIngestionRuntime(log),

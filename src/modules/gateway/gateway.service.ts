@@ -7,7 +7,7 @@ import { afterRequestRates, assertCanConsume } from '../usage/index.js';
 import { MeteredModel } from '../models/index.js';
 import { usageOf, type ToolDef } from '../models/index.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/index.js';
-import { canonicalJson, issueProof } from '../proofs/index.js';
+import { canonicalJson, issueProof, pendingProof } from '../proofs/index.js';
 import type { CallOutcome } from '../proofs/index.js';
 import { AUTO_ADDRESS, SENSITIVE_ADDRESS, chooseProvider, parseAddress, type Address } from './address.js';
 import { agentTurnInput, answerAsAgent } from './agent-turn.js';
@@ -102,20 +102,28 @@ export async function runGatewayCall(
     if (onDelta) await certifyUnfinished(ctx, prepared, ctx.signal?.aborted ? 'abandoned' : 'failed', streamed);
     throw failure;
   }
-  // The certificate and the ledger entry are independent writes: made side by side.
-  await Promise.all([
-    issueProof(ctx, {
-      id: prepared.proofId,
-      route: call.route,
-      modelAddress: call.address,
-      model: answer.model,
-      requestHash: call.requestHash,
-      answer: answerText(answer),
-      usage: answer.usage,
-      conversationId: prepared.conversationId,
-    }),
-    run?.record(answer.model),
-  ]);
+  const proof = {
+    id: prepared.proofId,
+    route: call.route,
+    modelAddress: call.address,
+    model: answer.model,
+    requestHash: call.requestHash,
+    answer: answerText(answer),
+    usage: answer.usage,
+    conversationId: prepared.conversationId,
+  };
+  if (!run) await issueProof(ctx, proof); // an agent turn recorded its own consumption
+  else {
+    // The ledger entry and the certificate in one statement per workspace batch (answer-writes.ts).
+    let certified = false;
+    const workspaceId = ctx.caller.workspace.id;
+    await prepared.admission.record(run.entry(answer.model), (consumption) => {
+      certified = true;
+      return ctx.app.answerWrites.submit(workspaceId, { proof: pendingProof(ctx, proof), consumption });
+    });
+    // Recorded before (never for a model call today): the certificate goes alone.
+    if (!certified) await issueProof(ctx, proof);
+  }
   return { ...answer, proofId: prepared.proofId };
 }
 

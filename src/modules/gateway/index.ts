@@ -2,6 +2,7 @@
 export { anthropicMessage, AnthropicStream } from './anthropic.dialect.js';
 export { type GatewayAnswer, type PreparedCall } from './gateway-call.js';
 export { AnthropicCountTokensRequestSchema, AnthropicErrorSchema, AnthropicMessageResponseSchema, AnthropicMessagesRequestSchema, ModelListSchema, OpenAIChatRequestSchema, OpenAIChatResponseSchema, OpenAIErrorSchema, ResponsesRequestSchema, ResponsesResponseSchema } from './gateway.schemas.js';
+export { type AnswerWrites, createAnswerWrites } from './answer-writes.js';
 export { runGatewayCall } from './gateway.service.js';
 export { chatCompletionsOp, countTokensOp, listModelsOp, messagesOp, responsesOp } from './operations.js';
 export { openAICompletion, OpenAIStream } from './openai.dialect.js';

@@ -105,7 +105,12 @@ export class MeteredModel {
 
   /** Records the whole usage through the admission, under the answering model's name (default the provider's). */
   async record(model?: string): Promise<void> {
-    await this.opts.meter.record({ route: this.opts.route, modelClass: this.provider.modelClass, usage: this.usage, model: model ?? this.provider.model });
+    await this.opts.meter.record(this.entry(model));
+  }
+
+  /** What `record` records: the whole usage under the answering model's name (default the provider's). */
+  entry(model?: string): { route: string; modelClass: ModelClass; usage: TokenUsage; model: string } {
+    return { route: this.opts.route, modelClass: this.provider.modelClass, usage: this.usage, model: model ?? this.provider.model };
   }
 
   /**

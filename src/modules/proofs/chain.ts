@@ -44,11 +44,19 @@ interface Head {
   hash: string | null;
 }
 
+/** The last link this process saw per workspace: shared by every appender of the process (`ProofChain`, the gateway's answer writes). */
+export type ChainHeads = Map<string, Head>;
+
+/** A statement sent with a batch's append, in the same statement (`with chain as (insert …) <select>`): parameters `$1…` are its own. */
+export interface AlongsideStatement {
+  select: string;
+  params: readonly unknown[];
+}
+
 /** Retries of a batch that other processes keep overtaking (each retry reads the head again). */
 const MAX_RELINKS = 100;
 
-export function createProofChain(kernel: Kernel, signing: GatewaySigning): ProofChain {
-  const heads = new Map<string, Head>();
+export function createProofChain(kernel: Kernel, signing: GatewaySigning, heads: ChainHeads = new Map()): ProofChain {
   return new GroupCommit({ flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
 }
 
@@ -64,18 +72,25 @@ async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {
 const isUniqueViolation = (err: unknown): boolean =>
   err instanceof UniqueConstraintViolationException || (err as { code?: string } | null)?.code === '23505';
 
-async function appendBatch(
+/**
+ * Links, signs and inserts a workspace's batch after its head, re-linking after the real head when another
+ * process appended in between. With `alongside`, that statement is sent in the same statement as the insert
+ * (one implicit transaction): a unique violation on (workspace, seq) rolls both back, and the retry sends
+ * both again after the head read anew; `alongside` must therefore be safe to send again after a rollback.
+ */
+export async function appendBatch(
   kernel: Kernel,
   signing: GatewaySigning,
-  heads: Map<string, Head>,
+  heads: ChainHeads,
   workspaceId: string,
   items: PendingProof[],
+  alongside?: AlongsideStatement,
 ): Promise<Outcome<{ id: string }>[]> {
   let head = heads.get(workspaceId) ?? (await readHead(kernel, workspaceId));
   for (let attempt = 0; ; attempt++) {
     const rows = linkBatch(kernel, signing, workspaceId, head, items);
     try {
-      await insertLinks(kernel, rows);
+      await insertLinks(kernel, rows, alongside);
     } catch (err) {
       heads.delete(workspaceId);
       if (!isUniqueViolation(err) || attempt >= MAX_RELINKS) throw err;
@@ -93,14 +108,17 @@ const COLUMNS = [
   'prompt_tokens', 'completion_tokens', 'total_tokens', 'prev_hash', 'hash', 'signature', 'key_id', 'outcome', 'api_key_id', 'request_id', 'created_at',
 ] as const;
 
-/** The batch in one statement with bound parameters. */
-async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>): Promise<void> {
-  const values = rows.map((_, r) => `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`);
+/** The batch in one statement with bound parameters (after `alongside`'s own, in the same statement, when given). */
+async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, alongside?: AlongsideStatement): Promise<void> {
+  const offset = alongside?.params.length ?? 0;
+  const values = rows.map((_, r) => `(${COLUMNS.map((_, c) => `$${offset + r * COLUMNS.length + c + 1}`).join(', ')})`);
   const params = rows.flatMap((r) => [
     r.id, r.workspaceId, r.seq, r.route, r.modelAddress, r.model, r.conversationId, r.requestHash, r.answerHash,
     r.promptTokens, r.completionTokens, r.totalTokens, r.prevHash, r.hash, r.signature, r.keyId, r.outcome, r.apiKeyId, r.requestId, r.createdAt,
   ]);
-  await sql(kernel.orm.em, `insert into proof_certificate (${COLUMNS.join(', ')}) values ${values.join(', ')}`, params);
+  const insert = `insert into proof_certificate (${COLUMNS.join(', ')}) values ${values.join(', ')}`;
+  if (!alongside) await sql(kernel.orm.em, insert, params);
+  else await sql(kernel.orm.em, `with chain as (${insert}) ${alongside.select}`, [...alongside.params, ...params]);
 }
 
 /** The batch's certificates placed after `head`, in order, each signed. */

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { TokenUsage } from '../models/index.js';
+import type { PendingProof } from './chain.js';
 import { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 import type { CallOutcome, Certificate, CertificateBody, Verification, VerifyCheck } from './proofs.schemas.js';
 import { publicKeyDto, type PublicKeyDto } from './signing-key.js';
@@ -51,8 +52,13 @@ export function hashRequest(request: unknown): string {
  * share one append (`ProofChain`, chain.ts). Internal: callers authorise first.
  */
 export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
+  return ctx.app.proofChain.submit(ctx.caller.workspace.id, pendingProof(ctx, input));
+}
+
+/** The certificate `issueProof` appends, for an appender that writes it with something else (the gateway's answer writes). */
+export function pendingProof(ctx: ServiceContext, input: IssueProofInput): PendingProof {
   const requestHash = input.requestHash ?? hashRequest(input.request);
-  return ctx.app.proofChain.submit(ctx.caller.workspace.id, {
+  return {
     id: input.id ?? newId('prf'),
     route: input.route,
     modelAddress: input.modelAddress,
@@ -64,7 +70,7 @@ export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise
     outcome: input.outcome,
     apiKeyId: ctx.caller.kind === 'person' ? null : ctx.caller.limits.meter,
     requestId: ctx.requestId,
-  });
+  };
 }
 
 /** The signed body as stored: every field of the certificate but `hash` and `signature`. */

@@ -107,8 +107,12 @@ export class Admission implements UsageMeter {
     this.held = required;
   }
 
-  record(entry: ConsumptionEntry): Promise<{ questions: number }> {
-    this.recording ??= writeConsumption(this.ctx, entry, this.holdIds).catch((err: unknown) => {
+  /**
+   * `via`, when given, writes the ledger entry instead of the workspace's ledger group commit (the gateway
+   * writes it with the answer's certificate); it is not called when the answer was already recorded.
+   */
+  record(entry: ConsumptionEntry, via?: ConsumptionWriter): Promise<{ questions: number }> {
+    this.recording ??= writeConsumption(this.ctx, entry, this.holdIds, via).catch((err: unknown) => {
       this.recording = undefined;
       throw err;
     });
@@ -252,18 +256,21 @@ export async function recordConsumption(ctx: ServiceContext, entry: ConsumptionE
   return admission ? admission.record(entry) : writeConsumption(ctx, entry, []);
 }
 
+/** Writes one pending consumption to the ledger, settling once committed. */
+export type ConsumptionWriter = (pending: PendingConsumption) => Promise<RecordedConsumption>;
+
 /**
  * Appends one consumption to the ledger with the admission's hold given back in the same transaction
  * (`recordBatch`, shared with the workspace's other answers recorded at that moment). When the key passes
  * 80% of its monthly ceiling, a notification is stored once per key and month, logged, and mailed to the key's owner.
  */
-async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdIds: string[]): Promise<{ questions: number }> {
+async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, holdIds: string[], via?: ConsumptionWriter): Promise<{ questions: number }> {
   const questions = questionsFor(opts.usage, opts.modelClass);
   const { workspace: ws, user, limits } = ctx.caller;
   const limit = limits.monthlyQuestions;
   const limited = limit !== null;
   // Answers of one workspace recorded together share one transaction (group commit).
-  const { keyTotal, at } = await ctx.app.usage.ledger.submit(ws.id, {
+  const pending: PendingConsumption = {
     workspace: ws,
     // The ledger's key column names who is metered: the key, or `person:`, `widget:`, `flow:` (src/core/principal.ts).
     keyId: limits.meter,
@@ -272,7 +279,8 @@ async function writeConsumption(ctx: ServiceContext, opts: ConsumptionEntry, hol
     holdIds,
     entry: opts,
     questions,
-  });
+  };
+  const { keyTotal, at } = await (via ? via(pending) : ctx.app.usage.ledger.submit(ws.id, pending));
   metrics.questionsConsumed(opts.modelClass, questions);
   if (keyTotal === undefined || !limited) return { questions };
   ctx.app.usage.keyBudgets.set(limits.meter, monthOf(at), keyTotal, at.getTime());
@@ -397,16 +405,33 @@ export async function recordBatch(
   workspaceId: string,
   items: PendingConsumption[],
 ): Promise<Outcome<{ keyTotal?: number; at: Date }>[]> {
+  const record = recordStatement(kernel, workspaceId, items);
+  const em = kernel.orm.em.fork();
+  await sql(em, record.select, record.params);
+  return record.outcomes(em);
+}
+
+/** The consumptions already recorded: the ledger's time and, for a key with a ceiling, its month total. */
+export type RecordedConsumption = { keyTotal?: number; at: Date };
+
+/**
+ * `recordBatch`'s statement (`select svc_record(…)`, its own parameters `$1…`), for a writer that sends it
+ * with another write in one statement (the gateway's answer and its certificate); the same statement may be
+ * sent again after a rollback (its ids are unused then). `outcomes` runs once it has committed.
+ */
+export function recordStatement(
+  kernel: Kernel,
+  workspaceId: string,
+  items: PendingConsumption[],
+): { select: string; params: unknown[]; outcomes: (em: Em) => Promise<RecordedConsumption[]> } {
   const now = kernel.clock.now();
   const ws = items[0].workspace;
   const window = allowanceWindow(ws, now);
-  const em = kernel.orm.em.fork();
   const tokens = (n: number) => Math.max(0, Math.round(n || 0));
-  await sql(
-    em,
-    `select svc_record($1, $2, $3, $4, $5, $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+  return {
+    select: `select svc_record($1, $2, $3, $4, $5, $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
                        $13::int[], $14::int[], $15::int[], $16::int[])`,
-    [
+    params: [
       workspaceId,
       now,
       window.start,
@@ -424,11 +449,13 @@ export async function recordBatch(
       pgArrayLiteral(items.map((i) => tokens(i.entry.usage.totalTokens))),
       pgArrayLiteral(items.map((i) => i.questions)),
     ],
-  );
-  // The key's month total only serves its ceiling: keys without one skip the sum.
-  const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
-  const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
-  return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
+    outcomes: async (em) => {
+      // The key's month total only serves its ceiling: keys without one skip the sum.
+      const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
+      const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
+      return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
+    },
+  };
 }
 
 /** Stores the 80% notification unless this key already has one this month; logs it when new. */
