@@ -78,6 +78,17 @@ async function chainOf(db: TestDatabase): Promise<{ seq: number; hash: string; p
   }
 }
 
+async function countOf(db: TestDatabase, query: string): Promise<number> {
+  const client = new pg.Client({ connectionString: db.url! });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(query);
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
 // Each test starts two or three server processes: slow on a loaded machine, hence the long timeouts.
 describe.runIf(available)('several server processes on one database', { timeout: 180_000 }, () => {
   it('200 concurrent gateway calls from two processes leave one unbroken chain', async () => {
@@ -94,6 +105,10 @@ describe.runIf(available)('several server processes on one database', { timeout:
     });
     // Every call's certificate is in the chain, once.
     expect(new Set(responses.map((r) => r.proof)).size).toBe(200);
+    // The ledger entries are written in the certificates' statement (a batch that lost the race to the
+    // chain's head is rolled back and sent again): each call recorded once, every hold given back.
+    expect(await countOf(db, `select count(*)::int as n from usage_ledger where route = 'POST /v1/chat/completions'`)).toBe(200);
+    expect(await countOf(db, 'select count(*)::int as n from question_hold')).toBe(0);
   });
 
   it('a key revoked in the middle of a burst is refused at its very next call in both processes', async () => {
