@@ -69,8 +69,15 @@ async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {
   return { seq: last?.seq ?? 0, hash: last?.hash ?? null };
 }
 
-const isUniqueViolation = (err: unknown): boolean =>
-  err instanceof UniqueConstraintViolationException || (err as { code?: string } | null)?.code === '23505';
+/**
+ * Another process appended first: a unique violation of the chain's (workspace, seq) index. A unique violation
+ * of anything else (the statement sent alongside, a certificate id) is a failure, not a reason to re-link.
+ */
+const isChainConflict = (err: unknown): boolean => {
+  if (!(err instanceof UniqueConstraintViolationException) && (err as { code?: string } | null)?.code !== '23505') return false;
+  const constraint = (err as { constraint?: string }).constraint;
+  return constraint === undefined || constraint === 'proof_certificate_chain_idx';
+};
 
 /**
  * Links, signs and inserts a workspace's batch after its head, re-linking after the real head when another
@@ -93,7 +100,7 @@ export async function appendBatch(
       await insertLinks(kernel, rows, alongside);
     } catch (err) {
       heads.delete(workspaceId);
-      if (!isUniqueViolation(err) || attempt >= MAX_RELINKS) throw err;
+      if (!isChainConflict(err) || attempt >= MAX_RELINKS) throw err;
       head = await readHead(kernel, workspaceId);
       continue;
     }
