@@ -47,9 +47,10 @@ export function hashRequest(request: unknown): string {
 
 /**
  * Appends a signed certificate to the caller's workspace chain and returns its id, once committed. The
- * append is serialised per workspace by a transaction-scoped advisory lock, so concurrent calls, in this
- * process or another one on the same database, still form a single line; certificates issued together
- * share one append (`ProofChain`, chain.ts). Internal: callers authorise first.
+ * append is optimistic: certificates issued together share one insert after the head this process knows,
+ * and the unique (workspace, seq) index refuses an insert after a head another process has passed, which
+ * then re-reads the head and links again (`appendBatch`, chain.ts), so concurrent calls, in this process
+ * or another one on the same database, still form a single line. Internal: callers authorise first.
  */
 export function issueProof(ctx: ServiceContext, input: IssueProofInput): Promise<{ id: string }> {
   return ctx.app.proofChain.submit(ctx.caller.workspace.id, pendingProof(ctx, input));
