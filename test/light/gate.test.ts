@@ -78,6 +78,16 @@ describe("light's gate", () => {
   });
 });
 
+describe("light's gate, fifth round: precision (issue 26)", () => {
+  it('a name of several words is found as one run, not as words scattered over other names (Thermo Centre)', () => {
+    const q = "Quel lot l'entreprise Thermo Centre réalise-t-elle sur le chantier ?";
+    const scattered = passage("Entreprise | Lot\nÉlec'Centre | Lot 09 — électricité\nThermo Loire | Lot 07 — plomberie", 'compte-rendu.md');
+    expect(answers(scattered, gateOf(q))).toBe(false);
+    const run = passage('Entreprise | Lot\nThermo Centre | Lot 07 — plomberie', 'compte-rendu.md');
+    expect(answers(run, gateOf(q))).toBe(true);
+  });
+});
+
 describe("light's gate, one sentence at a time (asked.ts)", () => {
   const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
 

@@ -4,10 +4,10 @@ import { lightFigures, loadHalf, runClaims, runQuestions, uploadHalf, verifierFi
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
- * The verifier on the two further tuning sets of issue 26 (test/fixtures/quality/tuning-2/ and tuning-3/, written by
+ * The verifier on the further tuning sets of issue 26 (test/fixtures/quality/tuning-2/, tuning-3/ and tuning-4/, written by
  * other hands, blind to the rules), through the real service as bench/quality.ts scores them: every claim through
- * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth
- * round"), so a change that helps one set and lowers another fails here. Light's floors on these sets (every question
+  * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth round",
+ * "Fifth round: precision"), so a change that helps one set and lowers another fails here. Light's floors on these sets (every question
  * through POST /light/ask on the built-in model, each set in its own workspace) are 5 points under light's fourth
  * round (docs/quality.md); test/quality/tuning-half.test.ts holds both on the tuning half. The held-out sets are never read.
  */
@@ -15,12 +15,19 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
   // Fourth round: tuning-2 42.4 %, supported 1.000, contradicted 1.000; tuning-3 41.3 %, 1.000, 0.889.
   'tuning-2': { accuracy: 0.37, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
   'tuning-3': { accuracy: 0.36, supportedPrecision: 0.95, contradictedPrecision: 0.83 },
+  // Fifth round (precision): tuning-4 45.7 %, supported 0.950 (0.905 at first sight), contradicted 0.786.
+  'tuning-4': { accuracy: 0.4, supportedPrecision: 0.9, contradictedPrecision: 0.73 },
 };
 
-/** Light's fourth round: tuning-2 64.6 % answered, 75.0 % refused, 67.7 % right fact; tuning-3 68.8 %, 75.0 %, 60.6 %. */
+/**
+ * Light's fifth round (precision: a name of several words as one run): tuning-2 62.5 % answered, 77.8 % refused, 70.0 %
+ * right fact (fourth round 64.6, 75.0, 67.7); tuning-3 66.7 %, 75.0 %, 62.5 % (68.8, 75.0, 60.6); tuning-4 68.8 %,
+ * 80.6 %, 84.8 % (75.0 % refused at first sight). The answers given up were wrong facts.
+ */
 const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
-  'tuning-2': { answered: 0.59, refused: 0.7, rightFact: 0.62 },
-  'tuning-3': { answered: 0.63, refused: 0.7, rightFact: 0.55 },
+  'tuning-2': { answered: 0.57, refused: 0.72, rightFact: 0.65 },
+  'tuning-3': { answered: 0.61, refused: 0.7, rightFact: 0.57 },
+  'tuning-4': { answered: 0.63, refused: 0.75, rightFact: 0.79 },
 };
 
 let t: TestApp;

@@ -134,4 +134,26 @@ describe('graded support', () => {
       expect(await verdict('La réception a été prononcée sans réserve.', doc)).not.toBe('supported');
     });
   });
+  describe('fifth round: precision (issue 26)', () => {
+    it('a qualifier the document tells apart (gross salary stated elsewhere) blocks a support from a sentence lacking it', async () => {
+      const doc = 'The monthly salary of the warehouse supervisor is £2,900. The gross salary is paid on the last day of the month.';
+      expect(await verdict('The gross monthly salary of the warehouse supervisor is £2,900.', doc)).toBe('unverifiable');
+    });
+
+    it('a qualifier the document never uses may still be left out (annual fee against the fee)', async () => {
+      expect(await verdict('The annual fee of the Harwell depot lease is £12,000.', 'The fee of the Harwell depot lease is £12,000.')).toBe('supported');
+    });
+
+    it('a sentence naming the claim\'s person but saying nothing of the claim itself, its context holding the rest, supports nothing', async () => {
+      const doc = '# Kestrel Fabrication: minutes of the board meeting\n\nPriya Raman commented on the results.';
+      expect(await verdict('The Kestrel board minutes were taken by Priya Raman.', doc)).toBe('unverifiable');
+    });
+
+    it('a heading naming the claim\'s subject does not state the name the claim states, left to the document', async () => {
+      const heading = '# Kestrel Fabrication: minutes of the board meeting\n\n**Present:** Priya Raman, Daniel Osei.';
+      expect(await verdict('The Kestrel board minutes were taken by Priya Raman.', heading)).toBe('unverifiable');
+      const said = '# Kestrel Fabrication: minutes of the board meeting\n\nThe minutes were taken by Priya Raman.';
+      expect(await verdict('The Kestrel board minutes were taken by Priya Raman.', said)).toBe('supported');
+    });
+  });
 });

@@ -71,7 +71,8 @@ async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<
   if (names.length === 0) return [];
   const parts = names.map((_n, i) => `(select coalesce(array_agg(distinct source_id), '{}') from knowledge_chunk where workspace_id = ? and search_vector @@ to_tsquery('simple', ?)) as n${i}`);
   const params: unknown[] = [];
-  for (const n of names) params.push(ctx.caller.workspace.id, n.words.map((w) => `'${w.replace(/'/g, '')}'`).join(' & '));
+  // Fifth round (precision): a name of several words is said as one run (`Thermo Centre`, not `Thermo Loire` and `Élec'Centre`).
+  for (const n of names) params.push(ctx.caller.workspace.id, n.words.map((w) => `'${w.replace(/'/g, '')}'`).join(' <-> '));
   const [row] = await ctx.em.fork().execute<Record<string, string[] | string>[]>(`select ${parts.join(', ')}`, params);
   return names.map((_n, i) => {
     const v = row?.[`n${i}`];
@@ -122,7 +123,8 @@ export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceN
   for (const t of gate.terms) {
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
     // A file name writes `aq200` for AQ-200.
-    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.every((w) => words.has(w));
+    // A name of several words as one run of words (fifth round: `Thermo Centre` is not `Thermo Loire` and `Élec'Centre`).
+    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${t.words.join(' ')} `);
     const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;

@@ -93,6 +93,8 @@ const SUPPORT_ANCHORED = 0.6;
 const SUPPORT_PLAIN = 0.75;
 /** Graded support: at most this weighted share of the words of what the claim is about (before its verb) may be missing. */
 const SUBJECT_MISSING = 0.5;
+/** Fifth round: a qualifier is told apart where it stands within this many content words of a word it qualifies. */
+const QUALIFIER_REACH = 2;
 /** Entries of the verifier's memo of alternatives before it is emptied. */
 const ALTERNATIVES_MEMO = 20_000;
 /** Two facts of a sentence this close in how much they are about a claim's fact: which one the claim means is unclear. */
@@ -1318,11 +1320,22 @@ export class Verifier {
     // agree (it is then a qualifier: `elected secretary of the Tilleuls Bleus meeting`), never the statement itself
     // (`approved by Hannah Price` against `The launch was approved`). Such a name only ever supports.
     const subjectNamed = claim.entities.some((e) => claim.verbAt >= 0 && e.start < claim.verbAt && inSentence(e));
+    // Fifth round (precision): a name the claim states, left to the document on its subject's strength alone, needs the
+    // sentence to say some word of the statement itself (`elected secretary`), not only to name its subject (a heading
+    // `Kestrel Fabrication: minutes of the board meeting` against `The Kestrel board minutes were taken by Priya Raman`).
+    const statement = () => claim.stems.some((st) => claim.said.has(st) && !claim.light.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a))));
     const docName = (e: Entity) =>
-      ((claim.verbAt >= 0 && e.start < claim.verbAt) || subjectNamed || anchoredFacts) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
+      ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
     const docOnly = absent.length > 0 && absent.every(docName);
     if (!covered || docOnly) {
       if ((absent.length > 0 && !docOnly) || amounts !== 'match' || when !== 'match') return none;
+      // Fifth round (precision): a sentence saying nothing of the claim itself supports nothing (saysNothingOf). A graded
+      // support leaves words of the claim out, and a left-out word must not change the fact: an antonym of a claim word in
+      // the sentence (`net` for `gross`) is never a support; a word of the claim the sentence lacks but its document states
+      // elsewhere beside the same words (`declared completion` where the sentence says the `contractual completion date`)
+      // is a qualifier the document tells apart: the sentence is about the other one.
+      if (this.saysNothingOf(claim, s, subjectNamed)) return none;
+      if (!covered && (flipped || uncovered.some((u) => this.toldApart(claim, u, s)))) return none;
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
       if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
@@ -1361,8 +1374,21 @@ export class Verifier {
     if (this.restrictedIn(s) && !claim.restricted) return none;
     // A name the claim states that the sentence says of something else (`approved by Tomas Berg` for `taken by Tomas Berg`).
     if (!this.namesInRole(claim, s)) return none;
+    // Fifth round (precision): an antonym of a claim word in the sentence is never a support; nor a sentence saying nothing of the claim itself.
+    if (flipped || this.saysNothingOf(claim, s, subjectNamed)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score: full, own: score };
+  }
+
+  /**
+   * Fifth round (precision): a sentence that holds, itself, none of the claim's meaningful words and none of the names of
+   * what the claim is about, where the claim has no amount or date to agree, says nothing of the claim: its context holds
+   * the rest (`Priya Raman commented on the results` in the board minutes against `The minutes were taken by Priya Raman`).
+   */
+  private saysNothingOf(claim: Claim, s: Sentence, subjectNamed: boolean): boolean {
+    if (subjectNamed || claim.quantities.length + claim.dates.length > 0) return false;
+    const held = (a: string) => s.stems.has(a);
+    return !claim.stems.some((stem) => !claim.light.has(stem) && (held(stem) || this.alternativesOf(claim, stem).some(held) || this.paraphrasesOf(stem).some(held)));
   }
 
   /** The entities of a sentence with what each is said of (its words in its clause, up to the neighbouring ones). */
@@ -1448,6 +1474,30 @@ export class Verifier {
     // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
     const claims = (p: Entity) => claim.entities.some((x) => x.words.some((w) => p.words.includes(w) && !/^\d+$/.test(w))) || p.words.every((w) => claim.surface.has(this.stemOf(w)));
     return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !claims(p.fact));
+  }
+
+  /**
+   * Whether a claim word the sentence lacks is a qualifier its document tells apart: another sentence of the same
+   * passage states it beside a word the claim puts it beside and this sentence holds (`declared completion` where
+   * this sentence says the `contractual completion date`; `previous provider` where it says the provider's charge).
+   * A capitalised word of the claim is a name's, left to the name rules.
+   */
+  private toldApart(claim: Claim, stem: string, s: Sentence): boolean {
+    const surface = claim.surface.get(stem) ?? [];
+    if (surface.length > 0 && surface.every((w) => claim.capitals.includes(w))) return false;
+    const at = claim.stems.indexOf(stem);
+    const beside = claim.stems.filter((n, k) => k !== at && Math.abs(k - at) <= QUALIFIER_REACH && s.stems.has(n));
+    if (beside.length === 0) return false;
+    const ids = this.postings.get(stem);
+    if (!ids) return false;
+    for (const id of ids) {
+      const other = this.sentences[id]!;
+      if (other === s || other.passage !== s.passage) continue;
+      const order = [...other.stems];
+      const k = order.indexOf(stem);
+      if (order.some((n, m) => m !== k && Math.abs(m - k) <= QUALIFIER_REACH && beside.includes(n))) return true;
+    }
+    return false;
   }
 
   /** Whether the passage (its text or its name) holds every word of the entity. */
