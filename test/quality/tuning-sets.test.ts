@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 /**
  * The verifier on the further tuning sets of issue 26 (test/fixtures/quality/tuning-2/, tuning-3/ and tuning-4/, written by
  * other hands, blind to the rules), through the real service as bench/quality.ts scores them: every claim through
-  * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth round",
+ * POST /v1/verify against its own documents. Each floor is 5 points under the figure of docs/quality.md ("Fourth round",
  * "Fifth round: precision"), so a change that helps one set and lowers another fails here. Light's floors on these sets (every question
  * through POST /light/ask on the built-in model, each set in its own workspace) are 5 points under light's fourth
  * round (docs/quality.md); test/quality/tuning-half.test.ts holds both on the tuning half. The held-out sets are never read.
