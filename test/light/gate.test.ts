@@ -86,6 +86,15 @@ describe("light's gate, fifth round: precision (issue 26)", () => {
     const run = passage('Entreprise | Lot\nThermo Centre | Lot 07 — plomberie', 'compte-rendu.md');
     expect(answers(run, gateOf(q))).toBe(true);
   });
+
+  it('an interest rate or a VAT rate asks a percentage: a sentence naming the rate without its figure does not answer', () => {
+    const fr = "Quel est le taux d'intérêt légal applicable aux retards de paiement de Corvin ?";
+    expect(gateOf(fr).asked.value).toBe('percentage');
+    expect(answers(passage('Tout retard de paiement entraîne des pénalités au taux de trois fois le taux d\'intérêt légal et une indemnité de 40 €.', 'cgv-corvin.md'), gateOf(fr))).toBe(false);
+    const en = 'What VAT rate is added to the Corvin invoices?';
+    expect(answers(passage('VAT is added to the Corvin invoices at the standard rate.', 'corvin.md'), gateOf(en))).toBe(false);
+    expect(answers(passage('VAT is added to the Corvin invoices at 20%.', 'corvin.md'), gateOf(en))).toBe(true);
+  });
 });
 
 describe("light's gate, one sentence at a time (asked.ts)", () => {

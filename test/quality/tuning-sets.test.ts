@@ -20,14 +20,15 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
 };
 
 /**
- * Light's fifth round (precision: a name of several words as one run): tuning-2 62.5 % answered, 77.8 % refused, 70.0 %
- * right fact (fourth round 64.6, 75.0, 67.7); tuning-3 66.7 %, 75.0 %, 62.5 % (68.8, 75.0, 60.6); tuning-4 68.8 %,
- * 80.6 %, 84.8 % (75.0 % refused at first sight). The answers given up were wrong facts.
+ * Light's fifth round (precision: a name of several words as one run; an interest or VAT rate asks a percentage):
+ * tuning-2 62.5 % answered, 80.6 % refused, 70.0 % right fact (fourth round 64.6, 75.0, 67.7); tuning-3 66.7 %, 75.0 %,
+ * 62.5 % (68.8, 75.0, 60.6); tuning-4 68.8 %, 83.3 %, 84.8 % (75.0 % refused at first sight). The answers given up were
+ * wrong facts.
  */
 const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
-  'tuning-2': { answered: 0.57, refused: 0.72, rightFact: 0.65 },
+  'tuning-2': { answered: 0.57, refused: 0.75, rightFact: 0.65 },
   'tuning-3': { answered: 0.61, refused: 0.7, rightFact: 0.57 },
-  'tuning-4': { answered: 0.63, refused: 0.75, rightFact: 0.79 },
+  'tuning-4': { answered: 0.63, refused: 0.78, rightFact: 0.79 },
 };
 
 let t: TestApp;

@@ -84,7 +84,8 @@ export function languageOf(text: string): Language {
 // The kind of value
 
 const VALUE_CUES: [ValueKind, RegExp][] = [
-  ['percentage', /\b(what (?:percentage|percent|share|proportion)|how many percent|quel(?:le)? (?:est le |est la )?(?:pourcentage|part|proportion))\b/],
+  // An interest rate or a VAT rate is a percentage (fifth round: a sentence naming the rate without its figure does not answer).
+  ['percentage', /\b(what (?:percentage|percent|share|proportion)|how many percent|quel(?:le)? (?:est le |est la )?(?:pourcentage|part|proportion)|interest rate|rate of interest|vat rate|rate of vat|taux (?:d )?(?:interet|de tva|tva))\b/],
   ['weight', /\b(how heavy|weigh|weighs|weight|combien pese|quel (?:est le )?poids|pese)\b/],
   ['sound', /\b(how loud|how noisy|noise level|sound level|quel (?:est le )?niveau (?:de bruit|sonore)|bruit|bruyant)\b/],
   ['speed', /\b(how fast|what speed|top speed|quelle (?:est la )?vitesse)\b/],
