@@ -1,10 +1,9 @@
-import { loadTagger } from '../lib/language/entities.js';
 import type { TracingHandle } from '../lib/tracing-start.js';
-import { loadTokenizer } from '../modules/models/index.js';
 import { firstAdminLink } from '../modules/people/index.js';
 import { bootstrapFirstWorkspace } from '../modules/provisioning/index.js';
 import { isClusterWorker, superviseWorkers } from './cluster.js';
 import { createApp, listen } from './create-app.js';
+import { preloadBeforeListening } from './preload.js';
 import { shutDownGracefully } from './shutdown.js';
 
 /**
@@ -17,8 +16,7 @@ export async function serve(tracing?: TracingHandle): Promise<void> {
   const app = await createApp();
   const { config, log, orm, clock } = app.services;
   const first = await bootstrapFirstWorkspace({ em: orm.em.fork(), clock });
-  loadTokenizer(); // before listening: its half-second load would otherwise hold the first requests
-  loadTagger(); // the same for the part-of-speech model of the verifier, light and the built-in model
+  preloadBeforeListening();
   const server = await listen(app.http, config.port, config.host, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preloadBeforeListening } from '../../src/app/preload.js';
 import { CHAT_LIMITS } from '../../src/modules/chat/chat.schemas.js';
 import { GATEWAY_LIMITS } from '../../src/modules/gateway/gateway.schemas.js';
 import { VERIFY_LIMITS } from '../../src/modules/verify/verify.schemas.js';
@@ -32,6 +32,7 @@ let key: string;
 let agentId: string;
 
 beforeAll(async () => {
+  preloadBeforeListening(); // as the server does before it listens (src/app/serve.ts)
   t = await startTestApp();
   ({ key } = await t.tenant());
   const created = await api(t.baseUrl, key).post('/v1/agents', persona('Ada'));
@@ -39,35 +40,44 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs `work` while sampling the event-loop delay of this process (the server runs in it). */
-async function maxLoopDelayMs(work: () => Promise<void>): Promise<number> {
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  h.enable();
-  try {
-    await work();
-  } finally {
-    h.disable();
-  }
-  return h.max / 1e6;
+/** CPU milliseconds this thread (the server runs in it) has spent since `from`. */
+function threadCpuMs(from?: NodeJS.CpuUsage): number {
+  const used = process.threadCpuUsage(from);
+  return (used.user + used.system) / 1000;
 }
 
 /**
- * The best of up to three runs of a timed scenario. A stall caused by the request comes back every
- * time; a pause of the whole process on a loaded machine (other test files, other jobs) does not.
+ * Runs `work` and returns the longest stretch of CPU time the thread spent between two turns of its event
+ * loop. It is the loop's delay without what a loaded machine adds: a stall caused by the request is CPU spent
+ * without yielding and comes back whatever else runs; a pause of the whole process (other test files, other
+ * jobs on the machine) costs no CPU here and is not counted. A bound on wall-clock delay failed at load 15.
  */
-async function bestOf3(run: () => Promise<number>, limitMs: number): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < 3 && best >= limitMs; i++) best = Math.min(best, await run());
-  return best;
+async function longestStretchCpuMs(work: () => Promise<void>): Promise<number> {
+  let last = process.threadCpuUsage();
+  let worst = 0;
+  let running = true;
+  const turn = () => {
+    worst = Math.max(worst, threadCpuMs(last));
+    last = process.threadCpuUsage();
+    if (running) setImmediate(turn);
+  };
+  setImmediate(turn);
+  try {
+    await work();
+  } finally {
+    running = false;
+  }
+  return Math.max(worst, threadCpuMs(last));
 }
 
 describe('tokenizer', () => {
   it('counts a long unbroken run in linear time (was quadratic)', () => {
     for (const make of Object.values(runs)) {
-      const started = performance.now();
-      countTextTokens(make(200_000));
-      // The quadratic merge took ~30 s on 20k letters; linear counting does 200k in well under a second.
-      expect(performance.now() - started).toBeLessThan(5_000);
+      const text = make(200_000);
+      const before = process.threadCpuUsage();
+      countTextTokens(text);
+      // The quadratic merge took ~30 s of CPU on 20k letters; linear counting does 200k in well under a second.
+      expect(threadCpuMs(before)).toBeLessThan(5_000);
     }
   });
 
@@ -110,16 +120,12 @@ describe('routes that take text stay responsive under adversarial input', () => 
   it.each(cases)('$name: 1 MB over the limit is a 400 naming the field, without stalling', async ({ method, path, body, field, status }) => {
     const client = api(t.baseUrl, key);
     const payload = JSON.stringify(body());
-    const delay = await bestOf3(
-      () =>
-        maxLoopDelayMs(async () => {
-          const res = await client[method](path(), payload);
-          expect(res.status).toBe(status ?? 400);
-          expect(JSON.stringify(res.body)).toMatch(field);
-        }),
-      100,
-    );
-    expect(delay).toBeLessThan(100);
+    const stretch = await longestStretchCpuMs(async () => {
+      const res = await client[method](path(), payload);
+      expect(res.status).toBe(status ?? 400);
+      expect(JSON.stringify(res.body)).toMatch(field);
+    });
+    expect(stretch).toBeLessThan(100);
   });
 
   const accepted: { name: string; path: string; body: () => unknown; status?: number }[] = [
@@ -138,29 +144,27 @@ describe('routes that take text stay responsive under adversarial input', () => 
     { name: 'verifier adversarial text', path: '/v1/verify', status: 201, body: () => ({ text: runs.letters(VERIFY_LIMITS.textChars), passages: [{ source: 's', content: runs.random(50_000) }] }) },
   ];
 
-  it.each(accepted)('$name: answered, and /health answers within 100 ms throughout', async ({ path, body, status }) => {
+  it.each(accepted)('$name: answered, and the loop is never held 100 ms of CPU while /health is polled', async ({ path, body, status }) => {
     // The embedded database runs on the server's own thread: storing the answer (a verification report
     // with 200 passages) is itself a stretch of loop time there, up to 125 ms seen in CI.
     // On PostgreSQL the bound is the issue's 100 ms.
     const bound = t.app.services.config.databaseUrl ? 100 : 250;
     const client = api(t.baseUrl, key);
     const payload = JSON.stringify(body()); // built before measuring: the test's own work is not the server's
-    const worst = await bestOf3(async () => {
-      let slowestHealth = 0;
-      const delay = await maxLoopDelayMs(async () => {
-        const call = client.post(path, payload);
-        let done = false;
-        void call.finally(() => (done = true));
-        while (!done) {
-          const started = performance.now();
-          const health = await fetch(`${t.baseUrl}/health`);
-          await health.arrayBuffer();
-          slowestHealth = Math.max(slowestHealth, performance.now() - started);
-        }
-        expect((await call).status).toBe(status ?? 200);
-      });
-      return Math.max(delay, slowestHealth);
-    }, bound);
-    expect(worst).toBeLessThan(bound);
+    let healthAnswers = 0;
+    const stretch = await longestStretchCpuMs(async () => {
+      const call = client.post(path, payload);
+      let done = false;
+      void call.finally(() => (done = true));
+      while (!done) {
+        const health = await fetch(`${t.baseUrl}/health`);
+        await health.arrayBuffer();
+        expect(health.status).toBe(200);
+        healthAnswers++;
+      }
+      expect((await call).status).toBe(status ?? 200);
+    });
+    expect(healthAnswers).toBeGreaterThan(0);
+    expect(stretch).toBeLessThan(bound);
   });
 });
