@@ -285,3 +285,25 @@ describe('knowledge search expansion', () => {
     for (const t of terms) expect(wide).not.toContain(`'${t}'`);
   });
 });
+
+describe("light's refusal, sixth round (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it("possessive: the head is read after the owner's name (the ZX-9's rated load), so a sentence without it does not answer", () => {
+    const q = "What is the ZX-9's rated load at 4 metres?";
+    expect(askedOf(q).head).toBe('load');
+    expect(askedOf("What was the Billing API's monthly uptime in May 2026?").head).toBe('uptime');
+    expect(answers(p('Keep the ZX-9 at least 4 metres away from open flames.', 'zx9-manual.md'), gateOf(q))).toBe(false);
+    expect(answers(p('At 4 metres the ZX-9 has a rated load of 1,800 kg.', 'zx9-manual.md'), gateOf(q))).toBe(true);
+  });
+
+  it('a word saying when (today, now) is never the head: "share price today" asks the price', () => {
+    expect(askedOf("What is Orvane Group's share price today?").head).not.toBe('today');
+  });
+
+  it('role asked by who: the function beside a name says the role, whatever the title (safety officer / safety lead)', () => {
+    const q = "Who is Dalmore Building's safety officer on the school site?";
+    expect(answers(p('| Role | Name |\n| --- | --- |\n| Safety lead | Ines Kowalczyk |', 'site-roles.md', 'Dalmore Building: school site'), gateOf(q))).toBe(true);
+    expect(answers(p('| Role | Name |\n| --- | --- |\n| Site manager | Ines Kowalczyk |', 'site-roles.md', 'Dalmore Building: school site'), gateOf(q))).toBe(false);
+  });
+});

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { alternativesOf } from './alternatives.js';
 import { translationsOf } from './glossary.js';
 import { paraphrasesOf } from './paraphrase.js';
-import { baseFormsOf, relatedOf } from './wordnet.js';
+import { baseFormsOf, LEX, nounClasses, relatedOf } from './wordnet.js';
 import { answerTypeOf, asksDay, holdsAnswerType, holdsDay, withoutCodes, type AnswerType } from './answer-type.js';
 import { codesOf, specificTermsOf, tag, type Entity, type Token } from './entities.js';
 
@@ -168,6 +168,12 @@ const FR_SKIP = new Set(
 /** Past participles and gerunds by their ending, regular and common irregular ones (`paid`, `built`, `kept`). */
 const PARTICIPLE = /(?:ed|en|ing|id|lt|ght|pt|ent)$/;
 
+/** Words that say when, not what (`share price today`): never the head. */
+const NOW = new Set('today tonight tomorrow yesterday now nowadays currently presently'.split(' '));
+
+/** Parts of speech of the words naming an owner before a possessive (`the Routing API's`, `Kestrel Fabrication's`). */
+const OWNER_POS = new Set(['DET', 'PROPN', 'NOUN', 'ADJ', 'VERB', 'NUM', 'X', 'SYM', 'CCONJ']);
+
 const WH_EN = new Set('what which who whom whose when where how'.split(' '));
 const FR_WH = /(?:^|\s)(quel|quelle|quels|quelles|combien|quand|qui|ou|a quelle|depuis quand|jusqu)(?=\s|$)/;
 
@@ -188,10 +194,13 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   const word = (k: number) => (tokens[k] ? fold(tokens[k]!.value) : '');
   // Adjectives and -ing/-ed forms modify; the head is a noun (or, when the tagger found none, the last word).
   const isModifier = (t: Token) => t.pos === 'ADJ' || (t.pos === 'VERB' && /(?:ing|ed)$/.test(t.value) && !LIGHT_VERBS.has(fold(t.value)));
-  const isNounish = (t: Token) => (t.pos === 'NOUN' || isModifier(t)) && !skip(t);
+  const isNounish = (t: Token) => (t.pos === 'NOUN' || isModifier(t)) && !skip(t) && !NOW.has(fold(t.value));
+  const possessive = (k: number) => tokens[k]?.pos === 'PART' && /^['’]s?$/.test(tokens[k]!.value);
   /** The noun phrase starting at k: its words and its last non-generic noun; `X of Y` with a generic X reads Y. */
   const phrase0 = (k: number) => Boolean(tokens[k + 1] && (tokens[k + 1]!.pos === 'NOUN' || tokens[k + 1]!.pos === 'ADJ'));
   const phraseAt = (k: number): { end: number; phrase: string[]; head: string | null } => {
+    // `the Routing API's monthly availability`: the words before a possessive name the owner, the phrase after it is asked.
+    for (let j = k; tokens[j] && OWNER_POS.has(tokens[j]!.pos); j++) if (possessive(j + 1)) return phraseAt(j + 2);
     while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'PRON' || tokens[k]!.pos === 'NUM' || (phrase0(k) && tokens[k]!.pos === 'ADV') || skip(tokens[k]!))) k++;
     const phrase: string[] = [];
     let head: string | null = null;
@@ -356,9 +365,24 @@ const stemsOf = (w: string): string[] => stemmed(w).slice(0, 2);
 /** Forms that stand for the head: its stems, and those of its synonyms and translations. */
 export function headForms(asked: Asked): Set<string> {
   if (!asked.head) return new Set();
-  const forms = new Set([asked.head, ...alternativesOf(asked.head)].flatMap(stemsOf));
+  const forms = new Set([asked.head, ...alternativesOf(asked.head), ...roleFunctionsOf(asked)].flatMap(stemsOf));
   for (const w of relatedWords(asked.head)) for (const f of relatedStems(w)) forms.add(f);
   return forms;
+}
+
+/**
+ * The function words of a role asked by a who-question (`commissioning` in *Who is the commissioning
+ * specialist*): titles vary from one document to another (specialist, engineer, officer, lead) while the
+ * function is what tells one role from another, so the function beside a name says the role. Only nouns
+ * (not `new`), and not a person noun itself (`senior`).
+ */
+function roleFunctionsOf(asked: Asked): string[] {
+  if (asked.type !== 'person' || asked.language !== 'en' || !asked.head || !nounClasses(asked.head).has(LEX.person)) return [];
+  return asked.phrase.filter((w) => {
+    if (w === asked.head || w.length < 4 || isGeneric(w, asked.type, asked.value)) return false;
+    const classes = nounClasses(w);
+    return classes.size > 0 && !classes.has(LEX.person);
+  });
 }
 
 /** A related word as a form: itself, and those of its stems long enough not to be another word (`due` is no `du`). */
