@@ -7,7 +7,9 @@ import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from '
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
-import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, scopedWords, type Span } from './scope.js';
+import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, restates, scopedWords, type Span } from './scope.js';
+import { keyedByColumn, type Column } from './columns.js';
+import { isFrenchVerb } from './french-verbs.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
@@ -119,23 +121,6 @@ const IMPLIED_BY: Record<string, string[]> = {
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue'],
 };
-
-/** Words after which a French word is a verb: auxiliaries, modals, clitics and the prepositions of an infinitive. */
-const FRENCH_BEFORE_VERB = new Set(
-  'a ont avait avaient aura auront est sont etait etaient sera seront ete etre avoir doit doivent devra devront peut peuvent pourra pourront faut ne n se s qui il elle ils elles on de d a pour sans'.split(' '),
-);
-
-/**
- * Whether a French word is a verb (the tagger is English): an imperfect (`-ait`), or a word right after an
- * auxiliary, a modal, a clitic or the preposition of an infinitive (`est signé`, `doit être réglé`, `de payer`).
- * Nouns ending like verbs (`année`, `société`, `accident`) are not verbs by their ending alone.
- */
-function frenchVerb(word: string, previous: string): boolean {
-  const w = fold(word);
-  if (!/^\p{L}+$/u.test(w) || STOP_WORDS.has(w)) return false;
-  if (/(?:ait|aient)$/.test(w) && w.length > 4) return true;
-  return FRENCH_BEFORE_VERB.has(fold(previous).replace(/['’]$/, ''));
-}
 
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
 const UPPER_PHRASES =
@@ -275,6 +260,8 @@ interface Fact<T> {
   bound: Bound;
   /** The preposition just before the fact (`to`, `from`, `du`, `au`…), or '': which end of a `from … to …` it is. */
   lead: string;
+  /** For a fact in a table row: its column's header. */
+  column?: Column;
 }
 
 /**
@@ -622,13 +609,13 @@ export class Verifier {
     // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
     const verbs = new Set(
       tokens
-        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && frenchVerb(t.value, tokens[i - 1]?.value ?? '')))
+        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
         .map((t) => this.stemOf(fold(t.value)))
         .filter(Boolean),
     );
     const mainVerb =
       tokens
-        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && frenchVerb(t.value, tokens[i - 1]?.value ?? '')))
+        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
         .map((t) => this.stemOf(fold(t.value)))
         .find((st) => st !== '' && !light.has(st) && !nameStems.has(st)) ?? null;
     for (const l of light) predicate.delete(l);
@@ -762,17 +749,20 @@ export class Verifier {
       return facts.map((fact) => {
         const col = cells.findIndex((c) => fact.start >= c.start && fact.start < c.end);
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
-        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact) };
+        const cell = header?.[col];
+        const column = cell ? { words: new Set(words(cell).map((w) => w.w)), stems: new Set(this.contentStems(cell).stems) } : undefined;
+        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), ...(column ? { column } : {}) };
       });
     }
     const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
+    const clauses = clausesOf(text);
     return facts.map((fact, i) => {
       let own = regions[i]!.flatMap((r) => this.contentStems(text.slice(r.start, r.end)).stems);
+      const at = clauses.findIndex((c) => fact.start >= c.start && fact.start < c.end);
       // A fact with no words of its own in its clause is the value of the clause before it (`**Date of signature:** 14
-      // February 2025`, `Signed for the Customer: Matthias Keller`), or of the whole sentence when it opens it.
-      if (own.length === 0) {
-        const clauses = clausesOf(text);
-        const at = clauses.findIndex((c) => fact.start >= c.start && fact.start < c.end);
+      // February 2025`, `Signed for the Customer: Matthias Keller`), or of the whole sentence when it opens it; so is a
+      // restatement of the clause's value (`6 % du budget, soit 2 916 €`, `£1,200, i.e. €1,390`).
+      if (own.length === 0 || (at > 0 && restates(text.slice(clauses[at]!.start, fact.start)))) {
         const before = at > 0 ? clauses[at - 1]! : null;
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
@@ -1100,7 +1090,10 @@ export class Verifier {
   ): 'match' | 'conflict' | 'missing' {
     let missing = false;
     for (const c of claimFacts) {
-      let same = sentenceFacts.filter((p) => comparable(c.fact, p.fact));
+      let same = keyedByColumn(
+        sentenceFacts.filter((p) => comparable(c.fact, p.fact)),
+        { entities: claim.entities.map((e) => e.words), acronyms: claim.acronyms, stems: claim.stems },
+      );
       // Stated by the document's own context (an invoice's number or date in its title): agreed, when the sentence does not state it.
       if (!same.some((p) => equal(c.fact, p.fact)) && contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p))) continue;
       const like = same.filter((p) => sameKind(c.fact, p.fact));

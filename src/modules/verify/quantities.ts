@@ -35,7 +35,7 @@ const MEASURES: Record<string, Measure> = {
   w: m('w', 'power'), watt: m('w', 'power'), watts: m('w', 'power'), kw: m('w', 'power', 1e3), kilowatt: m('w', 'power', 1e3), kilowatts: m('w', 'power', 1e3),
   kwh: m('kwh', 'energy'), db: m('db', 'sound'), dba: m('db', 'sound'), decibel: m('db', 'sound'), decibels: m('db', 'sound'),
   km: m('m', 'length', 1e3), kilometre: m('m', 'length', 1e3), kilometres: m('m', 'length', 1e3), kilometer: m('m', 'length', 1e3), kilometers: m('m', 'length', 1e3),
-  cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
+  cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), m: m('m', 'length'), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
   m2: m('m2', 'area'), sqm: m('m2', 'area'), ft2: m('ft2', 'area'), m3: m('m3', 'volume'), litre: m('l', 'volume'), litres: m('l', 'volume'), liter: m('l', 'volume'), liters: m('l', 'volume'), l: m('l', 'volume'),
   // Days and weeks in hours: `within one day` is `within 24 hours`, `deux jours` is `48 heures`.
   day: m('hour', 'time-h', 24), days: m('hour', 'time-h', 24), jour: m('hour', 'time-h', 24), jours: m('hour', 'time-h', 24), week: m('hour', 'time-h', 168), weeks: m('hour', 'time-h', 168), semaine: m('hour', 'time-h', 168), semaines: m('hour', 'time-h', 168),
@@ -219,7 +219,9 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     const prefix = currencyBefore(text, start);
     const suffix = readSuffix(text, numEnd, stem);
     const unit = prefix ?? suffix.unit;
-    out.push({ value: value * suffix.scale, unit, dimension: dimensionOf(unit, suffix.measure), start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
+    // A currency before the figure says what it counts: a letter after it is no unit of measure (`£1.2 m`).
+    const measure = prefix ? undefined : suffix.measure;
+    out.push({ value: value * suffix.scale, unit, dimension: dimensionOf(unit, measure), start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
   }
   // Compound number words: `ninety-nine`, `twenty five`, `ninety-nine point five` (English).
   const taken: Span[] = [...skip];

@@ -138,6 +138,12 @@ export function clausesOf(text: string): Span[] {
   return out;
 }
 
+/** Words opening a restatement of the value before them (`soit 2 916 €`, `i.e. €1,390`, `that is 14 days`). */
+const RESTATEMENT = /^[\s*_]*(?:soit|c['’]est[\s-][àa][\s-]dire|i\.?\s?e\.?|that\s+is|namely|equivalent\s+to|[ée]quivalent\s+[àa])[\s*_]*$/iu;
+
+/** Whether the words of a clause before its fact open a restatement of the previous clause's value. */
+export const restates = (before: string): boolean => RESTATEMENT.test(before);
+
 /** A conjunction between two facts: what comes before it is the first fact's, what comes after the second's. */
 const CONJUNCTION = /(?<![\p{L}])(?:and|or|while|whereas|plus|et|ou|puis)(?![\p{L}])/iu;
 
