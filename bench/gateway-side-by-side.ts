@@ -22,8 +22,14 @@
  * (OTEL_EXPORTER_OTLP_ENDPOINT pointed at bench/support/otlp-sink.ts, a loopback OTLP receiver in a
  * process of its own that counts what it gets), measured in the same interleaved runs; the output gains
  * the cost of tracing (throughput, latency and CPU per call, on against off) and what the sink received.
+ *
+ * BENCH_STAGE_LOG=<file> runs the service with stage timing on (SVC_STAGE_TIMING=on, LOG_LEVEL=info) and
+ * writes its log to <file> instead of stderr: one `request finished` line per call with its stages, which
+ * `npx tsx bench/stage-tail.ts <file>` breaks down for all calls and for the slowest 1 % (docs/performance.md,
+ * "The gateway's p99: where the slowest calls wait").
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, freePort, stopChildren } from './support/processes.js';
@@ -156,6 +162,7 @@ async function main(): Promise<void> {
   ) as { workspace: { id: string }; key: { secret: string; ratePerMinute?: number | null } };
   if (created.key.ratePerMinute) throw new Error('the bench key must have no ratePerMinute');
   const auth = { authorization: `Bearer ${created.key.secret}` };
+  const stageLog = process.env.BENCH_STAGE_LOG;
   const svcOrigin = await startService({}, 'service');
   const svc = children.at(-1)!;
   // BENCH_TRACING=1: a second service process, alike but with tracing on (docs/operations.md, "Traces"),
@@ -192,11 +199,13 @@ async function main(): Promise<void> {
         // passes Node options to it (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof for a profile of the run).
         SVC_WORKERS: process.env.BENCH_WORKERS ?? '1',
         ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
+        ...(stageLog ? { SVC_STAGE_TIMING: 'on', LOG_LEVEL: 'info' } : {}),
         ...extra,
       },
       name,
     );
-    child.stdout?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+    if (stageLog) child.stdout?.pipe(createWriteStream(stageLog));
+    else child.stdout?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
     const origin = `http://127.0.0.1:${svcPort}`;
     const deadline = Date.now() + 60_000;
     for (;;) {

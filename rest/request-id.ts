@@ -3,6 +3,7 @@ import type { Deps } from '../src/core/deps.js';
 import { lazyChild, type Logger } from '../src/lib/logger.js';
 import { metrics } from '../src/lib/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
+import { StageTimes, stageTimingOn } from '../src/lib/stage-timing.js';
 import { requestSpan } from '../src/lib/tracing.js';
 
 declare global {
@@ -12,6 +13,8 @@ declare global {
       requestId: string;
       /** The app's logger with the request's id bound: every log line of the request goes through it. */
       log: Logger;
+      /** The request's stages, with `SVC_STAGE_TIMING=on` (src/lib/stage-timing.ts). */
+      stages?: StageTimes;
     }
   }
 }
@@ -37,13 +40,15 @@ export function routeTemplateOf(req: Request): string {
  * child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
  * so adapters that read headers themselves (yoga builds a Fetch `Request`) see the same one. When the
  * response has ended, one `request finished` line says how it went, and the request is counted in
- * `svc_http_request_duration_seconds` (src/lib/metrics.ts). With tracing on, the request's span (made by
+ * `svc_http_request_duration_seconds` (src/lib/metrics.ts). With stage timing on, the request's stages
+ * (timed from here) are in that line and in `svc_request_stage_seconds`. With tracing on, the request's span (made by
  * the http instrumentation) carries the id and is named after the route template before it ends.
  */
 export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
   return (req, res, next) => {
     const id = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     const started = performance.now();
+    if (stageTimingOn) req.stages = new StageTimes(started);
     req.headers[REQUEST_ID_HEADER] = id;
     req.requestId = id;
     req.log = lazyChild(app.log, { requestId: id });
@@ -56,8 +61,10 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
     }
     res.once('close', () => {
       const route = routeTemplateOf(req);
-      const seconds = (performance.now() - started) / 1000;
+      const ended = performance.now();
+      const seconds = (ended - started) / 1000;
       metrics.httpRequest(req.method, route, res.statusCode, seconds);
+      if (req.stages) metrics.requestStages(route, req.stages.seconds());
       if (app.log.isLevelEnabled('info')) req.log.info(
         {
           method: req.method,
@@ -65,6 +72,7 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
           status: res.statusCode,
           durationMs: Math.round(seconds * 1000),
           ...(res.writableFinished ? {} : { aborted: true }),
+          ...(req.stages ? { stages: { totalMs: Math.round((ended - started) * 100) / 100, ...req.stages.summary() } } : {}),
         },
         'request finished',
       );

@@ -11,6 +11,7 @@ import { lazyChild, type Logger } from '../src/lib/logger.js';
 import { admit, authenticate, openPublicRequest, settleRequestRates, type Credentials } from '../src/pipeline/pipeline.js';
 import { errors, isAborted, toDomainError, unknownFieldError } from '../src/errors/index.js';
 import { firstUnknownField } from '../src/lib/unknown-fields.js';
+import { withStages } from '../src/lib/stage-timing.js';
 import { sendError, type Dialect } from './errors.js';
 
 export type RouteRateName = CeilingName;
@@ -140,7 +141,8 @@ function send(res: Response, reply: Reply | void): void {
 
 function register(router: Router, def: AnyRoute, run: (req: Request, res: Response) => Promise<void>): void {
   if (!routeRegistry.some((r) => r.method === def.method && r.path === def.path)) routeRegistry.push(def);
-  router[def.method](def.path, run);
+  // With stage timing on, what the request awaits records into its stages (src/lib/stage-timing.ts).
+  router[def.method](def.path, (req: Request, res: Response) => withStages(req.stages, () => run(req, res)));
 }
 
 /** The pipeline's view of a route: its bucket name and what it declared (its operation's needs). */

@@ -1,3 +1,5 @@
+import { currentStages, stageTimingOn, type StageTimes } from './stage-timing.js';
+
 /**
  * Group commit: requests for the same key (a workspace, a counter bucket) that arrive while a write for
  * that key is in flight wait together and are written by the next write, in arrival order, in one round
@@ -14,12 +16,19 @@ export interface GroupCommitOptions<T, R> {
   flush: (key: string, items: T[]) => Promise<Outcome<R>[]>;
   /** Largest batch written at once; the rest waits for the next write. */
   maxBatch?: number;
+  /**
+   * The stage a request's wait is timed as, with stage timing on (src/lib/stage-timing.ts): `<stage>.queued`
+   * from its submit to the start of the write that carries it, `<stage>` for that write.
+   */
+  stage?: string;
 }
 
 interface Waiter<T, R> {
   item: T;
   resolve: (value: R) => void;
   reject: (err: unknown) => void;
+  /** The submitting request's stages and when it submitted (stage timing on). */
+  timed?: { stages: StageTimes; at: number };
 }
 
 export class GroupCommit<T, R> {
@@ -33,10 +42,11 @@ export class GroupCommit<T, R> {
 
   /** Queues `item` under `key`; settles when the write that carries it has committed. */
   submit(key: string, item: T): Promise<R> {
+    const stages = currentStages();
     return new Promise<R>((resolve, reject) => {
       let queue = this.queues.get(key);
       if (!queue) this.queues.set(key, (queue = []));
-      queue.push({ item, resolve, reject });
+      queue.push(stages && this.opts.stage ? { item, resolve, reject, timed: { stages, at: performance.now() } } : { item, resolve, reject });
       if (!this.busy.has(key)) void this.drain(key);
     });
   }
@@ -58,6 +68,7 @@ export class GroupCommit<T, R> {
           return;
         }
         const batch = queue.splice(0, this.maxBatch);
+        const started = stageTimingOn ? performance.now() : 0;
         let outcomes: Outcome<R>[];
         try {
           outcomes = await this.opts.flush(
@@ -66,9 +77,11 @@ export class GroupCommit<T, R> {
           );
           if (outcomes.length !== batch.length) throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} items`);
         } catch (err) {
+          if (stageTimingOn) this.timeBatch(batch, started);
           for (const w of batch) w.reject(err);
           continue;
         }
+        if (stageTimingOn) this.timeBatch(batch, started);
         batch.forEach((w, i) => {
           const outcome = outcomes[i];
           if (outcome instanceof Error) w.reject(outcome);
@@ -77,6 +90,17 @@ export class GroupCommit<T, R> {
       }
     } finally {
       this.busy.delete(key);
+    }
+  }
+
+  /** Each timed request of `batch`: its wait for the write (`<stage>.queued`), then the write (`<stage>`). */
+  private timeBatch(batch: Waiter<T, R>[], started: number): void {
+    const stage = this.opts.stage!;
+    const ended = performance.now();
+    for (const { timed } of batch) {
+      if (!timed) continue;
+      timed.stages.record(`${stage}.queued`, timed.at, started);
+      timed.stages.record(stage, started, ended);
     }
   }
 }

@@ -24,6 +24,14 @@ const httpDuration = new Histogram({
   registers: [instruments],
 });
 
+const requestStages = new Histogram({
+  name: 'svc_request_stage_seconds',
+  help: 'With SVC_STAGE_TIMING=on: time requests spent in each stage (pipeline steps, the model call, each group commit and the wait for the batch in flight before it, `.queued`), by route template, in seconds',
+  labelNames: ['route', 'stage'] as const,
+  buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [instruments],
+});
+
 const modelCalls = new Counter({
   name: 'svc_model_calls_total',
   help: 'Model calls by provider, model and outcome (ok, failed, aborted)',
@@ -113,6 +121,10 @@ export function startProcessMetrics(): void {
 export const metrics = {
   httpRequest(method: string, route: string, status: number, seconds: number): void {
     httpDuration.observe({ method: METHODS.has(method) ? method : 'other', route, status: String(status) }, seconds);
+  },
+  /** A request's stages (stage timing on: src/lib/stage-timing.ts); stage names are the code's own. */
+  requestStages(route: string, stages: [string, number][]): void {
+    for (const [stage, seconds] of stages) requestStages.observe({ route, stage }, seconds);
   },
   modelCall(
     labels: { provider: string; model: string },

@@ -1,4 +1,5 @@
 import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { stageTimingOn, timeStage } from './stage-timing.js';
 
 /**
  * Manual spans where auto-instrumentation does not reach (docs/operations.md, "Traces"): the pipeline's
@@ -42,9 +43,14 @@ function handleOf(span: Span): SpanHandle {
 /**
  * Runs `fn` inside a span named `name` (a child of the active span, so of the request or the worker's
  * own span), ended when `fn` settles; a throw is recorded on the span (status error) and rethrown.
- * Tracing off, it is `fn(noop)`: no span, no context switch, no extra promise.
+ * Tracing off, it is `fn(noop)`: no span, no context switch, no extra promise. With stage timing on
+ * (src/lib/stage-timing.ts), the span's time is also the request's stage `name`.
  */
 export function withSpan<T>(name: string, attrs: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
+  return stageTimingOn ? timeStage(name, () => span(name, attrs, fn)) : span(name, attrs, fn);
+}
+
+function span<T>(name: string, attrs: SpanAttributes, fn: (span: SpanHandle) => Promise<T>): Promise<T> {
   if (!tracingOn) return fn(NO_SPAN);
   return tracer.startActiveSpan(name, { attributes: clean(attrs) }, async (span) => {
     try {

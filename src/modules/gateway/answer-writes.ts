@@ -21,6 +21,7 @@ export type AnswerWrites = GroupCommit<PendingAnswer, RecordedConsumption>;
 
 export function createAnswerWrites(kernel: Kernel, signing: GatewaySigning, heads: ChainHeads): AnswerWrites {
   return new GroupCommit({
+    stage: 'answer_write',
     flush: async (workspaceId, items): Promise<Outcome<RecordedConsumption>[]> => {
       const record = recordStatement(
         kernel,

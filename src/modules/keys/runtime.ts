@@ -21,6 +21,7 @@ export function createKeysRuntime(kernel: Kernel): KeysRuntime {
   return {
     records,
     lookups: new GroupCommit({
+      stage: 'key_lookup',
       flush: async (hash, items) => {
         const found = records.resolve(kernel.orm.em, hash, await lookupKeyRow(kernel.orm.em, hash));
         return items.map(() => found);

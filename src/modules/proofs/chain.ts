@@ -57,7 +57,7 @@ export interface AlongsideStatement {
 const MAX_RELINKS = 100;
 
 export function createProofChain(kernel: Kernel, signing: GatewaySigning, heads: ChainHeads = new Map()): ProofChain {
-  return new GroupCommit({ flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
+  return new GroupCommit({ stage: 'proof_write', flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
 }
 
 async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {

@@ -28,10 +28,10 @@ export interface UsageRuntime {
 export function createUsageRuntime(kernel: Kernel): UsageRuntime {
   return {
     keyBudgets: new KeyBudgetCache(),
-    rates: new GroupCommit({ flush: (_bucket, takes) => takeBatch(kernel, takes) }),
-    admissions: new GroupCommit({ flush: (workspaceId, items) => admitBatch(kernel, workspaceId, items) }),
-    rateAdmissions: new GroupCommit({ flush: (key, items) => rateAdmitBatch(kernel, key, items) }),
-    ledger: new GroupCommit({ flush: (workspaceId, items) => recordBatch(kernel, workspaceId, items) }),
+    rates: new GroupCommit({ stage: 'rate_count', flush: (_bucket, takes) => takeBatch(kernel, takes) }),
+    admissions: new GroupCommit({ stage: 'admission_write', flush: (workspaceId, items) => admitBatch(kernel, workspaceId, items) }),
+    rateAdmissions: new GroupCommit({ stage: 'rate_admission_write', flush: (key, items) => rateAdmitBatch(kernel, key, items) }),
+    ledger: new GroupCommit({ stage: 'ledger_write', flush: (workspaceId, items) => recordBatch(kernel, workspaceId, items) }),
   };
 }
 
