@@ -307,3 +307,26 @@ describe("light's refusal, sixth round (issue 26)", () => {
     expect(answers(p('| Role | Name |\n| --- | --- |\n| Site manager | Ines Kowalczyk |', 'site-roles.md', 'Dalmore Building: school site'), gateOf(q))).toBe(false);
   });
 });
+
+describe("light's refusal, sixth round: the value now (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('outside knowledge, current value: a question about the value now is answered only by a sentence saying it holds now', () => {
+    const q = 'What is the current Northmoor Bank base rate?';
+    expect(askedOf(q).now).toBe(true);
+    expect(askedOf(q).head).toBe('rate');
+    // A document states what held when it was written; another value of the same thing is not today's.
+    expect(answers(p('Interest accrues at 2% above the Northmoor Bank base rate, fixed at 4.5% on signature.', 'loan.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Instalments are paid from the current account of the Northmoor Bank customer.', 'loan.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The Northmoor Bank base rate is currently 4.5%.', 'rates.md'), gateOf(q))).toBe(true);
+  });
+
+  it('outside knowledge, current value in French: "valeur actuelle", "en vigueur", but "entre en vigueur" asks a date', () => {
+    const q = "Quelle est la valeur actuelle de l'indice Brenac ?";
+    expect(askedOf(q).now).toBe(true);
+    expect(answers(p("Les prix sont révisés chaque 1er janvier selon l'indice Brenac, dans la limite de 3 % par an.", 'contrat.md'), gateOf(q))).toBe(false);
+    expect(askedOf("Quel est le taux de l'intérêt légal en vigueur en 2026 ?").now).toBe(true);
+    expect(askedOf("Quel est le taux de l'intérêt légal en vigueur en 2026 ?").value).toBe('percentage');
+    expect(askedOf("À quelle date le règlement entre-t-il en vigueur ?").now).toBe(false);
+  });
+});

@@ -49,6 +49,8 @@ export interface Asked {
   qualifiers: { word: string; acronym: boolean }[];
   /** Months the question names (1-12): a sentence naming other months only is about another period. */
   months: number[];
+  /** The question asks for the value now (*current*, *today*, *actuel*, *en vigueur*): see statesNow. */
+  now: boolean;
 }
 
 const MONTH_NAMES: [RegExp, number][] = [
@@ -66,6 +68,23 @@ export function monthsOf(text: string): Set<number> {
   for (const [re, m] of MONTH_NAMES) if (re.test(t)) out.add(m);
   return out;
 }
+
+/**
+ * A question about the value now (*the current base rate*, *share price today*, *la valeur actuelle*, *le taux
+ * en vigueur*; not *entre en vigueur*, a date). A document states what held when it was written: only a
+ * sentence that says its value holds now (*current*, *currently*, *as of*, *à ce jour*…) answers it; other
+ * values of the same thing in the documents are outside knowledge the question asks for.
+ */
+const ASKS_NOW = /\b(?:current|currently|today|todays|at present|presently|nowadays|right now|at the moment|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/;
+const STATES_NOW = /\b(?:current|currently|today|at present|presently|now|as of|as at|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/;
+
+const flatOf = (text: string) => fold(text).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+
+/** Whether a question asks for the value now (ASKS_NOW). */
+export const asksNow = (question: string): boolean => ASKS_NOW.test(flatOf(question).replace(/\bentr\p{L}* (?:t (?:il|elle|ils|elles) )?en vigueur\b/gu, ' '));
+
+/** Whether a text says its value holds now (STATES_NOW). */
+export const statesNow = (text: string): boolean => STATES_NOW.test(flatOf(text));
 
 const FR_WORDS = new Set('le la les du des de un une est sont quel quelle quels quelles combien quand qui ou pour par dans sur avec au aux ce cette ces doit faut il elle'.split(' '));
 const EN_WORDS = new Set('the a an of is are was were what which who when where how for by in on with to does do did must will can'.split(' '));
@@ -85,7 +104,7 @@ export function languageOf(text: string): Language {
 
 const VALUE_CUES: [ValueKind, RegExp][] = [
   // An interest rate or a VAT rate is a percentage (fifth round: a sentence naming the rate without its figure does not answer).
-  ['percentage', /\b(what (?:percentage|percent|share|proportion)|how many percent|quel(?:le)? (?:est le |est la )?(?:pourcentage|part|proportion)|interest rate|rate of interest|vat rate|rate of vat|taux (?:d )?(?:interet|de tva|tva))\b/],
+  ['percentage', /\b(what (?:percentage|percent|share|proportion)|how many percent|quel(?:le)? (?:est le |est la )?(?:pourcentage|part|proportion)|interest rate|rate of interest|vat rate|rate of vat|taux (?:de l |d |de )?(?:interet|de tva|tva))\b/],
   ['weight', /\b(how heavy|weigh|weighs|weight|combien pese|quel (?:est le )?poids|pese)\b/],
   ['sound', /\b(how loud|how noisy|noise level|sound level|quel (?:est le )?niveau (?:de bruit|sonore)|bruit|bruyant)\b/],
   ['speed', /\b(how fast|what speed|top speed|quelle (?:est la )?vitesse)\b/],
@@ -211,7 +230,14 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
       tokens[j]!.pos === 'VERB' &&
       !LIGHT_VERBS.has(word(j)) &&
       (phrase.length > 0 ? isModifier(tokens[j - 1]!) || tokens[j - 1]!.pos === 'VERB' : PARTICIPLE.test(word(j)) && /^(?:NOUN|VERB)$/.test(tokens[j + 1]?.pos ?? ''));
-    while (tokens[k] && (isNounish(tokens[k]!) || participle(k))) {
+    // A name inside the phrase (`the current Bank of England base rate`) modifies what follows it.
+    const nameRun = (j: number) => {
+      if (phrase.length === 0) return j;
+      let e = j;
+      while (tokens[e] && (skip(tokens[e]!) || (e > j && /^(?:of|&)$/.test(word(e)) && tokens[e + 1] && skip(tokens[e + 1]!)))) e++;
+      return e > j && tokens[e] && isNounish(tokens[e]!) ? e : j;
+    };
+    for (k = nameRun(k); tokens[k] && (isNounish(tokens[k]!) || participle(k)); k = nameRun(k)) {
       const w = word(k);
       phrase.push(w);
       if (isGeneric(w, type, value)) generic = true;
@@ -330,15 +356,16 @@ export function askedOf(whole: string): Asked {
   const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
   const qualifiers = qualifiersOf(question, language);
   const months = [...monthsOf(question)];
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months };
+  const now = asksNow(question);
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months, now };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months };
+  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -496,6 +523,8 @@ export function sentenceAnswers(
     const named = monthsOf(`${sentence}\n${context.header}`);
     if (named.size > 0 && !asked.months.some((m) => named.has(m))) return false;
   }
+  // A question about the value now is answered only by a sentence saying its value holds now (ASKS_NOW).
+  if (asked.now && !statesNow(`${sentence}\n${context.header}\n${context.section}`)) return false;
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
 }
 
