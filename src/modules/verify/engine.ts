@@ -138,14 +138,26 @@ const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moin
 /** A sentence that is an option left unticked in a form: an empty box before it. */
 const UNTICKED = /^[\s>*+-]*(?:☐|□|❏|\[ \])/u;
 
-/** Prepositions that tell the ends of a span or a move apart (`moved from 6 October to 3 November`, `du … au …`). */
-const LEADS = new Set(['to', 'from', 'until', 'till', 'since', 'on', 'by', 'in', 'au', 'du', 'des', 'depuis', 'jusqu', 'le', 'en']);
+/**
+ * Prepositions that tell the ends of a span or a move apart (`moved from 6 October to 3 November`, `du … au …`), by
+ * what they say of the fact: where something starts (`from`, `since`, `depuis`, `à compter du`), where it ends (`to`,
+ * `until`, `au`, `jusqu'au`), a deadline (`by`), or when it happens (`on`, `in`, `le`, `en`).
+ */
+const LEADS: Record<string, string> = {
+  from: 'start', since: 'start', du: 'start', des: 'start', depuis: 'start',
+  to: 'end', until: 'end', till: 'end', au: 'end', jusqu: 'end',
+  by: 'by', on: 'at', in: 'at', le: 'at', en: 'at',
+};
+/** Articles between a preposition and its fact (`depuis le 1er mars`, `from the 3rd`): the preposition before them leads. */
+const ARTICLES = new Set(['the', 'le', 'la', 'l']);
 
-/** The preposition right before a fact of `text` (markdown emphasis apart), when it is one of LEADS. */
+/** What the preposition right before a fact of `text` (markdown emphasis and an article apart) says of it, or ''. */
 function leadOf(text: string, fact: Span): string {
-  const m = /([\p{L}]+)['’]?[\s*_]*$/u.exec(text.slice(Math.max(0, fact.start - 20), fact.start));
-  const w = m ? fold(m[1]!) : '';
-  return LEADS.has(w) ? w : '';
+  const m = /(?:([\p{L}]+)['’]?\s+)?([\p{L}]+)['’]?[\s*_]*$/u.exec(text.slice(Math.max(0, fact.start - 30), fact.start));
+  const last = m ? fold(m[2]!) : '';
+  const before = m?.[1] ? fold(m[1]) : '';
+  if (ARTICLES.has(last) && LEADS[before]) return LEADS[before]!;
+  return LEADS[last] ?? '';
 }
 
 /** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */

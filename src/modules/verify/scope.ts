@@ -44,6 +44,17 @@ const AUXILIARIES = new Set([
 /** Negations that negate a verb (their reach ends at the next predicate) and those that open a noun phrase. */
 const VERBAL = new Set(['not', 'never', 'cannot', 'ne', 'n', 'nullement', 'jamais']);
 const NOMINAL = new Set(['no', 'none', 'nobody', 'nothing', 'neither', 'nor', 'without', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'non', 'personne']);
+/**
+ * Prepositions of absence: they negate their own object only (`notify the Controller without undue delay and in any
+ * case within 36 hours`: the notifying is affirmed), not the clause before them nor another complement after a
+ * conjunction.
+ */
+const PREPOSITIONAL = new Set(['without', 'sans']);
+/** Prepositions that, after `and` or `or`, open another complement than the preposition of absence's (`and in any case within`). */
+const PREPOSITIONS = new Set([
+  'in', 'on', 'at', 'within', 'by', 'for', 'with', 'from', 'to', 'after', 'before', 'under', 'upon', 'during',
+  'dans', 'en', 'a', 'pour', 'avec', 'par', 'sous', 'apres', 'avant', 'des', 'au', 'aux', 'lors',
+]);
 
 /** Words after `no` / `not` that make a bound, not a negation (`no later than`, `not exceeding`, `not only`); the comparatives only before `than` (`no longer` negates). */
 const BOUND_AFTER = /^(?:later|earlier|sooner|exceed|exceeding|exceeds|only)$/;
@@ -85,15 +96,16 @@ export function scopedWords(text: string): ScopedWord[] {
       if (!closed) continue;
     }
     const verbal = contracted || VERBAL.has(w);
+    const prepositional = PREPOSITIONAL.has(w);
     // Back to the start of its clause: the subject of what it negates (`5 GHz networks are not supported`).
-    for (let k = i - 1; k >= 0; k--) {
+    for (let k = i - 1; k >= 0 && !prepositional; k--) {
       if (BOUNDARY_WORDS.has(ws[k]!.w) && !((ws[k]!.w === 'and' || ws[k]!.w === 'or' || ws[k]!.w === 'et' || ws[k]!.w === 'ou') && !PREDICATE_OPENERS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
       if (boundaryBefore(k)) break;
     }
     let held = 0;
     for (let k = i + 1; k < ws.length; k++) {
-      if (endsReach(k, verbal, held)) break;
+      if (endsReach(k, verbal, held) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
       held++;
     }
