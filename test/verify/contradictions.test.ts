@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { entitiesOf } from '../../src/lib/language/entities.js';
 import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+import { rolesOf } from '../../src/modules/verify/roles.js';
 import { scopedWords } from '../../src/modules/verify/scope.js';
 
 /** The verdict of one claim against passages (each a document of its own). */
@@ -35,6 +37,39 @@ describe('contradictions', () => {
       const doc = '# Politique de télétravail\n\nVersion applicable à compter du 1er mars 2027, après consultation du comité social et économique le 9 février 2027.';
       expect(await verdict('La politique de télétravail est applicable depuis le 1er mars 2027.', doc)).toBe('supported');
       expect(await verdict('La politique de télétravail est applicable depuis le 9 février 2027.', doc)).toBe('contradicted');
+    });
+  });
+
+  describe('names in their role: who acts for whom', () => {
+    const agreement =
+      '# Supply agreement\n\nThis agreement is made between Harbury Tools Ltd (the Supplier) and Kelso Farms (the Customer).\n\n' +
+      'Signed for the Supplier by **Marta Quinlan**, Director, and for the Customer by **Owen Pritchard**, Finance Manager.';
+
+    it('reads `for <party> by <name>`, `on behalf of <party>:`, `pour le <party> :`, `au nom du <party> par`', () => {
+      const roles = (text: string) => rolesOf(text, entitiesOf(text)).map((r) => [r.party.join(' '), r.name.text]);
+      expect(roles('Signed for the Landlord by Simon Hale, and for the Tenant by Rita Okoye.')).toEqual([['landlord', 'Simon Hale'], ['tenant', 'Rita Okoye']]);
+      expect(roles('Signed on behalf of the Supplier: Dr Anna Berg')).toEqual([['supplier', 'Anna Berg']]);
+      expect(roles('Pour le Client : **Hélène Garnier**, gérante.')).toEqual([['client', 'Hélène Garnier']]);
+      expect(roles('Fait au nom du bailleur par M. Julien Peyrac.')).toEqual([['bailleur', 'M. Julien Peyrac']]);
+    });
+
+    it('a name said to sign for another party than the claim says, where another name signs for it, is a contradiction', async () => {
+      expect(await verdict('The supply agreement was signed for the customer by Marta Quinlan.', agreement)).toBe('contradicted');
+    });
+
+    it('a name signing for the party the claim says is in its role, whatever names stand beside it', async () => {
+      expect(await verdict('The supply agreement was signed for the customer by Owen Pritchard.', agreement)).toBe('supported');
+      expect(await verdict('The supply agreement was signed for the supplier by Marta Quinlan.', agreement)).toBe('supported');
+    });
+
+    it('a second name after the first for the same party is not another party\'s', async () => {
+      const doc = '# Supply agreement\n\nSigned for the Supplier by **Marta Quinlan** and **Ivo Brandt**, Directors.';
+      expect(await verdict('The supply agreement was signed for the supplier by Ivo Brandt.', doc)).not.toBe('contradicted');
+    });
+
+    it('the party a name acts for (`Pour le Client`) is a role the claim\'s party holds, not another name in its place', async () => {
+      const doc = '# Contrat de service\n\nEntre Fromagerie Garnier (le Client) et Solvane SAS (le Prestataire).\n\nPour le Client : **Hélène Garnier**, gérante.';
+      expect(await verdict('Hélène Garnier est la gérante de Fromagerie Garnier.', doc)).not.toBe('contradicted');
     });
   });
 });

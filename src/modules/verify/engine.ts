@@ -7,6 +7,7 @@ import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from '
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
+import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
@@ -296,6 +297,8 @@ interface Facts {
   /** Names and codes of the sentence (tagged on first need), and what each is said of. */
   entities?: Entity[];
   entityFacts?: Fact<Entity>[];
+  /** The names the sentence says act for a party (`signed for the Tenant by …`, roles.ts). */
+  roles?: Role[];
   /** Each stem of the sentence with whether a negation governs each of its occurrences. */
   polarity?: Map<string, boolean[]>;
   /** The runs of words a negation governs. */
@@ -346,6 +349,8 @@ interface Claim {
   dates: Fact<DateSpan>[];
   /** The claim's names and codes with what it says of each (filled on first need). */
   named?: Fact<Entity>[];
+  /** The names the claim says act for a party (roles.ts, filled on first need). */
+  roles?: Role[];
 }
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -1359,6 +1364,9 @@ export class Verifier {
       if (absent.length > 1 || !inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
       return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', score } : none;
     }
+    // Sixth round: the sentence has another name act for the party the claim's name acts for (`signed for the Landlord by
+    // Simon Fenwick, and for the Tenant by Rachel Okafor` against `signed for the tenant by Simon Fenwick`).
+    if (covered && amounts === 'match' && when === 'match' && this.rolesAgainst(claim, s) === 'replaced') return { verdict: 'contradicted', rule: 'entities', score: full };
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
@@ -1404,6 +1412,27 @@ export class Verifier {
     return f.entityFacts;
   }
 
+  /** The names a sentence says act for a party (roles.ts). */
+  private rolesIn(s: Sentence): Role[] {
+    const f = this.facts(s);
+    if (!f.entities) f.entities = entitiesOf(s.seg.text);
+    return (f.roles ??= rolesOf(s.seg.text, f.entities));
+  }
+
+  /** The claim's roles against the sentence's (roles.ts, `compareRoles`): parties compared by their content stems. */
+  private rolesAgainst(claim: Claim, s: Sentence): 'agree' | 'other' | 'replaced' | null {
+    claim.roles ??= rolesOf(claim.seg.text, claim.entities);
+    if (claim.roles.length === 0) return null;
+    const stems = (party: string[]) => party.map((w) => this.stemOf(w)).filter(Boolean);
+    const sameParty = (a: string[], b: string[]) => {
+      const [x, y] = [stems(a), stems(b)];
+      const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+      return short.length > 0 && short.every((w) => long.includes(w));
+    };
+    const f = this.facts(s);
+    return compareRoles(claim.roles, this.rolesIn(s), f.entities ?? [], sameParty);
+  }
+
   /** The claim's names and codes with what the claim says of each (filled on first need). */
   private claimNames(claim: Claim): Fact<Entity>[] {
     if (!claim.named) {
@@ -1428,6 +1457,8 @@ export class Verifier {
       .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => e.words.some((w) => p.fact.words.includes(w) && !/^\d+$/.test(w))))
       // A capitalised word the claim itself uses (`Compte rendu`, `VP Product`) is not another name in place of the claim's.
       .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
+      // Sixth round: the party a name acts for (`Pour le Client : Élodie Mercier`) is a role the claim's party may hold, not another name.
+      .filter((p) => !this.rolesIn(s).some((r) => p.fact.start >= r.partySpan.start && p.fact.end <= r.partySpan.end))
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
       .sort((a, b) => b.about - a.about);
     const top = candidates[0];
@@ -1437,7 +1468,11 @@ export class Verifier {
 
   /** Each name the claim states is, in the sentence, said of what the claim says of it (or the sentence has only that name of its kind). */
   private namesInRole(claim: Claim, s: Sentence): boolean {
-    const stated = this.statedNames(claim).filter((c) => c.fact.kind === 'name');
+    const roles = this.rolesAgainst(claim, s);
+    if (roles === 'other' || roles === 'replaced') return false;
+    // A name acting for the same party in both (roles.ts) is in its role, whatever other names stand beside it.
+    const roled = roles === 'agree' ? (claim.roles ?? []).map((r) => r.name) : [];
+    const stated = this.statedNames(claim).filter((c) => c.fact.kind === 'name' && !roled.includes(c.fact));
     if (stated.length === 0) return true;
     const sentence = this.entityFacts(s);
     for (const c of stated) {
