@@ -3,7 +3,7 @@
  * each). Every statement the app's pg clients send to the test's database is counted by wrapping
  * pg.Client#query in this process (the app runs in it); the counts asserted are today's, so a change
  * that adds a round trip to the turn fails here. Before issue 28's merge: 12 for a new session, 14 for a
- * continued one.
+ * continued one; 6 until the ledger entry went into the exchange's statement (third pass).
  * On the embedded database (no PostgreSQL) there is no pg client to count: the file is skipped.
  */
 import { createRequire } from 'node:module';
@@ -25,6 +25,8 @@ let databases: string[] = [];
 const seen: string[] = [];
 /** Called with each statement's text once its answer has arrived (the streamed test below listens). */
 let answered: (text: string) => void = () => {};
+/** Consulted before each statement is sent: a statement it returns an error for fails instead of being sent. */
+let refuse: (text: string) => Error | undefined = () => undefined;
 // the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
 const here = createRequire(import.meta.url);
 const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
@@ -53,6 +55,8 @@ beforeAll(async () => {
       const first = args[0] as string | { text?: string };
       const text = typeof first === 'string' ? first : (first?.text ?? '?');
       seen.push(text);
+      const refusal = refuse(text);
+      if (refusal) return Promise.reject(refusal);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const out = (original as any).apply(this, args);
       if (out && typeof out.then === 'function') (out as Promise<unknown>).then(() => answered(text), () => {});
@@ -85,10 +89,39 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     const next = await counted(() => chat({ message: 'And the year after?', sessionId }));
     expect(next.result.status).toBe(200);
     // key lookup, rate count, svc_admit beside the turn's one read (agents, session, history, memories,
-    // knowledge links), svc_record beside the one write (session, messages with proof and stages, memories)
-    expect(first.statements.length, first.statements.join('\n')).toBe(6);
-    expect(next.statements.length, next.statements.join('\n')).toBe(6);
+    // knowledge links), then the one write (session, messages with proof and stages, memories) carrying
+    // svc_record (were two side by side: two commits, each waiting on the other's WAL flush)
+    expect(first.statements.length, first.statements.join('\n')).toBe(5);
+    expect(next.statements.length, next.statements.join('\n')).toBe(5);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
+    for (const turn of [first, next]) {
+      const [write, ...others] = turn.statements.filter((q) => q.includes('svc_record'));
+      expect(others).toEqual([]);
+      expect(write).toMatch(/insert into chat_message/);
+    }
+    const [ledger] = await t.app.services.orm.em
+      .fork()
+      .execute<{ n: unknown }[]>(`select count(*) as n from usage_ledger where workspace_id = ? and route = 'POST /v1/agents/:id/chat'`, [a.workspaceId]);
+    expect(Number(ledger!.n)).toBe(2);
+  });
+
+  it('a turn whose write fails is still metered, once, by a statement of its own', async () => {
+    const ledgerRows = async () => {
+      const [row] = await t.app.services.orm.em
+        .fork()
+        .execute<{ n: unknown }[]>(`select count(*) as n from usage_ledger where workspace_id = ?`, [a.workspaceId]);
+      return Number(row!.n);
+    };
+    const before = await ledgerRows();
+    refuse = (text) => (text.includes('insert into chat_message') ? new Error('the write failed') : undefined);
+    try {
+      const failed = await counted(() => chat({ message: 'What is the budget for the office?' }));
+      expect(failed.result.status).toBe(500);
+      expect(failed.statements.filter((q) => q.includes('svc_record'))).toHaveLength(2);
+    } finally {
+      refuse = () => undefined;
+    }
+    expect(await ledgerRows()).toBe(before + 1);
   });
 });
 
@@ -113,11 +146,11 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, strea
       const proofId = done!.data.proofId as string;
       expect(proofId).toMatch(/^prf_/);
       expect(spy).toHaveBeenCalledTimes(1);
-      // key lookup, rate count, svc_admit beside the read; svc_record, the write and the certificate's append
-      // side by side (the chain's own statements: the insert, after a read of the chain's head for the
+      // key lookup, rate count, svc_admit beside the read; the write with svc_record and the certificate's
+      // append side by side (the chain's own statements: the insert, after a read of the chain's head for the
       // workspace's first certificate in this process)
       const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
-      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(6);
+      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(5);
       expect(certificate.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(1);
       const stored = await t.app.services.orm.em
         .fork()
@@ -137,7 +170,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
   it('the tool links are read with the turn: no statement without a linked tool, one for the linked tools', async () => {
     const bare = await counted(() => chatBob({ message: 'Where should I go in May?' }));
     expect(bare.result.status).toBe(200);
-    expect(bare.statements.length, bare.statements.join('\n')).toBe(6);
+    expect(bare.statements.length, bare.statements.join('\n')).toBe(5);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
 
     const tool = await api(tt.baseUrl, b.key).post('/v1/tools', {
@@ -153,7 +186,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     const linked = await counted(() => chatBob({ message: 'Where should I go in June?' }));
     expect(linked.result.status).toBe(200);
     // the linked tools themselves, by the ids the turn's read returned
-    expect(linked.statements.length, linked.statements.join('\n')).toBe(7);
+    expect(linked.statements.length, linked.statements.join('\n')).toBe(6);
     expect(linked.statements.filter((q) => q.includes('agent_tool_link'))).toHaveLength(1);
     const offered = model.requests.at(-1)?.tools as { function: { name: string } }[];
     expect(offered.map((x) => x.function.name)).toEqual(['get_weather']);
@@ -161,7 +194,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     // a request naming no linked tool offers none, and reads no tool
     const none = await counted(() => chatBob({ message: 'And in July?', tools: { toolIds: ['tool_unlinked'] } }));
     expect(none.result.status).toBe(200);
-    expect(none.statements.length, none.statements.join('\n')).toBe(6);
+    expect(none.statements.length, none.statements.join('\n')).toBe(5);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
   });
 });

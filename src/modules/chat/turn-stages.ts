@@ -12,7 +12,7 @@ import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
 import { MeteredModel } from '../models/index.js';
 import { foldText } from '../models/index.js';
 import { issueProof } from '../proofs/index.js';
-import { assertCanConsume, type Admission } from '../usage/index.js';
+import { assertCanConsume, recordStatement, type Admission } from '../usage/index.js';
 import { planAgent } from './auto-pick.js';
 import type { ChatTurnDone, Consultation, Mood } from './chat.schemas.js';
 import { askColleague, consultable, consultToolDef, MAX_CONSULTATIONS, namedColleagues } from './consultation.js';
@@ -25,7 +25,7 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
-import { readTurn, writeExchange } from './turn.repository.js';
+import { readTurn, writeExchange, type ExchangeWrite } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -286,9 +286,11 @@ export async function extraction(s: TurnInputs & Admitted & Masked): Promise<Ext
 
 /**
  * Metering (the whole turn, through the admission), the certificate and saving (the exchange and
- * memories, unless the caller keeps its own conversations), side by side. The save is one statement; the
- * certificate's id is chosen here, so the answer is stored with it while the certificate is appended to
- * the chain, rather than after (one round trip less at the end of a streamed turn).
+ * memories, unless the caller keeps its own conversations), side by side. The save is one statement, and
+ * carries the turn's ledger entry (`recordStatement`): one commit, not two waiting on each other's WAL
+ * flush; a turn that keeps no conversation records through the workspace's ledger. The certificate's id is
+ * chosen here, so the answer is stored with it while the certificate is appended to the chain, rather than
+ * after (one round trip less at the end of a streamed turn).
  */
 export async function settlement(s: TurnInputs & Prepared & Retrieved & Generated & Extracted): Promise<Settled> {
   const { ctx, input, opts, agent, model } = s;
@@ -313,32 +315,43 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
       usage,
     });
   };
+  const exchange = (): ExchangeWrite => ({
+    workspaceId: ctx.caller.workspace.id,
+    userId: ctx.caller.user.id,
+    sessionId: s.sessionId,
+    existing: s.existing,
+    title: sessionTitle(input.message),
+    agent,
+    model: answeredBy,
+    userMessageId: newId('msg'),
+    userMessage: input.message,
+    answerId: newId('msg'),
+    answer: s.content,
+    usage,
+    mood: stored,
+    citations: knowledgeUsedOf(s.passages),
+    stopped: false,
+    proofId: proofId ?? null,
+    stages: s.stages.soFar(),
+    memories: [...memoriesSaved, ...factMemories].map((m) => ({ ...m, id: newId('mem') })),
+    now: ctx.clock.now(),
+  });
+  const entry = model.run.entry(answeredBy);
   const save = () =>
     s.stages.run('save', async () => {
-      const saved = await writeExchange(ctx.em, {
-        workspaceId: ctx.caller.workspace.id,
-        userId: ctx.caller.user.id,
-        sessionId: s.sessionId,
-        existing: s.existing,
-        title: sessionTitle(input.message),
-        agent,
-        model: answeredBy,
-        userMessageId: newId('msg'),
-        userMessage: input.message,
-        answerId: newId('msg'),
-        answer: s.content,
-        usage,
-        mood: stored,
-        citations: knowledgeUsedOf(s.passages),
-        stopped: false,
-        proofId: proofId ?? null,
-        stages: s.stages.soFar(),
-        memories: [...memoriesSaved, ...factMemories].map((m) => ({ ...m, id: newId('mem') })),
-        now: ctx.clock.now(),
+      let saved: boolean | undefined;
+      // The ledger entry goes in the exchange's statement (were that to fail, the turn's failure records it alone).
+      await s.admission.record(entry, async (pending) => {
+        const record = recordStatement(ctx.app, ctx.caller.workspace.id, [pending]);
+        saved = await writeExchange(ctx.em, exchange(), record);
+        const [recorded] = await record.outcomes(ctx.em);
+        return recorded!;
       });
+      // Recorded before (the admission records once): the exchange alone.
+      saved ??= await writeExchange(ctx.em, exchange());
       if (!saved) throw sessionNotFound(s.sessionId);
     });
-  await Promise.all([model.run.record(answeredBy), prove(), persist ? save() : undefined]);
+  await Promise.all([persist ? save() : s.admission.record(entry), prove()]);
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
 }
 

@@ -3,9 +3,10 @@
  * turn"): everything the turn reads before the model in one statement (the workspace's agents, the
  * caller's session and its last messages, the agent's memories, its knowledge and tool links), and everything it
  * writes after in one (the session, the two messages with the answer's certificate and stages, the
- * memories). Both go through `sql` with bound parameters, on PostgreSQL and the embedded database alike;
- * the rows come back as JSON and are mapped into the ORM's entities (agents, messages) or into the plain
- * values the turn already used (memories, links).
+ * memories, and the turn's ledger entry sent alongside: one commit at the end of a turn, not two). Both go
+ * through `sql` with bound parameters, on PostgreSQL and the embedded database alike; the rows come back as
+ * JSON and are mapped into the ORM's entities (agents, messages) or into the plain values the turn already
+ * used (memories, links).
  */
 import type { Em } from '../../db/types.js';
 import { sql } from '../../db/sql.js';
@@ -183,9 +184,33 @@ with s as (
 )
 select (select count(*) from messages)::int as messages, (select count(*) from inserted)::int as inserted`;
 
-/** Writes the exchange in one statement; false when the continued session no longer exists. */
-export async function writeExchange(em: Em, x: ExchangeWrite): Promise<boolean> {
-  const [row] = await sql<{ messages: number }>(em, WRITE, [
+/** A statement sent in the same statement as the exchange (one implicit transaction): parameters `$1…` are its own. */
+export interface AlongsideStatement {
+  select: string;
+  params: readonly unknown[];
+}
+
+/** WRITE with the statement sent alongside: its parameters first, WRITE's numbered after them; built once per alongside text. */
+const writes = new Map<string, string>();
+const writeWith = (alongside: AlongsideStatement | undefined): string => {
+  const key = alongside?.select ?? '';
+  let text = writes.get(key);
+  if (text === undefined) {
+    const offset = alongside?.params.length ?? 0;
+    text = WRITE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) + (alongside ? `, (${alongside.select}) as alongside` : '');
+    writes.set(key, text);
+  }
+  return text;
+};
+
+/**
+ * Writes the exchange in one statement; false when the continued session no longer exists. With
+ * `alongside` (the turn's ledger entry, `recordStatement`), that statement runs in the same one, whose
+ * single commit covers both: a session gone meanwhile still records the ledger entry, a failure writes neither.
+ */
+export async function writeExchange(em: Em, x: ExchangeWrite, alongside?: AlongsideStatement): Promise<boolean> {
+  const [row] = await sql<{ messages: number }>(em, writeWith(alongside), [
+    ...(alongside?.params ?? []),
     x.workspaceId,
     x.userId,
     x.sessionId,
