@@ -23,6 +23,8 @@ let a: TestTenant;
 let ada: string;
 let databases: string[] = [];
 const seen: string[] = [];
+/** The statements sent as named prepared statements (planned once per connection). */
+const named = new Set<string>();
 /** Called with each statement's text once its answer has arrived (the streamed test below listens). */
 let answered: (text: string) => void = () => {};
 /** Consulted before each statement is sent: a statement it returns an error for fails instead of being sent. */
@@ -55,6 +57,7 @@ beforeAll(async () => {
       const first = args[0] as string | { text?: string };
       const text = typeof first === 'string' ? first : (first?.text ?? '?');
       seen.push(text);
+      if (typeof first === 'object' && (first as { name?: string }).name) named.add(text);
       const refusal = refuse(text);
       if (refusal) return Promise.reject(refusal);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -98,6 +101,9 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       const [write, ...others] = turn.statements.filter((q) => q.includes('svc_record'));
       expect(others).toEqual([]);
       expect(write).toMatch(/insert into chat_message/);
+      // the turn's read and write are prepared once per connection, not parsed and planned on every turn
+      const [read] = turn.statements.filter((q) => q.includes('json_agg'));
+      expect([read, write].map((q) => named.has(q!))).toEqual([true, true]);
     }
     const [ledger] = await t.app.services.orm.em
       .fork()

@@ -3,13 +3,13 @@
  * turn"): everything the turn reads before the model in one statement (the workspace's agents, the
  * caller's session and its last messages, the agent's memories, its knowledge and tool links), and everything it
  * writes after in one (the session, the two messages with the answer's certificate and stages, the
- * memories, and the turn's ledger entry sent alongside: one commit at the end of a turn, not two). Both go
- * through `sql` with bound parameters, on PostgreSQL and the embedded database alike; the rows come back as
- * JSON and are mapped into the ORM's entities (agents, messages) or into the plain values the turn already
- * used (memories, links).
+ * memories, and the turn's ledger entry sent alongside: one commit at the end of a turn, not two). Both are
+ * named prepared statements with bound parameters (`preparedSql`: planned once per connection on PostgreSQL;
+ * `sql` on the embedded database); the rows come back as JSON and are mapped into the ORM's entities (agents,
+ * messages) or into the plain values the turn already used (memories, links).
  */
 import type { Em } from '../../db/types.js';
-import { sql } from '../../db/sql.js';
+import { preparedSql } from '../../db/sql.js';
 import { Agent } from '../agents/index.js';
 import type { TokenUsage } from '../models/index.js';
 import { SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
@@ -90,7 +90,7 @@ const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(
 
 /** What the turn reads before the model, in one statement. */
 export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
-  const [row] = await sql<Record<string, unknown>>(em, READ, [
+  const [row] = await preparedSql<Record<string, unknown>>(em, READ, [
     q.agents,
     q.workspaceId,
     q.sessionId ?? null,
@@ -209,7 +209,7 @@ const writeWith = (alongside: AlongsideStatement | undefined): string => {
  * single commit covers both: a session gone meanwhile still records the ledger entry, a failure writes neither.
  */
 export async function writeExchange(em: Em, x: ExchangeWrite, alongside?: AlongsideStatement): Promise<boolean> {
-  const [row] = await sql<{ messages: number }>(em, writeWith(alongside), [
+  const [row] = await preparedSql<{ messages: number }>(em, writeWith(alongside), [
     ...(alongside?.params ?? []),
     x.workspaceId,
     x.userId,
