@@ -40,6 +40,18 @@ describe('contradictions', () => {
     });
   });
 
+  describe('dates stated as a possibility or under a condition', () => {
+    it('an option (`may end this lease on`, `provided …`) is not the date of the claim\'s fact', async () => {
+      const option = "# Lease of Bay 4\n\nThe Tenant may end this lease on **1 July 2030** by giving the Landlord six months' written notice, provided the rent has been paid in full.";
+      expect(await verdict('The lease of Bay 4 ends on 30 June 2035.', option)).toBe('unverifiable');
+    });
+
+    it('a modal after the date leaves the date itself stated', async () => {
+      const stated = '# Lease of Bay 4\n\nThis lease ends on **30 June 2035**, but the Tenant may renew it once.';
+      expect(await verdict('The lease of Bay 4 ends on 30 June 2033.', stated)).toBe('contradicted');
+    });
+  });
+
   describe('names in their role: who acts for whom', () => {
     const agreement =
       '# Supply agreement\n\nThis agreement is made between Harbury Tools Ltd (the Supplier) and Kelso Farms (the Customer).\n\n' +

@@ -8,7 +8,7 @@ import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
 import { compareRoles, rolesOf, type Role } from './roles.js';
-import { clausesOf, hasNegativeMeaning, hasRestriction, regionsOf, restates, scopedWords, type Span } from './scope.js';
+import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
@@ -275,6 +275,8 @@ interface Fact<T> {
   lead: string;
   /** For a fact in a table row: its column's header. */
   column?: Column;
+  /** A date stated as a possibility or under a condition (`may end this lease on`, `if …`; scope.ts, `hypothetical`). */
+  hypothetical?: boolean;
 }
 
 /**
@@ -768,7 +770,7 @@ export class Verifier {
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
         const cell = header?.[col];
         const column = cell ? { words: new Set(words(cell).map((w) => w.w)), stems: new Set(this.contentStems(cell).stems) } : undefined;
-        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), ...(column ? { column } : {}) };
+        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), ...(column ? { column } : {}) };
       });
     }
     const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
@@ -784,7 +786,7 @@ export class Verifier {
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
       const about = new Set([...own, ...extra]);
-      const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact) };
+      const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start) };
       if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));
       return out;
     });
@@ -1141,7 +1143,9 @@ export class Verifier {
         continue;
       }
       if (top.equal) continue;
-      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound) {
+      // Sixth round: a date the sentence states as a possibility or under a condition (`The Tenant may end this lease on 1
+      // September 2031 … provided …`) is an option, not the date of the claim's fact: no conflict with it.
+      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical)) {
         missing = true;
         continue;
       }

@@ -125,6 +125,18 @@ const RESTRICTION =
 
 export const hasRestriction = (text: string): boolean => RESTRICTION.test(text);
 
+/** Conditions (`if`, `provided`, `unless`, `si`, `à condition`, `sous réserve`), as written (the month `May` is no modal). */
+const CONDITION = /(?<![\p{L}])(?:[Ii]f|[Pp]rovided|[Uu]nless|[Ss]i|[Ss]ous\s+r[ée]serve|[àaÀA]\s+condition)(?![\p{L}])/u;
+/** Modals of possibility (`may`, `might`, `could`, `can`, `peut`, `pourra`…), in lower case. */
+const POSSIBILITY = /(?<![\p{L}])(?:may|might|could|can|peut|peuvent|pourra|pourront|pourrait|pourraient)(?![\p{L}])/u;
+
+/**
+ * Whether a fact at `at` in `text` is stated as a possibility or under a condition: the text holds a condition, or a
+ * modal of possibility stands before the fact (`The Tenant may end this lease on 1 September 2031`); a modal after it
+ * (`ends on 31 August 2036, but may be renewed`) leaves the fact itself stated.
+ */
+export const hypothetical = (text: string, at: number): boolean => CONDITION.test(text) || POSSIBILITY.test(text.slice(0, at));
+
 /**
  * Words whose meaning holds a negation (`excluded` is "not included", `prohibited` "not allowed"): a
  * negation on one side against one of these on the other may be the same statement, so the negation
