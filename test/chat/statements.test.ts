@@ -101,9 +101,10 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       const [write, ...others] = turn.statements.filter((q) => q.includes('svc_record'));
       expect(others).toEqual([]);
       expect(write).toMatch(/insert into chat_message/);
-      // the turn's read and write are prepared once per connection, not parsed and planned on every turn
+      // the key lookup, the turn's read and its write are prepared once per connection, not parsed and planned on every turn
+      const [lookup] = turn.statements.filter((q) => q.includes('with recursive ancestors'));
       const [read] = turn.statements.filter((q) => q.includes('json_agg'));
-      expect([read, write].map((q) => named.has(q!))).toEqual([true, true]);
+      expect([lookup, read, write].map((q) => named.has(q!))).toEqual([true, true, true]);
     }
     const [ledger] = await t.app.services.orm.em
       .fork()
