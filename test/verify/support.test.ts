@@ -59,6 +59,51 @@ describe('sixth round: support', () => {
     });
   });
 
+  describe('names', () => {
+    it('a name qualifying a noun the sentence holds (the Tamberly agreement) is left to its document', async () => {
+      const doc = ['# Cleaning agreement', '', '**Provider:** Tamberly Services Ltd', '', 'Carpet shampooing and window cleaning are not part of this agreement.'].join('\n');
+      expect(await verdict('Window cleaning is not part of the Tamberly agreement.', doc)).toBe('supported');
+      expect(await verdict('Window cleaning is not part of the Ostrava agreement.', doc)).toBe('unverifiable');
+    });
+
+    it('a French preposition opening a sentence (Chez, Selon) is not part of the name after it', async () => {
+      const doc = ['# Charte de télétravail — Morlaine Conseil', '', 'Une indemnité de **3,00 € par jour** de télétravail est versée avec le salaire.'].join('\n');
+      expect(await verdict("Chez Morlaine, l'indemnité de télétravail est de 3,00 € par jour.", doc)).toBe('supported');
+    });
+
+    it('an acronym of common words (HT, TTC) is a word of the claim, read with its rendering, not a name', async () => {
+      const doc = '**Montant des travaux :** **50 000 € HT**, soit **60 000 € TTC** (TVA 20 %)';
+      expect(await verdict('Le montant des travaux est de 60 000 € TTC.', doc)).toBe('supported');
+      expect(await verdict('Le montant des travaux est de 50 000 € HT.', doc)).toBe('supported');
+    });
+  });
+
+  describe('negation', () => {
+    it('`without` negates what follows it, not the clause before it', async () => {
+      const doc = 'The Supplier may subcontract the delivery without the Buyer\'s written consent.';
+      expect(await verdict('The Supplier may subcontract the delivery without the Buyer\'s written consent.', doc)).toBe('supported');
+      const strict = 'The Supplier shall not subcontract the delivery without the Buyer\'s written consent.';
+      expect(await verdict('The Supplier may subcontract the delivery without the Buyer\'s written consent.', strict)).not.toBe('supported');
+    });
+  });
+
+  describe('dates', () => {
+    it('a French date `fixée au` is the date the event is scheduled for', async () => {
+      const doc = 'La prochaine réunion de chantier aura lieu le **mardi 9 mars 2027 à 14 h 00**, sur site.';
+      expect(await verdict('La prochaine réunion de chantier est fixée au mardi 9 mars 2027.', doc)).toBe('supported');
+    });
+  });
+
+  describe('graded support over several candidates', () => {
+    it('when the best-covered sentence states another amount, the next one stating the claim\'s is read', async () => {
+      const doc = [
+        'Le marché prévoit une pénalité de **200 € par jour calendaire** de retard sur la date contractuelle.',
+        "L'achèvement ayant été constaté le 4 mai 2026, le retard retenu est de **3 jours**, soit une pénalité de **600 €**.",
+      ].join('\n\n');
+      expect(await verdict('La pénalité de retard retenue est de 600 €.', doc)).toBe('supported');
+    });
+  });
+
   describe('French verbs', () => {
     it('after a preposition only an infinitive is a verb; names and number words never are', () => {
       expect(isFrenchVerb('payer', 'de')).toBe(true);

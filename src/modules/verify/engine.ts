@@ -94,6 +94,8 @@ const PARAPHRASE_WEIGHT = 0.7;
  */
 const SUPPORT_ANCHORED = 0.6;
 const SUPPORT_PLAIN = 0.75;
+/** Graded support: candidates read in full, the best-covered first, until one supports. */
+const GRADED_TRIES = 3;
 /** Graded support: at most this weighted share of the words of what the claim is about (before its verb) may be missing. */
 const SUBJECT_MISSING = 0.5;
 /** Fifth round: a qualifier is told apart where it stands within this many content words of a word it qualifies. */
@@ -120,7 +122,7 @@ const IMPLIED_BY: Record<string, string[]> = {
   ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
-  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue'],
+  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee'],
 };
 
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
@@ -353,6 +355,25 @@ interface Claim {
   named?: Fact<Entity>[];
   /** The names the claim says act for a party (roles.ts, filled on first need). */
   roles?: Role[];
+}
+
+/**
+ * Sixth round (support): a name of one short upper-case word is an acronym of common words (`VAT`, `HT`, `TTC`, `CSE`,
+ * `UTC`), read as a word of the claim (its renderings count: `HT` / *hors taxes*), not a name whose change contradicts.
+ */
+const notAcronym = (e: Entity) => e.kind !== 'name' || !/^\p{Lu}{2,5}$/u.test(e.text);
+
+/** French prepositions the tagger reads as the first word of the name after them (`Chez Ardelis, …`, `Selon Morvan …`). */
+const LEADING_PREPOSITION = /^(?:chez|selon|lorsque|lorsqu|pendant|depuis|avant|apres|sous|entre|vers|sans|parmi|contre|malgre)\s+/iu;
+
+/** The verifier's names: acronyms left out (notAcronym), a leading French preposition taken off (sixth round). */
+function verifierNames(entities: Entity[]): Entity[] {
+  return entities.filter(notAcronym).flatMap((e) => {
+    const lead = e.kind === 'name' ? LEADING_PREPOSITION.exec(e.text) : null;
+    if (!lead) return [e];
+    if (e.words.length < 2) return [];
+    return [{ ...e, text: e.text.slice(lead[0].length), words: e.words.slice(1), start: e.start + lead[0].length }];
+  });
 }
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -592,7 +613,9 @@ export class Verifier {
   }
 
   private analyse(seg: Segment): Claim {
-    const { entities, verbAt, tokens } = readClaim(seg.text, this.language);
+    const read = readClaim(seg.text, this.language);
+    const { verbAt, tokens } = read;
+    const entities = verifierNames(read.entities);
     const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
     // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
     // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
@@ -775,16 +798,27 @@ export class Verifier {
     }
     const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
     const clauses = clausesOf(text);
+    // Sixth round (support): words a clause's facts take from the clause before it, that of a label (`**Montant du marché :**
+    // 86 400 € HT`) or, for a restatement (`6 % du budget, soit 2 916 €`, `soit 103 680 € TTC`), what the restated clause is about.
+    // A restatement takes the restated clause's words before its own figure (`86 400 € HT, soit 103 680 € TTC`: not `HT`).
+    const inherited = (k: number, depth = 0): string[] => {
+      if (k <= 0 || depth > 2) return [];
+      const prev = clauses[k - 1]!;
+      if (text.charAt(prev.end) === ':') return this.contentStems(text.slice(prev.start, prev.end)).stems;
+      if (!restates(text.slice(clauses[k]!.start, clauses[k]!.end))) return [];
+      const figure = Math.min(prev.end, ...[...facts, ...others].filter((f) => f.start >= prev.start && f.start < prev.end).map((f) => f.start));
+      return [...this.contentStems(text.slice(prev.start, figure)).stems, ...inherited(k - 1, depth + 1)];
+    };
     return facts.map((fact, i) => {
       let own = regions[i]!.flatMap((r) => this.contentStems(text.slice(r.start, r.end)).stems);
       const at = clauses.findIndex((c) => fact.start >= c.start && fact.start < c.end);
       // A fact with no words of its own in its clause is the value of the clause before it (`**Date of signature:** 14
-      // February 2025`, `Signed for the Customer: Matthias Keller`), or of the whole sentence when it opens it; so is a
-      // restatement of the clause's value (`6 % du budget, soit 2 916 €`, `£1,200, i.e. €1,390`).
-      if (own.length === 0 || (at > 0 && restates(text.slice(clauses[at]!.start, fact.start)))) {
+      // February 2025`, `Signed for the Customer: Matthias Keller`), or of the whole sentence when it opens it.
+      if (own.length === 0) {
         const before = at > 0 ? clauses[at - 1]! : null;
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
+      if (at > 0) own = [...own, ...inherited(at)];
       const about = new Set([...own, ...extra]);
       const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start) };
       if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));
@@ -1014,12 +1048,12 @@ export class Verifier {
     let nearest: { score: number; id: number } | null = null;
     let support: { verdict: Verdict; rule: string; score: number; own?: number; id: number } | null = null;
     const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
-    // The candidate a graded support may come from (fourth round): the one covering most of the claim's weight.
-    let gradedBest: { coverage: number; id: number } | null = null;
+    // The candidates a graded support may come from (fourth round), those covering most of the claim's weight first.
+    const graded: { coverage: number; id: number }[] = [];
     for (const id of this.candidates(claim)) {
       const r = this.compare(claim, this.sentences[id]!);
       if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
-      if (r.coverage !== undefined && (!gradedBest || r.coverage > gradedBest.coverage)) gradedBest = { coverage: r.coverage, id };
+      if (r.coverage !== undefined) graded.push({ coverage: r.coverage, id });
       if (r.verdict === 'unverifiable') continue;
       if (r.verdict === 'supported' && (!support || r.score > support.score)) support = { ...r, id };
       // The strongest sentence decides; on a tie an exact support wins over a conflict.
@@ -1032,9 +1066,13 @@ export class Verifier {
     // A sentence stating the claim's exact amount is about the claim's subject: another amount elsewhere is another subject's.
     if (best?.rule === 'numbers' && best.verdict === 'contradicted' && support?.rule === 'numbers') best = support;
     if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
-    if (!best && gradedBest) {
-      const r = this.compare(claim, this.sentences[gradedBest.id]!, true);
-      if (r.verdict !== 'unverifiable') best = { ...r, id: gradedBest.id };
+    // Sixth round (support): the next best-covered candidate is read when the best one's anchors do not all agree (the
+    // penalty per day of the contract against the penalty the minutes say was kept).
+    graded.sort((a, b) => b.coverage - a.coverage || a.id - b.id);
+    for (const g of graded.slice(0, GRADED_TRIES)) {
+      if (best) break;
+      const r = this.compare(claim, this.sentences[g.id]!, true);
+      if (r.verdict !== 'unverifiable') best = { ...r, id: g.id };
     }
     if (best && !unknown) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
@@ -1338,8 +1376,15 @@ export class Verifier {
     // sentence to say some word of the statement itself (`elected secretary`), not only to name its subject (a heading
     // `Kestrel Fabrication: minutes of the board meeting` against `The Kestrel board minutes were taken by Priya Raman`).
     const statement = () => claim.stems.some((st) => claim.said.has(st) && !claim.light.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a))));
+    // Sixth round (support): a name qualifying a noun of the claim that the sentence holds (`not part of the Sorrelwick
+    // agreement` against `not part of this agreement`) says which one, as a subject's name does.
+    const qualifier = (e: Entity) => {
+      const next = /^(?:['’]s)?\s+(\p{L}+)/u.exec(claim.seg.text.slice(e.end));
+      const st = next ? this.stemOf(fold(next[1]!)) : '';
+      return st !== '' && s.stems.has(st);
+    };
     const docName = (e: Entity) =>
-      ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
+      ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
     const docOnly = absent.length > 0 && absent.every(docName);
     if (!covered || docOnly) {
       if ((absent.length > 0 && !docOnly) || amounts !== 'match' || when !== 'match') return none;
@@ -1411,7 +1456,7 @@ export class Verifier {
   /** The entities of a sentence with what each is said of (its words in its clause, up to the neighbouring ones). */
   private entityFacts(s: Sentence): Fact<Entity>[] {
     const f = this.facts(s);
-    if (!f.entities) f.entities = entitiesOf(s.seg.text);
+    if (!f.entities) f.entities = verifierNames(entitiesOf(s.seg.text));
     f.entityFacts ??= this.about(s.seg.text, f.entities, s.header, new Set(), s.seg.text, undefined, [...this.quantitiesIn(s).map((q) => q.fact), ...this.datesIn(s).map((d) => d.fact)]);
     return f.entityFacts;
   }

@@ -162,10 +162,10 @@ export function clausesOf(text: string): Span[] {
   return out;
 }
 
-/** Words opening a restatement of the value before them (`soit 2 916 €`, `i.e. €1,390`, `that is 14 days`). */
-const RESTATEMENT = /^[\s*_]*(?:soit|c['’]est[\s-][àa][\s-]dire|i\.?\s?e\.?|that\s+is|namely|equivalent\s+to|[ée]quivalent\s+[àa])[\s*_]*$/iu;
+/** Words opening a restatement of the value before them (`soit 2 916 €`, `soit une pénalité de 300 €`, `i.e. €1,390`). */
+const RESTATEMENT = /^[\s*_]*(?:soit|c['’]est[\s-][àa][\s-]dire|i\.?\s?e\.|that\s+is|namely|equivalent\s+to|[ée]quivalent\s+[àa])(?![\p{L}])/iu;
 
-/** Whether the words of a clause before its fact open a restatement of the previous clause's value. */
+/** Whether a clause, up to its fact, opens with a restatement of the previous clause's value. */
 export const restates = (before: string): boolean => RESTATEMENT.test(before);
 
 /** A conjunction between two facts: what comes before it is the first fact's, what comes after the second's. */
