@@ -61,6 +61,28 @@ CREATE FUNCTION public.svc_balance(p_ws text, p_start timestamp with time zone, 
       $$;
 
 --
+-- Name: svc_key_confirms(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.svc_key_confirms(p_hash text, p_fingerprint text) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+        with recursive ancestors(id, parent_key_id, revoked_at) as (
+          select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = p_hash
+          union
+          select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
+        )
+        select coalesce((
+          select k.revoked_at is null
+                 and md5(concat_ws('|', k::text, u::text, w::text)) = p_fingerprint
+                 and not exists (select 1 from ancestors where revoked_at is not null)
+            from api_key k
+            join workspace w on w.id = k.workspace_id
+            left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
+           where k.secret_hash = p_hash), false)
+      $$;
+
+--
 -- Name: usage_ledger; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -133,20 +155,30 @@ CREATE FUNCTION public.svc_ledger_totals() RETURNS trigger
       end $$;
 
 --
--- Name: svc_rate_admit(text[], integer, integer[], text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, integer[], text[], timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: svc_rate_admit(text[], integer, integer[], text, timestamp with time zone, timestamp with time zone, timestamp with time zone, bigint, integer[], text[], timestamp with time zone, text[], text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.svc_rate_admit(p_buckets text[], p_minute integer, p_limits integer[], p_ws text, p_now timestamp with time zone, p_start timestamp with time zone, p_end timestamp with time zone, p_allowance bigint, p_required integer[], p_ids text[], p_expires timestamp with time zone) RETURNS bigint[]
+CREATE FUNCTION public.svc_rate_admit(p_buckets text[], p_minute integer, p_limits integer[], p_ws text, p_now timestamp with time zone, p_start timestamp with time zone, p_end timestamp with time zone, p_allowance bigint, p_required integer[], p_ids text[], p_expires timestamp with time zone, p_key_hashes text[], p_fingerprints text[]) RETURNS bigint[]
     LANGUAGE plpgsql
     AS $$
       declare
         v_n int := coalesce(array_length(p_required, 1), 0);
-        v_passed int := v_n;
+        v_live int[];
+        v_passed int;
         v_granted int;
-        v_out bigint[] := array_fill(0::bigint, array[v_n]);
-        v_admitted bigint[] := '{}';
+        v_out bigint[] := array_fill(null::bigint, array[v_n]);
+        v_admitted bigint[];
       begin
         perform set_config('synchronous_commit', 'off', true);
+        -- The requests that go on, in arrival order: looked up for this request, or remembered and confirmed
+        -- (each distinct key checked once).
+        select coalesce(array_agg(i order by i), '{}') into v_live
+          from generate_series(1, v_n) as i
+         where p_key_hashes[i] is null
+            or (p_key_hashes[i], p_fingerprints[i]) in (
+                 select distinct c.h, c.f from unnest(p_key_hashes, p_fingerprints) as c(h, f)
+                  where c.h is not null and svc_key_confirms(c.h, c.f));
+        v_passed := coalesce(array_length(v_live, 1), 0);
         for b in 1 .. coalesce(array_length(p_buckets, 1), 0) loop
           exit when v_passed = 0;
           insert into rate_counter as r (bucket, minute, count, granted)
@@ -159,15 +191,18 @@ CREATE FUNCTION public.svc_rate_admit(p_buckets text[], p_minute integer, p_limi
             update rate_counter set count = greatest(0, count - (v_passed - v_granted))
              where bucket = any(p_buckets[1:b - 1]) and minute = p_minute;
           end if;
-          for i in v_granted + 1 .. v_passed loop
-            v_out[i] := -b;
+          for j in v_granted + 1 .. v_passed loop
+            v_out[v_live[j]] := -b;
           end loop;
           v_passed := v_granted;
         end loop;
         if v_passed > 0 then
-          v_admitted := svc_admit(p_ws, p_now, p_start, p_end, p_allowance, p_required[1:v_passed], p_ids[1:v_passed], p_expires);
-          for i in 1 .. v_passed loop
-            v_out[i] := v_admitted[i];
+          v_admitted := svc_admit(p_ws, p_now, p_start, p_end, p_allowance,
+                                  array(select p_required[v_live[j]] from generate_series(1, v_passed) as j order by j),
+                                  array(select p_ids[v_live[j]] from generate_series(1, v_passed) as j order by j),
+                                  p_expires);
+          for j in 1 .. v_passed loop
+            v_out[v_live[j]] := v_admitted[j];
           end loop;
         end if;
         return v_out;

@@ -13,6 +13,7 @@ import { errors, isAborted, toDomainError, unknownFieldError } from '../src/erro
 import { firstUnknownField } from '../src/lib/unknown-fields.js';
 import { withStages } from '../src/lib/stage-timing.js';
 import { sendError, type Dialect } from './errors.js';
+import { StaleCaller } from '../src/core/stale-caller.js';
 
 export type RouteRateName = CeilingName;
 
@@ -190,6 +191,10 @@ const credentialsFor = (def: RouteDef, req: Request): Credentials =>
  */
 export function mount(router: Router, app: Deps, def: RouteDef): void {
   const op = operationOf(def);
+  // The gateway's answers confirm the key in their admission's statement: their caller may be made from the
+  // process's memory of the key's last lookup (no statement). When the key changed since (`StaleCaller`,
+  // before anything was counted or sent), the request starts again once with a lookup, which decides it.
+  const fromMemory = op.needs.ratesWithAdmission === true && !def.admitsItself;
   register(router, def, async (req, res) => {
     const log = lazyChild(req.log, { route: op.name });
     const requestId = req.requestId;
@@ -198,17 +203,20 @@ export function mount(router: Router, app: Deps, def: RouteDef): void {
       if (!res.writableFinished) abort.abort();
     });
     if (def.widget) res.setHeader('Vary', 'Origin');
-    let ctx: ServiceContext;
-    try {
-      const caller = await authenticate(app, credentialsFor(def, req));
-      def.authenticated?.(caller, res);
-      ctx = def.admitsItself
-        ? createContext(app, caller, { log, signal: abort.signal, requestId, address: req.ip })
-        : await admit(app, caller, op, { log, signal: abort.signal, requestId, address: req.ip });
-    } catch (err) {
-      return sendError(res, err, 'native', log);
+    for (let remembered = fromMemory; ; remembered = false) {
+      let ctx: ServiceContext;
+      try {
+        const caller = await authenticate(app, credentialsFor(def, req), { remembered });
+        def.authenticated?.(caller, res);
+        ctx = def.admitsItself
+          ? createContext(app, caller, { log, signal: abort.signal, requestId, address: req.ip })
+          : await admit(app, caller, op, { log, signal: abort.signal, requestId, address: req.ip });
+      } catch (err) {
+        if (remembered && err instanceof StaleCaller) continue;
+        return sendError(res, err, 'native', log);
+      }
+      if ((await runHandler(app, def, ctx, req, res, abort, log, remembered)) !== 'stale caller') return;
     }
-    await runHandler(app, def, ctx, req, res, abort, log);
   });
 }
 
@@ -236,7 +244,11 @@ export function mountOperation<I, O>(router: Router, app: Deps, op: Operation<I,
   });
 }
 
-/** The handler of an admitted request, the scope disposed of before the answer is sent, the answer or the error. */
+/**
+ * The handler of an admitted request, the scope disposed of before the answer is sent, the answer or the
+ * error; or, for a caller made from memory (`remembered`) found changed before anything was sent, nothing
+ * sent and `'stale caller'` (the request starts again with a lookup).
+ */
 async function runHandler<C extends Principal>(
   app: Deps,
   def: AnyRoute & { handler: (ctx: ServiceContext<C>, req: Request, res: Response) => Promise<Reply | void> },
@@ -245,7 +257,8 @@ async function runHandler<C extends Principal>(
   res: Response,
   abort: AbortController,
   log: Logger,
-): Promise<void> {
+  remembered = false,
+): Promise<void | 'stale caller'> {
   const dialect = def.dialect ?? 'native';
   let outcome: { ok: true; value: Reply | void } | { ok: false; err: unknown };
   try {
@@ -260,6 +273,7 @@ async function runHandler<C extends Principal>(
     await ctx.scope.dispose();
   }
   if (outcome.ok) return send(res, outcome.value);
+  if (remembered && outcome.err instanceof StaleCaller && !res.headersSent) return 'stale caller';
   // An aborted request: the client left (nobody to answer), or a shutdown gave up on it while the
   // client still waits (told to retry elsewhere).
   const aborted = isAborted(toDomainError(outcome.err).error);

@@ -5,9 +5,9 @@ import { errors } from '../errors/index.js';
 import type { Logger } from '../lib/logger.js';
 import { authorize } from '../core/access.js';
 import { withSpan } from '../lib/tracing.js';
-import { AuthMessages, authenticateSecret, secretFromHeaders } from '../modules/keys/index.js';
+import { AuthMessages, authenticateSecret, confirmRememberedKey, secretFromHeaders } from '../modules/keys/index.js';
 import { authenticateSession, hasSessionCookie, type SessionCredentials } from '../modules/people/index.js';
-import { deferRequestRates, enforceRequestRates, settleRequestRates } from '../modules/usage/index.js';
+import { deferRequestRates, enforceRequestRates, type KeyCheck, settleRequestRates } from '../modules/usage/index.js';
 import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/index.js';
 import type { AdmitTarget } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
@@ -45,25 +45,46 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
   widget?: WidgetCredentials;
 };
 
+export interface AuthenticateOptions {
+  /**
+   * A key this process looked up before may make the caller from that lookup, without a statement
+   * (`authenticateSecret`'s `remembered`), for an operation whose admission confirms the key in its own
+   * statement (`Needs.ratesWithAdmission`); `admit` sees to it that it is confirmed before anything counts.
+   */
+  remembered?: boolean;
+}
+
 /**
  * Step 1: the caller behind the presented key; without a key, the signed-in person behind the session
  * cookie where the adapter accepts one (401, 403 csrf_rejected: src/modules/people/sessions.ts); on a
  * widget's public endpoints, the widget acting for its workspace (404, 403 origin_not_allowed).
  */
-export function authenticate(app: Deps, credentials: Credentials): Promise<Caller> {
+export function authenticate(app: Deps, credentials: Credentials, opts: AuthenticateOptions = {}): Promise<Caller> {
   return withSpan('pipeline.authenticate', {}, async (span) => {
-    const caller = await principalOf(app, credentials);
+    const caller = await principalOf(app, credentials, opts);
     span.set({ 'svc.principal': caller.kind, 'svc.workspace_id': caller.workspace.id });
     return caller;
   });
 }
 
-function principalOf(app: Deps, credentials: Credentials): Promise<Caller> {
+function principalOf(app: Deps, credentials: Credentials, opts: AuthenticateOptions): Promise<Caller> {
   if (credentials.widget) return authenticateWidget(app, credentials.widget);
   const secret = secretFromHeaders(credentials);
   if (!secret && credentials.session && hasSessionCookie(credentials.session)) return authenticateSession(app, credentials.session);
   // Calls with the same key that arrive together share one lookup (src/modules/keys/runtime.ts).
-  return authenticateSecret(app.orm.em, app.clock, secret, (hash) => app.keys.lookups.submit(hash, hash));
+  return authenticateSecret(
+    app.orm.em,
+    app.clock,
+    secret,
+    (hash) => app.keys.lookups.submit(hash, hash),
+    opts.remembered ? (hash) => app.keys.records.remembered(hash) : undefined,
+  );
+}
+
+/** The check of a caller made from memory (`AuthenticateOptions.remembered`): its admission's statement, or a lookup. */
+function keyCheckOf(app: Deps, caller: Principal): KeyCheck | undefined {
+  const remembered = caller.kind === 'key' ? caller.remembered : undefined;
+  return remembered && { ...remembered, confirm: () => confirmRememberedKey(app.keys, remembered) };
 }
 
 export interface AdmitOptions {
@@ -87,8 +108,12 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   const scope = op.needs.scopeOf && caller.kind !== 'anonymous' ? op.needs.scopeOf(caller) : op.needs.scope;
   const checks = !anyCaller && (scope !== undefined || person || role);
   if (caller.kind === 'anonymous' && (checks || anyCaller)) throw errors.unauthorized(AuthMessages.missing);
-  // Rates counted with the admission (the gateway's answers) are only decided here (`deferRequestRates`).
+  // Rates counted with the admission (the gateway's answers) are only decided here (`deferRequestRates`), and a
+  // caller made from memory is confirmed with them (by the admission's statement, or by a lookup before a
+  // refusal that comes first); made from memory for another operation, it is confirmed at once.
   const deferRates = op.needs.ratesWithAdmission === true;
+  const keyCheck = keyCheckOf(app, caller);
+  if (keyCheck && !deferRates) await keyCheck.confirm();
   if (!deferRates) await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
   const ctx = createContext(app, caller, {
     log: opts.log,
@@ -97,7 +122,7 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
     requestId: opts.requestId,
     address: opts.address,
   });
-  if (deferRates) deferRequestRates(ctx, { route: op.name, rateLimit });
+  if (deferRates) deferRequestRates(ctx, { route: op.name, rateLimit, keyCheck });
   if (checks && caller.kind !== 'anonymous') {
     try {
       await withSpan('pipeline.authorize', { 'svc.operation': op.name }, async () => authorize({ caller }, { scope: scope ?? null, write, person, role }));

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../support/app.js';
+import { sha256Hex } from '../../src/lib/secrets.js';
 import { postgresAvailable } from '../support/database.js';
 import { openaiClient, startGatewayWithTenant, type GatewayHarness } from '../support/gateway.js';
 
@@ -53,18 +54,131 @@ async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements
   return { result, statements: [...seen] };
 }
 
+/** The statements of a call refused before any model runs: all of them are sent before its answer. */
+async function refusedCounted(fn: () => Promise<Response>): Promise<{ res: Response; body: Record<string, unknown>; statements: string[] }> {
+  seen.length = 0;
+  const res = await fn();
+  const body = (await res.json()) as Record<string, unknown>;
+  return { res, body, statements: [...seen] };
+}
+
+/** Changes the database from a connection of its own (as another process would), not through the app. */
+async function elsewhere(text: string, params: unknown[]): Promise<void> {
+  const client = new driverPg.Client({ connectionString: h.t.db.url! });
+  await client.connect();
+  try {
+    await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
+const chat = (key: string, body: unknown = { model: 'svc-auto', messages: [{ role: 'user', content: 'Answer?' }] }) =>
+  fetch(`${h.t.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const isLookup = (q: string) => /ancestor_revoked/.test(q);
+const isRateAdmit = (q: string) => /svc_rate_admit/.test(q);
+
 describe.skipIf(!onPostgres)('statements per gateway call (plain, one connection)', () => {
   it('a plain call sends the counted statements', async () => {
     await openaiClient(h.t, a.key).chat.completions.create({ model: 'svc-auto', messages: [{ role: 'user', content: 'warm up' }] });
     h.models.enqueue({ content: 'Forty-two.', usage: { prompt: 12, completion: 3 } });
     const call = await counted(() => openaiClient(h.t, a.key).chat.completions.create({ model: 'svc-auto', messages: [{ role: 'user', content: 'Answer?' }] }));
     expect(call.result.choices[0].message.content).toBe('Forty-two.');
-    // key lookup, svc_rate_admit (the gateway's route ceiling counted with the admission); the certificate's
-    // append with svc_record in the same statement (was 5: the rate count and svc_admit were two; then 4:
-    // svc_record and the append were two)
-    expect(call.statements.length, call.statements.join('\n')).toBe(3);
-    expect(call.statements.filter((q) => /svc_rate_admit/.test(q))).toHaveLength(1);
+    // svc_rate_admit (the key confirmed unchanged and unrevoked, the gateway's route ceiling counted, the
+    // admission), then the certificate's append with svc_record in the same statement; the caller was made
+    // from the process's memory of the key's last lookup (was 5: key lookup, rate count, svc_admit,
+    // svc_record, append; then 4 and 3 as those merged; now the key lookup is folded into the admission)
+    expect(call.statements.length, call.statements.join('\n')).toBe(2);
+    expect(call.statements.filter(isRateAdmit)).toHaveLength(1);
+    expect(call.statements.filter(isLookup)).toHaveLength(0);
     const [write] = call.statements.filter((q) => /svc_record/.test(q));
     expect(write).toMatch(/^with chain as \(insert into proof_certificate/);
+  });
+});
+
+describe.skipIf(!onPostgres)('a key made from memory is confirmed by its admission (issue 28, sixth pass)', () => {
+  /** A key of tenant `a` that this process has looked up (and remembers) after one answered call. */
+  async function remembered(attrs: Parameters<typeof h.t.key>[1] = {}): Promise<{ key: string; id: string }> {
+    const key = await h.t.key(a, attrs);
+    expect((await chat(key)).status).toBe(200);
+    const [row] = await h.t.app.services.orm.em.fork().getConnection().execute<{ id: string }[]>('select id from api_key where secret_hash = ?', [sha256Hex(key)]);
+    return { key, id: row.id };
+  }
+
+  it('a key revoked from another connection between two calls is refused at the next: the admission finds it, a lookup answers 401', async () => {
+    const { key, id } = await remembered();
+    await elsewhere('update api_key set revoked_at = now() where id = $1', [id]);
+    const call = await refusedCounted(() => chat(key));
+    expect(call.res.status).toBe(401);
+    expect(call.body.error).toMatch(/invalid or revoked/i);
+    // the caller came from memory: its admission's statement refused it (nothing counted), then the request
+    // started again with a lookup
+    expect(call.statements.findIndex(isRateAdmit)).toBe(0);
+    expect(call.statements.filter(isLookup)).toHaveLength(1);
+    expect(call.statements.filter(isRateAdmit)).toHaveLength(1);
+    const counts = await h.t.app.services.orm.em.fork().getConnection().execute<{ n: number }[]>(
+      'select count(*)::int as n from question_hold where workspace_id = ?',
+      [a.workspaceId],
+    );
+    expect(counts[0].n).toBe(0);
+  });
+
+  it('a key whose parent is revoked (its own row unchanged) is refused at the next call', async () => {
+    const parent = await remembered();
+    const created = await fetch(`${h.t.baseUrl}/developer/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${parent.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'child' }),
+    });
+    expect(created.status).toBe(201);
+    const child = ((await created.json()) as { key: { secret: string } }).key.secret;
+    expect((await chat(child)).status).toBe(200);
+    expect((await chat(child)).status).toBe(200);
+    await elsewhere('update api_key set revoked_at = now() where id = $1', [parent.id]);
+    const call = await refusedCounted(() => chat(child));
+    expect(call.res.status).toBe(401);
+    expect(call.statements.findIndex(isRateAdmit)).toBe(0);
+  });
+
+  it('a key changed from another connection (now read-only) gets the changed key\'s refusal at the next call', async () => {
+    const { key, id } = await remembered();
+    await elsewhere('update api_key set readonly = true where id = $1', [id]);
+    const call = await refusedCounted(() => chat(key));
+    expect(call.res.status).toBe(403);
+    expect(call.body.code).toBe('read_only_key');
+    expect(call.statements.findIndex(isRateAdmit)).toBe(0);
+    expect(call.statements.filter(isLookup)).toHaveLength(1);
+  });
+
+  it('a workspace suspended from another connection is refused at the next call, and works again at once when restored', async () => {
+    const { key } = await remembered();
+    await elsewhere('update workspace set suspended = true where id = $1', [a.workspaceId]);
+    try {
+      const call = await refusedCounted(() => chat(key));
+      expect(call.res.status).toBe(403);
+      expect(call.body.code).toBe('client_suspended');
+    } finally {
+      await elsewhere('update workspace set suspended = false where id = $1', [a.workspaceId]);
+    }
+    expect((await chat(key)).status).toBe(200);
+  });
+
+  it('a refusal that comes before the admission (400 body, 404 agent) confirms the key with a lookup first: a revoked key gets its 401', async () => {
+    const { key, id } = await remembered();
+    // unchanged key: the lookup confirms it, and the refusal is the request's own
+    const bad = await refusedCounted(() => chat(key, { model: 'svc-auto' }));
+    expect(bad.res.status).toBe(400);
+    expect(bad.statements.filter(isLookup)).toHaveLength(1);
+    await elsewhere('update api_key set revoked_at = now() where id = $1', [id]);
+    for (const body of [{ model: 'svc-auto' }, { model: 'agent:nobody', messages: [{ role: 'user', content: 'x' }] }]) {
+      const call = await refusedCounted(() => chat(key, body));
+      expect(call.res.status).toBe(401);
+      expect(call.statements.filter(isRateAdmit)).toHaveLength(0);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { UserRole } from '../../core/access.js';
 import type { User, Workspace } from '../workspaces/index.js';
 import type { ApiKey } from './api-key.entity.js';
+import type { RememberedKey } from './keys.service.js';
 
 /** A caller signed in with a session (src/modules/people/sessions.ts) rather than an API key. */
 export interface PersonIdentity {
@@ -19,6 +20,12 @@ declare module '../../core/principal.js' {
   }
   interface KeyCaller {
     key: ApiKey;
+    /**
+     * Set when the caller was made from the process's memory of its key's last lookup, without a statement
+     * (`authenticateSecret`): not yet confirmed against the database. The request pipeline has its
+     * admission confirm it, or a lookup before any earlier refusal (src/pipeline/pipeline.ts).
+     */
+    remembered?: RememberedKey;
   }
   interface PersonCaller {
     person: PersonIdentity;

@@ -162,6 +162,8 @@ export interface KeyRecord {
   user: User | null;
   workspace: Workspace;
   revoked: boolean;
+  /** The lookup's md5 of the key, user and workspace rows (`lookupKeyRow`): what the entities were made of. */
+  fingerprint: string | null;
 }
 
 /** Hydrates a lookup's joined row (`lookupKeyRow`) into its entities, or null when no key or workspace matched. */
@@ -176,6 +178,7 @@ export function hydrateKeyRow(em: Em, row: KeyRow | undefined): KeyRecord | null
     user: userRow ? em.map(User, userRow as never) : null,
     workspace: em.map(Workspace, wsRow as never),
     revoked: Boolean(keyRow.revoked_at) || row.ancestor_revoked === true,
+    fingerprint: typeof row.fingerprint === 'string' ? row.fingerprint : null,
   };
 }
 
@@ -188,23 +191,27 @@ export async function lookupKey(em: Em, hash: string): Promise<KeyRecord | null>
 const MAX_KEPT_RECORDS = 10_000;
 
 /**
- * The entities of each key's last lookup, reused by the next lookup of that key while its joined row is
- * unchanged (issue 28: at one connection, hydrating the key, its user and workspace was a tenth of a
- * gateway call's CPU). The lookup still runs for every call (no cache of the answer): the row's
- * `fingerprint` (an md5 of the key, user and workspace rows as text) says whether anything changed, and a
- * changed row is hydrated anew; `revoked` is read from every lookup, since an ancestor's revocation is not
- * in the key's own row. The entities are read, never changed, by the use cases, as when calls share a lookup.
+ * The entities of each key's last lookup, by secret hash (issue 28). Reused by the next lookup of that key
+ * while its joined row is unchanged (at one connection, hydrating the key, its user and workspace was a tenth
+ * of a gateway call's CPU): the row's `fingerprint` (an md5 of the key, user and workspace rows as text) says
+ * whether anything changed, and a changed row is hydrated anew; `revoked` is read from every lookup, since an
+ * ancestor's revocation is not in the key's own row. And remembered (`remembered`) for a caller whose
+ * admission confirms its key in its own statement, without a lookup (`authenticateSecret`). The entities are
+ * read, never changed, by the use cases, as when calls share a lookup.
  */
 export class KeyRecords {
-  private readonly kept = new Map<string, { fingerprint: string; record: KeyRecord }>();
+  private readonly kept = new Map<string, KeyRecord>();
 
   /** The record of a lookup's row (`lookupKeyRow`), hydrated in a fork of `em` only when the row changed. */
   resolve(em: Em, hash: string, row: KeyRow | undefined): KeyRecord | null {
     const fingerprint = typeof row?.fingerprint === 'string' ? row.fingerprint : undefined;
     const kept = fingerprint ? this.kept.get(hash) : undefined;
     if (row && kept && kept.fingerprint === fingerprint) {
-      const revoked = Boolean(kept.record.key.revokedAt) || row.ancestor_revoked === true;
-      return revoked === kept.record.revoked ? kept.record : { ...kept.record, revoked };
+      const revoked = Boolean(kept.key.revokedAt) || row.ancestor_revoked === true;
+      if (revoked === kept.revoked) return kept;
+      const updated = { ...kept, revoked };
+      this.kept.set(hash, updated);
+      return updated;
     }
     const record = hydrateKeyRow(em.fork(), row);
     if (!record || !fingerprint) {
@@ -212,8 +219,13 @@ export class KeyRecords {
       return record;
     }
     if (this.kept.size >= MAX_KEPT_RECORDS) this.kept.clear();
-    this.kept.set(hash, { fingerprint, record });
+    this.kept.set(hash, record);
     return record;
+  }
+
+  /** The record of the key's last lookup in this process, if any: possibly out of date. */
+  remembered(hash: string): KeyRecord | undefined {
+    return this.kept.get(hash);
   }
 
   /** Keys whose entities are kept (for tests). */
@@ -222,29 +234,50 @@ export class KeyRecords {
   }
 }
 
+/** A key caller made from the process's memory of its key's last lookup: the hash and the row it was made of. */
+export interface RememberedKey {
+  hash: string;
+  fingerprint: string;
+}
+
 /**
  * Resolves a presented secret to its caller, or throws the auth-stage error of SPEC
- * (401 variants, 403 client_suspended, 403 provider_unpaid). One lookup per call (`lookupKey`, or `lookup`: the request
- * pipeline shares one lookup, hydrated once, between the calls with the same key that arrive while the previous
- * lookup of that key is in flight, each still answered by a lookup made after it arrived), never cached, so a
- * revocation or a change takes effect at the next call. The lookup is by hash; the final comparison is
- * constant-time.
+ * (401 variants, 403 client_suspended, 403 provider_unpaid). The lookup is by hash; the final comparison is
+ * constant-time. By default one lookup per call (`lookupKey`, or `lookup`: the request pipeline shares one
+ * lookup, hydrated once, between the calls with the same key that arrive while the previous lookup of that
+ * key is in flight, each still answered by a lookup made after it arrived), so a revocation or a change takes
+ * effect at the next call.
+ *
+ * With `remembered` (the gateway's answers, whose admission confirms the key in its statement:
+ * `svc_rate_admit`), a key this process looked up before and that passed every check then makes the caller
+ * from that lookup's entities, without a statement, marked `remembered`: the admission (or a lookup before
+ * any earlier refusal) confirms it, and a changed key starts the request again (`StaleCaller`). A refusal is
+ * never decided from memory: a remembered record that fails a check is looked up again.
  */
 export async function authenticateSecret(
   em: Em,
   clock: Clock,
   secret: string | undefined,
   lookup: (hash: string) => Promise<KeyRecord | null | undefined> = (hash) => lookupKey(em, hash),
+  remembered?: (hash: string) => KeyRecord | undefined,
 ): Promise<KeyCaller> {
   if (!secret) throw errors.unauthorized(AuthMessages.missing);
   const hash = sha256Hex(secret);
-  const found = await lookup(hash);
-  if (!found || !constantTimeEqualHex(found.key.secretHash, hash) || found.revoked) throw errors.unauthorized(AuthMessages.invalid);
+  const kept = remembered?.(hash);
+  const fromMemory = kept?.fingerprint ? callerOf(kept, hash, clock.now()) : undefined;
+  if (kept?.fingerprint && fromMemory && !(fromMemory instanceof Error)) return { ...fromMemory, remembered: { hash, fingerprint: kept.fingerprint } };
+  const caller = callerOf(await lookup(hash), hash, clock.now());
+  if (caller instanceof Error) throw caller;
+  return caller;
+}
+
+/** The caller of a lookup's record at `now`, or its auth-stage refusal in SPEC's order. */
+function callerOf(found: KeyRecord | null | undefined, hash: string, now: Date): KeyCaller | Error {
+  if (!found || !constantTimeEqualHex(found.key.secretHash, hash) || found.revoked) return errors.unauthorized(AuthMessages.invalid);
   const { key, user, workspace } = found;
-  if (key.expiresAt && key.expiresAt.getTime() <= clock.now().getTime()) throw errors.unauthorized(AuthMessages.expired);
-  if (!user) throw errors.unauthorized(AuthMessages.unknownUser);
-  assertWorkspaceOpen(workspace, clock.now());
-  return keyCaller(workspace, user, key);
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return errors.unauthorized(AuthMessages.expired);
+  if (!user) return errors.unauthorized(AuthMessages.unknownUser);
+  return workspaceRefusal(workspace, now) ?? keyCaller(workspace, user, key);
 }
 
 /** The caller of an API key: metered under the key's id, limited by its `ratePerMinute` and `monthlyQuestionLimit`. */
@@ -272,9 +305,15 @@ export function keyCaller(workspace: Workspace, user: User, key: ApiKey): KeyCal
  * provider_unpaid once its integrator's overdue invoice has passed the grace period (docs/partner.md).
  */
 export function assertWorkspaceOpen(workspace: Pick<Workspace, 'suspended' | 'providerUnpaidAfter'>, now: Date): void {
-  if (workspace.suspended) throw errors.clientSuspended();
+  const refusal = workspaceRefusal(workspace, now);
+  if (refusal) throw refusal;
+}
+
+function workspaceRefusal(workspace: Pick<Workspace, 'suspended' | 'providerUnpaidAfter'>, now: Date): Error | undefined {
+  if (workspace.suspended) return errors.clientSuspended();
   const unpaidAfter = workspace.providerUnpaidAfter;
-  if (unpaidAfter && unpaidAfter.getTime() <= now.getTime()) throw errors.providerUnpaid();
+  if (unpaidAfter && unpaidAfter.getTime() <= now.getTime()) return errors.providerUnpaid();
+  return undefined;
 }
 
 /** Reads a key from `Authorization: Bearer` or `x-api-key`. */

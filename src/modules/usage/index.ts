@@ -4,7 +4,7 @@ export { type Admission, afterRequestRates, type ConsumptionWriter, type Pending
 export { calendarMonth, MONTH_PATTERN, monthOf, type Period } from './periods.js';
 export { addPack, setPlan } from './plans.service.js';
 export { documentLimitFor, isPaidPlan, planTerms, requiredPlanFor, subscriptionState } from './plans.js';
-export { enforceRequestRates, type RouteRateName, startRateCounterSweep } from './rate-limit.service.js';
+export { enforceRequestRates, type KeyCheck, type RouteRateName, startRateCounterSweep } from './rate-limit.service.js';
 export { createUsageRuntime } from './runtime.js';
 export { questionsByKeyIds, usageByDay, windowTotals } from './usage.repository.js';
 export { MonthSchema } from './usage.schemas.js';

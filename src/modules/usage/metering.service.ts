@@ -14,8 +14,9 @@ import type { Workspace } from '../workspaces/index.js';
 import { allowanceWindow, calendarMonth, monthOf, type Period } from './periods.js';
 import { documentLimitFor, planTerms, requiredPlanFor, subscriptionState, type PlanFeature } from './plans.js';
 import { keyQuestions, questionsByKeyIds, readLedgerBalance } from './usage.repository.js';
-import { pendingRequestRates, type PendingRates, type RequestRate, type RouteRateName } from './rate-limit.service.js';
+import { pendingRequestRates, type KeyCheck, type PendingRates, type RequestRate, type RouteRateName } from './rate-limit.service.js';
 import type { Principal } from '../../core/principal.js';
+import { StaleCaller } from '../../core/stale-caller.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
 export const TOKENS_PER_QUESTION = 8000;
@@ -37,9 +38,10 @@ const RATES = 'rates';
  * (`Needs.ratesWithAdmission`, the gateway's answers): the rates are decided now and owned by the request
  * scope; `assertCanConsume` counts them with the admission (`svc_rate_admit`), and any refusal before it
  * counts them first (`settleRequestRates`), so the order of refusals is the pipeline's. A request that ends
- * without either is counted when its scope is disposed of.
+ * without either is counted when its scope is disposed of. A caller made from memory (`keyCheck`) is confirmed
+ * by the same statement, or by a lookup before a refusal that comes first.
  */
-export function deferRequestRates(ctx: ServiceContext<Principal>, opts: { route: string; rateLimit?: RouteRateName }): void {
+export function deferRequestRates(ctx: ServiceContext<Principal>, opts: { route: string; rateLimit?: RouteRateName; keyCheck?: KeyCheck }): void {
   ctx.scope.own(RATES, pendingRequestRates(ctx.app, ctx.caller, opts), (pending) =>
     pending.settle().catch((err: unknown) => {
       if (err instanceof Error && !('status' in err)) ctx.log.warn({ err }, 'could not count a request\'s rates');
@@ -242,7 +244,13 @@ async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gatew
   const rates = pending?.claim();
   const holdId = rates
     ? await withSpan('pipeline.rate_limits', { 'svc.operation': pending?.route, 'svc.with_admission': true }, () =>
-        ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws.id, rates.minute, rates.rates), { workspace: ws, required, ...rates }),
+        ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws, rates.minute, rates.rates), {
+          workspace: ws,
+          required,
+          minute: rates.minute,
+          rates: rates.rates,
+          key: rates.keyCheck && { hash: rates.keyCheck.hash, fingerprint: rates.keyCheck.fingerprint },
+        }),
       )
     : await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
   const admission = new Admission(ctx, holdId, required);
@@ -320,17 +328,26 @@ export async function admitBatch(kernel: Kernel, workspaceId: string, items: Pen
 export interface PendingRateAdmission extends PendingAdmission {
   minute: number;
   rates: RequestRate[];
+  /** The key of a caller made from memory, confirmed by the statement before anything is counted (`KeyCheck`). */
+  key?: { hash: string; fingerprint: string };
 }
 
-/** Admissions share a statement when they share a workspace, a minute and their rate buckets and limits. */
-const rateAdmissionKey = (workspaceId: string, minute: number, rates: RequestRate[]): string =>
-  [workspaceId, minute, ...rates.flatMap((r) => [r.bucket, r.limit])].join('\u0000');
+/**
+ * Admissions share a statement when they share a workspace and what its allowance is computed from (a caller
+ * made from memory may carry an older plan: it is not admitted under another's terms, nor another under its),
+ * a minute, and their rate buckets and limits.
+ */
+const rateAdmissionKey = (ws: Workspace, minute: number, rates: RequestRate[]): string =>
+  [ws.id, ws.plan, ws.seats, ws.subscriptionStartedAt.getTime(), minute, ...rates.flatMap((r) => [r.bucket, r.limit])].join('\u0000');
 
 /**
  * `admitBatch` with the requests' rates counted first in the same statement (`svc_rate_admit`,
- * Migration20261127053000): each bucket in order lets through as many as fit (the first ones, in arrival
- * order), a request refused by a bucket gets that bucket's 429 and gives back what the buckets before it
- * counted; the others are admitted as by `svc_admit`. The items share their buckets and limits (the key).
+ * Migration20261127053000 and Migration20261127080000): the keys of callers made from memory are confirmed
+ * first, and a request whose key changed counts nothing and gets `StaleCaller` (the adapter starts it again
+ * with a lookup); then each bucket in order lets through as many of the others as fit (the first ones, in
+ * arrival order), a request refused by a bucket gets that bucket's 429 and gives back what the buckets
+ * before it counted; the rest are admitted as by `svc_admit`. The items share their buckets and limits and
+ * their workspace's terms (the group commit's key).
  */
 export async function rateAdmitBatch(kernel: Kernel, _key: string, items: PendingRateAdmission[]): Promise<Outcome<string>[]> {
   const now = kernel.clock.now();
@@ -339,7 +356,7 @@ export async function rateAdmitBatch(kernel: Kernel, _key: string, items: Pendin
   const ids = items.map(() => newId('hold'));
   const [row] = await sql<{ outcome: unknown }>(
     kernel.orm.em,
-    'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11) as outcome',
+    'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11, $12::text[], $13::text[]) as outcome',
     [
       pgArrayLiteral(rates.map((r) => r.bucket)),
       minute,
@@ -352,11 +369,14 @@ export async function rateAdmitBatch(kernel: Kernel, _key: string, items: Pendin
       pgArrayLiteral(items.map((i) => i.required)),
       pgArrayLiteral(ids),
       new Date(now.getTime() + HOLD_TTL_MS),
+      pgArrayLiteral(items.map((i) => i.key?.hash ?? null)),
+      pgArrayLiteral(items.map((i) => i.key?.fingerprint ?? null)),
     ],
   );
-  const outcome = pgArray(row?.outcome).map(Number);
+  const outcome = pgArray(row?.outcome);
   return items.map((item, i) => {
-    const available = outcome[i] ?? 0;
+    if (outcome[i] === null || outcome[i] === 'NULL') return new StaleCaller();
+    const available = Number(outcome[i] ?? 0);
     if (available < 0) return rates[-available - 1].refusal();
     return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
   });

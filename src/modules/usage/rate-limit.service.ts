@@ -122,10 +122,23 @@ export async function enforceRequestRates(
 }
 
 /**
+ * A key caller made from the process's memory of its key's last lookup, without a statement (the keys
+ * module's `remembered`), to be confirmed before anything is counted for it: by the admission's statement
+ * (`svc_rate_admit` checks `hash` is still unrevoked at `fingerprint`), or by `confirm` (a lookup) before a
+ * refusal that comes first. Either throws `StaleCaller` (src/core/stale-caller.ts) when the key changed.
+ */
+export interface KeyCheck {
+  hash: string;
+  fingerprint: string;
+  confirm(): Promise<void>;
+}
+
+/**
  * The rates of a request whose use case counts them in its admission's statement (`svc_rate_admit`,
  * `Needs.ratesWithAdmission`): decided at the pipeline's step 2, counted later, once, either by the
  * admission (`claim`) or alone (`settle`) when something refuses the request before it is admitted, so a
- * request past its rate still gets its 429 before any later refusal (403 scope, 400 body, 404, 402).
+ * request past its rate still gets its 429 before any later refusal (403 scope, 400 body, 404, 402). A
+ * caller made from memory (`keyCheck`) is confirmed first, so a changed key gets its 401 or 403 before them.
  */
 export class PendingRates {
   private counted = false;
@@ -137,27 +150,36 @@ export class PendingRates {
     /** The calendar minute the request arrived in (`calendarMinute`). */
     readonly minute: number,
     readonly rates: RequestRate[],
+    readonly keyCheck?: KeyCheck,
   ) {}
 
-  /** Counts the rates now, as `enforceRequestRates` does (429 when one refuses); nothing when already counted. */
+  /**
+   * Confirms a caller made from memory (`StaleCaller` when its key changed: nothing is counted), then counts
+   * the rates now, as `enforceRequestRates` does (429 when one refuses); nothing when already counted.
+   */
   async settle(): Promise<void> {
     if (this.counted) return;
     this.counted = true;
+    await this.keyCheck?.confirm();
     await withSpan('pipeline.rate_limits', { 'svc.operation': this.route }, () => countRates(this.app, this.rates, this.minute));
   }
 
-  /** Hands the rates to the admission that counts them in its statement; undefined when already counted. */
-  claim(): { minute: number; rates: RequestRate[] } | undefined {
+  /** Hands the rates (and the key to confirm) to the admission that counts them in its statement; undefined when already counted. */
+  claim(): { minute: number; rates: RequestRate[]; keyCheck?: KeyCheck } | undefined {
     if (this.counted) return undefined;
     this.counted = true;
-    return { minute: this.minute, rates: this.rates };
+    return { minute: this.minute, rates: this.rates, keyCheck: this.keyCheck };
   }
 }
 
 /** The rates of `enforceRequestRates`, to be counted with the admission (`PendingRates`). */
-export function pendingRequestRates(app: Deps, caller: Principal, opts: { route: string; rateLimit?: RouteRateName }): PendingRates {
+export function pendingRequestRates(
+  app: Deps,
+  caller: Principal,
+  opts: { route: string; rateLimit?: RouteRateName; keyCheck?: KeyCheck },
+): PendingRates {
   const at = calendarMinute(app.clock.now());
-  return new PendingRates(app, opts.route, at.minute, requestRatesOf(app, caller, opts, at.secondsLeft));
+  return new PendingRates(app, opts.route, at.minute, requestRatesOf(app, caller, opts, at.secondsLeft), opts.keyCheck);
 }
 
 /** Deletes counters of minutes that are over (the current and previous minute are kept). */
