@@ -275,6 +275,40 @@ describe('French head (fourth round)', () => {
   });
 });
 
+describe('sixth round: answers', () => {
+  const p = (text: string, sourceName = 'rates.md') => ({ text, section: '', sourceName, sourceId: 'src_1' });
+
+  it('rate period: an hourly, monthly or yearly amount is answered by a sentence stating that period, not by another figure', () => {
+    const q = 'What hourly rate does the agency charge for temporary drivers?';
+    expect(askedOf(q).periods.length).toBe(1);
+    expect(answers(p('Temporary drivers are charged at £24.50 per hour.'), gateOf(q))).toBe(true);
+    expect(answers(p('Temporary drivers: placement fee of 15% of the first-year salary.'), gateOf(q))).toBe(false);
+    const fr = 'Quel est le montant mensuel de la gratification du stagiaire ?';
+    expect(askedOf(fr).head).toBe('gratification');
+    expect(answers(p('Le stagiaire perçoit une gratification de 4,50 € par heure, soit environ 693 € par mois.', 'convention.md'), gateOf(fr))).toBe(true);
+    expect(answers(p('Le stagiaire perçoit une gratification de 4,50 € par heure de présence.', 'convention.md'), gateOf(fr))).toBe(false);
+  });
+
+  it('qualifier after the head: a participle used as a preposition (including, excluding) ends the phrase asked about', () => {
+    expect(askedOf('What is the total annual premium including tax on the policy?').head).toBe('premium');
+    expect(askedOf('What is the monthly fee excluding VAT?').head).not.toBe('vat');
+  });
+
+  it('French reflexive verb: the word after se / s\' is a verb, the noun after it is asked ("à combien s\'élève la pénalité")', () => {
+    expect(askedOf("À combien s'élève la pénalité de retard appliquée au couvreur ?").head).toBe('penalite');
+  });
+
+  it('French generic noun: its complement after de is asked ("le montant mensuel de la gratification"), not past an article', () => {
+    expect(askedOf('Quel est le montant total de la commission ?').head).toBe('commission');
+    expect(askedOf('Combien coûte le transport de la commande ?').head).toBe('transport');
+  });
+
+  it('date asked: "quelle est la date limite", "what is the date of" ask a date (a limit: a deadline)', () => {
+    expect(answerTypeOf('Quelle est la date limite de paiement du solde ?')).toBe('deadline');
+    expect(answerTypeOf('What is the date of the next board meeting?')).toBe('date');
+  });
+});
+
 describe('knowledge search expansion', () => {
   it('adds word forms, synonyms and translations below the exact words', () => {
     const terms = queryTerms('When is the invoice due for the lease termination?');

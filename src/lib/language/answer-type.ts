@@ -10,7 +10,7 @@ import { LEX, nounClasses } from './wordnet.js';
 /** `deadline`: a when-question about an obligation (`when must…`, `by when`), which a time limit answers too. */
 export type AnswerType = 'amount' | 'date' | 'deadline' | 'person' | 'duration' | 'place';
 
-const OBLIGATION = /\b(must|should|has to|have to|need to|needs to|by when|deadline|latest|at the latest|doit|doivent|faut|au plus tard|delai|echeance)\b/;
+const OBLIGATION = /\b(must|should|has to|have to|need to|needs to|by when|deadline|latest|at the latest|doit|doivent|faut|au plus tard|delai|echeance|date limite)\b/;
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 
@@ -18,7 +18,7 @@ const TIME_UNITS = 'days?|weeks?|months?|years?|hours?|minutes?|seconds?|fortnig
 
 const PATTERNS: [AnswerType, RegExp][] = [
   ['duration', /\b(how long|how often|within what (?:time|period|delay)|in what time|for how long|how many (?:more )?(?:working |business |calendar )?(?:days|weeks|months|years|hours|minutes)|how (?:quickly|soon|far ahead|far in advance|much notice)|what (?:is the )?(?:notice|retention|warranty|response|resolution) (?:period|time)|combien de (?:temps|jours|semaines|mois|ans|annees|heures)|quelle (?:est la )?duree|pendant combien|dans quel delai|quel (?:est le )?delai|en combien de temps)\b/],
-  ['date', /\b(when|what date|which date|by what date|on what date|from what date|what day|what year|which year|what time|quand|quelle date|a quelle date|depuis quand|jusqu a quand|a partir de quand|quel jour|en quelle annee|quelle annee|a quelle heure)\b/],
+  ['date', /\b(when|what date|which date|by what date|on what date|from what date|what day|what year|which year|what time|quand|quelle date|a quelle date|depuis quand|jusqu a quand|a partir de quand|quel jour|en quelle annee|quelle annee|a quelle heure|(?:what|which) (?:is|was|are|were) the (?:date|day|deadline)|quelle (?:est|etait|sera) la date|quel (?:est|etait|sera) le (?:jour|dernier jour))\b/],
   ['amount', /\b(how much|how many|how (?:heavy|big|large|loud|fast|far|tall|wide|high|deep|old|warm|cold|noisy|powerful)|what (?:is|was|are|were) the (?:price|cost|amount|fee|fees|rate|total|percentage|number|value|subtotal|balance|budget|sum|discount|deposit|salary|limit|cap|capacity|weight|size|level)|what percentage|what share|combien|quel(?:le)? (?:est |etait |sont )?(?:le |la |les )?(?:montant|prix|cout|tarif|taux|nombre|total|pourcentage|valeur|solde|budget|somme|remise|plafond|poids))\b/],
   ['person', /\b(who|whom|whose|which (?:person|company|supplier|party|team|department|employee|manager|member|provider|customer|firm|body|committee)|qui|quelle (?:personne|societe|entreprise|equipe|compagnie|banque|organisation|agence)|quel (?:service|fournisseur|prestataire|membre|salarie|responsable|assureur|organisme|cabinet|interlocuteur|contact))\b/],
   ['place', /\b(where|in which (?:city|country|town|building|room|office|region|location|data ?cent(?:re|er))|in what (?:city|country|place)|which (?:city|country|room|building|location)|ou (?:se|est|sont|sera|seront|a|ont|doit|doivent|faut|peut|peuvent)|dans quel(?:le)? (?:ville|pays|salle|batiment|lieu|region)|quel(?:le)? (?:ville|pays|lieu|salle|adresse))\b/],

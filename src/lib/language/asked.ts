@@ -51,6 +51,26 @@ export interface Asked {
   months: number[];
   /** The question asks for the value now (*current*, *today*, *actuel*, *en vigueur*): see statesNow. */
   now: boolean;
+  /**
+   * The periods a rate of the question is counted in (`hourly`, `tarif horaire`, `par mois`), each as the words
+   * that say it: the answering sentence of an amount must state the period (a monthly figure is no hourly rate).
+   */
+  periods: string[][];
+}
+
+/** A period, the words that ask for a rate counted in it (adjectives, `per`/`par` phrases), and the words that state it. */
+const PERIODS: [RegExp, string[]][] = [
+  [/\b(?:hourly|horaires?|(?:per|an|par|a l) (?:hour|heure))\b/, 'hour hours hourly hr hrs heure heures horaire horaires'.split(' ')],
+  [/\b(?:daily|journalier(?:e|s|es)?|quotidien(?:ne|s|nes)?|(?:per|a|par) (?:day|jour))\b/, 'day days daily diem jour jours journalier journaliere journaliers quotidien quotidienne'.split(' ')],
+  [/\b(?:weekly|hebdomadaires?|(?:per|a|par) (?:week|semaine))\b/, 'week weeks weekly semaine semaines hebdomadaire hebdomadaires'.split(' ')],
+  [/\b(?:monthly|mensuel(?:le|s|les)?|(?:per|a|par) (?:month|mois))\b/, 'month months monthly mois mensuel mensuelle mensuels mensuelles mensualite mensualites'.split(' ')],
+  [/\b(?:annual|yearly|annuel(?:le|s|les)?|(?:per|a|par) (?:year|annum|an|annee))\b/, 'year years annual annually yearly annum an ans annee annees annuel annuelle annuels annuelles'.split(' ')],
+];
+
+/** The periods a question's rate is counted in (see Asked.periods). */
+export function periodsOf(question: string): string[][] {
+  const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+  return PERIODS.filter(([re]) => re.test(q)).map(([, words]) => words);
 }
 
 const MONTH_NAMES: [RegExp, number][] = [
@@ -184,6 +204,9 @@ const FR_SKIP = new Set(
   ).split(' '),
 );
 
+/** Participles that work as prepositions (English grammar's closed class): they open a qualifier, never a head. */
+const DEVERBAL_PREPOSITIONS = new Set('including excluding concerning regarding considering following pending barring failing given'.split(' '));
+
 /** Past participles and gerunds by their ending, regular and common irregular ones (`paid`, `built`, `kept`). */
 const PARTICIPLE = /(?:ed|en|ing|id|lt|ght|pt|ent)$/;
 
@@ -238,6 +261,8 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
       return e > j && tokens[e] && isNounish(tokens[e]!) ? e : j;
     };
     for (k = nameRun(k); tokens[k] && (isNounish(tokens[k]!) || participle(k)); k = nameRun(k)) {
+      // A participle used as a preposition ends the phrase (`the total including VAT`).
+      if (phrase.length > 0 && DEVERBAL_PREPOSITIONS.has(word(k))) break;
       const w = word(k);
       phrase.push(w);
       if (isGeneric(w, type, value)) generic = true;
@@ -277,6 +302,7 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   return { head: subject.head, phrase: subject.phrase };
 }
 
+const FR_OF = new Set(['de', 'd', 'du', 'des']);
 const FR_AUX = new Set('est sont etait etaient sera seront a ont avait avaient aura auront ete'.split(' '));
 
 /** The head in French (no tagger): the first content word after the asking word, past the generic ones (`date d'échéance` reads `échéance`). */
@@ -297,7 +323,15 @@ function frenchHead(question: string, skipWords: Set<string>, type: AnswerType |
   const kind = (type === 'person' || type === 'place') && /^quel/.test(m[1]!) ? 1 : 0;
   for (let k = kind; k < ws.length; k++) {
     const w = ws[k]!;
-    if (!w || w.length < 3 || FR_SKIP.has(w) || FR_GENERIC.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
+    // `le montant mensuel de la gratification`: past a generic noun, its complement after `de` is what is asked.
+    if (FR_GENERIC.has(w)) {
+      const de = ws.slice(k + 1, k + 4).findIndex((x) => FR_OF.has(x));
+      if (de > 0 && !ws.slice(k + 1, k + 1 + de).some((x) => FR_SKIP.has(x))) k += de;
+      continue;
+    }
+    // `s'élève`, `se monte`: the word after a reflexive pronoun is a verb.
+    if (k > 0 && (ws[k - 1] === 's' || ws[k - 1] === 'se')) continue;
+    if (!w || w.length < 3 || FR_SKIP.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
     // `se sont élevées`, `a été votée`: a participle after an auxiliary is the verb, the noun follows.
     if (k > 0 && FR_AUX.has(ws[k - 1]!) && /(?:e|ee|es|ees)$/.test(w) && ws.length > k + 1) continue;
     return w;
@@ -357,15 +391,16 @@ export function askedOf(whole: string): Asked {
   const qualifiers = qualifiersOf(question, language);
   const months = [...monthsOf(question)];
   const now = asksNow(question);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months, now };
+  const periods = periodsOf(question);
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months, now, periods };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now, periods };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now };
+  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now, periods };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -518,6 +553,8 @@ export function sentenceAnswers(
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
   if (!asked.terms.every((t) => holdsTerm(t, near) || (before !== '' && holdsTerm(t, before)))) return false;
+  // An amount counted per period (`hourly rate`, `montant mensuel`) is stated with its period, here or in its context.
+  if ((asked.type === 'amount' || asked.type === null) && !asked.periods.every((p) => p.some((w) => words.includes(w)))) return false;
   // A sentence naming months, none of them the question's, is about another period (September for August).
   if (asked.months.length > 0) {
     const named = monthsOf(`${sentence}\n${context.header}`);
