@@ -23,6 +23,23 @@ describe("the built-in model's answer", () => {
     expect(answer).not.toContain('5 EUR a month');
   });
 
+  it('length: a long run of fields (a header block) does not outrank the short sentence that says it by its length alone', () => {
+    const material: TurnMaterial = {
+      passages: [
+        {
+          ref: 1,
+          sourceName: 'bill-october.md',
+          text:
+            'Bill number: TE-2026-1017 Bill date: 5 November 2026 Customer: Mossgrave Veterinary Clinic, 5 Rookhill Lane, Norwich Account number: 7730 4418 Meter: electricity and gas Payment due: 26 November 2026 by direct debit\n' +
+            'Your closing electricity reading is estimated because our reader could not access the meter.\n' +
+            'Gas is billed on actual readings.',
+        },
+      ],
+    };
+    const answer = ask("Why is the closing electricity reading on Mossgrave Veterinary Clinic's bill estimated?", material);
+    expect(answer).toMatch(/^Your closing electricity reading is estimated because our reader could not access the meter/);
+  });
+
   it('cross-lingual: an English question picks the French sentence that says it (glossary renderings rank it)', () => {
     const material: TurnMaterial = {
       passages: [

@@ -1,6 +1,6 @@
 import { askedOf, headForms, languageOf, sentenceAnswers } from '../../lib/language/asked.js';
 import { translationsOf } from '../../lib/language/glossary.js';
-import { gatherCandidates, introOf, rank, type Candidate, type Ranked } from './local-candidates.js';
+import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
 import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, words, type SmallTalk } from './text-match.js';
 import { countTextTokens, truncateToTokens } from './tokenizer.js';
@@ -54,7 +54,7 @@ function answerText(
   }
   // The question's words in the other language too (the glossary's renderings): an English question on
   // a French document ranks the French sentences that say it.
-  const ranked = rank(candidates, new Set([...stems, ...contentStems(words(question).flatMap(translationsOf).join(' '))]));
+  const ranked = rank(candidates, new Set([...stems, ...contentStems(words(question).flatMap(translationsOf).join(' '))]), SENTENCE_LENGTH_B);
   // A question asking for a figure, a date, a person, a duration or a place is answered with the best
   // sentences that hold one beside what is asked (its head, codes and figures: lib/language/asked.ts),
   // not with the best-overlapping sentence that holds none.

@@ -72,17 +72,24 @@ export interface Ranked {
 
 /**
  * Candidates sharing stems with the query, best first. A shared stem counts more when few
- * candidates hold it (inverse document frequency), so a rare term outweighs a common one.
+ * candidates hold it (inverse document frequency), so a rare term outweighs a common one; with
+ * `lengthB`, a candidate longer than the average counts less (BM25's length normalisation).
  */
-export function rank(candidates: Candidate[], query: Set<string>): Ranked[] {
+/** How much a sentence's length weighs on its score when the answer is a sentence (BM25's b). */
+export const SENTENCE_LENGTH_B = 0.25;
+
+export function rank(candidates: Candidate[], query: Set<string>, lengthB = 0): Ranked[] {
   if (query.size === 0) return [];
   const df = new Map<string, number>();
   for (const c of candidates) for (const s of c.stems) if (query.has(s)) df.set(s, (df.get(s) ?? 0) + 1);
   const ranked: (Ranked & { order: number })[] = [];
+  const average = candidates.reduce((n, c) => n + c.stems.size, 0) / Math.max(1, candidates.length);
   candidates.forEach((candidate, order) => {
     let score = 0;
     for (const s of query) if (candidate.stems.has(s)) score += Math.log(1 + candidates.length / (df.get(s) ?? 1));
-    if (score > 0) ranked.push({ candidate, score: score * candidate.weight, order });
+    // BM25's length normalisation: a long run of fields (a document's header block) matches many words by its length alone.
+    const norm = 1 - lengthB + (lengthB * candidate.stems.size) / Math.max(1, average);
+    if (score > 0) ranked.push({ candidate, score: (score * candidate.weight) / norm, order });
   });
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   return ranked.map(({ candidate, score }) => ({ candidate, score }));
