@@ -104,6 +104,17 @@ describe('sixth round: support', () => {
     });
   });
 
+  describe('support verbs', () => {
+    it('give, reach, hold carry no fact of their own: the noun or the figure after them does', async () => {
+      const loan = 'No personal guarantee is required from the partners.';
+      expect(await verdict('The partners do not have to give a personal guarantee.', loan)).toBe('supported');
+      expect(await verdict('The partners must give a personal guarantee.', loan)).not.toBe('supported');
+      const specs = ['| Specification | PX-4 |', '|---|---|', '| Maximum operating pressure | 16 bar |'].join('\n');
+      expect(await verdict('The PX-4 reaches a maximum operating pressure of 16 bar.', specs)).toBe('supported');
+      expect(await verdict('The PX-4 reaches a maximum operating pressure of 18 bar.', specs)).toBe('contradicted');
+    });
+  });
+
   describe('French verbs', () => {
     it('after a preposition only an infinitive is a verb; names and number words never are', () => {
       expect(isFrenchVerb('payer', 'de')).toBe(true);
