@@ -35,6 +35,9 @@ export interface SseStream {
 /**
  * Opens a Server-Sent Events response (STACK-NOTES: no-transform, no proxy buffering, headers
  * flushed at once so the client sees the stream open) with a keep-alive comment every `pingMs`.
+ * The headers leave at the end of the current tick, with what the caller writes in it (a dialect's
+ * first event): one socket write instead of two (issue 28: a streamed gateway call's socket writes were
+ * a fifth of its CPU, the headers' own about 4 %).
  */
 export function openSse(res: Response, opts: SseOptions): SseStream {
   res.status(200);
@@ -43,7 +46,11 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
+  // The socket, not `res`: a corked response keeps its chunks apart and sends each alone when uncorked.
+  const socket = res.socket;
+  socket?.cork();
   res.flushHeaders();
+  if (socket) process.nextTick(() => socket.uncork());
   let closed = false;
   const ping = opts.ping ?? ': ping\n\n';
   const stopPing = (opts.repeat ?? realRepeat)(() => write(ping), opts.pingMs);
