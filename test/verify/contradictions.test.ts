@@ -52,6 +52,16 @@ describe('contradictions', () => {
     });
   });
 
+  describe('a changed name beside a name left to the document', () => {
+    it('of two names absent from the sentence, the one replaced by a name of its shape is changed, the other left to the document', async () => {
+      const doc =
+        '# Leave policy\n\nThis policy applies to every employee of Harwick.\n\n**Owner:** People team, Head of People, Moira Tallis\n\n' +
+        'Payroll questions about leave pay go to the Payroll Lead, Dorian Fenstock.';
+      expect(await verdict('Payroll questions about leave pay at Harwick go to Moira Tallis.', doc)).toBe('contradicted');
+      expect(await verdict('Payroll questions about leave pay at Harwick go to Dorian Fenstock.', doc)).not.toBe('contradicted');
+    });
+  });
+
   describe('names in their role: who acts for whom', () => {
     const agreement =
       '# Supply agreement\n\nThis agreement is made between Harbury Tools Ltd (the Supplier) and Kelso Farms (the Customer).\n\n' +

@@ -1411,8 +1411,14 @@ export class Verifier {
       // otherwise the sentence is about something else.
       const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
       const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
-      if (absent.length > 1 || !inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
-      return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', score } : none;
+      if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
+      if (absent.length === 1) return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', score } : none;
+      // Sixth round: several names absent from the sentence, one of them replaced there by a name of its shape (as many
+      // words) and the others mentioned by the document (`Payroll questions … at Fennimore go to Rosalind Achterberg` in
+      // Fennimore's policy, against `… go to the Payroll Lead, Rosalyn Achterfeld`): the others are left to the document.
+      const replaced = absent.filter((e) => this.replacedName(claim, s, e)?.words.length === e.words.length);
+      const left = absent.filter((e) => !replaced.includes(e)).every((e) => this.inPassage(e, s.passage));
+      return replaced.length === 1 && left ? { verdict: 'contradicted', rule: 'entities', score } : none;
     }
     // Sixth round: the sentence has another name act for the party the claim's name acts for (`signed for the Landlord by
     // Simon Fenwick, and for the Tenant by Rachel Okafor` against `signed for the tenant by Simon Fenwick`).
@@ -1497,10 +1503,10 @@ export class Verifier {
     return this.claimNames(claim).filter((c) => claim.verbAt >= 0 && c.fact.start > claim.verbAt);
   }
 
-  /** Whether the sentence names another entity of the same kind, in place of `absent`, said of what the claim says of it. */
-  private replacedName(claim: Claim, s: Sentence, absent: Entity): boolean {
+  /** The entity of the same kind the sentence names in place of `absent`, said of what the claim says of it, if any. */
+  private replacedName(claim: Claim, s: Sentence, absent: Entity): Entity | null {
     const c = this.statedNames(claim).find((x) => x.fact === absent);
-    if (!c) return false;
+    if (!c) return null;
     const candidates = this.entityFacts(s)
       // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services` for
       // `Sorrelwick`, `M. Julien Peyrac`), not another in place of the missing one.
@@ -1512,8 +1518,8 @@ export class Verifier {
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
       .sort((a, b) => b.about - a.about);
     const top = candidates[0];
-    if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return false;
-    return !candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS);
+    if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return null;
+    return candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS) ? null : top.p.fact;
   }
 
   /** Each name the claim states is, in the sentence, said of what the claim says of it (or the sentence has only that name of its kind). */
