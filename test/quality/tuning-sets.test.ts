@@ -23,12 +23,14 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
  * Light's fifth round (precision: a name of several words as one run; an interest or VAT rate asks a percentage):
  * tuning-2 62.5 % answered, 80.6 % refused, 70.0 % right fact (fourth round 64.6, 75.0, 67.7); tuning-3 66.7 %, 75.0 %,
  * 62.5 % (68.8, 75.0, 60.6); tuning-4 68.8 %, 83.3 %, 84.8 % (75.0 % refused at first sight). The answers given up were
- * wrong facts.
+ * wrong facts. Sixth round (answers: a rate's period, the asked phrase ending at including/excluding, French heads, the
+ * built-in model's length normalisation), with the sixth round's refusal rules on main: tuning-3 70.8 % answered,
+ * 73.5 % right fact; tuning-4 70.8 %, 88.2 %.
  */
 const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
   'tuning-2': { answered: 0.57, refused: 0.75, rightFact: 0.65 },
-  'tuning-3': { answered: 0.61, refused: 0.7, rightFact: 0.57 },
-  'tuning-4': { answered: 0.63, refused: 0.78, rightFact: 0.79 },
+  'tuning-3': { answered: 0.65, refused: 0.7, rightFact: 0.68 },
+  'tuning-4': { answered: 0.65, refused: 0.78, rightFact: 0.83 },
 };
 
 let t: TestApp;
