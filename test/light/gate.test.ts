@@ -347,7 +347,7 @@ describe("light's refusal, sixth round: the value now (issue 26)", () => {
 
   it('outside knowledge, current value: a question about the value now is answered only by a sentence saying it holds now', () => {
     const q = 'What is the current Northmoor Bank base rate?';
-    expect(askedOf(q).now).toBe(true);
+    expect(askedOf(q).when).toBe('now');
     expect(askedOf(q).head).toBe('rate');
     // A document states what held when it was written; another value of the same thing is not today's.
     expect(answers(p('Interest accrues at 2% above the Northmoor Bank base rate, fixed at 4.5% on signature.', 'loan.md'), gateOf(q))).toBe(false);
@@ -357,10 +357,37 @@ describe("light's refusal, sixth round: the value now (issue 26)", () => {
 
   it('outside knowledge, current value in French: "valeur actuelle", "en vigueur", but "entre en vigueur" asks a date', () => {
     const q = "Quelle est la valeur actuelle de l'indice Brenac ?";
-    expect(askedOf(q).now).toBe(true);
+    expect(askedOf(q).when).toBe('now');
     expect(answers(p("Les prix sont révisés chaque 1er janvier selon l'indice Brenac, dans la limite de 3 % par an.", 'contrat.md'), gateOf(q))).toBe(false);
-    expect(askedOf("Quel est le taux de l'intérêt légal en vigueur en 2026 ?").now).toBe(true);
+    expect(askedOf("Quel est le taux de l'intérêt légal en vigueur en 2026 ?").when).toBe('now');
     expect(askedOf("Quel est le taux de l'intérêt légal en vigueur en 2026 ?").value).toBe('percentage');
-    expect(askedOf("À quelle date le règlement entre-t-il en vigueur ?").now).toBe(false);
+    expect(askedOf("À quelle date le règlement entre-t-il en vigueur ?").when).toBeNull();
+  });
+});
+
+describe("light's refusal, sixth round: near misses (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('near miss, noun modifier: the noun narrowing the head is said beside the value (the contents sum insured is not the buildings one)', () => {
+    const q = 'What is the contents sum insured under the Harlow Mutual policy?';
+    expect(askedOf(q).modifiers).toEqual(['contents']);
+    expect(answers(p('Under the Harlow Mutual policy the buildings sum insured is £900,000.', 'policy.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Under the Harlow Mutual policy the contents sum insured is £120,000.', 'policy.md'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss, a former value: a question about the previous one is answered only by a sentence speaking of a former one', () => {
+    const q = 'What was the callout fee under the previous Brasswick maintenance contract?';
+    expect(askedOf(q).when).toBe('before');
+    expect(answers(p('Brasswick maintenance contract: the callout fee is £85.', 'contract.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Under the previous Brasswick maintenance contract, the callout fee was £70.', 'contract.md'), gateOf(q))).toBe(true);
+    // `prior to` is a time limit, not a former value.
+    expect(askedOf('How many days prior to the visit must Brasswick confirm it?').when).toBeNull();
+  });
+
+  it('near miss, a thing named by a letter: "bâtiment B" is a code of the question, as a number would be', () => {
+    const q = 'À quelle date les travaux du bâtiment B commenceront-ils ?';
+    expect(answers(p('Les travaux débuteront le 1er mars 2027.', 'pv-ag.md', 'Résolution 6 — Travaux du bâtiment A'), gateOf(q))).toBe(false);
+    expect(answers(p('Les travaux débuteront le 1er mars 2027.', 'pv-ag.md', 'Résolution 7 — Travaux du bâtiment B'), gateOf(q))).toBe(true);
+    expect(askedOf('Is A the cheapest plan?').terms).toEqual([]);
   });
 });

@@ -38,6 +38,8 @@ export interface Asked {
   head: string | null;
   /** The words of the head's noun phrase (English), whose initials may stand for it (`CADR`). */
   phrase: string[];
+  /** Nouns and adjectives before the head that narrow it (`contents` in *the contents sum insured*): said beside the value too. */
+  modifiers: string[];
   /** Codes and figures of the question: in the answering sentence or its context, as written. */
   terms: Entity[];
   /** Hyphenated compounds of the question (`grand-parent`, `home-office`), as folded word pairs. */
@@ -49,8 +51,8 @@ export interface Asked {
   qualifiers: { word: string; acronym: boolean }[];
   /** Months the question names (1-12): a sentence naming other months only is about another period. */
   months: number[];
-  /** The question asks for the value now (*current*, *today*, *actuel*, *en vigueur*): see statesNow. */
-  now: boolean;
+  /** The question asks for the value now (*current*, *today*, *actuel*) or a former one (*previous*, *précédent*): see WHEN. */
+  when: 'now' | 'before' | null;
   /**
    * The periods a rate of the question is counted in (`hourly`, `tarif horaire`, `par mois`), each as the words
    * that say it: the answering sentence of an amount must state the period (a monthly figure is no hourly rate).
@@ -89,22 +91,37 @@ export function monthsOf(text: string): Set<number> {
   return out;
 }
 
-/**
- * A question about the value now (*the current base rate*, *share price today*, *la valeur actuelle*, *le taux
- * en vigueur*; not *entre en vigueur*, a date). A document states what held when it was written: only a
- * sentence that says its value holds now (*current*, *currently*, *as of*, *à ce jour*…) answers it; other
- * values of the same thing in the documents are outside knowledge the question asks for.
- */
-const ASKS_NOW = /\b(?:current|currently|today|todays|at present|presently|nowadays|right now|at the moment|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/;
-const STATES_NOW = /\b(?:current|currently|today|at present|presently|now|as of|as at|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/;
-
 const flatOf = (text: string) => fold(text).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
 
-/** Whether a question asks for the value now (ASKS_NOW). */
-export const asksNow = (question: string): boolean => ASKS_NOW.test(flatOf(question).replace(/\bentr\p{L}* (?:t (?:il|elle|ils|elles) )?en vigueur\b/gu, ' '));
+/**
+ * A question about the value now (*the current base rate*, *share price today*, *la valeur actuelle*, *le taux
+ * en vigueur*; not *entre en vigueur*, a date) or a former one (*under its previous provider*, *l'ancien
+ * tarif*; not *prior to*, a time limit). A document states what held when it was written, and a value it
+ * gives is its own time's: only a sentence that says its value holds now (*current*, *currently*, *as of*,
+ * *à ce jour*…), or that it is the former one (*previous*, *replaced*, *ancien*…), answers such a question;
+ * other values of the same thing are outside knowledge the question asks for, or the value of another time.
+ */
+const WHEN: { when: 'now' | 'before'; asks: RegExp; states: RegExp }[] = [
+  {
+    when: 'now',
+    asks: /\b(?:current|currently|today|todays|at present|presently|nowadays|right now|at the moment|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/,
+    states: /\b(?:current|currently|today|at present|presently|now|as of|as at|actuel|actuelle|actuels|actuelles|actuellement|aujourd hui|a ce jour|en ce moment|en vigueur)\b/,
+  },
+  {
+    when: 'before',
+    asks: /\b(?:previous|former|prior(?! to)|precedent|precedente|precedents|precedentes|ancien|ancienne|anciens|anciennes)\b/,
+    states: /\b(?:previous|previously|former|formerly|prior|earlier|replaces|replaced|superseded|precedent|precedente|precedents|precedentes|ancien|ancienne|anciens|anciennes|auparavant|remplace|remplacee|remplaces|remplacees)\b/,
+  },
+];
 
-/** Whether a text says its value holds now (STATES_NOW). */
-export const statesNow = (text: string): boolean => STATES_NOW.test(flatOf(text));
+/** The time a question asks about (WHEN), or null; `entrer en vigueur` is a date asked, not the value now. */
+export function whenOf(question: string): 'now' | 'before' | null {
+  const q = flatOf(question).replace(/\bentr\p{L}* (?:t (?:il|elle|ils|elles) )?en vigueur\b/gu, ' ');
+  return WHEN.find((p) => p.asks.test(q))?.when ?? null;
+}
+
+/** Whether a text says its value is of the time asked (WHEN). */
+export const statesWhen = (when: 'now' | 'before', text: string): boolean => WHEN.find((p) => p.when === when)!.states.test(flatOf(text));
 
 const FR_WORDS = new Set('le la les du des de un une est sont quel quelle quels quelles combien quand qui ou pour par dans sur avec au aux ce cette ces doit faut il elle'.split(' '));
 const EN_WORDS = new Set('the a an of is are was were what which who when where how for by in on with to does do did must will can'.split(' '));
@@ -227,11 +244,19 @@ export function typeWords(asked: Pick<Asked, 'type' | 'value'>): Set<string> {
 const isGeneric = (w: string, type: AnswerType | null, value: ValueKind | null) =>
   GENERIC_ANY.has(w) || (type !== null && GENERIC[type].has(w)) || (value !== null && GENERIC[value].has(w));
 
+/** The head read in English, the words of its phrase, and the nouns and adjectives before it that narrow it. */
+interface Read {
+  head: string | null;
+  phrase: string[];
+  modifiers: string[];
+}
+const NO_HEAD: Read = { head: null, phrase: [], modifiers: [] };
+
 /** The head in English, from the tagger's parts of speech (see the module comment). */
-function englishHead(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean): { head: string | null; phrase: string[] } {
+function englishHead(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean): Read {
   const tokens = tag(question).filter((t) => t.pos !== 'PUNCT' || /[?.!,;:]/.test(t.value));
   const at = tokens.findIndex((t) => WH_EN.has(fold(t.value)));
-  if (at < 0) return { head: null, phrase: [] };
+  if (at < 0) return NO_HEAD;
   let i = at + 1;
   const word = (k: number) => (tokens[k] ? fold(tokens[k]!.value) : '');
   // Adjectives and -ing/-ed forms modify; the head is a noun (or, when the tagger found none, the last word).
@@ -240,11 +265,12 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   const possessive = (k: number) => tokens[k]?.pos === 'PART' && /^['’]s?$/.test(tokens[k]!.value);
   /** The noun phrase starting at k: its words and its last non-generic noun; `X of Y` with a generic X reads Y. */
   const phrase0 = (k: number) => Boolean(tokens[k + 1] && (tokens[k + 1]!.pos === 'NOUN' || tokens[k + 1]!.pos === 'ADJ'));
-  const phraseAt = (k: number): { end: number; phrase: string[]; head: string | null } => {
+  const phraseAt = (k: number): Read & { end: number } => {
     // `the Routing API's monthly availability`: the words before a possessive name the owner, the phrase after it is asked.
     for (let j = k; tokens[j] && OWNER_POS.has(tokens[j]!.pos); j++) if (possessive(j + 1)) return phraseAt(j + 2);
     while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'PRON' || tokens[k]!.pos === 'NUM' || (phrase0(k) && tokens[k]!.pos === 'ADV') || skip(tokens[k]!))) k++;
     const phrase: string[] = [];
+    const nouns: { w: string; pos: string }[] = [];
     let head: string | null = null;
     let generic = false;
     let last: string | null = null;
@@ -265,6 +291,7 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
       if (phrase.length > 0 && DEVERBAL_PREPOSITIONS.has(word(k))) break;
       const w = word(k);
       phrase.push(w);
+      nouns.push({ w, pos: tokens[k]!.pos });
       if (isGeneric(w, type, value)) generic = true;
       else if (tokens[k]!.pos === 'NOUN') [head, generic] = [w, false];
       else last = w;
@@ -273,7 +300,10 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
     if (!head && generic && word(k) === 'of') return phraseAt(k + 1);
     // `paid leave` read as two verbs: the phrase's last word is its head.
     if (!head && !generic && last && phrase.length > 1) head = last;
-    return { end: k, phrase, head };
+    const before = head ? nouns.slice(0, nouns.findIndex((x) => x.w === head)) : [];
+    // Nouns only: adjectives are said in too many ways (monthly, per month, a month; broadband, internet).
+    const modifiers = before.filter((x) => x.pos === 'NOUN' && !isGeneric(x.w, type, value)).map((x) => x.w);
+    return { end: k, phrase, head, modifiers };
   };
   // `how much`, `how long`, `how heavy`: the wh-phrase's own words.
   if (word(at) === 'how' && tokens[i] && (tokens[i]!.pos === 'ADJ' || tokens[i]!.pos === 'ADV')) i++;
@@ -281,14 +311,13 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   const own = phraseAt(i);
   // `Which purifier model…`, `which items…`: the noun names the kind of answer (a model, items), which the
   // answering sentence names rather than says.
-  if (own.head && word(at) !== 'which') return { head: own.head, phrase: own.phrase };
+  if (own.head && word(at) !== 'which') return own;
   i = own.end;
   // `… is the X`: the subject is what is asked (not after `how heavy is`, whose value kind says it).
   const copula = /^(?:is|are|was|were|'s)$/.test(word(i));
   if (copula) {
-    if (value && word(at) === 'how' && !/^(?:much|many)$/.test(word(at + 1))) return { head: null, phrase: [] };
-    const subject = phraseAt(i + 1);
-    return { head: subject.head, phrase: subject.phrase };
+    if (value && word(at) === 'how' && !/^(?:much|many)$/.test(word(at + 1))) return NO_HEAD;
+    return phraseAt(i + 1);
   }
   // `… must Brightline resolve`, `… did the customer pay`: the main verb, or the subject of a light verb.
   while (tokens[i] && (tokens[i]!.pos === 'AUX' || tokens[i]!.pos === 'PART' || tokens[i]!.pos === 'ADV')) i++;
@@ -296,10 +325,10 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   let k = subject.end;
   while (tokens[k] && (tokens[k]!.pos === 'AUX' || tokens[k]!.pos === 'PART' || tokens[k]!.pos === 'ADV' || skip(tokens[k]!))) k++;
   const verb = tokens[k] && tokens[k]!.pos === 'VERB' ? word(k) : null;
-  if (verb && !LIGHT_VERBS.has(verb)) return { head: isGeneric(verb, type, value) ? null : verb, phrase: [] };
+  if (verb && !LIGHT_VERBS.has(verb)) return { ...NO_HEAD, head: isGeneric(verb, type, value) ? null : verb };
   // `When does the training take place?`: the subject; `What must a user do?` asks no noun.
-  if (/^(?:what|which)$/.test(word(at))) return { head: null, phrase: [] };
-  return { head: subject.head, phrase: subject.phrase };
+  if (/^(?:what|which)$/.test(word(at))) return NO_HEAD;
+  return subject;
 }
 
 const FR_OF = new Set(['de', 'd', 'du', 'des']);
@@ -390,17 +419,17 @@ export function askedOf(whole: string): Asked {
   const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
   const qualifiers = qualifiersOf(question, language);
   const months = [...monthsOf(question)];
-  const now = asksNow(question);
+  const when = whenOf(question);
   const periods = periodsOf(question);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], terms, compounds, qualifiers, months, now, periods };
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now, periods };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, terms, compounds, qualifiers, months, now, periods };
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -447,6 +476,26 @@ function roleFunctionsOf(asked: Asked): string[] {
   });
 }
 
+/** Forms that say a word: its stems, and those of its synonyms, translations and related words (as for the head). */
+function wordForms(w: string): Set<string> {
+  let forms = formsMemo.get(w);
+  if (!forms) {
+    forms = new Set([w, ...alternativesOf(w)].flatMap(stemsOf));
+    for (const r of relatedWords(w)) for (const f of relatedStems(r)) forms.add(f);
+    if (formsMemo.size >= STEM_MEMO_MAX) formsMemo.clear();
+    formsMemo.set(w, forms);
+  }
+  return forms;
+}
+const formsMemo = new Map<string, Set<string>>();
+
+/** Whether some word of the text is one of the forms (by either language's stem). */
+const holdsForm = (forms: Set<string>, words: string[]) =>
+  words.some((w) => {
+    const [en, fr] = stemmed(w);
+    return forms.has(en) || forms.has(fr);
+  });
+
 /** A related word as a form: itself, and those of its stems long enough not to be another word (`due` is no `du`). */
 const relatedStems = (w: string): string[] => [w, ...stemsOf(w).filter((s) => s.length >= 4)];
 
@@ -490,13 +539,18 @@ function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
     const [en, fr] = stemmed(w);
     return forms.has(en) || forms.has(fr);
   })) return true;
-  // `clean air delivery rate` stated as `CADR`.
-  if (asked.phrase.length >= 2) {
-    const initials = asked.phrase.map((w) => w[0]).join('');
-    if (initials.length >= 3 && words.includes(initials)) return true;
-  }
-  return false;
+  return saysInitials(asked, words);
 }
+
+/** `clean air delivery rate` stated as `CADR`: the initials of the head's phrase say all its words. */
+function saysInitials(asked: Asked, words: string[]): boolean {
+  if (asked.phrase.length < 2) return false;
+  const initials = asked.phrase.map((w) => w[0]).join('');
+  return initials.length >= 3 && words.includes(initials);
+}
+
+/** The nouns narrowing the head (Asked.modifiers), each said in the words (as for the head) or by the phrase's initials. */
+const holdsModifiers = (asked: Asked, words: string[]) => asked.modifiers.every((m) => holdsForm(wordForms(m), words)) || saysInitials(asked, words);
 
 /**
  * A compound is respected unless its text names one of its parts without the whole: `parent` where the
@@ -560,8 +614,10 @@ export function sentenceAnswers(
     const named = monthsOf(`${sentence}\n${context.header}`);
     if (named.size > 0 && !asked.months.some((m) => named.has(m))) return false;
   }
-  // A question about the value now is answered only by a sentence saying its value holds now (ASKS_NOW).
-  if (asked.now && !statesNow(`${sentence}\n${context.header}\n${context.section}`)) return false;
+  // The nouns narrowing the head are said beside it too: the *contents* sum insured is not the buildings one.
+  if (sameLanguage && !holdsModifiers(asked, words) && !(evidence && holdsModifiers(asked, evidence.passageWords))) return false;
+  // A question about the value now, or a former one, is answered only by a sentence saying so (WHEN).
+  if (asked.when && !statesWhen(asked.when, `${sentence}\n${context.header}\n${context.section}`)) return false;
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
 }
 

@@ -177,5 +177,23 @@ export function specificTermsOf(text: string): Entity[] {
     if (entities.some((e) => start < e.end && end > e.start)) continue;
     numbers.push({ text: m[0], words: m[0].split(/[.,]/).filter((w) => !/^0+$/.test(w)), kind: 'code', start, end });
   }
-  return [...entities, ...numbers.filter((n) => n.words.length > 0)].sort((a, b) => a.start - b.start);
+  return [...entities, ...numbers.filter((n) => n.words.length > 0), ...designatorsOf(text, entities)].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A thing named by a letter after its noun (`bâtiment B`, `Building C`, `Annex D`, `zone A`): the letter tells it
+ * from its siblings as a number would, so the noun and its letter are a code of the question. Not after a
+ * function word (`Is A…`), not the pronoun `I`.
+ */
+function designatorsOf(text: string, entities: Entity[]): Entity[] {
+  const out: Entity[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}'’-])(\p{L}{3,}) ([A-HJ-Z])(?![\p{L}\p{N}'’.-])/gu)) {
+    const noun = fold(m[1]!);
+    if (NOT_NAMES.has(noun) || !/\p{Ll}/u.test(m[1]!.slice(1))) continue;
+    const start = m.index;
+    const end = start + m[0].length;
+    if (entities.some((e) => start < e.end && end > e.start && e.kind === 'code')) continue;
+    out.push({ text: m[0], words: [noun, m[2]!.toLowerCase()], kind: 'code', start, end });
+  }
+  return out;
 }
