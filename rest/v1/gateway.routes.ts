@@ -46,7 +46,7 @@ interface DialectStream {
 }
 
 const frameText = (f: SseFrame): string =>
-  `${f.event ? `event: ${f.event}\n` : ''}data: ${f.data === '[DONE]' ? '[DONE]' : JSON.stringify(f.data)}\n\n`;
+  `${f.event ? `event: ${f.event}\n` : ''}data: ${'json' in f ? f.json : f.data === '[DONE]' ? '[DONE]' : JSON.stringify(f.data)}\n\n`;
 
 /**
  * Streams a prepared call. The certificate id is reserved before the answer, so it travels in the

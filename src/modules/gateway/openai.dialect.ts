@@ -154,8 +154,12 @@ export function openAICompletion(answer: GatewayAnswer, created: number): Record
  * reason at the end, then with `stream_options.include_usage` a last chunk with empty `choices` and the
  * usage (earlier chunks carry `usage: null`, as OpenAI does), then `[DONE]`.
  */
+const TEMPLATE_MARK = '\u0000';
+const TEMPLATE_MARK_JSON = JSON.stringify(TEMPLATE_MARK);
+
 export class OpenAIStream {
   private readonly id = completionId();
+  private deltaTemplate?: [string, string];
 
   constructor(
     private readonly prepared: PreparedCall,
@@ -186,8 +190,18 @@ export class OpenAIStream {
     return [this.choice({ role: 'assistant', content: '', refusal: null })];
   }
 
+  /** A text delta: the stream's delta chunk encoded once, each text put in its place (issue 28: per-chunk work). */
   delta(text: string): SseFrame[] {
-    return [this.choice({ content: text })];
+    const [head, tail] = (this.deltaTemplate ??= this.template());
+    return [{ json: head + JSON.stringify(text) + tail }];
+  }
+
+  /** The delta chunk's JSON cut around its content (the last string of the chunk: every field after it is null). */
+  private template(): [string, string] {
+    const frame = this.choice({ content: TEMPLATE_MARK }) as { data: unknown };
+    const json = JSON.stringify(frame.data);
+    const at = json.lastIndexOf(TEMPLATE_MARK_JSON);
+    return [json.slice(0, at), json.slice(at + TEMPLATE_MARK_JSON.length)];
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {

@@ -93,11 +93,11 @@ export function argumentsObject(args: string): Record<string, unknown> {
   }
 }
 
-/** One server-sent event: `data` is JSON-encoded unless it is the literal `[DONE]`. */
-export interface SseFrame {
-  event?: string;
-  data: unknown;
-}
+/**
+ * One server-sent event: `data` is JSON-encoded unless it is the literal `[DONE]`; or `json`, data already
+ * encoded (a text delta made from its stream's template, `OpenAIStream`).
+ */
+export type SseFrame = { event?: string; data: unknown } | { event?: string; json: string };
 
 /** An OpenAI-style format (`response_format`, the Responses API's flattened `text.format`) as the provider-neutral one. */
 export function responseFormatOf(
