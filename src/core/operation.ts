@@ -30,8 +30,9 @@ export interface Needs {
   rateLimit?: CeilingName;
   /**
    * The use case counts the rates (the caller's and the ceiling) in its admission's statement
-   * (`svc_rate_admit`, the gateway's answers: issue 28) instead of one statement each at step 2; a refusal
-   * before the admission counts them first, so a 429 keeps its place in the order of refusals.
+   * (`svc_rate_admit`, the gateway's answers and the plain chat turns: issue 28) instead of one statement
+   * each at step 2; a refusal before the admission counts them first, so a 429 keeps its place in the order
+   * of refusals.
    */
   ratesWithAdmission?: true;
   /** Only signed-in people may perform it: an API key is refused with 403 person_required. */

@@ -10,6 +10,7 @@ import {
 import type { Operation } from '../core/operation.js';
 import { GraphQLRefusalCode, graphqlRefusal } from '../errors/index.js';
 import { targetOf, type AdmitTarget, type Needs } from '../pipeline/operation.js';
+import { settleRequestRates } from '../pipeline/pipeline.js';
 import type { GraphQLContext } from './context.js';
 
 type Args = Record<string, unknown>;
@@ -94,7 +95,12 @@ export function admitRootFields(schema: GraphQLSchema): GraphQLSchema {
       } else if (resolve) {
         field.resolve = async (root, args, ctx, info) => {
           const admitted = await ctx.admit(operationOf(type, field, args));
-          return resolve(root, args, forField(ctx, () => Promise.resolve(admitted)), info);
+          try {
+            return await resolve(root, args, forField(ctx, () => Promise.resolve(admitted)), info);
+          } catch (err) {
+            // Rates counted with the admission (`Needs.ratesWithAdmission`) and not counted yet: a 429 comes first.
+            throw await settleRequestRates(admitted).then(() => err, (rateErr: unknown) => rateErr);
+          }
         };
       }
     }

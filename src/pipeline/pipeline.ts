@@ -108,9 +108,9 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   const scope = op.needs.scopeOf && caller.kind !== 'anonymous' ? op.needs.scopeOf(caller) : op.needs.scope;
   const checks = !anyCaller && (scope !== undefined || person || role);
   if (caller.kind === 'anonymous' && (checks || anyCaller)) throw errors.unauthorized(AuthMessages.missing);
-  // Rates counted with the admission (the gateway's answers) are only decided here (`deferRequestRates`), and a
-  // caller made from memory is confirmed with them (by the admission's statement, or by a lookup before a
-  // refusal that comes first); made from memory for another operation, it is confirmed at once.
+  // Rates counted with the admission (the gateway's answers, plain chat turns) are only decided here
+  // (`deferRequestRates`), and a caller made from memory is confirmed with them (by the admission's statement,
+  // or by a lookup before a refusal that comes first); made from memory for another operation, it is confirmed at once.
   const deferRates = op.needs.ratesWithAdmission === true;
   const keyCheck = keyCheckOf(app, caller);
   if (keyCheck && !deferRates) await keyCheck.confirm();

@@ -151,4 +151,27 @@ describe('route-level ceiling', () => {
     t.clock.advance(60_000);
     expect((await chat(ada, { message: 'Hello' }, key)).status).toBe(200);
   });
+
+  it('past the ceiling, 429 comes before any other refusal of a plain turn (its rates are counted with its admission)', async () => {
+    const key = await t.key(a);
+    for (let i = 0; i < 30; i++) expect((await chat(ada, { message: 'Hello' }, key)).status).toBe(200);
+    const refusals = [
+      await chat(ada, { message: '' }, key),
+      await chat(ada, { message: 'Hello', unknownField: 1 }, key),
+      await chat('agt_unknown', { message: 'Hello' }, key),
+      await chat(ada, { message: 'Hello', sessionId: 'ses_unknown' }, key),
+    ];
+    const over = await chat(ada, { message: 'Hello' }, key);
+    expect(over.status).toBe(429);
+    expect(refusals.map((r) => [r.status, r.body])).toEqual(Array(4).fill([429, over.body]));
+    // the auto-pick route is counted apart: its own refusal
+    expect((await auto({ message: '' }, key)).status).toBe(400);
+    const mutation = `mutation($agentId: ID, $input: ChatInput!) { chat(agentId: $agentId, input: $input) { content } }`;
+    const graphqlOver = await api(t.baseUrl, key).graphql(mutation, { agentId: ada, input: { message: '' } });
+    expect(graphqlOver.errors?.[0]?.extensions).toMatchObject({ status: 429 });
+    // Under the ceiling the same refusals keep their own status.
+    t.clock.advance(60_000);
+    expect((await chat('agt_unknown', { message: 'Hello' }, key)).status).toBe(404);
+    expect((await chat(ada, { message: '' }, key)).status).toBe(400);
+  });
 });

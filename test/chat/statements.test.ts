@@ -3,7 +3,8 @@
  * each). Every statement the app's pg clients send to the test's database is counted by wrapping
  * pg.Client#query in this process (the app runs in it); the counts asserted are today's, so a change
  * that adds a round trip to the turn fails here. Before issue 28's merge: 12 for a new session, 14 for a
- * continued one; 6 until the ledger entry went into the exchange's statement (third pass).
+ * continued one; 6 until the ledger entry went into the exchange's statement and the rate count into the
+ * admission's (third pass).
  * On the embedded database (no PostgreSQL) there is no pg client to count: the file is skipped.
  */
 import { createRequire } from 'node:module';
@@ -91,11 +92,13 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     const sessionId = first.result.body.sessionId as string;
     const next = await counted(() => chat({ message: 'And the year after?', sessionId }));
     expect(next.result.status).toBe(200);
-    // key lookup, rate count, svc_admit beside the turn's one read (agents, session, history, memories,
-    // knowledge links), then the one write (session, messages with proof and stages, memories) carrying
-    // svc_record (were two side by side: two commits, each waiting on the other's WAL flush)
-    expect(first.statements.length, first.statements.join('\n')).toBe(5);
-    expect(next.statements.length, next.statements.join('\n')).toBe(5);
+    // key lookup, svc_rate_admit (the rate counts with the admission) beside the turn's one read (agents,
+    // session, history, memories, knowledge links), then the one write (session, messages with proof and
+    // stages, memories) carrying svc_record (were two side by side: two commits, each waiting on the other's
+    // WAL flush; and the rate count was a statement of its own before the read)
+    expect(first.statements.length, first.statements.join('\n')).toBe(4);
+    expect(next.statements.length, next.statements.join('\n')).toBe(4);
+    expect(first.statements.filter((q) => q.includes('svc_rate_admit'))).toHaveLength(1);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
     for (const turn of [first, next]) {
       const [write, ...others] = turn.statements.filter((q) => q.includes('svc_record'));
@@ -177,7 +180,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
   it('the tool links are read with the turn: no statement without a linked tool, one for the linked tools', async () => {
     const bare = await counted(() => chatBob({ message: 'Where should I go in May?' }));
     expect(bare.result.status).toBe(200);
-    expect(bare.statements.length, bare.statements.join('\n')).toBe(5);
+    expect(bare.statements.length, bare.statements.join('\n')).toBe(4);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
 
     const tool = await api(tt.baseUrl, b.key).post('/v1/tools', {
@@ -193,7 +196,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     const linked = await counted(() => chatBob({ message: 'Where should I go in June?' }));
     expect(linked.result.status).toBe(200);
     // the linked tools themselves, by the ids the turn's read returned
-    expect(linked.statements.length, linked.statements.join('\n')).toBe(6);
+    expect(linked.statements.length, linked.statements.join('\n')).toBe(5);
     expect(linked.statements.filter((q) => q.includes('agent_tool_link'))).toHaveLength(1);
     const offered = model.requests.at(-1)?.tools as { function: { name: string } }[];
     expect(offered.map((x) => x.function.name)).toEqual(['get_weather']);
@@ -201,7 +204,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     // a request naming no linked tool offers none, and reads no tool
     const none = await counted(() => chatBob({ message: 'And in July?', tools: { toolIds: ['tool_unlinked'] } }));
     expect(none.result.status).toBe(200);
-    expect(none.statements.length, none.statements.join('\n')).toBe(5);
+    expect(none.statements.length, none.statements.join('\n')).toBe(4);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
   });
 });

@@ -8,6 +8,11 @@ import { runTurn, startTurn } from './chat.service.js';
 // the `chat` mutation and the `chatStream` subscription refer to these. A turn is a write of the agents
 // family and counts against the agent-chat ceiling, in the bucket of its REST route whichever API is used.
 const TURN = { scope: 'agents', write: true, rateLimit: 'agentChat' } as const;
+/**
+ * A plain turn counts its rates in its admission's statement (`svc_rate_admit`), sent beside the turn's read:
+ * one round trip less before the model. A streamed turn counts them first, since its 429 precedes the stream.
+ */
+const PLAIN_TURN = { ...TURN, ratesWithAdmission: true } as const;
 
 /**
  * A turn's input: the request body the service parses with its schema, and the metering and proof label
@@ -21,7 +26,7 @@ const Sink = z.custom<(event: ChatStreamEvent) => void>((v) => typeof v === 'fun
 export const chatOp = defineOperation({
   name: 'chat.turn',
   route: 'POST /v1/agents/:id/chat',
-  needs: TURN,
+  needs: PLAIN_TURN,
   input: AgentTurn,
   run: async (ctx, { agentId, body, route }) => plainResult((await runTurn(ctx, body, { agentId, route })).result),
 });
@@ -29,7 +34,7 @@ export const chatOp = defineOperation({
 export const autoChatOp = defineOperation({
   name: 'chat.autoTurn',
   route: 'POST /v1/agents/chat',
-  needs: TURN,
+  needs: PLAIN_TURN,
   input: Turn,
   run: async (ctx, { body, route }) => plainResult((await runTurn(ctx, body, { agentId: undefined, route })).result),
 });

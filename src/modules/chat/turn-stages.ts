@@ -5,7 +5,7 @@
  * returns what it adds; a stage that runs reports itself as `stage` events.
  */
 import type { ServiceContext } from '../../core/context.js';
-import { errors, isDomainError } from '../../errors/index.js';
+import { errors, isDomainError, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { isPoste, type Agent } from '../agents/index.js';
 import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
@@ -106,8 +106,8 @@ const storable = (id: string | undefined): string | undefined => (id === undefin
 
 /**
  * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads are one
- * statement (turn.repository.ts), beside the admission; the refusals are then raised in the documented
- * order: unknown agent, poste, unknown session, allowance.
+ * statement (turn.repository.ts), beside the admission (with the request's rates, on a plain turn); the
+ * refusals are then raised in the documented order: rate, unknown agent, poste, unknown session, allowance.
  */
 export async function prepare(turn: PendingTurn): Promise<Prepared> {
   const { ctx, input, opts, pick } = turn;
@@ -129,6 +129,10 @@ export async function prepare(turn: PendingTurn): Promise<Prepared> {
       ? { ok: true as const, value: planned.admitted }
       : settle(assertCanConsume({ ...ctx, em: ctx.em.fork() }, { feature: 'chat' }).then((a) => admitted(turn, a))),
   ]);
+  // A plain turn's admission also counts its rates and confirms a caller made from memory (`ratesWithAdmission`):
+  // what it refuses before the allowance (401/403 key, 429, a changed key that starts the request again) comes
+  // before every refusal below; only its 402s come after them.
+  if (!admission.ok && toDomainError(admission.error).error.status !== 402) throw admission.error;
   const agents = pick?.agents ?? reads.agents;
   const agent = planned?.plan.agent ?? agents.find((a) => a.id === opts.agentId);
   if (!agent) throw agentNotFound(opts.agentId ?? '');
