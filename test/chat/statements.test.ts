@@ -3,13 +3,14 @@
  * each). Every statement the app's pg clients send to the test's database is counted by wrapping
  * pg.Client#query in this process (the app runs in it); the counts asserted are today's, so a change
  * that adds a round trip to the turn fails here. Before issue 28's merge: 12 for a new session, 14 for a
- * continued one; 6 until the ledger entry went into the exchange's statement and the rate count into the
- * admission's (third pass).
+ * continued one; 6 until the ledger entry went into the exchange's statement and the rate count and the key's
+ * confirmation into the admission's (third pass).
  * On the embedded database (no PostgreSQL) there is no pg client to count: the file is skipped.
  */
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '../../src/lib/secrets.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
 import { createAgent, persona } from '../support/agents.js';
@@ -92,22 +93,23 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     const sessionId = first.result.body.sessionId as string;
     const next = await counted(() => chat({ message: 'And the year after?', sessionId }));
     expect(next.result.status).toBe(200);
-    // key lookup, svc_rate_admit (the rate counts with the admission) beside the turn's one read (agents,
-    // session, history, memories, knowledge links), then the one write (session, messages with proof and
-    // stages, memories) carrying svc_record (were two side by side: two commits, each waiting on the other's
-    // WAL flush; and the rate count was a statement of its own before the read)
-    expect(first.statements.length, first.statements.join('\n')).toBe(4);
-    expect(next.statements.length, next.statements.join('\n')).toBe(4);
+    // svc_rate_admit (the rates counted with the admission, which also confirms the caller the process made
+    // from its memory of the key's last lookup) beside the turn's one read (agents, session, history,
+    // memories, knowledge links), then the one write (session, messages with proof and stages, memories)
+    // carrying svc_record. Were 6: the key lookup and the rate count each a statement before the read, and
+    // svc_record beside the write (two commits, each waiting on the other's WAL flush).
+    expect(first.statements.length, first.statements.join('\n')).toBe(3);
+    expect(next.statements.length, next.statements.join('\n')).toBe(3);
     expect(first.statements.filter((q) => q.includes('svc_rate_admit'))).toHaveLength(1);
+    expect(first.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
     for (const turn of [first, next]) {
       const [write, ...others] = turn.statements.filter((q) => q.includes('svc_record'));
       expect(others).toEqual([]);
       expect(write).toMatch(/insert into chat_message/);
-      // the key lookup, the turn's read and its write are prepared once per connection, not parsed and planned on every turn
-      const [lookup] = turn.statements.filter((q) => q.includes('with recursive ancestors'));
+      // the turn's read and its write are prepared once per connection, not parsed and planned on every turn
       const [read] = turn.statements.filter((q) => q.includes('json_agg'));
-      expect([lookup, read, write].map((q) => named.has(q!))).toEqual([true, true, true]);
+      expect([read, write].map((q) => named.has(q!))).toEqual([true, true]);
     }
     const [ledger] = await t.app.services.orm.em
       .fork()
@@ -132,6 +134,34 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       refuse = () => undefined;
     }
     expect(await ledgerRows()).toBe(before + 1);
+  });
+});
+
+describe.skipIf(!onPostgres)('a plain turn\'s caller made from memory (local model, REST)', () => {
+  /** Changes the database from a connection of its own (as another process would), not through the app. */
+  async function elsewhere(text: string, params: unknown[]): Promise<void> {
+    const client = new driverPg.Client({ connectionString: t.db.url! });
+    await client.connect();
+    try {
+      await client.query(text, params);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('a key revoked from another connection between two turns is refused at the next, before its agent or body is: 401, nothing recorded', async () => {
+    const key = await t.key(a);
+    const turn = (agentId: string, body: unknown) => api(t.baseUrl, key).post(`/v1/agents/${agentId}/chat`, body);
+    expect((await turn(ada, { message: 'What is the budget?' })).status).toBe(200);
+    const [row] = await t.app.services.orm.em.fork().execute<{ id: string }[]>('select id from api_key where secret_hash = ?', [sha256Hex(key)]);
+    await elsewhere('update api_key set revoked_at = now() where id = $1', [row!.id]);
+    const ledger = async () =>
+      Number((await t.app.services.orm.em.fork().execute<{ n: unknown }[]>('select count(*) as n from usage_ledger where workspace_id = ?', [a.workspaceId]))[0]!.n);
+    const before = await ledger();
+    const refused = await Promise.all([turn('agt_unknown', { message: 'Hello' }), turn(ada, { message: '' }), turn(ada, { message: 'Hello', sessionId: 'ses_x' })]);
+    expect(refused.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect((await turn(ada, { message: 'What is the budget?' })).status).toBe(401);
+    expect(await ledger()).toBe(before);
   });
 });
 
@@ -161,6 +191,9 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, strea
       // workspace's first certificate in this process)
       const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
       expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(5);
+      // a streamed turn looks its key up (its 429 precedes the stream): a prepared statement too
+      const [lookup] = res.statements.filter((q) => q.includes('with recursive ancestors'));
+      expect(named.has(lookup!)).toBe(true);
       expect(certificate.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(1);
       const stored = await t.app.services.orm.em
         .fork()
@@ -180,7 +213,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
   it('the tool links are read with the turn: no statement without a linked tool, one for the linked tools', async () => {
     const bare = await counted(() => chatBob({ message: 'Where should I go in May?' }));
     expect(bare.result.status).toBe(200);
-    expect(bare.statements.length, bare.statements.join('\n')).toBe(4);
+    expect(bare.statements.length, bare.statements.join('\n')).toBe(3);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
 
     const tool = await api(tt.baseUrl, b.key).post('/v1/tools', {
@@ -196,7 +229,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     const linked = await counted(() => chatBob({ message: 'Where should I go in June?' }));
     expect(linked.result.status).toBe(200);
     // the linked tools themselves, by the ids the turn's read returned
-    expect(linked.statements.length, linked.statements.join('\n')).toBe(5);
+    expect(linked.statements.length, linked.statements.join('\n')).toBe(4);
     expect(linked.statements.filter((q) => q.includes('agent_tool_link'))).toHaveLength(1);
     const offered = model.requests.at(-1)?.tools as { function: { name: string } }[];
     expect(offered.map((x) => x.function.name)).toEqual(['get_weather']);
@@ -204,7 +237,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     // a request naming no linked tool offers none, and reads no tool
     const none = await counted(() => chatBob({ message: 'And in July?', tools: { toolIds: ['tool_unlinked'] } }));
     expect(none.result.status).toBe(200);
-    expect(none.statements.length, none.statements.join('\n')).toBe(4);
+    expect(none.statements.length, none.statements.join('\n')).toBe(3);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
   });
 });
