@@ -25,12 +25,14 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
  * 62.5 % (68.8, 75.0, 60.6); tuning-4 68.8 %, 83.3 %, 84.8 % (75.0 % refused at first sight). The answers given up were
  * wrong facts. Sixth round (answers: a rate's period, the asked phrase ending at including/excluding, French heads, the
  * built-in model's length normalisation), with the sixth round's refusal rules on main: tuning-3 70.8 % answered,
- * 73.5 % right fact; tuning-4 70.8 %, 88.2 %.
+ * 73.5 % right fact; tuning-4 70.8 %, 88.2 %. Sixth round (refusal: the head after a possessive, the value now or a
+ * former one, a noun narrowing the head, a thing named by a letter): refused tuning-2 88.9 %, tuning-3 83.3 %,
+ * tuning-4 94.4 %.
  */
 const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
-  'tuning-2': { answered: 0.57, refused: 0.75, rightFact: 0.65 },
-  'tuning-3': { answered: 0.65, refused: 0.7, rightFact: 0.68 },
-  'tuning-4': { answered: 0.65, refused: 0.78, rightFact: 0.83 },
+  'tuning-2': { answered: 0.57, refused: 0.83, rightFact: 0.65 },
+  'tuning-3': { answered: 0.65, refused: 0.78, rightFact: 0.68 },
+  'tuning-4': { answered: 0.65, refused: 0.89, rightFact: 0.83 },
 };
 
 let t: TestApp;
