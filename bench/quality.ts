@@ -6,7 +6,9 @@
  *   npx tsx bench/quality.ts --set NAME   any folder of test/fixtures/quality/ (tuning-2, held-out-3, ...)
  *   npx tsx bench/quality.ts --held-out-2 the second held-out set (test/fixtures/quality/held-out-2): the same
  *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones; LIGHT_ONLY=1
- *   runs the light questions only (no claims, no recall).
+ *   runs the light questions only (no claims, no recall); RECALL_ONLY=1 the recall of the knowledge search only
+ *   (no claims, no light questions), with FAILURES=1 listing each question found with and not without
+ *   synonyms or the reverse, and each found by neither.
  *
  * One process: the app on a throwaway database (DATABASE_URL, else the local PostgreSQL server, else the
  * embedded database), the half's documents uploaded over HTTP and ingested, then what
@@ -84,9 +86,10 @@ const dec = (x: number | null) => (x === null ? '–' : x.toFixed(3));
 
 const started = performance.now();
 const lightOnly = Boolean(process.env.LIGHT_ONLY);
+const recallOnly = Boolean(process.env.RECALL_ONLY);
 const { claims, questions, recallWith } = await withApp({}, async (c) => ({
-  claims: lightOnly ? [] : await runClaims(c, set),
-  questions: await runQuestions(c, set),
+  claims: lightOnly || recallOnly ? [] : await runClaims(c, set),
+  questions: recallOnly ? [] : await runQuestions(c, set),
   recallWith: lightOnly ? new Map<string, boolean>() : await runRecall(c, set),
 }));
 const recallWithout = lightOnly ? new Map<string, boolean>() : await withApp({ SVC_SEARCH_SYNONYMS: 'off' }, (c) => runRecall(c, set));
@@ -106,7 +109,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const kind of ['all', ...kindsOf(set.questions, QUESTION_KINDS)]) {
   const qs = questions.filter((o) => kind === 'all' || o.question.kind === kind);
   const f = lightFigures(qs);
-  const ids = new Set(qs.map((o) => o.question.id));
+  const ids = new Set(set.questions.filter((q) => kind === 'all' || q.kind === kind).map((q) => q.id));
   console.log(
     `| ${kind} | ${f.answerable} | ${pct(f.answered)} | ${f.unanswerable} | ${pct(f.refused)} | ${pct(f.rightFact)} | ${pct(recallFigure(recallWith, ids))} | ${pct(recallFigure(recallWithout, ids))} |`,
   );
@@ -123,6 +126,13 @@ if (process.env.FAILURES) {
     if (!wrong) continue;
     const what = o.question.answerable ? (o.refused ? `refused (${o.reason})` : 'wrong fact') : 'answered';
     console.log(`- ${o.question.id} [${o.question.kind}] ${what}: ${o.question.question}\n    facts: ${JSON.stringify(o.question.facts)}\n    answer: ${o.answer.slice(0, 300)}`);
+  }
+  console.log('\nRecall@5 misses (with synonyms / without):');
+  for (const q of set.questions.filter((x) => x.answerable)) {
+    const w = recallWith.get(q.id);
+    const wo = recallWithout.get(q.id);
+    if (w === undefined || (w && wo)) continue;
+    console.log(`- ${q.id} [${q.kind}] ${w ? 'found' : 'missed'} / ${wo ? 'found' : 'missed'}: ${q.question}\n    facts: ${JSON.stringify(q.facts)}`);
   }
 }
 if (process.env.JSON) {

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Em } from '../../db/types.js';
 import { AgentKnowledgeLink } from './knowledge.entity.js';
-import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryWordGroups, twoWordQuery } from './search-text.js';
+import { rerank, RERANK_POOL } from './rerank.js';
+import { advancedQueryText, expansionTerms, indexSingulars, indexText, isAdvancedQuery, orQuery, queryWordGroups, termGroups, twoWordQuery, type TermGroup } from './search-text.js';
 
 export interface ChunkRow {
   id: string;
@@ -140,7 +141,7 @@ export interface SearchHit {
   text: string;
   collectionId: string | null;
   collectionName: string | null;
-  /** ts_rank_cd normalised by log length and mapped into [0, 1) (flags 1|32). */
+  /** ts_rank_cd normalised by log length and mapped into [0, 1) (flags 1|32); for an expanded query, the score of rerank.ts, also in [0, 1). */
   rank: number;
 }
 
@@ -165,16 +166,20 @@ export async function searchChunks(
   let queryText: string;
   let expanded = '';
   let strong = '';
+  let groups: TermGroup[] = [];
   if (isAdvancedQuery(opts.query)) {
     queryText = advancedQueryText(opts.query);
     tsquery = `websearch_to_tsquery('simple', ?)`;
   } else {
-    const groups = queryWordGroups(opts.query);
-    const terms = [...new Set(groups.flat())];
+    const words = queryWordGroups(opts.query);
+    const terms = [...new Set(words.flat())];
     queryText = orQuery(terms);
     tsquery = `to_tsquery('simple', ?)`;
-    if (opts.expand && terms.length > 0) expanded = expansionTerms(terms).join(' | ');
-    strong = twoWordQuery(groups);
+    if (opts.expand && terms.length > 0) {
+      expanded = expansionTerms(terms).join(' | ');
+      groups = termGroups(opts.query, words);
+    }
+    strong = twoWordQuery(words);
   }
   if (!queryText) return [];
   if (opts.scope.kind === 'some' && opts.scope.sourceIds.length === 0 && opts.scope.collectionIds.length === 0) return [];
@@ -231,11 +236,11 @@ export async function searchChunks(
       order by rank desc, c.source_id, c.ordinal
       limit ?`;
   }
-  params.push(opts.topK);
+  params.push(groups.length > 0 ? Math.max(opts.topK, RERANK_POOL) : opts.topK);
   const rows = await em.execute<
     { id: string; source_id: string; source_name: string; section: string; page: number; text: string; collection_id: string | null; collection_name: string | null; rank: number | string }[]
   >(text, params);
-  return rows.map((r) => ({
+  const hits = rows.map((r) => ({
     chunkId: r.id,
     sourceId: r.source_id,
     sourceName: r.source_name,
@@ -246,6 +251,7 @@ export async function searchChunks(
     collectionName: r.collection_name,
     rank: Number(r.rank),
   }));
+  return groups.length > 0 ? rerank(hits, groups).slice(0, opts.topK) : hits;
 }
 
 /** `and (...)` restricting the source `s` to the scope (empty for the whole workspace); pushes its parameters. */

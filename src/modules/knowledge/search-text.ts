@@ -1,4 +1,6 @@
 import { alternativesOf } from '../../lib/language/alternatives.js';
+import { relatedWords } from '../../lib/language/asked.js';
+import { specificTermsOf } from '../../lib/language/entities.js';
 import { stem } from '../models/index.js';
 import { foldText } from './parsing/sentences.js';
 
@@ -91,6 +93,26 @@ const MAX_EXPANSIONS = 24;
 /** Shortest prefix searched for another form of a word (`resili` finds résiliation and résilier). */
 const MIN_FORM_PREFIX = 5;
 
+/** The word's stem as a word prefix (`resili` of résiliation), when at least 5 letters and shorter than the word. */
+function formPrefix(term: string): string | null {
+  if (/\d/.test(term)) return null;
+  const s = stem(term);
+  let n = 0;
+  while (n < s.length && s[n] === term[n]) n++;
+  return n >= MIN_FORM_PREFIX && n < term.length ? term.slice(0, n) : null;
+}
+
+/**
+ * What may stand for a word in a passage, folded, one index word each, none of `exact`: its paraphrases in the
+ * shared business lexicon and the forms WordNet derives from it (relatedWords: *heavy* / *weight*, *hosted* /
+ * *stored*), then its WordNet synonyms and its renderings in the other language (alternativesOf).
+ */
+function alternativeWords(term: string, exact: Set<string>): string[] {
+  const out = new Set<string>();
+  for (const alt of [...relatedWords(term), ...alternativesOf(term)]) for (const w of indexText(alt).split(' ')) if (w && !exact.has(w) && !STOP_WORDS.has(w)) out.add(w);
+  return [...out];
+}
+
 /**
  * What the search adds below the exact words of a natural-language query (docs/knowledge.md, "Synonyms and
  * languages"): for each content word, its other forms (the stem as a word prefix, `resili:*`), its WordNet
@@ -103,18 +125,35 @@ export function expansionTerms(terms: string[]): string[] {
     if (out.length < MAX_EXPANSIONS && !out.includes(t)) out.push(t);
   };
   for (const term of terms) {
-    if (/\d/.test(term)) continue;
-    const s = stem(term);
-    let n = 0;
-    while (n < s.length && s[n] === term[n]) n++;
-    if (n >= MIN_FORM_PREFIX && n < term.length) add(`'${term.slice(0, n)}':*`);
+    const prefix = formPrefix(term);
+    if (prefix) add(`'${prefix}':*`);
   }
-  for (const term of terms) {
-    for (const alt of alternativesOf(term)) {
-      for (const w of indexText(alt).split(' ')) if (w && !exact.has(w) && !STOP_WORDS.has(w)) add(`'${w}'`);
-    }
-  }
+  for (const term of terms) for (const w of alternativeWords(term, exact)) add(`'${w}'`);
   return out;
+}
+
+/** A content word of a query with what may stand for it in a passage, weighed below it (rerank.ts). */
+export interface TermGroup {
+  /** The word and its singular form. */
+  exact: string[];
+  /** Its stem as a word prefix, when shorter than the word. */
+  prefix: string | null;
+  /** Its WordNet synonyms and renderings in the other language (and those of its singular). */
+  alternatives: Set<string>;
+  /** A word of a name, a code or a figure of the query (specificTermsOf): it tells which document, not which passage. */
+  specific: boolean;
+}
+
+/** The groups of queryWordGroups of a query with their other forms, synonyms and translations. */
+export function termGroups(query: string, groups: string[][]): TermGroup[] {
+  const exact = new Set(groups.flat());
+  const specific = new Set(specificTermsOf(query).flatMap((e) => e.words.flatMap((w) => indexText(w).split(' '))));
+  return groups.map((forms) => ({
+    exact: forms,
+    prefix: formPrefix(forms[0]!),
+    alternatives: new Set(forms.flatMap((f) => alternativeWords(f, exact))),
+    specific: forms.some((f) => specific.has(f)),
+  }));
 }
 
 /** `'a' | 'b' | ...` for to_tsquery: any term matches, and cover density ranks passages holding more of them higher. */
