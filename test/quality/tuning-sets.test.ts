@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPendingIngestion } from '../../src/modules/knowledge/ingestion.worker.js';
-import { lightFigures, loadHalf, runClaims, runQuestions, uploadHalf, verifierFigures } from '../../bench/support/quality-set.js';
+import { lightFigures, loadHalf, recallFigure, runClaims, runQuestions, runRecall, uploadHalf, verifierFigures } from '../../bench/support/quality-set.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
@@ -31,16 +31,24 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
  * tuning-4 94.4 %.
  */
 const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFact: number }> = {
-  'tuning-2': { answered: 0.57, refused: 0.83, rightFact: 0.65 },
+  // Sixth round (retrieval): tuning-2 64.6 % answered, 80.6 % refused, 80.6 % right fact.
+  'tuning-2': { answered: 0.59, refused: 0.83, rightFact: 0.75 },
   'tuning-3': { answered: 0.65, refused: 0.78, rightFact: 0.68 },
   'tuning-4': { answered: 0.65, refused: 0.89, rightFact: 0.83 },
 };
+
+/**
+ * recall@5 of POST /v1/knowledge/query with the synonym and language handling, sixth round (retrieval: the candidates
+ * reordered by the query words each covers, names counted for their whole document): tuning-2 89.6 %, tuning-3 97.9 %,
+ * tuning-4 97.9 % (75.0, 91.7 and 95.8 % before it).
+ */
+const RECALL_FLOORS: Record<string, number> = { 'tuning-2': 0.84, 'tuning-3': 0.92, 'tuning-4': 0.92 };
 
 let t: TestApp;
 let client: { baseUrl: string; key: string };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_RATE_VERIFY: '100000', SVC_RATE_UPLOAD: '100000' } });
+  t = await startTestApp({ env: { SVC_RATE_VERIFY: '100000', SVC_RATE_UPLOAD: '100000', SVC_RATE_KNOWLEDGE_QUERY: '100000' } });
   const tenant = await t.tenant({ plan: 'cabinet', seats: 100 });
   client = { baseUrl: t.baseUrl, key: tenant.key };
 }, 120_000);
@@ -64,7 +72,7 @@ describe('the verifier on the further tuning sets (docs/quality.md)', () => {
 
 describe('light on the further tuning sets (docs/quality.md)', () => {
   for (const [name, floor] of Object.entries(LIGHT_FLOORS)) {
-    it(`${name}: answerable answered, unanswerable refused and the right fact stay above their floors`, async () => {
+    it(`${name}: answerable answered, unanswerable refused, the right fact and recall@5 stay above their floors`, async () => {
       const set = loadHalf(name);
       const tenant = await t.tenant({ plan: 'cabinet', seats: 100 });
       const own = { baseUrl: t.baseUrl, key: tenant.key };
@@ -74,6 +82,7 @@ describe('light on the further tuning sets (docs/quality.md)', () => {
       expect(f.answered).toBeGreaterThanOrEqual(floor.answered);
       expect(f.refused).toBeGreaterThanOrEqual(floor.refused);
       expect(f.rightFact).toBeGreaterThanOrEqual(floor.rightFact);
+      expect(recallFigure(await runRecall(own, set))).toBeGreaterThanOrEqual(RECALL_FLOORS[name]!);
     }, 120_000);
   }
 });

@@ -141,7 +141,7 @@ export interface SearchHit {
   text: string;
   collectionId: string | null;
   collectionName: string | null;
-  /** ts_rank_cd normalised by log length and mapped into [0, 1) (flags 1|32); for an expanded query, the score of rerank.ts, also in [0, 1). */
+  /** ts_rank_cd normalised by log length and mapped into [0, 1) (flags 1|32); an expanded query's order is rerank.ts's. */
   rank: number;
 }
 

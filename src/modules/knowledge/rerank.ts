@@ -15,10 +15,14 @@ interface Candidate {
   rank: number;
 }
 
-/** The index words of a text and their singular forms (as the full-text vector holds them). */
+/**
+ * The index words of a text and their singular forms (as the full-text vector holds them). Plain ASCII text
+ * skips the Unicode folding, which is most of the cost (indexText gives the same words for it).
+ */
 function tokensOf(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of indexText(text).split(' ')) {
+  const words = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase().split(/[^a-z0-9]+/) : indexText(text).split(' ');
+  for (const w of words) {
     if (!w) continue;
     out.add(w);
     const s = singularOf(w);
@@ -44,8 +48,9 @@ function matchOf(g: TermGroup, tokens: Set<string>): number {
  * (TermGroup.specific) tells which document, not which passage: it counts for every passage of a document
  * holding it (in its name or in any candidate passage: the parties, the product, the residence named once
  * at the top), so the passage that answers is not outranked by the heading of its own document or of
- * another one naming the same words. The full-text rank breaks near ties. Each hit's `rank` becomes its
- * score here, in [0, 1): the share covered plus RANK_WEIGHT times the full-text rank, over 1 + RANK_WEIGHT.
+ * another one naming the same words. The full-text rank breaks near ties. Each hit keeps its full-text
+ * `rank` (what `similarity` reports, and what light's clearlyFirst compares): the order changes, not the
+ * figure, so a passage lifted here never looks further ahead of the next than its own words make it.
  */
 export function rerank<T extends Candidate>(hits: T[], groups: TermGroup[]): T[] {
   if (groups.length === 0 || hits.length < 2) return hits;
@@ -68,5 +73,5 @@ export function rerank<T extends Candidate>(hits: T[], groups: TermGroup[]): T[]
     for (let j = 0; j < groups.length; j++) covered += groups[j]!.specific ? d[j]! : matches[i]![j]!;
     return { h, i, score: covered / groups.length + RANK_WEIGHT * h.rank };
   });
-  return scored.sort((a, b) => b.score - a.score || a.i - b.i).map((x) => ({ ...x.h, rank: x.score / (1 + RANK_WEIGHT) }));
+  return scored.sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.h);
 }

@@ -1,6 +1,7 @@
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { relatedWords } from '../../lib/language/asked.js';
 import { specificTermsOf } from '../../lib/language/entities.js';
+import { translationsOf } from '../../lib/language/glossary.js';
 import { stem } from '../models/index.js';
 import { foldText } from './parsing/sentences.js';
 
@@ -103,20 +104,22 @@ function formPrefix(term: string): string | null {
 }
 
 /**
- * What may stand for a word in a passage, folded, one index word each, none of `exact`: its paraphrases in the
- * shared business lexicon and the forms WordNet derives from it (relatedWords: *heavy* / *weight*, *hosted* /
- * *stored*), then its WordNet synonyms and its renderings in the other language (alternativesOf).
+ * What may stand for a word in a passage, folded, one index word each, none of `exact`, closest first: its
+ * renderings in the other language (the glossary), its paraphrases in the shared business lexicon and the
+ * forms WordNet derives from it (relatedWords: *heavy* / *weight*, *hosted* / *stored*), then its WordNet
+ * synonyms (alternativesOf).
  */
 function alternativeWords(term: string, exact: Set<string>): string[] {
   const out = new Set<string>();
-  for (const alt of [...relatedWords(term), ...alternativesOf(term)]) for (const w of indexText(alt).split(' ')) if (w && !exact.has(w) && !STOP_WORDS.has(w)) out.add(w);
+  for (const alt of [...translationsOf(term), ...relatedWords(term), ...alternativesOf(term)]) for (const w of indexText(alt).split(' ')) if (w && !exact.has(w) && !STOP_WORDS.has(w)) out.add(w);
   return [...out];
 }
 
 /**
  * What the search adds below the exact words of a natural-language query (docs/knowledge.md, "Synonyms and
  * languages"): for each content word, its other forms (the stem as a word prefix, `resili:*`), its WordNet
- * synonyms and its renderings in the other language (`invoice` → `facture`). As to_tsquery terms.
+ * synonyms and its renderings in the other language (`invoice` → `facture`), taken a word at a time up to
+ * MAX_EXPANSIONS. As to_tsquery terms.
  */
 export function expansionTerms(terms: string[]): string[] {
   const exact = new Set(terms);
@@ -128,7 +131,9 @@ export function expansionTerms(terms: string[]): string[] {
     const prefix = formPrefix(term);
     if (prefix) add(`'${prefix}':*`);
   }
-  for (const term of terms) for (const w of alternativeWords(term, exact)) add(`'${w}'`);
+  // One alternative of each word in turn, so that the bound leaves none of the words without its own.
+  const lists = terms.map((term) => alternativeWords(term, exact));
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) add(`'${l[i]}'`);
   return out;
 }
 
