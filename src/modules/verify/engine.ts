@@ -377,6 +377,25 @@ function verifierNames(entities: Entity[]): Entity[] {
   });
 }
 
+/**
+ * Amounts compared by `pair`: of one dimension (or, without one, one unit); rates over different periods (`per month`,
+ * `per year`) only for the same figure (a conflict): another figure may be the same rate converted.
+ */
+const amountsComparable = (a: Quantity, b: Quantity) =>
+  (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit) && (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value));
+const amountsEqual = (a: Quantity, b: Quantity) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period);
+const anyDates = () => true;
+/** A claim's date within a date of the sentence's context (`pair`'s `within`). */
+const dateWithin = (a: DateSpan, b: DateSpan) => a.from >= b.from && a.to <= b.to;
+
+/**
+ * Whether each of a claim's facts may agree with a sentence (`pair`'s `match`): the sentence states an equal one, or its
+ * context one holding it. Read on the sentence's facts as found, before what each is about.
+ */
+function mayAgree<T>(claimFacts: Fact<T>[], sentence: T[], context: T[], comparable: (a: T, b: T) => boolean, equal: (a: T, b: T) => boolean, within: (a: T, b: T) => boolean): boolean {
+  return claimFacts.every(({ fact }) => sentence.some((p) => comparable(fact, p) && equal(fact, p)) || context.some((p) => comparable(fact, p) && within(fact, p)));
+}
+
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
@@ -1344,16 +1363,14 @@ export class Verifier {
       // Amounts (and dates) are read only for a claim that has some: none to pair gives `match` whatever the sentence holds.
       claim.quantities.length > 0 ? this.quantitiesIn(s) : [],
       context.quantities,
-      // Rates over different periods (`per month`, `per year`) are compared only for the same figure (a conflict): another
-      // figure may be the same rate converted.
-      (a, b) => (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit) && (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)),
-      (a, b) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period),
+      amountsComparable,
+      amountsEqual,
       sameLine,
       undefined,
       (a, b) => a.unit === b.unit,
       (a, b) => sameValue(a.value, b.value),
     );
-    const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, () => true, datesAgree, sameLine, (a, b) => a.from >= b.from && a.to <= b.to);
+    const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, sameLine, dateWithin);
     // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.
     // One word of what the claim says (never of its subject) may be missing where the sentence states the claim's
     // amounts and dates about the same thing (equal or in conflict): `is for £46.75` against `for £46.75`.
@@ -1548,10 +1565,12 @@ export class Verifier {
   /**
    * A quick test before a sentence's facts are read for a graded support: figures where the claim has amounts or
    * dates, the claim's acronyms in the sentence, each of its names and codes in the sentence, its context or (a
-   * name of what it is about) its document.
+   * name of what it is about) its document, and each of its amounts and dates equal to one the sentence (or its
+   * context) states, read before what each is about (`mayAgree`).
    */
   private anchorsMayHold(claim: Claim, s: Sentence): boolean {
-    if (claim.quantities.length + claim.dates.length > 0 && !/\d/.test(s.seg.text) && !/\d/.test(s.contextText)) return false;
+    const facts = claim.quantities.length + claim.dates.length > 0;
+    if (facts && !/\d/.test(s.seg.text) && !/\d/.test(s.contextText)) return false;
     const own = this.sentenceWords(s);
     if (claim.acronyms.some((a) => !own.has(a))) return false;
     for (const e of claim.entities) {
@@ -1562,7 +1581,11 @@ export class Verifier {
       if (claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage)) continue;
       return false;
     }
-    return true;
+    if (!facts) return true;
+    // A support needs each of the claim's amounts and dates equal to one of the sentence's, or held by its context's (`pair`).
+    const { ds, qs } = this.rawFacts(s);
+    const context = this.contextFacts(s);
+    return mayAgree(claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, amountsEqual) && mayAgree(claim.dates, ds, context.dates, anyDates, datesAgree, dateWithin);
   }
 
   /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
