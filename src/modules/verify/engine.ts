@@ -396,6 +396,22 @@ function mayAgree<T>(claimFacts: Fact<T>[], sentence: T[], context: T[], compara
   return claimFacts.every(({ fact }) => sentence.some((p) => comparable(fact, p) && equal(fact, p)) || context.some((p) => comparable(fact, p) && within(fact, p)));
 }
 
+/** How much of a claim a sentence holds (`Verifier.cover`), what `compare` decides on. */
+interface Cover {
+  /** Weighted share of the claim's words the sentence (or its context) holds; `full` with its names too. */
+  score: number;
+  full: number;
+  /** Graded coverage: the share without the light words the sentence leaves out. */
+  coverage: number;
+  /** The claim's words the sentence lacks (light words apart). */
+  uncovered: string[];
+  /** An antonym of a claim word stands in the sentence. */
+  flipped: boolean;
+  /** A verdict by the strict rules may come of the sentence; a graded support may. */
+  strictPossible: boolean;
+  gradedPossible: boolean;
+}
+
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
@@ -1069,11 +1085,12 @@ export class Verifier {
     let support: { verdict: Verdict; rule: string; score: number; own?: number; id: number } | null = null;
     const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
     // The candidates a graded support may come from (fourth round), those covering most of the claim's weight first.
-    const graded: { coverage: number; id: number }[] = [];
+    const graded: { coverage: number; id: number; held: Cover }[] = [];
     for (const id of this.candidates(claim)) {
-      const r = this.compare(claim, this.sentences[id]!);
+      const held = this.cover(claim, this.sentences[id]!);
+      const r = this.compare(claim, this.sentences[id]!, held);
       if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
-      if (r.coverage !== undefined) graded.push({ coverage: r.coverage, id });
+      if (r.coverage !== undefined) graded.push({ coverage: r.coverage, id, held });
       if (r.verdict === 'unverifiable') continue;
       if (r.verdict === 'supported' && (!support || r.score > support.score)) support = { ...r, id };
       // The strongest sentence decides; on a tie an exact support wins over a conflict.
@@ -1091,7 +1108,7 @@ export class Verifier {
     graded.sort((a, b) => b.coverage - a.coverage || a.id - b.id);
     for (const g of graded.slice(0, GRADED_TRIES)) {
       if (best) break;
-      const r = this.compare(claim, this.sentences[g.id]!, true);
+      const r = this.compare(claim, this.sentences[g.id]!, g.held, true);
       if (r.verdict !== 'unverifiable') best = { ...r, id: g.id };
     }
     if (best && !unknown) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
@@ -1276,8 +1293,8 @@ export class Verifier {
     return { decisions, mixed, decided };
   }
 
-  /** The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md. */
-  private compare(claim: Claim, s: Sentence, gradedRead = false): { verdict: Verdict; rule: string; score: number; own?: number; coverage?: number } {
+  /** How much of the claim one sentence holds (its words, then its names): read once per claim and candidate. */
+  private cover(claim: Claim, s: Sentence): Cover {
     let total = 0;
     let found = 0;
     let flipped = false;
@@ -1329,13 +1346,22 @@ export class Verifier {
       else if (s.context.has(stem)) nameFound += w * CONTEXT_WEIGHT;
     }
     const full = total + nameTotal > 0 ? (found + nameFound) / (total + nameTotal) : 0;
+    const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
+    const gradedPossible = !verbMissing && coverage >= (claim.anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
+    return { score, full, coverage, uncovered, flipped, strictPossible, gradedPossible };
+  }
+
+  /**
+   * The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md, from what of the claim it
+   * holds (`cover`, kept by judge for a graded read of the same candidate).
+   */
+  private compare(claim: Claim, s: Sentence, held: Cover, gradedRead = false): { verdict: Verdict; rule: string; score: number; own?: number; coverage?: number } {
+    const { score, full, coverage, uncovered, flipped, strictPossible, gradedPossible } = held;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
     // An option left unticked (`☐ prononcer la réception sans réserve`, `- [ ] …`) is one the document did not choose: it states nothing.
     if (UNTICKED.test(s.seg.text)) return none;
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
-    const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
-    const gradedPossible = !verbMissing && coverage >= (claim.anchored ? SUPPORT_ANCHORED : SUPPORT_PLAIN);
     if (!strictPossible && !gradedPossible) return none;
     // Only a graded support can come of this sentence: read in full only for the claim's best such candidate when no
     // candidate decides (judge), and only where the claim's anchors may be there.
