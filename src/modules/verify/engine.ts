@@ -1429,9 +1429,11 @@ export class Verifier {
     };
     const docName = (e: Entity) =>
       ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
-    const docOnly = absent.length > 0 && absent.every(docName);
-    if (!covered || docOnly) {
-      if ((absent.length > 0 && !docOnly) || amounts !== 'match' || when !== 'match') return none;
+    // Read only where it can decide: a sentence whose amounts or dates do not all agree supports nothing whatever the names.
+    let only: boolean | undefined;
+    const docOnly = () => (only ??= absent.length > 0 && absent.every(docName));
+    if (!covered || docOnly()) {
+      if (amounts !== 'match' || when !== 'match' || (absent.length > 0 && !docOnly())) return none;
       // Fifth round (precision): a sentence saying nothing of the claim itself supports nothing (saysNothingOf). A graded
       // support leaves words of the claim out, and a left-out word must not change the fact: an antonym of a claim word in
       // the sentence (`net` for `gross`) is never a support; a word of the claim the sentence lacks but its document states
