@@ -6,6 +6,14 @@ import type { TurnMaterial } from '../../src/modules/models/provider.js';
 const ask = (question: string, material: TurnMaterial) => answerLocally({ messages: [{ role: 'user', content: question }], material }).content;
 
 describe("the built-in model's answer", () => {
+  it('a citation marker opening a sentence of the material (a transcript split after its period) never opens the answer', () => {
+    const material: TurnMaterial = {
+      contextBlocks: [{ heading: 'Debate so far', high: false, text: 'Fay: The travel policy applies to everyone. [1] Hotel nights are capped at 120 EUR. [2] Trains are booked in second class.' }],
+    };
+    const answer = ask('Are hotel nights capped?', material);
+    expect(answer).toMatch(/^Hotel nights are capped at 120 EUR/);
+  });
+
   it('answers with the sentence holding the asked value beside the head, not the best-overlapping one', () => {
     const material: TurnMaterial = {
       passages: [

@@ -18,6 +18,7 @@ export interface Candidate {
 
 const HIGH_CONTEXT_WEIGHT = 1.25;
 const PERSONA_WEIGHT = 0.4;
+const LEADING_CITATIONS = /^(?:\s*\[\d+\])+\s*/;
 
 /**
  * Every sentence of the material, in a fixed order (passages in retrieval order, high context
@@ -26,7 +27,10 @@ const PERSONA_WEIGHT = 0.4;
  */
 export function gatherCandidates(material: TurnMaterial | undefined, messages: ChatMessage[]): Candidate[] {
   const out: Candidate[] = [];
-  const add = (source: Candidate['source'], text: string, matchExtra: string, weight = 1, ref?: number, context?: SentenceContext) => {
+  const add = (source: Candidate['source'], said: string, matchExtra: string, weight = 1, ref?: number, context?: SentenceContext) => {
+    // A citation marker opening a sentence is the previous sentence's (`… capped. [1] Hotel nights …` in a debate's
+    // transcript): an answer never starts with it.
+    const text = said.replace(LEADING_CITATIONS, '');
     const stems = contentStems(`${text} ${matchExtra}`);
     if (stems.size > 0) out.push({ text, stems, weight, source, ...(ref !== undefined ? { ref } : {}), ...(context ? { context } : {}) });
   };
