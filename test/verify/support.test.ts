@@ -16,6 +16,14 @@ async function verdict(claim: string, ...documents: string[]): Promise<Verdict> 
  * Sixth round of issue 26 (docs/quality.md, "Sixth round: support"): true claims the earlier rounds left unverifiable,
  * each rule on sentences written for these tests, none from a labelled set.
  */
+describe('number words', () => {
+  it('a word that is a property of every object (constructor, toString) is a word, not a number', () => {
+    const stem = stemmerFor('en');
+    expect(quantities('The constructor hasOwnProperty toString valueOf of the crane is 12 m tall', stem)).toHaveLength(1);
+    expect(quantities('The constructor pays twelve euros', stem).every((q) => Number.isFinite(q.value))).toBe(true);
+  });
+});
+
 describe('sixth round: support', () => {
   describe('table columns', () => {
     const specs = ['# Hoist manual', '', '| Specification | HX-10 | HX-12 |', '|---|---|---|', '| Maximum reach (long boom) | 6.2 m | 7.1 m |'].join('\n');

@@ -241,7 +241,9 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
   const wordRe = /\p{L}+/gu;
   for (let m = wordRe.exec(text); m; m = wordRe.exec(text)) {
     if (m[0].length > 12 || overlaps(taken, m.index, m.index + m[0].length)) continue;
-    const n = NUMBER_WORDS[fold(m[0])];
+    const folded = fold(m[0]);
+    // Own keys only: `constructor` or `toString` is a word of the text, not a number.
+    const n = Object.hasOwn(NUMBER_WORDS, folded) ? NUMBER_WORDS[folded] : undefined;
     // `per cent`, `pour cent`: a percent sign, not a hundred.
     if (n === 100 && /(?:per|pour)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 6), m.index))) continue;
     if (n === undefined || overlaps(skip, m.index, m.index + m[0].length)) continue;
