@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent } from '../../console/src/lib/chat-stream.js';
 import { splitCitations } from '../../console/src/lib/citations.js';
 import { ConsoleError, failureOf, isSignedOut, nativeError, NETWORK_MESSAGE, waitMessage } from '../../console/src/lib/errors.js';
+import { count, inSentence } from '../../console/src/lib/format.js';
 import { linesToList } from '../../console/src/lib/lines.js';
 import { hrefOf, invitationTokenOf, parseRoute } from '../../console/src/lib/routes.js';
 import { usageColumns } from '../../console/src/lib/usage-chart.js';
@@ -280,5 +281,24 @@ describe('audit entry details', () => {
     expect(detailsText({ limits: { perMinute: 60 } })).toBe('limits: {"perMinute":60}');
     expect(detailsText({})).toBe('');
     expect(detailsText(null)).toBe('');
+  });
+});
+
+describe('counts in words', () => {
+  it('one passage, one document, one question: singular for exactly one, plural otherwise (a new document read "1 passages")', () => {
+    expect(count(1, 'passage')).toBe('1 passage');
+    expect(count(0, 'passage')).toBe('0 passages');
+    expect(count(2, 'document')).toBe('2 documents');
+    expect(count(1, 'question')).toBe('1 question');
+    expect(count(3, 'entry', 'entries')).toBe('3 entries');
+  });
+});
+
+describe('labels inside a sentence', () => {
+  it('keeps an acronym that opens the label ("Search API keys", once "Search api keys") and lowers an ordinary first word', () => {
+    expect(inSentence('API keys')).toBe('API keys');
+    expect(inSentence('Documents')).toBe('documents');
+    expect(inSentence('Audit entries, newest first')).toBe('audit entries, newest first');
+    expect(inSentence('A')).toBe('a');
   });
 });

@@ -84,11 +84,11 @@ describe('API keys in the console (headless Chromium)', () => {
     }
     const list = page.getByRole('list', { name: 'API keys' });
     await list.getByText('beta-sync', { exact: true }).waitFor();
-    await page.getByLabel('Search api keys').fill('gamma');
+    await page.getByLabel('Search API keys').fill('gamma');
     await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
     await list.getByText('gamma-report', { exact: true }).waitFor();
     await list.getByText('Unrestricted: no scope, reaches every part of the service').waitFor();
-    await page.getByLabel('Search api keys').fill('nothing-like-this');
+    await page.getByLabel('Search API keys').fill('nothing-like-this');
     await page.getByText('Nothing matches “nothing-like-this”.').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);

@@ -66,7 +66,7 @@ describe('postes in the console (headless Chromium)', () => {
     }
 
     await page.reload();
-    await poste.getByLabel('Dossier', { exact: true }).selectOption({ label: 'Brightwell supply (1 documents)' });
+    await poste.getByLabel('Dossier', { exact: true }).selectOption({ label: 'Brightwell supply (1 document)' });
     await poste.getByLabel('Instructions (optional)').fill('Focus on money.');
     await poste.getByRole('button', { name: 'Run on a dossier' }).click();
     const report = poste.getByRole('region', { name: 'Run report on Brightwell supply' });

@@ -157,7 +157,7 @@ try {
     model.enqueue({ content: answer && hit ? `${answer.text} [${hit.ref}]` : 'NOT_IN_DOCUMENTS' });
   }
   await page.reload();
-  await poste.getByLabel('Dossier', { exact: true }).selectOption({ label: 'Brightwell supply (1 documents)' });
+  await poste.getByLabel('Dossier', { exact: true }).selectOption({ label: 'Brightwell supply (1 document)' });
   await poste.getByRole('button', { name: 'Run on a dossier' }).click();
   await poste.getByRole('region', { name: 'Run report on Brightwell supply' }).getByRole('status').getByText('completed').waitFor({ timeout: 30_000 });
   await poste.getByRole('region', { name: 'Run report on Brightwell supply' }).scrollIntoViewIfNeeded();

@@ -1,5 +1,6 @@
 import { useDeferredValue, useId, useState, type ReactNode } from 'react';
 import { ErrorNote } from './ui.js';
+import { inSentence } from '../lib/format.js';
 
 /**
  * The shape every list that grows shares: loading, the error in words, an empty state that says what
@@ -41,7 +42,7 @@ export function ListShell<T>(props: {
     <div className="list-shell" aria-busy={props.fetching ?? items === undefined}>
       {props.searchText && items && items.length > 0 ? (
         <div className="field search">
-          <label htmlFor={searchId}>Search {props.label.toLowerCase()}</label>
+          <label htmlFor={searchId}>Search {inSentence(props.label)}</label>
           <input
             id={searchId}
             type="search"

@@ -13,3 +13,15 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const percent = (part: number, whole: number): number => (whole > 0 ? Math.min(100, Math.round((part / whole) * 100)) : 0);
+
+/** A count with its noun, singular for exactly one: `count(1, 'passage')` → `1 passage`, `count(3, 'passage')` → `3 passages`. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A label put inside a sentence: its first word in lower case, unless that word is an acronym (`API keys` stays). */
+export function inSentence(label: string): string {
+  const first = label.split(/[\s,]/, 1)[0] ?? '';
+  if (first.length > 1 && first === first.toUpperCase()) return label;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}

@@ -5,7 +5,7 @@ import { ListShell } from '../components/list-shell.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
 import { Empty, ErrorNote, Field, SecretOnce, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
-import { formatTime } from '../lib/format.js';
+import { count, formatTime } from '../lib/format.js';
 import { OFFERED_SCOPES, SCOPE_WORDS, scopeInWords, type ApiKeyScope } from '../lib/key-scopes.js';
 
 const KeysQuery = graphql(`
@@ -164,7 +164,7 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
         {k.scopes.length ? `Scopes: ${k.scopes.map(scopeInWords).join('; ')}` : 'Unrestricted: no scope, reaches every part of the service'}
       </p>
       <p className="hint">
-        {k.questionsThisMonth} questions this month · created {formatTime(k.createdAt)} ·{' '}
+        {count(k.questionsThisMonth, 'question')} this month · created {formatTime(k.createdAt)} ·{' '}
         {k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · {k.lastUsedAt ? `last used ${formatTime(k.lastUsedAt)}` : 'never used'}
         {k.revokedAt ? ` · revoked ${formatTime(k.revokedAt)}` : ''}
       </p>

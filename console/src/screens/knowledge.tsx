@@ -6,7 +6,7 @@ import { toastError, toastSuccess } from '../components/toasts.js';
 import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { messageOf } from '../lib/errors.js';
-import { formatBytes, formatTime } from '../lib/format.js';
+import { count, formatBytes, formatTime } from '../lib/format.js';
 import { markWords, nextPollDelay, searchWords } from '../lib/highlight.js';
 import { uploadDocument } from '../upload.js';
 
@@ -100,7 +100,7 @@ export default function KnowledgeScreen() {
                       <Status value={s.status} />
                     </div>
                     <p className="hint">
-                      {s.collection?.name ?? 'No collection'} · {s.chunkCount} passages · {formatBytes(s.sizeBytes)} · {formatTime(s.updatedAt)}
+                      {s.collection?.name ?? 'No collection'} · {count(s.chunkCount, 'passage')} · {formatBytes(s.sizeBytes)} · {formatTime(s.updatedAt)}
                     </p>
                     {s.error ? <p className="hint">{s.error}</p> : null}
                     <div className="row">
@@ -124,7 +124,7 @@ export default function KnowledgeScreen() {
               {data?.knowledgeCollections.map((c) => (
                 <li key={c.id}>
                   <div className="row">
-                    <strong>{c.name}</strong> <span className="hint">{c.sourceCount} documents</span>
+                    <strong>{c.name}</strong> <span className="hint">{count(c.sourceCount, 'document')}</span>
                     <ConfirmDelete
                       what={`the collection ${c.name}`}
                       text="Delete"

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
 import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
-import { formatTime } from '../lib/format.js';
+import { count, formatTime } from '../lib/format.js';
 import { hrefOf } from '../lib/routes.js';
 import { Link } from '../router.js';
 
@@ -189,7 +189,7 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
             <select id={selectId} value={chosen} onChange={(e) => setDossierId(e.target.value)}>
               {dossiers.map((d) => (
                 <option key={d.id} value={d.id}>
-                  {d.name} ({d.sourceCount} documents)
+                  {d.name} ({count(d.sourceCount, 'document')})
                 </option>
               ))}
             </select>
