@@ -72,3 +72,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
+
+/**
+ * What the browser's own console reports on `page` from now on: errors logged by the page or by Chromium
+ * (a resource answered 4xx/5xx, a blocked script), uncaught exceptions, and requests that failed for a
+ * reason other than the page leaving them. A person never sees these; a test asserts the list stays empty.
+ */
+export function watchBrowserErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    const reason = r.failure()?.errorText ?? '';
+    if (reason !== 'net::ERR_ABORTED') errors.push(`request failed: ${r.method()} ${r.url()} ${reason}`);
+  });
+  return errors;
+}

@@ -221,8 +221,9 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
       </div>
       <fieldset>
         <legend>Knowledge scope (collectionScope)</legend>
+        <p className="hint">The agent reads and cites only the documents and collections checked here: with none checked, it reads no documents.</p>
         {kinds.size === 0 ? (
-          <p className="hint">No documents yet: upload some under Knowledge, then come back to limit the agent to them.</p>
+          <p className="hint">No documents yet: upload some under Knowledge, then come back and check the ones this agent reads.</p>
         ) : (
           <ul className="list">
             {data.knowledgeCollections.map((c) => (

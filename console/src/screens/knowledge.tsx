@@ -89,7 +89,7 @@ export default function KnowledgeScreen() {
             fetching={fetching}
             error={error}
             searchText={(s) => `${s.name} ${s.collection?.name ?? ''} ${s.status}`}
-            empty={<Empty title="No documents yet">Upload text, Markdown, HTML, PDF or Word files (several at once, or drop them on the upload box): once ready, agents can cite them.</Empty>}
+            empty={<Empty title="No documents yet">Upload text, Markdown, HTML, PDF or Word files (several at once, or drop them on the upload box): once ready, an agent cites those checked in its Knowledge scope (Agents, Edit).</Empty>}
           >
             {(items) => (
               <ul className="list documents" aria-label="Documents">

@@ -6,6 +6,7 @@
  */
 export const SET_PASSWORD_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Choose your password</title>
 <style>
 :root{--bg:#f7f7f5;--panel:#fff;--text:#1d1d1f;--muted:#55595f;--line:#d9dbde;--accent:#1f5fbf;--accent-text:#fff;--danger:#a4161a;--ok:#1b6e3a;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--text);background:var(--bg)}
