@@ -276,6 +276,18 @@ for (const singleConnection of [false, true]) {
       expect(empty[0]!.data).toBeNull();
     });
 
+    it('fixed agent: past the key\'s rate a bad input is a 429 GraphQL error before the stream (its rates are counted with its admission)', async () => {
+      const key = await t.key(a, { ratePerMinute: 1 });
+      const limited = createClient({ url: `${t.baseUrl}/graphql/stream`, singleConnection, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${key}` }) });
+      const first = await collect(limited, { agentId: ada, input: { message: '' } });
+      const second = await collect(limited, { agentId: ada, input: { message: '' } });
+      limited.dispose();
+      expect(first[0]!.errors![0]).toMatchObject({ extensions: { status: 400 } });
+      expect(second).toHaveLength(1);
+      expect(second[0]!.errors![0]).toMatchObject({ extensions: { status: 429 } });
+      t.clock.advance(60_000);
+    });
+
     it('auto-pick: no agent in the workspace is a GraphQL error before the stream, like the REST JSON 404', async () => {
       const empty = await t.tenant();
       const c = createClient({ url: `${t.baseUrl}/graphql/stream`, singleConnection, retryAttempts: 0, headers: () => ({ authorization: `Bearer ${empty.key}` }) });

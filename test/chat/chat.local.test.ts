@@ -174,4 +174,24 @@ describe('route-level ceiling', () => {
     expect((await chat('agt_unknown', { message: 'Hello' }, key)).status).toBe(404);
     expect((await chat(ada, { message: '' }, key)).status).toBe(400);
   });
+
+  it('past the ceiling, a streamed turn for a fixed agent is a JSON 429 before its stream, whatever else it would refuse (its rates are counted with its admission, before the stream opens)', async () => {
+    const key = await t.key(a);
+    const stream = (agentId: string, body: unknown) => streamChat(t, key, `/v1/agents/${agentId}/chat/stream`, body);
+    for (let i = 0; i < 30; i++) expect((await stream(ada, { message: 'Hello' })).status).toBe(200);
+    const before = await ledgerRows(t, a.workspaceId);
+    const refusals = [
+      await stream(ada, { message: '' }),
+      await stream('agt_unknown', { message: 'Hello' }),
+      await stream(ada, { message: 'Hello', sessionId: 'ses_unknown' }),
+      await stream(ada, { message: 'Hello' }),
+    ];
+    expect(refusals.map((r) => [r.status, r.events.length])).toEqual(Array(4).fill([429, 0]));
+    expect(await ledgerRows(t, a.workspaceId)).toEqual(before);
+    // Under the ceiling: a 400 before the stream, an unknown agent in it.
+    t.clock.advance(60_000);
+    expect((await stream(ada, { message: '' })).status).toBe(400);
+    const unknown = await stream('agt_unknown', { message: 'Hello' });
+    expect([unknown.status, eventsOf(unknown.events, 'error')[0]?.data]).toMatchObject([200, { status: 404 }]);
+  });
 });

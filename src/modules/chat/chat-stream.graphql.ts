@@ -1,4 +1,5 @@
-import { requestSignal } from '../../core/context.js';
+import { requestSignal, type ServiceContext } from '../../core/context.js';
+import { settleRequestRates } from '../usage/index.js';
 import { builder } from '../../graphql/builder.js';
 import { streamErrorEventRef } from '../../graphql/stream-events.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -93,8 +94,9 @@ type StreamItem = ChatStreamEvent | Refused;
 async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, input: unknown): Promise<AsyncIterableIterator<StreamItem>> {
   const controller = new AbortController();
   const queue = new EventQueue<StreamItem>(() => controller.abort());
+  let service: ServiceContext | undefined;
   try {
-    const service = await ctx.service();
+    service = await ctx.service();
     // Its own signal, linked to the shutdown's until the subscription's scope ends: a restart cancels
     // the turn as it does a REST stream's.
     const signal = requestSignal(service.app, service.scope, controller.signal);
@@ -102,7 +104,9 @@ async function subscribeChat(ctx: GraphQLContext, agentId: string | undefined, i
     const pending =
       agentId === undefined ? await autoChatStreamOp.run({ ...service, signal }, turn) : await chatStreamOp.run({ ...service, signal }, { ...turn, agentId });
     void finishStreamedTurn(pending).finally(() => queue.end());
-  } catch (refused) {
+  } catch (err) {
+    // Rates counted with the admission (`Needs.ratesWithAdmission`) and not counted yet: a 429 comes first.
+    const refused = service ? await settleRequestRates(service).then(() => err, (rateErr: unknown) => rateErr) : err;
     queue.push({ refused });
     queue.end();
   }

@@ -15,16 +15,19 @@ import { Stages } from './stages.js';
 import { keepStoppedTurn } from './stopped-turn.js';
 import { StreamedAnswer } from './streamed-answer.js';
 import {
+  admissionRefusal,
   autoPick,
   consultation,
   extraction,
   generation,
+  lookUp,
   masking,
   meteredUntilDone,
   prepare,
   reflection,
   result,
   retrieval,
+  settle,
   settlement,
 } from './turn-stages.js';
 import { certified, extend, type PendingTurn, type Prepared, type TurnInputs, type TurnOptions } from './turn-state.js';
@@ -63,6 +66,7 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
   // A certified turn streams into a session: what it shows is kept if the client stops it.
   const streamed = certified(opts) && opts.sink ? new StreamedAnswer() : undefined;
   const sink = streamed && opts.sink ? streamed.tap(opts.sink) : opts.sink;
+  const stages = new Stages(sink);
   const turn: TurnInputs = {
     ctx,
     raw,
@@ -70,12 +74,19 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
     opts: { ...opts, sink },
     provider,
     masker: provider.local ? new NoMasking() : new PiiMasker(),
-    stages: new Stages(sink),
+    stages,
     requestHash,
     ...(streamed ? { streamed } : {}),
   };
-  if (opts.agentId !== undefined) return turn;
-  return { ...turn, pick: await autoPick(turn) };
+  if (opts.agentId === undefined) return { ...turn, pick: await autoPick(turn) };
+  if (!sink) return turn;
+  // A streamed turn for a fixed agent is read and admitted before its stream opens, in one round trip that
+  // counts its rates too (issue 28, fourth pass): what the admission refuses before the allowance (401/403,
+  // 429, a changed key) precedes the stream; the read's refusals and the allowance's are reported in it.
+  const lookup = lookUp(turn);
+  const prepared = await settle(stages.run('prepare', () => prepare(turn, lookup)));
+  if (!prepared.ok && prepared.error === admissionRefusal(await lookup)) throw prepared.error;
+  return { ...turn, prepared };
 }
 
 /**
@@ -86,13 +97,20 @@ export async function startTurn(ctx: ServiceContext, raw: ChatRequestInput | unk
 export async function continueTurn(p: PendingTurn): Promise<TurnOutcome> {
   if (p.pick && 'refusal' in p.pick) throw p.pick.refusal;
   const planned = p.pick?.admitted.model;
-  const prepared = await meteredUntilDone(planned, p.ctx.log, () => extend(p, (s) => s.stages.run('prepare', () => prepare(s))));
+  const prepared = p.prepared
+    ? { ...p, ...unwrap(p.prepared) }
+    : await meteredUntilDone(planned, p.ctx.log, () => extend(p, (s) => s.stages.run('prepare', () => prepare(s))));
   try {
     return await meteredUntilDone(prepared.model, p.ctx.log, () => execute(prepared));
   } catch (err) {
     await keepStoppedTurn(prepared, err);
     throw err;
   }
+}
+
+function unwrap<T>(outcome: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /** The whole turn in one call (plain routes, the mutation, the gateway). */

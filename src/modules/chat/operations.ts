@@ -9,10 +9,13 @@ import { runTurn, startTurn } from './chat.service.js';
 // family and counts against the agent-chat ceiling, in the bucket of its REST route whichever API is used.
 const TURN = { scope: 'agents', write: true, rateLimit: 'agentChat' } as const;
 /**
- * A plain turn counts its rates in its admission's statement (`svc_rate_admit`), sent beside the turn's read:
- * one round trip less before the model. A streamed turn counts them first, since its 429 precedes the stream.
+ * A turn for a fixed agent, plain or streamed, and a plain auto-pick turn count their rates in their admission's
+ * statement (`svc_rate_admit`), sent beside the turn's read: one round trip less before the model (and the key's
+ * lookup too, for a caller made from memory). A streamed turn is read and admitted before its stream opens, so
+ * its 429 still precedes the stream. A streamed auto-pick turn counts them first: it is admitted before its
+ * planner runs, and a refusal of its admission is reported in the stream.
  */
-const PLAIN_TURN = { ...TURN, ratesWithAdmission: true } as const;
+const TURN_WITH_RATES = { ...TURN, ratesWithAdmission: true } as const;
 
 /**
  * A turn's input: the request body the service parses with its schema, and the metering and proof label
@@ -26,7 +29,7 @@ const Sink = z.custom<(event: ChatStreamEvent) => void>((v) => typeof v === 'fun
 export const chatOp = defineOperation({
   name: 'chat.turn',
   route: 'POST /v1/agents/:id/chat',
-  needs: PLAIN_TURN,
+  needs: TURN_WITH_RATES,
   input: AgentTurn,
   run: async (ctx, { agentId, body, route }) => plainResult((await runTurn(ctx, body, { agentId, route })).result),
 });
@@ -34,7 +37,7 @@ export const chatOp = defineOperation({
 export const autoChatOp = defineOperation({
   name: 'chat.autoTurn',
   route: 'POST /v1/agents/chat',
-  needs: PLAIN_TURN,
+  needs: TURN_WITH_RATES,
   input: Turn,
   run: async (ctx, { body, route }) => plainResult((await runTurn(ctx, body, { agentId: undefined, route })).result),
 });
@@ -46,7 +49,7 @@ export const autoChatOp = defineOperation({
 export const chatStreamOp = defineOperation({
   name: 'chat.stream',
   route: 'POST /v1/agents/:id/chat/stream',
-  needs: TURN,
+  needs: TURN_WITH_RATES,
   input: AgentTurn.extend({ sink: Sink }),
   run: (ctx, { agentId, body, route, sink }) => startTurn(ctx, body, { agentId, route, sink }),
 });

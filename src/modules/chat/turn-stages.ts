@@ -25,7 +25,7 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
-import { readTurn, writeExchange, type ExchangeWrite } from './turn.repository.js';
+import { readTurn, writeExchange, type ExchangeWrite, type TurnReads } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -89,9 +89,9 @@ export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
   return { agents, admitted: admit, plan };
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
+export function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   return promise.then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -104,35 +104,69 @@ const offersTools = (turn: TurnInputs): boolean => turn.input.tools.enabled && t
 /** No stored id holds a NUL character (PostgreSQL refuses it in a parameter): such an id finds nothing. */
 const storable = (id: string | undefined): string | undefined => (id === undefined || id.includes('\u0000') ? undefined : id);
 
+/** The turn's read beside its admission, each settled: what `prepare` decides on (`lookUp`). */
+export interface TurnLookup {
+  readonly reads: Outcome<TurnReads>;
+  readonly admission: Outcome<Admitted>;
+}
+
 /**
- * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads are one
- * statement (turn.repository.ts), beside the admission (with the request's rates, on a plain turn); the
- * refusals are then raised in the documented order: rate, unknown agent, poste, unknown session, allowance.
+ * The turn's one read, beside its admission (with the request's rates on a turn that defers them: the plain
+ * turns, and the streamed ones for a fixed agent). Never rejects: `prepare` raises what either refuses.
  */
-export async function prepare(turn: PendingTurn): Promise<Prepared> {
+export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
   const { ctx, input, opts, pick } = turn;
   const planned = pick && 'plan' in pick ? pick : undefined;
   const agentId = planned?.plan.agent.id ?? opts.agentId ?? '';
-  const sessionId = input.sessionId;
   const [reads, admission] = await Promise.all([
-    readTurn(ctx.em.fork(), {
-      workspaceId: ctx.caller.workspace.id,
-      userId: ctx.caller.user.id,
-      agentId: storable(agentId) ?? '',
-      sessionId: storable(sessionId),
-      agents: pick === undefined,
-      recall: opts.recall !== false,
-      links: input.knowledge.enabled,
-      tools: offersTools(turn),
-    }),
+    settle(
+      readTurn(ctx.em.fork(), {
+        workspaceId: ctx.caller.workspace.id,
+        userId: ctx.caller.user.id,
+        agentId: storable(agentId) ?? '',
+        sessionId: storable(input.sessionId),
+        agents: pick === undefined,
+        recall: opts.recall !== false,
+        links: input.knowledge.enabled,
+        tools: offersTools(turn),
+      }),
+    ),
     planned
       ? { ok: true as const, value: planned.admitted }
       : settle(assertCanConsume({ ...ctx, em: ctx.em.fork() }, { feature: 'chat' }).then((a) => admitted(turn, a))),
   ]);
+  return { reads, admission };
+}
+
+/**
+ * What the admission refuses before every refusal of the read: a key refused (401/403), a rate (429), a
+ * caller made from memory whose key changed (the request starts again with a lookup), a failure; only its
+ * 402s come after the read's refusals. A streamed turn raises it before its stream opens.
+ */
+export function admissionRefusal(lookup: TurnLookup): unknown {
+  const { admission } = lookup;
+  return !admission.ok && toDomainError(admission.error).error.status !== 402 ? admission.error : undefined;
+}
+
+/**
+ * Resolves the agent, the session and the admission, and reads what the prompt needs. The reads are one
+ * statement (turn.repository.ts), beside the admission (with the request's rates, on a plain turn): `lookUp`,
+ * or the one already under way (a streamed turn's, started before its stream opens); the refusals are then
+ * raised in the documented order: rate, unknown agent, poste, unknown session, allowance.
+ */
+export async function prepare(turn: PendingTurn, lookup: Promise<TurnLookup> = lookUp(turn)): Promise<Prepared> {
+  const { ctx, input, opts, pick } = turn;
+  const planned = pick && 'plan' in pick ? pick : undefined;
+  const sessionId = input.sessionId;
+  const found = await lookup;
   // A plain turn's admission also counts its rates and confirms a caller made from memory (`ratesWithAdmission`):
   // what it refuses before the allowance (401/403 key, 429, a changed key that starts the request again) comes
   // before every refusal below; only its 402s come after them.
-  if (!admission.ok && toDomainError(admission.error).error.status !== 402) throw admission.error;
+  const first = admissionRefusal(found);
+  if (first !== undefined) throw first;
+  const { admission } = found;
+  if (!found.reads.ok) throw found.reads.error;
+  const reads = found.reads.value;
   const agents = pick?.agents ?? reads.agents;
   const agent = planned?.plan.agent ?? agents.find((a) => a.id === opts.agentId);
   if (!agent) throw agentNotFound(opts.agentId ?? '');

@@ -80,6 +80,11 @@ export type AutoPick =
 /** A turn past validation (and, for auto-pick, past planning): what may still fail arrives in-stream. */
 export interface PendingTurn extends TurnInputs {
   readonly pick?: AutoPick;
+  /**
+   * A streamed turn for a fixed agent is prepared before its stream opens (chat.service.ts, `startTurn`):
+   * what prepare found, or the refusal the stream reports (unknown agent or session, a poste, the allowance).
+   */
+  readonly prepared?: { readonly ok: true; readonly value: Prepared } | { readonly ok: false; readonly error: unknown };
 }
 
 /** prepare: the answering agent, the session and what the prompt reads besides knowledge. */
