@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/chat-turn-cpu.ts                 (TURNS=300 per route)
  *   PROFILE=/tmp/turn.cpuprofile npx tsx bench/chat-turn-cpu.ts
+ *   ROUTES=plain PROFILE=/tmp/plain.cpuprofile npx tsx bench/chat-turn-cpu.ts      (one route only)
  *
  * With PROFILE set, the measured turns (not the start-up or the warm-up) are profiled with the inspector and
  * the profile written there (open it in Chrome's DevTools, or summarise it with bench/support/profile-top.ts).
@@ -23,6 +24,7 @@ import { startScriptedModelServer } from '../test/support/scripted-model-server.
 const TURNS = Number(process.env.TURNS ?? 300);
 const WARMUP = Number(process.env.WARMUP ?? 50);
 const PROFILE = process.env.PROFILE;
+const ROUTES = (process.env.ROUTES ?? 'plain,stream').split(',').map((r) => r.trim());
 
 const model = await startScriptedModelServer({ delayMs: 1 });
 model.setDefault({ chunks: ['The ', 'answer ', 'is ', '42.'], usage: { prompt: 400, completion: 4 } });
@@ -55,9 +57,10 @@ try {
   const session = PROFILE ? new Session() : undefined;
   const before = loadavg()[0]!.toFixed(1);
   const rows: string[] = [];
-  for (const stream of [false, true]) {
+  const streams = [false, true].filter((stream) => ROUTES.includes(stream ? 'stream' : 'plain'));
+  for (const stream of streams) {
     await load({ turns: 0, stream, warmup: WARMUP, targets });
-    if (session && !stream) {
+    if (session && stream === streams[0]) {
       session.connect();
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 200 });
