@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OpenAIStream } from '../../src/modules/gateway/openai.dialect.js';
-import type { PreparedCall } from '../../src/modules/gateway/index.js';
+import { AnthropicStream } from '../../src/modules/gateway/anthropic.dialect.js';
+import { ResponsesStream, type ResponseEcho } from '../../src/modules/gateway/responses.dialect.js';
+import type { GatewayAnswer, PreparedCall, SseFrame } from '../../src/modules/gateway/index.js';
 
 /**
  * OpenAIStream's text deltas are encoded from a template made once per stream (issue 28): each must be the
@@ -30,5 +32,50 @@ describe('OpenAIStream.delta', () => {
         );
       }
     }
+  });
+});
+
+const TEXTS = ['The', ' a"b\\c\n', '\u0000', 'é😀\u2028', ''];
+const jsonOf = (f: SseFrame | undefined): string => {
+  if (!f) throw new Error('no frame');
+  return 'json' in f ? f.json : JSON.stringify(f.data);
+};
+const answer = (content: string): GatewayAnswer =>
+  ({ content, toolCalls: [], usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 }, finishReason: 'stop', model: 'm', modelClass: 'standard', proofId: 'prf_x' }) as GatewayAnswer;
+
+/** The Anthropic and Responses streams write their text deltas directly too (issue 28): the same bytes as the event objects. */
+describe('AnthropicStream.delta', () => {
+  it('encodes each delta as its content_block_delta event would be, after the block it opens', () => {
+    const stream = new AnthropicStream({ model: 'm', call: { messages: [], tools: [] } } as unknown as PreparedCall);
+    TEXTS.forEach((text, i) => {
+      const frames = stream.delta(text);
+      expect(frames.map((f) => f.event)).toEqual(i === 0 ? ['content_block_start', 'content_block_delta'] : ['content_block_delta']);
+      expect(jsonOf(frames.at(-1))).toBe(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    });
+    expect(stream.finish(answer(TEXTS.join('')))[0]).toEqual({ event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } });
+  });
+});
+
+describe('ResponsesStream.delta', () => {
+  it('encodes each delta as its response.output_text.delta event would be, numbered in order with the events around it', () => {
+    const echo = { instructions: null, max_output_tokens: null, parallel_tool_calls: true, temperature: null, top_p: null, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [] } as unknown as ResponseEcho;
+    const stream = new ResponsesStream({ model: 'm' } as PreparedCall, 1_700_000_000, echo);
+    const all: SseFrame[] = [...stream.start()];
+    let itemId: string | undefined;
+    TEXTS.forEach((text, i) => {
+      const frames = stream.delta(text);
+      expect(frames.map((f) => f.event)).toEqual(
+        i === 0 ? ['response.output_item.added', 'response.content_part.added', 'response.output_text.delta'] : ['response.output_text.delta'],
+      );
+      itemId ??= (frames[0] as { data: { item: { id: string } } }).data.item.id;
+      const seq = all.length;
+      all.push(...frames);
+      expect(jsonOf(frames.at(-1))).toBe(
+        JSON.stringify({ type: 'response.output_text.delta', sequence_number: seq + frames.length - 1, item_id: itemId, output_index: 0, content_index: 0, delta: text, logprobs: [] }),
+      );
+    });
+    all.push(...stream.finish(answer(TEXTS.join(''))));
+    expect(all.map((f) => (JSON.parse(jsonOf(f)) as { sequence_number: number }).sequence_number)).toEqual(all.map((_, i) => i));
+    expect((JSON.parse(jsonOf(all.at(-4))) as { text: string }).text).toBe(TEXTS.join(''));
   });
 });

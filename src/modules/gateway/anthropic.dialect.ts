@@ -176,8 +176,16 @@ export class AnthropicStream {
     return [this.event('content_block_start', { index: this.index, content_block: { type: 'text', text: '' } })];
   }
 
+  /**
+   * A text delta, written directly: the bytes `this.event('content_block_delta', { index, delta: { type:
+   * 'text_delta', text } })` serialises to (issue 28: per-chunk work; test/gateway/stream-frames.test.ts).
+   */
   delta(text: string): SseFrame[] {
-    return [...this.openText(), this.event('content_block_delta', { index: this.index, delta: { type: 'text_delta', text } })];
+    const frame: SseFrame = {
+      event: 'content_block_delta',
+      json: `{"type":"content_block_delta","index":${this.index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}`,
+    };
+    return this.textOpen ? [frame] : [...this.openText(), frame];
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {

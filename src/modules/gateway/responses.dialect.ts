@@ -231,6 +231,7 @@ export class ResponsesStream {
   private readonly messageId = `msg_${token()}`;
   private messageOpen = false;
   private text = '';
+  private itemIdJson?: string;
 
   constructor(prepared: PreparedCall, createdAt: number, echo: ResponseEcho) {
     this.head = { id: responseId(), createdAt, model: prepared.model, echo };
@@ -259,12 +260,19 @@ export class ResponsesStream {
     ];
   }
 
+  /**
+   * A text delta, written directly: the bytes `this.event('response.output_text.delta', { item_id,
+   * output_index: 0, content_index: 0, delta, logprobs: [] })` serialises to (issue 28: per-chunk work;
+   * test/gateway/stream-frames.test.ts). The item's events, when this delta opens it, take their numbers first.
+   */
   delta(text: string): SseFrame[] {
     this.text += text;
-    return [
-      ...this.openMessage(),
-      this.event('response.output_text.delta', { item_id: this.messageId, output_index: 0, content_index: 0, delta: text, logprobs: [] }),
-    ];
+    const opened = this.openMessage();
+    const frame: SseFrame = {
+      event: 'response.output_text.delta',
+      json: `{"type":"response.output_text.delta","sequence_number":${this.seq++},"item_id":${(this.itemIdJson ??= JSON.stringify(this.messageId))},"output_index":0,"content_index":0,"delta":${JSON.stringify(text)},"logprobs":[]}`,
+    };
+    return opened.length === 0 ? [frame] : [...opened, frame];
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {
