@@ -43,9 +43,11 @@ const MAX_TAGGED = 4_000;
 export function tag(text: string): Token[] {
   const t = text.length > MAX_TAGGED ? text.slice(0, MAX_TAGGED) : text;
   const doc = tagger().readDoc(t);
-  const values = doc.tokens().out(its.value) as string[];
-  const pos = doc.tokens().out(its.pos) as string[];
-  const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+  // One collection of the tokens, read three times (was three collections).
+  const tokens = doc.tokens();
+  const values = tokens.out(its.value) as string[];
+  const pos = tokens.out(its.pos) as string[];
+  const spaces = tokens.out(its.precedingSpaces) as string[];
   const out: Token[] = [];
   let at = 0;
   let opening = true;
@@ -62,7 +64,8 @@ export function tag(text: string): Token[] {
   return out;
 }
 
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+// ASCII has nothing to decompose (most words): lower-cased only, the same result without the normalisation.
+const fold = (s: string) => (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase());
 
 /** Words never taken for names whatever the tagger says: function words, months, days, titles. */
 const NOT_NAMES = new Set(

@@ -96,6 +96,8 @@ const YEARLESS = [
 /** Yearless dates are placed in this (leap) year; `yearless` marks them. */
 const NO_YEAR = 2000;
 
+const HAS_DIGIT = /\d/;
+
 const BARE_YEAR = /(?<![\p{L}\d.,]|[\p{L}\d]-)((?:19|20)\d{2})(?![\d.,]\d|-[\p{L}\d])/gu;
 
 /**
@@ -105,6 +107,8 @@ const BARE_YEAR = /(?<![\p{L}\d.,]|[\p{L}\d]-)((?:19|20)\d{2})(?![\d.,]\d|-[\p{L
  * an amount). Earlier, more precise patterns win over later ones on the same words.
  */
 export function dates(text: string): DateSpan[] {
+  // Every pattern below needs a digit: a text without one (most sentences of prose) has no date, read in one test.
+  if (!HAS_DIGIT.test(text)) return [];
   const out: DateSpan[] = [];
   const taken = (s: number, e: number) => out.some((d) => s < d.end && e > d.start);
   for (const p of PATTERNS) {

@@ -257,6 +257,8 @@ interface Sentence {
   context: Set<string>;
   /** The context as text (shared by the sentences of a section). */
   contextText: string;
+  /** The sentence's codes (`codesOf`), read on first need. */
+  codes?: Entity[];
   /** A table row's header cells, when the sentence is a row. */
   header: string[] | null;
   facts?: Facts;
@@ -495,6 +497,8 @@ export class Verifier {
   private idfCount = -1;
   /** The light stems of a claim by the kinds of its amounts and dates (`lightStems`). */
   private readonly lightMemo = new Map<string, Set<string>>();
+  /** Shorter forms of a claim stem (`shorterForm`), longest first. */
+  private readonly shorterForms = new Map<string, string[]>();
   /** Folded word → stem ('' when ignored), for this verification. */
   private readonly stems = new Map<string, string>();
 
@@ -669,7 +673,9 @@ export class Verifier {
       if (m) plain = plain.slice(0, from + m.index) + ' '.repeat(m[0].length) + plain.slice(from + m.index + m[0].length);
     }
     const { stems } = this.contentStems(plain);
-    const { numbers } = this.contentStems(seg.text);
+    // The claim's figures (`#108`) as contentStems reads them, without stemming its words a second time.
+    const numbers: string[] = [];
+    for (const w of foldedWords(seg.text)) if (/^\d{2,}$/.test(w) && !/^0+$/.test(w)) numbers.push(`#${w}`);
     const unique = [...new Set(stems)];
     const scored = unique.filter((s) => !nameStems.has(s));
     // Its polarity: the stems a negation governs, and what it says (after its verb), read on its words without figures.
@@ -685,17 +691,11 @@ export class Verifier {
     const light = this.lightStems([...new Set(qs.map((q) => q.dimension ?? ''))].sort().join(' ') + (ds.length > 0 ? ' date' : ''));
     const said = new Set(predicate);
     // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
-    const verbs = new Set(
-      tokens
-        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
-        .map((t) => this.stemOf(fold(t.value)))
-        .filter(Boolean),
-    );
-    const mainVerb =
-      tokens
-        .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
-        .map((t) => this.stemOf(fold(t.value)))
-        .find((st) => st !== '' && !light.has(st) && !nameStems.has(st)) ?? null;
+    const verbStems = tokens
+      .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
+      .map((t) => this.stemOf(fold(t.value)));
+    const verbs = new Set(verbStems.filter(Boolean));
+    const mainVerb = verbStems.find((st) => st !== '' && !light.has(st) && !nameStems.has(st)) ?? null;
     for (const l of light) predicate.delete(l);
     // What a claim's amount or date is about: its words, without names and codes (compared by their own rule) and light words.
     const aboutOf = <T>(facts: Fact<T>[]): Fact<T>[] => {
@@ -973,7 +973,14 @@ export class Verifier {
 
   /** Whether `stems` holds a shorter form of `stem` (at least five letters: `month` of `monthli`). */
   private shorterForm(stem: string, stems: Set<string>): boolean {
-    for (let n = stem.length - 1; n >= 5; n--) if (stems.has(stem.slice(0, n))) return true;
+    // Its shorter forms, longest first, cut once per stem (were cut again for every candidate).
+    let forms = this.shorterForms.get(stem);
+    if (!forms) {
+      forms = [];
+      for (let n = stem.length - 1; n >= 5; n--) forms.push(stem.slice(0, n));
+      this.shorterForms.set(stem, forms);
+    }
+    for (const f of forms) if (stems.has(f)) return true;
     return false;
   }
 
@@ -1310,7 +1317,13 @@ export class Verifier {
       else if (this.alternativesOf(claim, stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * SYNONYM_WEIGHT;
       else if (this.paraphrasesOf(stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * PARAPHRASE_WEIGHT;
       else {
-        const opposite = [...(this.antonyms.get(stem) ?? [])].some((a) => s.stems.has(a) && !claim.stems.includes(a));
+        let opposite = false;
+        for (const a of this.antonyms.get(stem) ?? []) {
+          if (s.stems.has(a) && !claim.stems.includes(a)) {
+            opposite = true;
+            break;
+          }
+        }
         if (opposite) {
           found += w;
           flipped = true;
@@ -1376,9 +1389,10 @@ export class Verifier {
     // A code of the claim found only in the context, where the sentence itself states another code of the same
     // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
     const series = (e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase();
-    const ownCodes = codesOf(s.seg.text);
     for (const e of claim.entities) {
       if (e.kind !== 'code' || e.words.every((w) => this.sentenceWords(s).has(w))) continue;
+      // The sentence's own codes: read once per sentence (were read for every claim it was compared with).
+      const ownCodes = (s.codes ??= codesOf(s.seg.text));
       if (ownCodes.some((o) => series(o) === series(e) && series(e) !== '' && o.words.join(' ') !== e.words.join(' '))) return none;
     }
     const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
