@@ -6,9 +6,10 @@ import { relatedOf } from '../../lib/language/wordnet.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
+import { lemmaOf } from './lemmas.js';
 import { quantities, sameValue, type Quantity } from './quantities.js';
 import { compareRoles, rolesOf, type Role } from './roles.js';
-import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, regionsOf, restates, scopedWords, type Span } from './scope.js';
+import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
@@ -350,6 +351,8 @@ interface Claim {
   affirmed: Set<string>;
   restricted: boolean;
   negative: boolean;
+  /** Stems a preposition of absence governs (`without the Customer's consent`). */
+  absent: Set<string>;
   /** Stems a sentence may leave out and still cover the claim (LIGHT_WORDS, and the words its amounts' and dates' kinds imply). */
   light: Set<string>;
   quantities: Fact<Quantity>[];
@@ -414,6 +417,8 @@ interface Cover {
   gradedPossible: boolean;
 }
 
+/** A sentence opening on a personal or demonstrative pronoun as its subject (English and French). */
+const PRONOUN_SUBJECT = /^[\s>*_-]*(?:it|they|this|these|he|she|il|elle|ils|elles|celle-ci|celui-ci|ceux-ci|celles-ci|cela|ceci)\s/iu;
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
@@ -560,6 +565,7 @@ export class Verifier {
       let section = '';
       let header: string[] | null = null;
       let lastRowEnd = -1;
+      let previous = '';
       for (const whole of eachSentence(p.content)) {
         const heading = /^(#{1,6})\s+(.*)$/u.exec(whole.text);
         if (heading) {
@@ -577,8 +583,12 @@ export class Verifier {
           if (!header) header = cellsOf(whole.text);
           else rowHeader = header;
         } else header = null;
-        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : ''].join(' \n ');
+        // Seventh round: a sentence whose subject is a pronoun (`It still works in this release.`, `Elle ne s'applique pas
+        // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
+        const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : [])].join(' \n ');
         for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader);
+        previous = heading || row ? '' : whole.text;
         await this.breathe();
       }
     }
@@ -681,11 +691,13 @@ export class Verifier {
     // Its polarity: the stems a negation governs, and what it says (after its verb), read on its words without figures.
     const negated = new Set<string>();
     const affirmed = new Set<string>();
+    const absent = new Set<string>();
     const predicate = new Set<string>();
     for (const w of scopedWords(plain)) {
       const st = this.stemOf(w.w);
       if (!st || nameStems.has(st)) continue;
       (w.negated ? negated : affirmed).add(st);
+      if (w.absence) absent.add(st);
       if (verbAt < 0 || w.start >= verbAt) predicate.add(st);
     }
     const light = this.lightStems([...new Set(qs.map((q) => q.dimension ?? ''))].sort().join(' ') + (ds.length > 0 ? ' date' : ''));
@@ -733,6 +745,7 @@ export class Verifier {
       acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))],
       negated,
       affirmed,
+      absent,
       restricted: hasRestriction(seg.text),
       light,
       negative: hasNegativeMeaning(foldedLetters(seg.text)),
@@ -767,7 +780,8 @@ export class Verifier {
       alts = this.alternativesMemo.get(key);
       if (!alts) {
         const set = new Set(this.extensionsOf(stem));
-        for (const w of surface) {
+        // Seventh round: an irregular form is looked up by its lemma too (`held`: the synonyms of `hold`).
+        for (const w of new Set([...surface, ...surface.map((x) => lemmaOf(x, this.language))])) {
           for (const a of [...alternativesOf(w), ...relatedOf(w).derived]) {
             const as = this.stemOf(a);
             if (as && as !== stem) set.add(as);
@@ -965,6 +979,38 @@ export class Verifier {
   private negativeIn(s: Sentence): boolean {
     const f = this.facts(s);
     return (f.negative ??= hasNegativeMeaning(words(s.seg.text).map((w) => w.w)));
+  }
+
+  /**
+   * Whether an opposite polarity is a contradiction: not with a condition, an exception or a contrast in either, nor a
+   * word meaning a negation against a negation (seventh round: a word meaning a negation, `exclude`, `interdit`,
+   * `rejetée`, that is itself the antonym opposing a word of the other side, `include`, `permis`, `approuvé`, is the
+   * statement's polarity read by the antonym; only one left over leaves it unclear), nor a negation that comes with an
+   * amount or a date the claim does not state (`not free after 18:00`: conditional).
+   */
+  private oppositeStands(claim: Claim, s: Sentence): boolean {
+    if (this.restrictedIn(s) || claim.restricted || this.unaccountedNegative(claim, s)) return false;
+    if (claim.quantities.length + claim.dates.length > 0) return true;
+    const runs = this.polarityIn(s).negatedRuns;
+    return !(runs.length > 0 && [...this.quantitiesIn(s), ...this.datesIn(s)].some((f) => runs.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1)));
+  }
+
+  /**
+   * Seventh round: whether the claim or the sentence holds a word meaning a negation (`excluded`, `refusé`) that is not
+   * the antonym of a word on the other side: such a word against an explicit negation may say the same thing twice.
+   */
+  private unaccountedNegative(claim: Claim, s: Sentence): boolean {
+    if (!this.negativeIn(s) && !claim.negative) return false;
+    const opposed = (w: string, other: Set<string> | readonly string[]) => {
+      const st = this.stemOf(w);
+      if (!st) return false;
+      for (const a of this.antonyms.get(st) ?? []) if ((other instanceof Set ? other.has(a) : other.includes(a))) return true;
+      return false;
+    };
+    const claimStems = new Set([...claim.stems, ...claim.nameStems]);
+    for (const w of words(s.seg.text)) if (isNegativeMeaning(w.w) && !opposed(w.w, claimStems)) return true;
+    for (const w of foldedLetters(claim.seg.text)) if (isNegativeMeaning(w) && !opposed(w, s.stems)) return true;
+    return false;
   }
 
   private sentenceWords(s: Sentence): Set<string> {
@@ -1254,7 +1300,13 @@ export class Verifier {
     const verb = claim.mainVerb;
     if (verb && !decided.has(verb) && !this.holdsWord(claim, f, verb)) return 'unclear';
     // Opposite on every clear word; a single one against a word the sentence both affirms and negates is not enough.
-    return decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0) ? 'opposite' : 'unclear';
+    if (decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0)) return 'opposite';
+    // Seventh round: an antonym (`interdit` for `permis`, `prohibited` for `allowed`) reverses the statement by itself: its
+    // own word opposite and every other clear word the same is the claim's opposite (`not prohibited` against `allowed` is
+    // the same twice over).
+    const { flips } = read;
+    if (flips.length > 0 && mixed === 0 && flips.every((i) => decisions[i]) && decisions.every((d, i) => flips.includes(i) || !d)) return 'opposite';
+    return 'unclear';
   }
 
   /** Whether the sentence holds a claim word, as itself, an alternative or an antonym. */
@@ -1266,8 +1318,10 @@ export class Verifier {
   }
 
   /** For each of `stems` the sentence holds with one polarity: whether it is the claim's opposite. */
-  private decide(claim: Claim, f: Map<string, boolean[]>, stems: readonly string[]): { decisions: boolean[]; mixed: number; decided: Set<string> } {
+  private decide(claim: Claim, f: Map<string, boolean[]>, stems: readonly string[]): { decisions: boolean[]; mixed: number; decided: Set<string>; flips: number[] } {
     const decisions: boolean[] = [];
+    // The decisions an antonym made (their index).
+    const flips: number[] = [];
     const decided = new Set<string>();
     let mixed = 0;
     for (const stem of stems) {
@@ -1290,14 +1344,19 @@ export class Verifier {
       }
       if (!flags) continue;
       const negated = flags.every((x) => x);
+      // Seventh round: a word the claim says is absent (`without the Customer's consent`) that the sentence negates too
+      // (`shall not transfer … without the Customer's consent`) is a qualifier both state: the clause's own polarity
+      // (its verb's) decides, not this word's.
+      if (negated && claim.absent.has(stem) && !flip) continue;
       if (!negated && flags.some((x) => x)) {
         mixed++;
         continue;
       }
+      if (flip) flips.push(decisions.length);
       decisions.push(claimNegated !== negated !== flip);
       decided.add(stem);
     }
-    return { decisions, mixed, decided };
+    return { decisions, mixed, decided, flips };
   }
 
   /** How much of the claim one sentence holds (its words, then its names): read once per claim and candidate. */
@@ -1458,9 +1517,17 @@ export class Verifier {
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
       if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
-      if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return none;
+      const polarity = this.polarity(claim, this.polarityIn(s).polarity);
+      // Seventh round: the claim's names left to the document are all of what it is about (before its verb, `Chez
+      // Papeterie Gendrault, …`, `La remise de … de Papeterie Gendrault`) and the sentence holds every word of the claim
+      // (a pronoun's antecedent, its context, included) with the opposite polarity: the document's own statement reversed.
+      if (polarity === 'opposite' && covered && absent.every((e) => claim.verbAt >= 0 && e.start < claim.verbAt) && this.oppositeStands(claim, s)) {
+        return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
+      }
+      if (polarity !== 'same') return none;
       if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
+      if (this.verbOnlyInHeading(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
       return { verdict: 'supported', rule, score: full, own: score };
     }
@@ -1487,14 +1554,7 @@ export class Verifier {
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
     if (polarity === 'opposite') {
-      // A condition, an exception or a contrast in either, or a word meaning a negation against a negation: no verdict.
-      if (this.restrictedIn(s) || claim.restricted || this.negativeIn(s) || claim.negative) return none;
-      // A negation that comes with an amount or a date the claim does not state (`not free after 18:00`) is conditional.
-      const negatedFact = () => {
-        const runs = this.polarityIn(s).negatedRuns;
-        return runs.length > 0 && [...this.quantitiesIn(s), ...this.datesIn(s)].some((f) => runs.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1));
-      };
-      if (claim.quantities.length + claim.dates.length === 0 && negatedFact()) return none;
+      if (!this.oppositeStands(claim, s)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
@@ -1504,8 +1564,27 @@ export class Verifier {
     if (!this.namesInRole(claim, s)) return none;
     // Fifth round (precision): an antonym of a claim word in the sentence is never a support; nor a sentence saying nothing of the claim itself.
     if (flipped || this.saysNothingOf(claim, s, subjectNamed)) return none;
+    if (this.verbOnlyInHeading(claim, s)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score: full, own: score };
+  }
+
+  /**
+   * Seventh round: the claim's main verb found only in the sentence's context (`## Prestations comprises` for `est
+   * inclus`) where the sentence is a paragraph of its own, not an item of a list or a row of a table under that heading:
+   * the heading does not say the paragraph's predicate (`… sont facturés en supplément` after the list of what is
+   * included). Never a support then, unless the claim's amounts, dates or stated names anchor it.
+   */
+  private verbOnlyInHeading(claim: Claim, s: Sentence): boolean {
+    const verb = claim.mainVerb;
+    if (!verb || s.stems.has(verb) || !claim.verbs.has(verb)) return false;
+    // An amount, a date or a name the claim states anchors its predicate in the sentence (`payable … le 11 juin 2025`).
+    if (claim.quantities.length + claim.dates.length > 0 || claim.entities.some((e) => claim.verbAt >= 0 && e.start > claim.verbAt)) return false;
+    const held = (a: string) => s.stems.has(a);
+    if (this.alternativesOf(claim, verb).some(held) || this.paraphrasesOf(verb).some(held)) return false;
+    if ([...(this.antonyms.get(verb) ?? [])].some(held)) return false;
+    const inContext = s.context.has(verb) || this.alternativesOf(claim, verb).some((a) => s.context.has(a)) || this.paraphrasesOf(verb).some((a) => s.context.has(a));
+    return inContext && !/^\s*(?:[-*+•|]|\d+[.)]\s)/u.test(s.seg.text);
   }
 
   /**

@@ -66,6 +66,13 @@ const PAIRS: [string, string][] = [
   ['autorise', 'interdit'], ['inclus', 'exclu'], ['obligatoire', 'facultatif'], ['obligatoire', 'optionnel'],
   ['legal', 'illegal'], ['valide', 'invalide'], ['vrai', 'faux'], ['public', 'prive'], ['achete', 'vendu'],
   ['excedent', 'deficit'], ['maximum', 'minimum'], ['premier', 'dernier'], ['embauche', 'licencie'],
+  // Seventh round: a permission or a decision and its refusal, the words meaning a negation (`prohibited` is "not
+  // allowed", `rejetée` "pas approuvée") against their positive counterparts.
+  ['permit', 'prohibit'], ['permitted', 'forbidden'], ['allow', 'prohibit'], ['allow', 'ban'], ['accept', 'refuse'],
+  ['accepted', 'refused'], ['approve', 'refuse'], ['approved', 'refused'], ['grant', 'refuse'], ['include', 'excluding'],
+  ['permis', 'interdit'], ['permet', 'interdit'], ['autoriser', 'interdire'], ['permettre', 'interdire'],
+  ['approuve', 'rejete'], ['adopte', 'rejete'], ['accepte', 'rejete'], ['approuve', 'refuse'], ['accorde', 'refuse'],
+  ['inclure', 'exclure'], ['compris', 'exclu'], ['incluse', 'exclue'], ['comprend', 'exclut'],
 ];
 
 const antonymsByStemmer = new WeakMap<(w: string) => string, Map<string, Set<string>>>();

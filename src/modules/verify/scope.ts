@@ -15,6 +15,8 @@ export interface Span {
 /** A folded word of a text with its offsets and whether a negation governs it. */
 export interface ScopedWord extends Word {
   negated: boolean;
+  /** Governed by a preposition of absence (`without`, `sans`): what is absent, not what the clause denies. */
+  absence?: boolean;
 }
 
 /** Words that end a negation's reach: the connectors that start another clause or assertion. */
@@ -107,6 +109,7 @@ export function scopedWords(text: string): ScopedWord[] {
     for (let k = i + 1; k < ws.length; k++) {
       if (endsReach(k, verbal, held) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
+      if (prepositional) out[k]!.absence = true;
       held++;
     }
   }
@@ -121,7 +124,7 @@ export const hasNegation = (scoped: readonly ScopedWord[]): boolean => scoped.so
  * (`unlike salaried staff, contractors are not eligible`, `may not … unless the owner agrees`, `ne … que`).
  */
 const RESTRICTION =
-  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|sauf|except[ée]s?|hormis|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|with\s+the\s+exception|sauf|except[ée]s?|hormis|[àa]\s+l['’]exception|exception\s+faite|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
 
 export const hasRestriction = (text: string): boolean => RESTRICTION.test(text);
 
@@ -146,6 +149,9 @@ const NEGATIVE_MEANING =
   /^(?:prohibit\w*|forbid\w*|forbade|bans?|banned|exclud\w*|exclusions?|exempt\w*|refus\w*|reject\w*|denied|deny|denies|fail\w*|lack\w*|absent|unable|impossible|waive\w*|void|invalid|withh\w*|interdi\w*|exclue?s?|dispens\w*|impossib\w*|manqu\w*|inelig\w*|unavail\w*|indisponib\w*)$/;
 
 export const hasNegativeMeaning = (folded: readonly string[]): boolean => folded.some((w) => NEGATIVE_MEANING.test(w));
+
+/** Whether one folded word means a negation (NEGATIVE_MEANING). */
+export const isNegativeMeaning = (folded: string): boolean => NEGATIVE_MEANING.test(folded);
 
 /** Clause boundaries: punctuation, table cells, and connectors that start another assertion. */
 const CLAUSE_CUT = /[;()|]|[,:](?!\d)|\s(?:but|while|whereas|although|though|because|unless|which|who|mais|tandis|alors|bien|car|sauf|donc|qui|dont)\s/giu;

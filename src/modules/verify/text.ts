@@ -1,3 +1,4 @@
+import { lemmaOf } from './lemmas.js';
 import { createRequire } from 'node:module';
 
 /**
@@ -124,7 +125,8 @@ export function stemmerFor(language: Language): (word: string) => string {
   shared = (word) => {
     let s = memo.get(word);
     if (s === undefined) {
-      s = /^\d+$/.test(word) ? word : stem(word);
+      // Seventh round: irregular forms and folded French feminines brought to their lemma first (lemmas.ts).
+      s = /^\d+$/.test(word) ? word : stem(lemmaOf(word, language));
       if (memo.size >= STEM_MEMO_MAX) memo.clear();
       memo.set(word, s);
     }

@@ -1,0 +1,77 @@
+/**
+ * Lemmas before stemming (seventh round of issue 26): the Snowball stemmers cut suffixes, so an irregular form and
+ * its verb stay apart (`held` / `hold`, `paid` / `pay`, French `repris` / `reprend`, `rompt` / `rompre`) and, on
+ * folded French words, a feminine participle keeps an `e` its masculine has lost (`rejetée` stems to `rejete`,
+ * `rejeté` to `rejet`). Each form here is brought to its lemma first, on both sides (claim and passages), so the
+ * same verb is one stem whatever its tense, person or agreement. Words that are also common nouns of another
+ * meaning (`saw`, `found`, `left`, `felt`, `ground`) are left out.
+ */
+import type { Language } from './text.js';
+
+/** English irregular verbs: past and participle forms → base form. */
+const ENGLISH_FORMS: Record<string, string> = {};
+for (const line of [
+  'hold held', 'uphold upheld', 'withhold withheld', 'keep kept', 'pay paid', 'prepay prepaid', 'sell sold', 'buy bought', 'make made',
+  'take took taken', 'undertake undertook undertaken', 'overtake overtook overtaken', 'mistake mistook mistaken', 'give gave given',
+  'forgive forgave forgiven', 'go went gone', 'undergo underwent undergone', 'come came', 'become became', 'overcome overcame',
+  'get got gotten', 'bring brought', 'tell told', 'say said', 'think thought', 'begin began begun', 'choose chose chosen',
+  'drive drove driven', 'write wrote written', 'run ran', 'overrun overran', 'build built', 'rebuild rebuilt', 'catch caught',
+  'teach taught', 'seek sought', 'understand understood', 'withdraw withdrew withdrawn', 'draw drew drawn', 'forbid forbade forbidden',
+  'rise rose risen', 'arise arose arisen', 'fall fell fallen', 'grow grew grown', 'shrink shrank shrunk', 'know knew known', 'show shown',
+  'break broke broken', 'speak spoke spoken', 'steal stole stolen', 'freeze froze frozen', 'hide hid hidden', 'eat ate eaten',
+  'fly flew flown', 'throw threw thrown', 'wear wore worn', 'tear tore torn', 'swear swore sworn', 'strike struck', 'stand stood',
+  'withstand withstood', 'sit sat', 'sleep slept', 'deal dealt', 'mean meant', 'send sent', 'lend lent', 'spend spent', 'feed fed',
+  'flee fled', 'lead led', 'mislead misled', 'hear heard', 'forget forgot forgotten', 'hang hung', 'lay laid', 'win won', 'lose lost',
+  'see seen', 'foresee foresaw foreseen', 'oversee oversaw overseen', 'ride rode ridden', 'shake shook shaken', 'sink sank sunk',
+  'bind bound', 'fight fought', 'light lit', 'meet met', 'shoot shot', 'stick stuck', 'swing swung', 'wind wound', 'dig dug', 'sling slung',
+]) {
+  const [base, ...forms] = line.split(' ');
+  for (const f of forms) ENGLISH_FORMS[f] = base!;
+}
+
+/** French irregular verbs (folded): forms whose stem is not the infinitive's → the infinitive. */
+const FRENCH_FORMS: Record<string, string> = {};
+for (const line of [
+  'prendre prend prennent pris prise prises', 'reprendre reprend reprennent repris reprise reprises',
+  'comprendre comprend comprennent compris comprise comprises', 'entreprendre entreprend entrepris',
+  'surprendre surprend surpris', 'apprendre apprend apprennent appris',
+  'rompre rompt rompu rompue rompus rompues', 'interrompre interrompt interrompu interrompue interrompus interrompues',
+  'mettre met mettent mis mise mises', 'permettre permet permettent permis', 'remettre remet remettent remis',
+  'soumettre soumet soumettent soumis soumise soumises', 'transmettre transmet transmettent transmis transmise transmises',
+  'admettre admet admettent admis admise admises', 'omettre omet omis', 'promettre promet promis',
+  'interdire interdit interdite interdits interdites interdisent', 'dire dit dite dits dites disent',
+  'tenir tient tiennent tenu tenue tenus tenues', 'obtenir obtient obtiennent obtenu obtenue obtenus obtenues',
+  'maintenir maintient maintiennent maintenu maintenue maintenus maintenues', 'retenir retient retiennent retenu retenue retenus retenues',
+  'venir vient viennent venu venue venus venues', 'prevenir previent previennent prevenu prevenue',
+  'intervenir intervient interviennent intervenu intervenue', 'convenir convient conviennent convenu convenue convenus convenues',
+  'devenir devient deviennent devenu devenue',
+  'voir voit voient vu vue vus vues', 'prevoir prevoit prevoient prevu prevue prevus prevues',
+  'recevoir recoit recoivent recu recue recus recues', 'devoir doit doivent du due dus dues',
+  'couvrir couvre couvrent couvert couverte couverts couvertes', 'ouvrir ouvre ouvrent ouvert ouverte ouverts ouvertes',
+  'offrir offre offrent offert offerte offerts offertes', 'souffrir souffre souffert',
+  'inclure inclut incluent inclus incluse incluses', 'exclure exclut excluent exclu exclue exclus exclues',
+  'conclure conclut concluent conclu conclue conclus conclues',
+  'rendre rend rendent rendu rendue rendus rendues', 'vendre vend vendent vendu vendue vendus vendues',
+  'suspendre suspend suspendent suspendu suspendue suspendus suspendues', 'attendre attend attendent attendu attendue attendus attendues',
+  'perdre perd perdent perdu perdue perdus perdues', 'repondre repond repondent repondu',
+  'ecrire ecrit ecrite ecrits ecrites ecrivent', 'inscrire inscrit inscrite inscrits inscrites inscrivent',
+  'prescrire prescrit prescrite prescrits prescrites', 'produire produit produisent', 'reduire reduit reduite reduits reduites reduisent',
+  'conduire conduit conduisent', 'construire construit construite construisent', 'faire fait faite faits faites font',
+]) {
+  const [base, ...forms] = line.split(' ');
+  for (const f of forms) FRENCH_FORMS[f] = base!;
+}
+
+const own = (table: Record<string, string>, w: string) => (Object.hasOwn(table, w) ? table[w] : undefined);
+
+/** The lemma of a folded word to stem in `language` (the word itself when it has no other). */
+export function lemmaOf(word: string, language: Language): string {
+  if (language === 'en') return own(ENGLISH_FORMS, word) ?? word;
+  const irregular = own(FRENCH_FORMS, word);
+  if (irregular) return irregular;
+  // A feminine participle or adjective, folded (`approuvée` → `approuvee`): its masculine (`approuve`), which the
+  // stemmer then cuts as it cuts the masculine.
+  if (word.length > 5 && word.endsWith('ees')) return word.slice(0, -2);
+  if (word.length > 4 && word.endsWith('ee')) return word.slice(0, -1);
+  return word;
+}
