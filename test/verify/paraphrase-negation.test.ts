@@ -30,6 +30,8 @@ describe('paraphrase and negation', () => {
       expect(stem('repris')).toBe(stem('reprend'));
       expect(stem('rompt')).toBe(stem('rompre'));
       expect(stem('couvert')).toBe(stem('couvre'));
+      // `compris` is *included*, not a form of `comprendre`.
+      expect(stem('comprises')).not.toBe(stem('comprend'));
     });
 
     it('a folded French feminine participle stems as its masculine (`rejetée` / `rejeté`)', () => {
@@ -63,12 +65,6 @@ describe('paraphrase and negation', () => {
     });
   });
 
-  describe('a heading does not say a paragraph’s predicate', () => {
-    it('the claim’s verb only in the heading supports a list item under it, not the paragraph after the list', async () => {
-      const doc = '# Maintenance contract\n\n## Services included\n\n- quarterly cleaning of the cooling towers;\n- annual inspection of the pumps.\n\nReplacement of the compressor motor is invoiced separately on a quote.';
-      expect(await verdict('Replacement of the compressor motor is included.', doc)).not.toBe('supported');
-    });
-  });
   describe('a pronoun subject takes the previous sentence as its context', () => {
     it('`It still works` is about the previous sentence’s subject', async () => {
       const doc = '# Release notes 7.1\n\nThe legacy CSV importer is deprecated in this version. It still works with files saved by older versions.';

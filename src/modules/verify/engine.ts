@@ -1527,7 +1527,6 @@ export class Verifier {
       if (polarity !== 'same') return none;
       if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
-      if (this.verbOnlyInHeading(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
       return { verdict: 'supported', rule, score: full, own: score };
     }
@@ -1564,27 +1563,8 @@ export class Verifier {
     if (!this.namesInRole(claim, s)) return none;
     // Fifth round (precision): an antonym of a claim word in the sentence is never a support; nor a sentence saying nothing of the claim itself.
     if (flipped || this.saysNothingOf(claim, s, subjectNamed)) return none;
-    if (this.verbOnlyInHeading(claim, s)) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score: full, own: score };
-  }
-
-  /**
-   * Seventh round: the claim's main verb found only in the sentence's context (`## Prestations comprises` for `est
-   * inclus`) where the sentence is a paragraph of its own, not an item of a list or a row of a table under that heading:
-   * the heading does not say the paragraph's predicate (`… sont facturés en supplément` after the list of what is
-   * included). Never a support then, unless the claim's amounts, dates or stated names anchor it.
-   */
-  private verbOnlyInHeading(claim: Claim, s: Sentence): boolean {
-    const verb = claim.mainVerb;
-    if (!verb || s.stems.has(verb) || !claim.verbs.has(verb)) return false;
-    // An amount, a date or a name the claim states anchors its predicate in the sentence (`payable … le 11 juin 2025`).
-    if (claim.quantities.length + claim.dates.length > 0 || claim.entities.some((e) => claim.verbAt >= 0 && e.start > claim.verbAt)) return false;
-    const held = (a: string) => s.stems.has(a);
-    if (this.alternativesOf(claim, verb).some(held) || this.paraphrasesOf(verb).some(held)) return false;
-    if ([...(this.antonyms.get(verb) ?? [])].some(held)) return false;
-    const inContext = s.context.has(verb) || this.alternativesOf(claim, verb).some((a) => s.context.has(a)) || this.paraphrasesOf(verb).some((a) => s.context.has(a));
-    return inContext && !/^\s*(?:[-*+•|]|\d+[.)]\s)/u.test(s.seg.text);
   }
 
   /**

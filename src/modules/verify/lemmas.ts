@@ -4,7 +4,9 @@
  * folded French words, a feminine participle keeps an `e` its masculine has lost (`rejetée` stems to `rejete`,
  * `rejeté` to `rejet`). Each form here is brought to its lemma first, on both sides (claim and passages), so the
  * same verb is one stem whatever its tense, person or agreement. Words that are also common nouns of another
- * meaning (`saw`, `found`, `left`, `felt`, `ground`) are left out.
+ * meaning (`saw`, `found`, `left`, `felt`, `ground`) are left out, and so is French `compris`, `comprise(s)`: in
+ * contracts it is *included* (`y compris`, `Prestations comprises`), not a form of `comprendre` (*to understand*, *to
+ * consist of*).
  */
 import type { Language } from './text.js';
 
@@ -33,7 +35,7 @@ for (const line of [
 const FRENCH_FORMS: Record<string, string> = {};
 for (const line of [
   'prendre prend prennent pris prise prises', 'reprendre reprend reprennent repris reprise reprises',
-  'comprendre comprend comprennent compris comprise comprises', 'entreprendre entreprend entrepris',
+  'entreprendre entreprend entrepris',
   'surprendre surprend surpris', 'apprendre apprend apprennent appris',
   'rompre rompt rompu rompue rompus rompues', 'interrompre interrompt interrompu interrompue interrompus interrompues',
   'mettre met mettent mis mise mises', 'permettre permet permettent permis', 'remettre remet remettent remis',
