@@ -178,4 +178,42 @@ describe.runIf(real)('admission and the ledger size', () => {
     expect(sums.ledger.allowance).toBe(3);
     clock.set(new Date('2026-03-10T12:00:00Z'));
   });
+
+  it('a batch recorded in one svc_record is split between allowance and packs row by row, with the totals trigger run once', async () => {
+    const ws = await workspace('ws_batch');
+    const window = allowanceWindow(ws, clock.now());
+    await seed(ws.id, 'key_batch', 398, new Date('2026-03-05T00:00:00Z')); // 2 questions of the allowance left
+    await em().execute(`insert into question_pack (id, workspace_id, questions, created_at) values ('pack_batch', ?, 2, ?)`, [ws.id, clock.now()]);
+    // The one connection counts its own calls of PL/pgSQL functions (the server's setting is left alone).
+    await em().execute(`set track_functions = 'pl'`);
+    const triggerRuns = async () => {
+      await em().execute('select pg_stat_force_next_flush()');
+      const row = await one<{ n: string | null }>(`select sum(calls) as n from pg_stat_user_functions where funcname = 'svc_ledger_totals'`);
+      return Number(row.n ?? 0);
+    };
+    const before = await triggerRuns();
+    const entries = [1, 2, 3, 4, 5].map((i) => ({
+      workspace: ws,
+      keyId: 'key_batch',
+      userId: 'usr_x',
+      limited: false,
+      holdIds: [],
+      entry: { route: `batch ${i}`, modelClass: 'light' as const, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+      questions: 1,
+    }));
+    const recorded = await recordBatch(kernel, ws.id, entries);
+    expect(recorded.filter((r) => r instanceof Error)).toEqual([]);
+    expect((await triggerRuns()) - before).toBe(1); // one insert statement for the batch (it was one per row)
+    await em().execute(`set track_functions = 'none'`);
+    const rows = await em().execute<{ route: string; from_allowance: number; from_packs: number }[]>(
+      `select route, from_allowance, from_packs from usage_ledger where workspace_id = ? and route like 'batch %' order by route`,
+      [ws.id],
+    );
+    // The allowance's last two, the pack's two, then past both: counted against the allowance, as the loop did.
+    expect(rows.map((r) => [Number(r.from_allowance), Number(r.from_packs)])).toEqual([[1, 0], [1, 0], [0, 1], [0, 1], [1, 0]]);
+    const sums = await ledgerSums(ws.id, 'key_batch', window);
+    expect(sums.totals).toEqual(sums.ledger);
+    expect(sums.ledger).toMatchObject({ allowance: 401, packs: 2 });
+  });
 });
+

@@ -33,6 +33,7 @@ import { Migration20261126231203 } from './Migration20261126231203.js';
 import { Migration20261127022000 } from './Migration20261127022000.js';
 import { Migration20261127053000 } from './Migration20261127053000.js';
 import { Migration20261127080000 } from './Migration20261127080000.js';
+import { Migration20261127103000 } from './Migration20261127103000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -71,4 +72,5 @@ export const migrationsList = [
   { name: 'Migration20261127022000', class: Migration20261127022000 },
   { name: 'Migration20261127053000', class: Migration20261127053000 },
   { name: 'Migration20261127080000', class: Migration20261127080000 },
+  { name: 'Migration20261127103000', class: Migration20261127103000 },
 ];
