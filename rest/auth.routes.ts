@@ -33,8 +33,12 @@ import {
 } from '../src/modules/people/index.js';
 import { secretFromHeaders } from '../src/modules/keys/index.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
+import { pageHeaders } from './page-headers.js';
 import { credentialsOf, mountPublic, type Reply } from './route.js';
-import { SET_PASSWORD_PAGE } from '../src/modules/people/index.js';
+import { SET_PASSWORD_PAGE, SET_PASSWORD_SCRIPT } from '../src/modules/people/index.js';
+
+/** The console's page headers; its script allowed by hash; no referrer (a link's token is on this page). */
+const SET_PASSWORD_HEADERS = pageHeaders({ inlineScripts: [SET_PASSWORD_SCRIPT], referrerPolicy: 'no-referrer' });
 
 const requestOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
@@ -223,7 +227,7 @@ export function authRouter(app: Deps): Router {
     summary: 'The page invitation and reset links open (HTML); the token is in the fragment (`#invite=` or `#reset=`), never sent to the server by the browser',
     responses: { 200: { description: 'HTML page' } },
     handler: async (_ctx, _req, res) => {
-      res.status(200).type('html').setHeader('referrer-policy', 'no-referrer').send(SET_PASSWORD_PAGE);
+      res.status(200).set(SET_PASSWORD_HEADERS).send(SET_PASSWORD_PAGE);
     },
   });
   return r;

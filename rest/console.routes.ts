@@ -5,19 +5,10 @@ import express, { Router } from 'express';
 import type { Deps } from '../src/core/deps.js';
 import { errors } from '../src/errors/index.js';
 import { sendError } from './errors.js';
+import { pageHeaders } from './page-headers.js';
 
-/**
- * The console's page: no framing (clickjacking), scripts only from the service itself; inline style
- * attributes are allowed (React and uPlot set element styles).
- */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-cache',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-};
+/** The console's page: the headers of every page the service serves. */
+const PAGE_HEADERS = pageHeaders();
 
 /** Where console/build.ts (Vite) writes the app. */
 const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));

@@ -30,6 +30,8 @@ describe('API keys in the console (headless Chromium)', () => {
 
     await page.getByLabel('Key name').fill('ci-pipeline');
     await page.getByLabel('Expires on').fill('2031-06-30');
+    await page.getByLabel('Read-only').check();
+    await page.getByLabel('Questions per month').fill('250');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = page.getByTestId('secret');
     await secret.waitFor();
@@ -37,6 +39,14 @@ describe('API keys in the console (headless Chromium)', () => {
     expect(keySecret).toMatch(/^svc_/);
     expect((await fetch(`${h.t.baseUrl}/v1/agents`, { headers: { authorization: `Bearer ${keySecret}` } })).status).toBe(403); // scoped to knowledge
     await page.getByText('Key ci-pipeline created').waitFor(); // the success toast
+
+    // The form is back to its defaults for the next key: not the scopes, expiry, read-only or limits of the last.
+    expect(await scopes.getByRole('checkbox', { name: /^agents/ }).isChecked()).toBe(true);
+    expect(await scopes.getByRole('checkbox', { name: /^knowledge/ }).isChecked()).toBe(false);
+    expect(await page.getByLabel('Key name').inputValue()).toBe('');
+    expect(await page.getByLabel('Expires on').inputValue()).toBe('');
+    expect(await page.getByLabel('Read-only').isChecked()).toBe(false);
+    expect(await page.getByLabel('Questions per month').inputValue()).toBe('');
 
     const list = page.getByRole('list', { name: 'API keys' });
     const item = list.getByRole('listitem').filter({ hasText: 'ci-pipeline' });

@@ -57,7 +57,7 @@ describe("a newcomer's first session in the console (headless Chromium, built-in
     await page.getByLabel('Mission', { exact: true }).fill('Answer questions about the travel policy');
     await page.getByLabel('Decision style', { exact: true }).fill('Cites the policy');
     await page.getByLabel('System prompt', { exact: true }).fill('Answer from the documents.');
-    const scope = page.getByRole('group', { name: /Knowledge scope/ });
+    const scope = page.getByRole('group', { name: 'Knowledge scope', exact: true });
     await scope.getByText('The agent reads and cites only the documents and collections checked here: with none checked, it reads no documents.').waitFor();
     await scope.getByRole('checkbox', { name: `Document: travel-policy-${process.pid}.md` }).check();
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,24 @@ describe('serving /console', () => {
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(await res.text()).toContain('<div id="root"></div>');
     }
+  });
+
+  it('serves the set-password page with the console page\'s security headers, its one inline script allowed by hash', async () => {
+    const consolePage = await fetch(`${t.baseUrl}/console`);
+    const res = await fetch(`${t.baseUrl}/auth/set-password`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const body = await res.text();
+    const scripts = [...body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    const hash = createHash('sha256').update(scripts[0]!, 'utf8').digest('base64');
+    // The same policy as the console's page, with only that script's hash added to script-src.
+    expect(csp).toBe(consolePage.headers.get('content-security-policy')!.replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`));
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
   it('serves hashed assets for a year (immutable) and a missing one as a native 404', async () => {

@@ -220,7 +220,7 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
         <Field label="Checklist" multiline value={checklist} onChange={setChecklist} hint="One control per line." />
       </div>
       <fieldset>
-        <legend>Knowledge scope (collectionScope)</legend>
+        <legend>Knowledge scope</legend>
         <p className="hint">The agent reads and cites only the documents and collections checked here: with none checked, it reads no documents.</p>
         {kinds.size === 0 ? (
           <p className="hint">No documents yet: upload some under Knowledge, then come back and check the ones this agent reads.</p>

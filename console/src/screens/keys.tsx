@@ -23,6 +23,9 @@ const RevokeKey = graphql(`mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $i
 
 type Key = ResultOf<typeof KeysQuery>['apiKeys'][number];
 
+/** What the New key form offers before anything is chosen, and again after each key is created. */
+const DEFAULT_SCOPES: ApiKeyScope[] = ['agents'];
+
 /** A limit field: empty means no limit. */
 const limitOf = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
@@ -71,7 +74,7 @@ export default function KeysScreen() {
 function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string; name: string }) => void }) {
   const client = useClient();
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(['agents']);
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(DEFAULT_SCOPES);
   const [expires, setExpires] = useState('');
   const [readonly, setReadonly] = useState(false);
   const [rate, setRate] = useState('');
@@ -88,8 +91,13 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
       const made = res.data.createApiKey;
       onCreated({ id: made.key.id, secret: made.secret, name: made.key.name ?? name });
       toastSuccess(`Key ${made.key.name ?? name} created`);
+      // The next key starts from the defaults, not from the last key's scopes and limits.
       setName('');
+      setScopes(DEFAULT_SCOPES);
       setExpires('');
+      setReadonly(false);
+      setRate('');
+      setMonthly('');
     }
   };
   return (

@@ -5,5 +5,5 @@ export { AcceptInvitationSchema, AuthUserSchema, ChangePasswordSchema, PasswordR
 export { changePasswordOp } from './operations.js';
 export { acceptInvitation, confirmPasswordReset, createPerson, firstAdminLink, invite, type OpenedSession, peopleByIds, peopleContext, requestPasswordReset, setPassword, signIn, signOut, toAuthUser, toPersonDto } from './people.service.js';
 export { authenticateSession, clearedSessionCookie, findLiveSession, hasSessionCookie, isTrustedOrigin, ownOrigin, sessionCookie, type SessionCredentials, SessionMessages, sessionTokenOf } from './sessions.js';
-export { SET_PASSWORD_PAGE } from './set-password-page.js';
+export { SET_PASSWORD_PAGE, SET_PASSWORD_SCRIPT } from './set-password-page.js';
 export { startPeopleSweep } from './sweep.js';
