@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent } from '../../console/src/lib/chat-stream.js';
 import { splitCitations } from '../../console/src/lib/citations.js';
-import { ConsoleError, failureOf, isSignedOut, nativeError, NETWORK_MESSAGE, waitMessage } from '../../console/src/lib/errors.js';
+import { ConsoleError, failureOf, isSignedOut, messageOf, nativeError, NETWORK_MESSAGE, waitMessage, withFieldLabel } from '../../console/src/lib/errors.js';
 import { count, inSentence } from '../../console/src/lib/format.js';
 import { linesToList } from '../../console/src/lib/lines.js';
 import { hrefOf, invitationTokenOf, parseRoute } from '../../console/src/lib/routes.js';
+import { uploadOutcome } from '../../console/src/lib/upload-outcome.js';
 import { usageColumns } from '../../console/src/lib/usage-chart.js';
 
 describe('routes', () => {
@@ -300,5 +301,49 @@ describe('labels inside a sentence', () => {
     expect(inSentence('Documents')).toBe('documents');
     expect(inSentence('Audit entries, newest first')).toBe('audit entries, newest first');
     expect(inSentence('A')).toBe('a');
+  });
+});
+
+describe('a refused field named as the form labels it', () => {
+  const labels = { name: 'Name', monthlyQuestionLimit: 'Questions per month' };
+  const refusal = (message: string, field?: string) => ({ graphQLErrors: [{ message, extensions: { code: 'validation_failed', ...(field ? { field } : {}) } }] });
+
+  it('replaces the API field name that opens the message with its label', () => {
+    expect(failureOf(refusal('monthlyQuestionLimit must be a positive whole number', 'monthlyQuestionLimit'), labels)).toEqual({
+      message: 'Questions per month must be a positive whole number',
+      code: 'validation_failed',
+    });
+    expect(messageOf(refusal('name is required', 'name'), labels)).toBe('Name is required');
+  });
+
+  it('reads a dotted field path by its last name', () => {
+    expect(withFieldLabel('input.name: Required', 'input.name', labels)).toBe('Name: Required');
+  });
+
+  it('leaves the message alone without labels, for a field the form does not label, or when the name is only a prefix of a word', () => {
+    expect(messageOf(refusal('name is required', 'name'))).toBe('name is required');
+    expect(messageOf(refusal('url must use https', 'url'), labels)).toBe('url must use https');
+    expect(withFieldLabel('names must differ', 'name', labels)).toBe('names must differ');
+    expect(withFieldLabel('Invalid webhook url', 'name', labels)).toBe('Invalid webhook url');
+  });
+});
+
+describe('the line under an uploaded file', () => {
+  it('says ingestion is running until the list reads the document, and while it ingests', () => {
+    expect(uploadOutcome('a.md', undefined)).toEqual({ text: 'a.md uploaded: ingestion is running.', failed: false });
+    expect(uploadOutcome('a.md', { status: 'ingesting', chunkCount: 0 })).toEqual({ text: 'a.md uploaded: ingestion is running.', failed: false });
+  });
+
+  it('says ready, with its passages, once the document is ready', () => {
+    expect(uploadOutcome('a.md', { status: 'ready', chunkCount: 1 })).toEqual({ text: 'a.md uploaded and ready: 1 passage to cite.', failed: false });
+    expect(uploadOutcome('a.md', { status: 'ready', chunkCount: 4 }).text).toBe('a.md uploaded and ready: 4 passages to cite.');
+  });
+
+  it('says why, as an error, when ingestion failed', () => {
+    expect(uploadOutcome('a.pdf', { status: 'failed', chunkCount: 0, error: 'The PDF has no text layer.' })).toEqual({
+      text: 'a.pdf uploaded, but could not be ingested: The PDF has no text layer.',
+      failed: true,
+    });
+    expect(uploadOutcome('a.pdf', { status: 'failed', chunkCount: 0, error: null }).text).toBe('a.pdf uploaded, but could not be ingested.');
   });
 });

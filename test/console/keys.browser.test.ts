@@ -31,7 +31,7 @@ describe('API keys in the console (headless Chromium)', () => {
     await page.getByLabel('Key name').fill('ci-pipeline');
     await page.getByLabel('Expires on').fill('2031-06-30');
     await page.getByLabel('Read-only').check();
-    await page.getByLabel('Questions per month').fill('250');
+    await page.getByLabel('Questions per month', { exact: true }).fill('250');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = page.getByTestId('secret');
     await secret.waitFor();
@@ -46,7 +46,7 @@ describe('API keys in the console (headless Chromium)', () => {
     expect(await page.getByLabel('Key name').inputValue()).toBe('');
     expect(await page.getByLabel('Expires on').inputValue()).toBe('');
     expect(await page.getByLabel('Read-only').isChecked()).toBe(false);
-    expect(await page.getByLabel('Questions per month').inputValue()).toBe('');
+    expect(await page.getByLabel('Questions per month', { exact: true }).inputValue()).toBe('');
 
     const list = page.getByRole('list', { name: 'API keys' });
     const item = list.getByRole('listitem').filter({ hasText: 'ci-pipeline' });

@@ -38,8 +38,8 @@ describe('knowledge and webhooks in the console (headless Chromium)', () => {
     await page.getByLabel('Documents', { exact: true }).setInputFiles([refunds, shipping]);
     expect(await page.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').count()).toBe(2);
     await page.getByRole('button', { name: 'Upload 2 files' }).click();
-    await page.getByRole('list', { name: 'Files to upload' }).getByText(`refunds-${process.pid}.md uploaded: ingestion is running.`).waitFor();
-    await page.getByRole('list', { name: 'Files to upload' }).getByText(`shipping-${process.pid}.md uploaded: ingestion is running.`).waitFor();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText(new RegExp(`^refunds-${process.pid}\\.md uploaded(: ingestion is running\\.| and ready)`)).waitFor();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText(new RegExp(`^shipping-${process.pid}\\.md uploaded(: ingestion is running\\.| and ready)`)).waitFor();
 
     // A third dropped on the upload box (a real drop event carrying a file).
     const drop = await page.evaluateHandle(() => {
@@ -49,13 +49,17 @@ describe('knowledge and webhooks in the console (headless Chromium)', () => {
     });
     await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: drop });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByRole('list', { name: 'Files to upload' }).getByText('returns.md uploaded: ingestion is running.').waitFor();
+    await page.getByRole('list', { name: 'Files to upload' }).getByText(/^returns\.md uploaded(: ingestion is running\.| and ready)/).waitFor();
 
     // Ingestion state updates by itself.
     const docs = page.getByRole('list', { name: 'Documents' });
     for (const name of [`refunds-${process.pid}.md`, `shipping-${process.pid}.md`, 'returns.md']) {
       await expect.poll(() => docs.getByRole('listitem', { name, exact: true }).locator('.badge').textContent(), { timeout: 30_000 }).toBe('ready');
     }
+    // The upload's own line follows the document's state: ready there too, never still "running".
+    const queue = page.getByRole('list', { name: 'Files to upload' });
+    await queue.getByText(/^returns\.md uploaded and ready: \d+ passages? to cite\.$/).waitFor();
+    expect(await queue.getByText('ingestion is running', { exact: false }).count()).toBe(0);
     expect(await docs.getByRole('listitem', { name: `refunds-${process.pid}.md` }).textContent()).toContain('Policies');
     await page.getByLabel('Search documents').fill('shipping');
     await expect.poll(() => docs.getByRole('listitem').count()).toBe(1);

@@ -1,5 +1,5 @@
 import { toast, Toaster as SonnerToaster } from 'sonner';
-import { messageOf } from '../lib/errors.js';
+import { messageOf, type FieldLabels } from '../lib/errors.js';
 
 /**
  * The console's toasts (sonner), mounted once at the app root. Success and error helpers only: an error
@@ -14,7 +14,7 @@ export function toastSuccess(message: string): void {
 }
 
 /** `context` says what failed ("The key was not revoked"); the service's own words follow. */
-export function toastError(error: unknown, context?: string): void {
-  const message = messageOf(error);
+export function toastError(error: unknown, context?: string, labels?: FieldLabels): void {
+  const message = messageOf(error, labels);
   toast.error(context ? `${context}: ${message}` : message);
 }

@@ -1,14 +1,17 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { failureOf } from '../lib/errors.js';
+import { failureOf, type FieldLabels } from '../lib/errors.js';
 
-/** A server error, as the catalogue words it (the machine code stays in the DOM for tools, never in the text). */
-export function ErrorNote({ error, focus }: { error: unknown; focus?: boolean }) {
+/**
+ * A server error, as the catalogue words it (the machine code stays in the DOM for tools, never in the
+ * text); on a form, `labels` names a refused field as the form labels it.
+ */
+export function ErrorNote({ error, focus, labels }: { error: unknown; focus?: boolean; labels?: FieldLabels }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (focus && error) ref.current?.focus();
   }, [focus, error]);
   if (!error) return null;
-  const f = failureOf(error);
+  const f = failureOf(error, labels);
   return (
     <p className="error" role="alert" data-code={f.code} ref={ref} tabIndex={focus ? -1 : undefined}>
       {f.message}
@@ -37,6 +40,9 @@ export function Field(props: {
   hint?: string;
   autoComplete?: string;
   placeholder?: string;
+  /** A number field's smallest value; its values are whole numbers unless `step` says otherwise. */
+  min?: number;
+  step?: number | 'any';
 }) {
   const id = useId();
   const hintId = props.hint ? `${id}-hint` : undefined;
@@ -53,7 +59,13 @@ export function Field(props: {
       {props.multiline ? (
         <textarea {...common} rows={props.rows ?? 3} onChange={(e) => props.onChange(e.target.value)} />
       ) : (
-        <input {...common} type={props.type ?? 'text'} autoComplete={props.autoComplete} onChange={(e) => props.onChange(e.target.value)} />
+        <input
+          {...common}
+          type={props.type ?? 'text'}
+          autoComplete={props.autoComplete}
+          {...(props.type === 'number' ? { min: props.min, step: props.step ?? 1 } : {})}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
       )}
       {props.hint ? (
         <small id={hintId} className="hint">

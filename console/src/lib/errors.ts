@@ -29,21 +29,42 @@ export class ConsoleError extends Error {
 
 export const NETWORK_MESSAGE = 'The service cannot be reached. Check your connection and try again.';
 
-export function failureOf(err: unknown): ServerFailure {
+/**
+ * A form's fields in words, by the API's name for each: `{ monthlyQuestionLimit: 'Questions per month' }`.
+ * A refusal naming one of them (`extensions.field`) reads with the label the person sees on the form.
+ */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/**
+ * The service words a refused field by its API name ("monthlyQuestionLimit must be a positive whole
+ * number", "input.name: Required"); on a form, that name becomes the field's label.
+ */
+export function withFieldLabel(message: string, field: unknown, labels: FieldLabels | undefined): string {
+  if (!labels || typeof field !== 'string' || field === '') return message;
+  const last = field.split('.').pop() ?? field;
+  const label = labels[field] ?? labels[last];
+  if (!label) return message;
+  for (const name of [field, last]) {
+    if (message.startsWith(name) && /^(\s|:|$)/.test(message.slice(name.length))) return label + message.slice(name.length);
+  }
+  return message;
+}
+
+export function failureOf(err: unknown, labels?: FieldLabels): ServerFailure {
   if (err instanceof ConsoleError) return { message: err.message, ...(err.code ? { code: err.code } : {}) };
   if (err && typeof err === 'object') {
     const combined = err as CombinedErrorLike;
     const first = combined.graphQLErrors?.[0];
     if (first) {
       const code = typeof first.extensions?.code === 'string' ? first.extensions.code : undefined;
-      return { message: first.message, ...(code ? { code } : {}) };
+      return { message: withFieldLabel(first.message, first.extensions?.field, labels), ...(code ? { code } : {}) };
     }
     if (combined.networkError || 'networkError' in combined) return { message: NETWORK_MESSAGE };
   }
   return { message: 'Something went wrong. Try again.' };
 }
 
-export const messageOf = (err: unknown): string => failureOf(err).message;
+export const messageOf = (err: unknown, labels?: FieldLabels): string => failureOf(err, labels).message;
 
 /** The session is over (or never was): the console shows the sign-in form. */
 export const isSignedOut = (err: unknown): boolean => failureOf(err).code === 'unauthorized';

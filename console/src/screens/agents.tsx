@@ -50,6 +50,15 @@ const PERSONA = [
 ] as const;
 type PersonaKey = (typeof PERSONA)[number]['key'];
 
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const AGENT_LABELS = {
+  ...Object.fromEntries(PERSONA.map((f) => [f.key, f.label])),
+  isDevilsAdvocate: "Devil's advocate",
+  expertise: 'Expertise',
+  outOfScope: 'Out of scope',
+  checklist: 'Checklist',
+};
+
 export default function AgentsScreen() {
   const [{ data, error, fetching }, refetch] = useQuery({ query: AgentsQuery });
   const [editing, setEditing] = useState<Agent | 'new' | null>(null);
@@ -195,7 +204,7 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
           {busy ? 'Saving…' : agent ? 'Save' : 'Create agent'}
         </button>
       </div>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={AGENT_LABELS} />
       <div className="grid2">
         {PERSONA.map((f) => (
           <Field

@@ -26,6 +26,15 @@ type Key = ResultOf<typeof KeysQuery>['apiKeys'][number];
 /** What the New key form offers before anything is chosen, and again after each key is created. */
 const DEFAULT_SCOPES: ApiKeyScope[] = ['agents'];
 
+/** The New key form's fields in words, by their API names (a refusal names the field as the form does). */
+const KEY_LABELS = {
+  name: 'Key name',
+  scopes: 'Scopes',
+  expiresAt: 'Expires on',
+  ratePerMinute: 'Requests per minute',
+  monthlyQuestionLimit: 'Questions per month',
+} as const;
+
 /** A limit field: empty means no limit. */
 const limitOf = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
@@ -86,7 +95,7 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
     const input = { name, scopes, readonly, ratePerMinute: limitOf(rate), monthlyQuestionLimit: limitOf(monthly), expiresAt };
     const res = await client.mutation(CreateKey, { input }).toPromise();
     setError(res.error ?? null);
-    if (res.error) toastError(res.error, 'The key was not created');
+    if (res.error) toastError(res.error, 'The key was not created', KEY_LABELS);
     if (res.data) {
       const made = res.data.createApiKey;
       onCreated({ id: made.key.id, secret: made.secret, name: made.key.name ?? name });
@@ -126,9 +135,9 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
         <input type="checkbox" checked={readonly} onChange={(e) => setReadonly(e.target.checked)} /> Read-only
       </label>
       <Field label="Expires on" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
-      <Field label="Requests per minute" type="number" value={rate} onChange={setRate} hint="Empty: no per-key rate." />
-      <Field label="Questions per month" type="number" value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
-      <ErrorNote error={error} />
+      <Field label="Requests per minute" type="number" min={1} value={rate} onChange={setRate} hint="Empty: no per-key rate." />
+      <Field label="Questions per month" type="number" min={1} value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
+      <ErrorNote error={error} labels={KEY_LABELS} />
       <button type="submit" className="primary">
         Create key
       </button>
@@ -148,7 +157,7 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
     const res = await client.mutation(UpdateKey, { id: k.id, input: { ratePerMinute: limitOf(rate), monthlyQuestionLimit: limitOf(monthly) } }).toPromise();
     setError(res.error ?? null);
     setNote(res.error ? null : 'Limits saved');
-    if (res.error) toastError(res.error, 'The limits were not saved');
+    if (res.error) toastError(res.error, 'The limits were not saved', KEY_LABELS);
     else toastSuccess(`Limits of ${label} saved`);
     onChanged();
   };
@@ -178,8 +187,8 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
       </p>
       {k.revokedAt ? null : (
         <form className="row" onSubmit={(e) => void save(e)}>
-          <Field label={`Requests per minute for ${label}`} type="number" value={rate} onChange={setRate} />
-          <Field label={`Questions per month for ${label}`} type="number" value={monthly} onChange={setMonthly} />
+          <Field label={`Requests per minute for ${label}`} type="number" min={1} value={rate} onChange={setRate} />
+          <Field label={`Questions per month for ${label}`} type="number" min={1} value={monthly} onChange={setMonthly} />
           <button type="submit">Save limits</button>
           <ConfirmDelete
             verb="Revoke"
@@ -191,7 +200,7 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
         </form>
       )}
       {note ? <p role="status">{note}</p> : null}
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={KEY_LABELS} />
     </li>
   );
 }

@@ -8,6 +8,7 @@ import { graphql, type ResultOf } from '../graphql.js';
 import { messageOf } from '../lib/errors.js';
 import { count, formatBytes, formatTime } from '../lib/format.js';
 import { markWords, nextPollDelay, searchWords } from '../lib/highlight.js';
+import { uploadOutcome, type SourceState } from '../lib/upload-outcome.js';
 import { uploadDocument } from '../upload.js';
 
 const KnowledgeQuery = graphql(`
@@ -78,7 +79,7 @@ export default function KnowledgeScreen() {
       <h1 id="knowledge-title">Knowledge</h1>
       <div className="split">
         <div>
-          <UploadForm collections={data?.knowledgeCollections ?? []} onUploaded={reload} />
+          <UploadForm collections={data?.knowledgeCollections ?? []} sources={data?.knowledgeSources ?? []} onUploaded={reload} />
           <CollectionForm onCreated={reload} />
         </div>
         <div>
@@ -147,12 +148,34 @@ interface Queued {
   key: string;
   file: File;
   progress: number | null;
+  /** The service's refusal, in words, when the upload failed. */
   outcome: string | null;
   failed: boolean;
+  /** The document the upload created; its line follows that document's state in the list. */
+  source: { id: string; name: string } | null;
+}
+
+/** Still to send: neither uploaded nor refused. */
+const isWaiting = (x: Queued): boolean => x.outcome === null && x.source === null;
+
+function Outcome({ text, failed }: { text: string; failed: boolean }) {
+  return (
+    <p className={failed ? 'error' : 'hint'} role={failed ? 'alert' : 'status'}>
+      {text}
+    </p>
+  );
 }
 
 /** Several files at once, chosen or dropped; sent one after another, each with its progress and outcome. */
-function UploadForm({ collections, onUploaded }: { collections: { id: string; name: string }[]; onUploaded: () => void }) {
+function UploadForm({
+  collections,
+  sources,
+  onUploaded,
+}: {
+  collections: { id: string; name: string }[];
+  sources: (SourceState & { id: string })[];
+  onUploaded: () => void;
+}) {
   const [queue, setQueue] = useState<Queued[]>([]);
   const [collectionId, setCollectionId] = useState('');
   const [sending, setSending] = useState(false);
@@ -164,7 +187,7 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
   const add = (files: FileList | null) => {
     if (!files || files.length === 0) return;
     const now = Date.now();
-    setQueue((q) => [...q.filter((x) => x.outcome === null || x.failed), ...[...files].map((file, i) => ({ key: `${now}-${i}-${file.name}`, file, progress: null, outcome: null, failed: false }))]);
+    setQueue((q) => [...q.filter((x) => isWaiting(x) || x.failed), ...[...files].map((file, i) => ({ key: `${now}-${i}-${file.name}`, file, progress: null, outcome: null, failed: false, source: null }))]);
   };
   const patch = (key: string, change: Partial<Queued>) => setQueue((q) => q.map((x) => (x.key === key ? { ...x, ...change } : x)));
   const drop = (e: DragEvent<HTMLDivElement>) => {
@@ -174,7 +197,7 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
   };
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const waiting = queue.filter((x) => x.outcome === null);
+    const waiting = queue.filter(isWaiting);
     if (waiting.length === 0) return;
     setSending(true);
     let sent = 0;
@@ -182,7 +205,7 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
       patch(item.key, { progress: 0 });
       try {
         const source = await uploadDocument(item.file, collectionId || null, (p) => patch(item.key, { progress: p }));
-        patch(item.key, { progress: null, outcome: `${source.name} uploaded: ingestion is running.` });
+        patch(item.key, { progress: null, source: { id: source.id, name: source.name } });
         sent += 1;
       } catch (err) {
         patch(item.key, { progress: null, outcome: messageOf(err), failed: true });
@@ -196,7 +219,8 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
       onUploaded();
     }
   };
-  const waiting = queue.filter((x) => x.outcome === null).length;
+  const waiting = queue.filter(isWaiting).length;
+  const stateOf = (id: string) => sources.find((s) => s.id === id);
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="upload-title">
       <h2 id="upload-title" style={{ marginTop: 0 }}>
@@ -233,9 +257,11 @@ function UploadForm({ collections, onUploaded }: { collections: { id: string; na
               <span className="doc-name">{x.file.name}</span> <span className="hint">{formatBytes(x.file.size)}</span>
               {x.progress !== null ? <progress value={x.progress} max={1} aria-label={`Upload progress of ${x.file.name}`} /> : null}
               {x.outcome ? (
-                <p className={x.failed ? 'error' : 'hint'} role={x.failed ? 'alert' : 'status'}>
+                <p className="error" role="alert">
                   {x.outcome}
                 </p>
+              ) : x.source ? (
+                <Outcome {...uploadOutcome(x.source.name, stateOf(x.source.id))} />
               ) : null}
             </li>
           ))}

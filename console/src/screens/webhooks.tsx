@@ -33,6 +33,9 @@ const Replay = graphql(`
 const DeleteWebhook = graphql(`mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }`);
 
 type Webhook = ResultOf<typeof WebhooksQuery>['webhooks'][number];
+
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events' } as const;
 type EventOption = ResultOf<typeof WebhooksQuery>['webhookEvents'][number];
 type Delivery = ResultOf<typeof Deliveries>['webhookDeliveries'][number];
 
@@ -124,7 +127,7 @@ function CreateForm({ events, onCreated }: { events: readonly EventOption[]; onC
       <Field label="Endpoint URL" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks" />
       <Field label="Description" value={description} onChange={setDescription} />
       <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={WEBHOOK_LABELS} />
       <button type="submit" className="primary">
         Create webhook
       </button>
@@ -153,7 +156,7 @@ function EditForm({ webhook: w, events, onDone }: { webhook: Webhook; events: re
       <Field label="Endpoint URL" type="url" value={url} onChange={setUrl} required />
       <Field label="Description" value={description} onChange={setDescription} />
       <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={WEBHOOK_LABELS} />
       <div className="row">
         <button type="submit" className="primary">
           Save changes

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole, watchBrowserErrors, type ConsoleHarness } from '../support/browser.js';
+
+let h: ConsoleHarness;
+
+beforeAll(async () => {
+  h = await startConsole();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('bad input in the console forms (headless Chromium)', () => {
+  it('names a refused field by the label the form shows, not by its API name: an agent with a blank name', async () => {
+    const { email, password } = await h.person();
+    const page = await h.signedIn(email, password);
+    await page.goto('/console/agents');
+    await page.getByRole('button', { name: 'New agent' }).click();
+    // Blanks pass the browser's `required`; the service refuses the name.
+    for (const label of ['Name', 'Role', 'Personality', 'Mission', 'Decision style', 'System prompt']) {
+      await page.getByLabel(label, { exact: true }).fill(' ');
+    }
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('Name is required').waitFor();
+    expect(await alert.getAttribute('data-code')).toBe('validation_failed');
+  }, 120_000);
+
+  it('refuses a negative or fractional key limit in the form, in words, before anything is sent', async () => {
+    const { email, password } = await h.person();
+    const page = await h.signedIn(email, password);
+    const errors = watchBrowserErrors(page);
+    await page.goto('/console/keys');
+    await page.getByLabel('Key name').fill('budget');
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql') && (r.postData() ?? '').includes('CreateApiKey')) sent.push(r.url());
+    });
+    for (const bad of ['-5', '1.5']) {
+      await page.getByLabel('Questions per month', { exact: true }).fill(bad);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const message = await page.getByLabel('Questions per month', { exact: true }).evaluate((el) => (el as HTMLInputElement).validationMessage);
+      expect(message, bad).not.toBe('');
+    }
+    expect(sent).toEqual([]);
+    await page.getByLabel('Questions per month', { exact: true }).fill('100');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('Key budget created').waitFor();
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
