@@ -22,7 +22,7 @@ describe('bad input in the console forms (headless Chromium)', () => {
     }
     await page.getByRole('button', { name: 'Create agent' }).click();
     const alert = page.getByRole('alert');
-    await alert.getByText('Name is required').waitFor();
+    await alert.getByText('Name is required', { exact: true }).waitFor(); // exact: case-sensitive
     expect(await alert.getAttribute('data-code')).toBe('validation_failed');
   }, 120_000);
 
