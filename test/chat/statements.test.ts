@@ -208,7 +208,10 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, strea
       // fourth pass: the key's lookup and the rate count each had a statement before the stream opened.
       const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
       expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(3);
-      expect(res.statements.filter((q) => q.includes('svc_rate_admit'))).toHaveLength(1);
+      const admissions = res.statements.filter((q) => q.includes('svc_rate_admit'));
+      expect(admissions).toHaveLength(1);
+      // the admission too is a named prepared statement (fourth pass)
+      expect(named.has(admissions[0]!)).toBe(true);
       expect(res.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
       expect(certificate.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(1);
       const stored = await t.app.services.orm.em

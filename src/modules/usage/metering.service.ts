@@ -4,7 +4,7 @@ import { withSpan } from '../../lib/tracing.js';
 import type { Kernel } from '../../core/deps.js';
 import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/types.js';
-import { sql } from '../../db/sql.js';
+import { preparedSql, sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { UsageMeter } from '../models/index.js';
@@ -306,7 +306,8 @@ export interface PendingAdmission {
 
 /**
  * Decides the admissions of one workspace that arrived together, in arrival order, in one statement
- * (`svc_admit`, Migration20261123120100) serialised per workspace by the workspace row lock, so across
+ * (`svc_admit`, Migration20261123120100; a named prepared statement, as `svc_rate_admit` below: parsed once per
+ * pooled connection and sent on the pool directly, not through the ORM's query layer) serialised per workspace by the workspace row lock, so across
  * processes too: expired holds are dropped, the balance and the live holds read once, and each admission
  * takes its questions while enough are left (a hold each), or gets its own 402 QUESTION_LIMIT.
  */
@@ -315,7 +316,7 @@ export async function admitBatch(kernel: Kernel, workspaceId: string, items: Pen
   const ws = items[0].workspace;
   const window = allowanceWindow(ws, now);
   const ids = items.map(() => newId('hold'));
-  const [row] = await sql<{ available: unknown }>(
+  const [row] = await preparedSql<{ available: unknown }>(
     kernel.orm.em,
     'select svc_admit($1, $2, $3, $4, $5, $6::int[], $7::text[], $8) as available',
     [workspaceId, now, window.start, window.end, planTerms(ws).questions, pgArrayLiteral(items.map((i) => i.required)), pgArrayLiteral(ids), new Date(now.getTime() + HOLD_TTL_MS)],
@@ -354,7 +355,7 @@ export async function rateAdmitBatch(kernel: Kernel, _key: string, items: Pendin
   const { workspace: ws, minute, rates } = items[0];
   const window = allowanceWindow(ws, now);
   const ids = items.map(() => newId('hold'));
-  const [row] = await sql<{ outcome: unknown }>(
+  const [row] = await preparedSql<{ outcome: unknown }>(
     kernel.orm.em,
     'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11, $12::text[], $13::text[]) as outcome',
     [
