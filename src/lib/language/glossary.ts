@@ -4,6 +4,8 @@
  * Words are folded (lower case, no accents); each English word lists its usual French renderings and the
  * reverse is derived. General vocabulary only: names, products and figures are never translated.
  */
+import { createRequire } from 'node:module';
+
 const PAIRS: Record<string, string> = {
   invoice: 'facture', invoices: 'factures', amount: 'montant', total: 'total', price: 'prix', cost: 'cout', costs: 'couts',
   fee: 'frais honoraires', fees: 'frais honoraires', payment: 'paiement reglement versement', pay: 'payer regler verser', paid: 'paye regle verse',
@@ -42,9 +44,80 @@ const PAIRS: Record<string, string> = {
   plan: 'plan', schedule: 'calendrier planning', review: 'revue examen', audit: 'audit', risk: 'risque', risks: 'risques',
 };
 
+/**
+ * Seventh round of issue 26: the words of the documents' own domains, which the first table left out, so a
+ * question in one language covers a passage in the other (property and co-ownership, employment, insurance,
+ * quotes and invoices, freight, construction, service levels, energy bills, franchises and associations),
+ * and the calendar's words. Still general vocabulary: no name, product or figure.
+ */
+const DOMAINS: Record<string, string> = {
+  // property, co-ownership, building services
+  lift: 'ascenseur', lifts: 'ascenseurs', elevator: 'ascenseur', residence: 'residence', owners: 'coproprietaires proprietaires',
+  assembly: 'assemblee', general: 'generale general', chaired: 'preside presidee president', chairman: 'president', agent: 'syndic mandataire',
+  works: 'travaux', roof: 'toiture toit', roofing: 'toiture couverture', facade: 'facade', renovation: 'renovation ravalement', fund: 'fonds',
+  contribution: 'cotisation participation', parking: 'stationnement parking', vehicle: 'vehicule', electric: 'electrique', resolution: 'resolution',
+  majority: 'majorite', technician: 'technicien', arrive: 'arriver arrivee', arrival: 'arrivee', trapped: 'bloque bloquee', stuck: 'bloque bloquee',
+  breakdown: 'panne', visit: 'visite', inspection: 'visite controle reception', acceptance: 'reception', snags: 'reserves', reservations: 'reserves',
+  contractor: 'prestataire entreprise titulaire', provider: 'prestataire fournisseur', servicing: 'entretien', logbook: 'carnet',
+  // employment
+  intern: 'stagiaire', internship: 'stage', trainee: 'stagiaire apprenti', tutor: 'tuteur', supervisor: 'tuteur encadrant responsable',
+  core: 'fixes', present: 'present presents', presence: 'presence', suspension: 'suspension mise', disciplinary: 'disciplinaire', sanction: 'sanction',
+  dismissal: 'licenciement', paternity: 'paternite', maternity: 'maternite', parental: 'parental parentale', full: 'plein entier complet',
+  wage: 'salaire', stipend: 'gratification', hourly: 'horaire', meal: 'repas', voucher: 'titre ticket cheque', vouchers: 'titres tickets cheques',
+  face: 'faciale', value: 'valeur', employer: 'employeur', telework: 'teletravail', homeworking: 'teletravail', smoking: 'fumer tabac',
+  absence: 'absence', certificate: 'certificat attestation justificatif', proof: 'justificatif preuve', harassment: 'harcelement',
+  notify: 'signaler notifier informer', breach: 'violation manquement', personal: 'personnelles personnel', processor: 'traitant',
+  subcontractor: 'traitant', probation: 'essai', trial: 'essai', overtime: 'supplementaires', night: 'nuit', lunch: 'dejeuner',
+  // quotes, invoices, orders
+  quote: 'devis', quotation: 'devis', estimate: 'devis estimation', valid: 'valable', validity: 'validite', joinery: 'menuiserie', carpentry: 'menuiserie',
+  window: 'fenetre', windows: 'fenetres', door: 'porte', advance: 'acompte avance', balance: 'solde', remaining: 'restant solde', outstanding: 'restant',
+  owed: 'du restant', bill: 'facture', billed: 'facture', transport: 'transport', carriage: 'transport port', seat: 'siege licence place', seats: 'sieges licences places',
+  licence: 'licence', license: 'licence', subscription: 'abonnement', user: 'utilisateur', users: 'utilisateurs', ordered: 'commande commandes',
+  currency: 'devise monnaie', currencies: 'devises', container: 'conteneur', foot: 'pied pieds', feet: 'pieds', freight: 'fret', ocean: 'maritime',
+  sea: 'maritime mer', handling: 'manutention traitement', customs: 'douane', stationery: 'papeterie fournitures', supplies: 'fournitures',
+  framework: 'cadre', caterer: 'traiteur', catering: 'traiteur restauration', guests: 'convives invites', guest: 'convive invite', event: 'evenement prestation',
+  reference: 'reference', excluding: 'hors', including: 'compris inclus', included: 'compris inclus', net: 'net', gross: 'brut',
+  // franchises, associations, grants
+  franchise: 'franchise', franchisee: 'franchise', franchisor: 'franchiseur', royalty: 'redevance', royalties: 'redevances', turnover: 'chiffre',
+  entry: 'entree', grant: 'subvention', subsidy: 'subvention', town: 'commune ville mairie', municipality: 'commune mairie', membership: 'adhesion cotisation',
+  adult: 'adulte', adults: 'adultes', child: 'enfant', children: 'enfants', sports: 'sportif sportive', surplus: 'excedent', deficit: 'deficit',
+  treasurer: 'tresorier tresoriere', finances: 'finances', association: 'association',
+  // energy, equipment, manuals
+  solar: 'solaire photovoltaique', panel: 'panneau', panels: 'panneaux', inverter: 'onduleur', output: 'production rendement', yield: 'rendement production',
+  electricity: 'electricite', gas: 'gaz', energy: 'energie', meter: 'compteur', reading: 'releve index', consumption: 'consommation',
+  truck: 'chariot camion', forklift: 'chariot', rated: 'nominale nominal', load: 'charge', height: 'hauteur', lifting: 'levage', width: 'largeur',
+  length: 'longueur duree', noise: 'bruit', level: 'niveau', filter: 'filtre', cycle: 'cycle', cycles: 'cycles',
+  // veterinary and care
+  consultation: 'consultation', clinic: 'clinique cabinet', veterinary: 'veterinaire', sterilisation: 'sterilisation', neutering: 'sterilisation castration',
+  cat: 'chat chatte', dog: 'chien chienne', vaccination: 'vaccination', patient: 'patient',
+  // insurance
+  insurer: 'assureur', excess: 'franchise', deductible: 'franchise', premium: 'prime cotisation', cover: 'garantie couverture', coverage: 'garantie couverture',
+  damage: 'dommage degat degats sinistre', water: 'eau eaux', flood: 'inondation', fire: 'incendie', theft: 'vol', claim: 'sinistre reclamation',
+  contents: 'contenu', decennial: 'decennale', insured: 'assure assuree',
+  // service levels, software, recruitment
+  availability: 'disponibilite', uptime: 'disponibilite', broadband: 'debit', incident: 'incident', incidents: 'incidents', blocking: 'bloquant bloquants',
+  critical: 'critique bloquant', response: 'reponse intervention', fix: 'correction resolution', software: 'logiciel', release: 'version', version: 'version',
+  support: 'support assistance', placement: 'placement', recruitment: 'recrutement', permanent: 'permanent', candidate: 'candidat', professional: 'professionnel',
+  // construction
+  concrete: 'beton', slab: 'dalle', poured: 'coule coulage', pouring: 'coulage', delay: 'retard', delays: 'retards', shell: 'oeuvre', construction: 'construction chantier',
+  worksite: 'chantier', housing: 'logement', retention: 'retenue', bond: 'caution garantie', milestone: 'jalon etape',
+  // meetings, projects, events
+  outing: 'sortie', summer: 'ete', winter: 'hiver', trip: 'sortie voyage', seminar: 'seminaire', launch: 'lancement', postponed: 'reporte repousse',
+  delayed: 'retarde reporte', certification: 'certification', agenda: 'ordre', attendance: 'presence', quorum: 'quorum', mandate: 'mandat',
+  // terms of a contract
+  expiry: 'echeance expiration', automatic: 'automatique tacite', automatically: 'automatiquement tacitement', renewed: 'renouvele reconduit',
+  tacit: 'tacite', cancel: 'annuler resilier', cancellation: 'annulation resiliation', compensation: 'indemnisation indemnite dedommagement',
+  credit: 'avoir credit', rebate: 'remise ristourne', reduction: 'reduction remise', loyalty: 'fidelite', calendar: 'calendaire', duration: 'duree',
+  within: 'sous', notice_: 'avis', written: 'ecrit ecrite', letter: 'lettre courrier', registered: 'recommandee',
+  // the calendar (numbers are read as figures elsewhere: answer-type.ts)
+  january: 'janvier', february: 'fevrier', march: 'mars', april: 'avril', june: 'juin', july: 'juillet', august: 'aout', september: 'septembre',
+  october: 'octobre', november: 'novembre', december: 'decembre', monday: 'lundi', tuesday: 'mardi', wednesday: 'mercredi', thursday: 'jeudi',
+  friday: 'vendredi', saturday: 'samedi', sunday: 'dimanche', morning: 'matin', evening: 'soir',
+};
+
 const EN_FR = new Map<string, string[]>();
 const FR_EN = new Map<string, string[]>();
-for (const [en, fr] of Object.entries(PAIRS)) {
+for (const [en, fr] of [...Object.entries(PAIRS), ...Object.entries(DOMAINS)]) {
   const word = en.replace(/_$/, '');
   for (const f of fr.split(' ')) {
     EN_FR.set(word, [...(EN_FR.get(word) ?? []), f]);
@@ -71,5 +144,30 @@ for (const [a, long] of Object.entries(SHORT)) {
  * abbreviation it stands for or that stands for it (`incl` ↔ `including`).
  */
 export function translationsOf(folded: string): string[] {
-  return [...new Set([...(EN_FR.get(folded) ?? []), ...(FR_EN.get(folded) ?? []), ...(SHORT_BOTH.get(folded) ?? [])])].filter((w) => w !== folded);
+  const exact = [...(EN_FR.get(folded) ?? []), ...(FR_EN.get(folded) ?? [])];
+  const found = exact.length > 0 || folded.length < STEMMED_FROM ? exact : byStem(folded);
+  return [...new Set([...found, ...(SHORT_BOTH.get(folded) ?? [])])].filter((w) => w !== folded);
+}
+
+/**
+ * A word the glossary does not list as written is looked up by its stem in each language (seventh round):
+ * the glossary lists one form of a word (`ascenseur`, `container`), a question writes another (`ascenseurs`,
+ * `containers`, `reportée`, `signalée`). From STEMMED_FROM letters, so that a short word of one language is not
+ * read as the stem of another's (`du`, `or`).
+ */
+const STEMMED_FROM = 5;
+type Stem = (w: string) => string;
+const require = createRequire(import.meta.url);
+const { stemmer: stemEnglish } = require('@orama/stemmers/english') as { stemmer: Stem };
+const { stemmer: stemFrench } = require('@orama/stemmers/french') as { stemmer: Stem };
+let stemIndex: { en: Map<string, string[]>; fr: Map<string, string[]> } | null = null;
+function byStem(folded: string): string[] {
+  if (!stemIndex) {
+    const en = new Map<string, string[]>();
+    const fr = new Map<string, string[]>();
+    for (const [w, out] of EN_FR) if (w.length >= STEMMED_FROM - 1) en.set(stemEnglish(w), [...(en.get(stemEnglish(w)) ?? []), ...out]);
+    for (const [w, out] of FR_EN) if (w.length >= STEMMED_FROM - 1) fr.set(stemFrench(w), [...(fr.get(stemFrench(w)) ?? []), ...out]);
+    stemIndex = { en, fr };
+  }
+  return [...(stemIndex.en.get(stemEnglish(folded)) ?? []), ...(stemIndex.fr.get(stemFrench(folded)) ?? [])];
 }
