@@ -531,6 +531,8 @@ export interface SentenceContext {
   header: string;
   section: string;
   sourceName: string;
+  /** A field's record (seventh round): the whole block of `Label: value` fields it was read from (recordFields). */
+  record?: string;
 }
 
 function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
@@ -594,7 +596,7 @@ export function sentenceAnswers(
   if (!dated && !holdsValue(asked, sentence)) return false;
   // The sentence before counts when this one continues it (`It is extended…`, `Celle-ci…`).
   const continues = ANAPHORA.test(sentence);
-  const around = `${continues ? context.previous : ''}\n${context.header}\n${context.section}\n${context.sourceName}`;
+  const around = `${continues ? context.previous : ''}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`;
   const words = [...wordsOf(sentence), ...wordsOf(around)];
   // A head the glossary cannot translate is not required of a passage in the other language.
   const headRequired = sameLanguage || (asked.head !== null && translationsOf(asked.head).length > 0);
@@ -602,7 +604,7 @@ export function sentenceAnswers(
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
     if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
   }
-  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.section}\n${context.sourceName}`).join(' ')} `;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`).join(' ')} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
@@ -643,7 +645,27 @@ export function sentencesOf(text: string): string[] {
 const isTableRow = (s: string) => /^\|.*\|$/.test(s.trim()) || /\S\s\|\s\S/.test(s);
 const isSeparator = (s: string) => /^\|?[\s:|-]+\|?$/.test(s.trim()) && s.includes('-');
 
-/** Each sentence of a passage with its context (the sentence before, the header row of its table). */
+/**
+ * The label of a field (`Bill date: `, `Payment due: `, `Date d'entrée en vigueur : `): a capitalised word and
+ * at most three more in lower case (or an acronym), then a colon and a space.
+ */
+const FIELD_LABEL = /(?<=^|\s)\p{Lu}[\p{L}'’-]*(?:\s(?:[\p{Ll}(][\p{L}'’()-]*|\p{Lu}{2,}))?(?:\s(?:[\p{Ll}(][\p{L}'’()-]*|\p{Lu}{2,})){0,2}\s?:\s/gu;
+
+/**
+ * The fields of a record (seventh round of issue 26). A document's header block (`Bill number: … Bill date: …
+ * Customer: … Payment due: …`) is written one field a line, and the ingestion joins its lines into one
+ * paragraph: read as one sentence, it held a value of every type and most of a question's words, and the
+ * built-in model gave the whole block as the answer. A sentence holding two fields or more is read as its
+ * fields, each with the whole record as its context (the record's number or party still names each field).
+ */
+export function recordFields(sentence: string): string[] {
+  const starts = [...sentence.matchAll(FIELD_LABEL)].map((m) => m.index!);
+  if (starts.length < 2) return [sentence];
+  if (starts[0] !== 0) starts.unshift(0);
+  return starts.map((at, i) => sentence.slice(at, starts[i + 1] ?? sentence.length).trim()).filter((f) => /[\p{L}\p{N}]/u.test(f));
+}
+
+/** Each sentence of a passage with its context (the sentence before, the header row of its table, its record). */
 export function sentencesWithContext(p: { text: string; section?: string; sourceName?: string }): { sentence: string; context: SentenceContext }[] {
   const out: { sentence: string; context: SentenceContext }[] = [];
   let previous = '';
@@ -654,8 +676,12 @@ export function sentencesWithContext(p: { text: string; section?: string; source
     if (isTableRow(s)) {
       if (!inTable) [header, inTable] = [s, true];
     } else [header, inTable] = ['', false];
-    out.push({ sentence: s, context: { previous, header: s === header ? '' : header, section: p.section ?? '', sourceName: p.sourceName ?? '' } });
-    previous = s;
+    const fields = inTable ? [s] : recordFields(s);
+    for (const f of fields) {
+      const record = fields.length > 1 ? { record: s } : {};
+      out.push({ sentence: f, context: { previous, header: s === header ? '' : header, section: p.section ?? '', sourceName: p.sourceName ?? '' , ...record } });
+      previous = f;
+    }
   }
   return out;
 }

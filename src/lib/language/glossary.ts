@@ -69,7 +69,7 @@ const DOMAINS: Record<string, string> = {
   notify: 'signaler notifier informer', breach: 'violation manquement', personal: 'personnelles personnel', processor: 'traitant',
   subcontractor: 'traitant', probation: 'essai', trial: 'essai', overtime: 'supplementaires', night: 'nuit', lunch: 'dejeuner',
   // quotes, invoices, orders
-  quote: 'devis', quotation: 'devis', estimate: 'devis estimation', valid: 'valable', validity: 'validite', joinery: 'menuiserie', carpentry: 'menuiserie',
+  quote: 'devis', quotation: 'devis', estimate: 'devis estimation', valid: 'valable validite', validity: 'validite', joinery: 'menuiserie', carpentry: 'menuiserie',
   window: 'fenetre', windows: 'fenetres', door: 'porte', advance: 'acompte avance', balance: 'solde', remaining: 'restant solde', outstanding: 'restant',
   owed: 'du restant', bill: 'facture', billed: 'facture', transport: 'transport', carriage: 'transport port', seat: 'siege licence place', seats: 'sieges licences places',
   licence: 'licence', license: 'licence', subscription: 'abonnement', user: 'utilisateur', users: 'utilisateurs', ordered: 'commande commandes',
@@ -103,7 +103,7 @@ const DOMAINS: Record<string, string> = {
   worksite: 'chantier', housing: 'logement', retention: 'retenue', bond: 'caution garantie', milestone: 'jalon etape',
   // meetings, projects, events
   outing: 'sortie', summer: 'ete', winter: 'hiver', trip: 'sortie voyage', seminar: 'seminaire', launch: 'lancement', postponed: 'reporte repousse',
-  delayed: 'retarde reporte', certification: 'certification', agenda: 'ordre', attendance: 'presence', quorum: 'quorum', mandate: 'mandat',
+  commander: 'commandant responsable', led: 'dirige pilote', lead: 'responsable pilote', delayed: 'retarde reporte', certification: 'certification', agenda: 'ordre', attendance: 'presence', quorum: 'quorum', mandate: 'mandat',
   // terms of a contract
   expiry: 'echeance expiration', automatic: 'automatique tacite', automatically: 'automatiquement tacitement', renewed: 'renouvele reconduit',
   tacit: 'tacite', cancel: 'annuler resilier', cancellation: 'annulation resiliation', compensation: 'indemnisation indemnite dedommagement',
