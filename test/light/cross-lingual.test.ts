@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordFields, sentencesWithContext } from '../../src/lib/language/asked.js';
+import { specificTermsOf } from '../../src/lib/language/entities.js';
 import { translationsOf } from '../../src/lib/language/glossary.js';
 import { answerLocally } from '../../src/modules/models/local-answer.js';
 import type { TurnMaterial } from '../../src/modules/models/provider.js';
@@ -74,5 +75,14 @@ describe('records: a block of Label: value fields', () => {
     const answer = ask('Who was the incident commander of the Vellamy outage?', material);
     expect(answer).toMatch(/^Incident commander: Priya Ramaswamy/);
     expect(answer).not.toContain('SEV-1');
+  });
+});
+
+describe('names: the words that open a question', () => {
+  it('absent entity rule: an asking or linking word opening a question (Pourquoi, Chez, If) is no name the documents must hold', () => {
+    const names = (q: string) => specificTermsOf(q).filter((t) => t.kind === 'name').map((t) => t.words.join(' '));
+    expect(names('Pourquoi le traiteur a-t-il facturé 45 convives au lieu de 50 ?')).toEqual([]);
+    expect(names("Chez Menuiserie Vasseur-Lebrun, que devient l'acompte ?")).not.toContain('chez menuiserie vasseur');
+    expect(names('Pourquoi le gros œuvre de la résidence Les Aubépines a-t-il pris du retard ?')).toEqual(['aubepines']);
   });
 });

@@ -75,7 +75,10 @@ const NOT_NAMES = new Set(
     'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday ' +
     'janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre lundi mardi mercredi jeudi vendredi samedi dimanche ' +
     'mr mrs ms dr prof sir madam m mme mlle me ' +
-    'aucun aucune ne n pas plus est sont s qu c j t y se sa son ses leur leurs nous vous on tout tous toute toutes chaque'
+    'aucun aucune ne n pas plus est sont s qu c j t y se sa son ses leur leurs nous vous on tout tous toute toutes chaque ' +
+    // Seventh round: asking and linking words that open a question (`Pourquoi le traiteur…`, `Chez Menuiserie…`, `If a…`).
+    'pourquoi quoi dont lorsque chez si lors selon depuis pendant avant apres entre jusqu a ' +
+    'why whose whom if after before during since under does do did can could should must will would'
   ).split(' '),
 );
 

@@ -169,5 +169,14 @@ function byStem(folded: string): string[] {
     for (const [w, out] of FR_EN) if (w.length >= STEMMED_FROM - 1) fr.set(stemFrench(w), [...(fr.get(stemFrench(w)) ?? []), ...out]);
     stemIndex = { en, fr };
   }
-  return [...(stemIndex.en.get(stemEnglish(folded)) ?? []), ...(stemIndex.fr.get(stemFrench(folded)) ?? [])];
+  let found = stemMemo.get(folded);
+  if (!found) {
+    found = [...(stemIndex.en.get(stemEnglish(folded)) ?? []), ...(stemIndex.fr.get(stemFrench(folded)) ?? [])];
+    if (stemMemo.size >= STEM_MEMO_MAX) stemMemo.clear();
+    stemMemo.set(folded, found);
+  }
+  return found;
 }
+/** Words looked up by stem so far, emptied when full (the verifier reads the same words again and again). */
+const STEM_MEMO_MAX = 50_000;
+const stemMemo = new Map<string, string[]>();
