@@ -42,6 +42,15 @@ describe('cross-lingual: the glossary of the documents\' domains', () => {
   });
 });
 
+describe('cross-lingual: the built-in model on a French invoice', () => {
+  it('cross-lingual: the total including VAT is the TTC row, not the VAT rows or the total before tax (TTC / HT)', () => {
+    const material: TurnMaterial = {
+      passages: [{ ref: 1, sourceName: 'facture-f-2027-0412.md', text: 'Désignation | Montant\nTotal HT | 2 222,50 €\nTVA à 10 % (sur 1 840,00 €) | 184,00 €\nTotal TTC | 2 483,00 €' }],
+    };
+    expect(ask("What is the total including VAT on the caterer's invoice?", material)).toMatch(/^Total TTC \| 2 483,00 €/);
+  });
+});
+
 describe('records: a block of Label: value fields', () => {
   it('record: a header block joined into one paragraph is read as its fields', () => {
     expect(recordFields('Bill number: TE-2026-0917 Bill date: 6 October 2026 Customer: Mossgrave Clinic, 5 Rookhill Lane, Norwich Payment due: 27 October 2026 by direct debit')).toEqual([

@@ -70,13 +70,13 @@ const DOMAINS: Record<string, string> = {
   subcontractor: 'traitant', probation: 'essai', trial: 'essai', overtime: 'supplementaires', night: 'nuit', lunch: 'dejeuner',
   // quotes, invoices, orders
   quote: 'devis', quotation: 'devis', estimate: 'devis estimation', valid: 'valable validite', validity: 'validite', joinery: 'menuiserie', carpentry: 'menuiserie',
-  window: 'fenetre', windows: 'fenetres', door: 'porte', advance: 'acompte avance', balance: 'solde', remaining: 'restant solde', outstanding: 'restant',
-  owed: 'du restant', bill: 'facture', billed: 'facture', transport: 'transport', carriage: 'transport port', seat: 'siege licence place', seats: 'sieges licences places',
+  window: 'fenetre', windows: 'fenetres', door: 'porte', advance: 'acompte avance', balance: 'solde', remaining: 'restant reste solde', outstanding: 'restant reste',
+  owed: 'du restant reste', bill: 'facture', billed: 'facture', transport: 'transport', carriage: 'transport port', seat: 'siege licence place', seats: 'sieges licences places',
   licence: 'licence', license: 'licence', subscription: 'abonnement', user: 'utilisateur', users: 'utilisateurs', ordered: 'commande commandes',
   currency: 'devise monnaie', currencies: 'devises', container: 'conteneur', foot: 'pied pieds', feet: 'pieds', freight: 'fret', ocean: 'maritime',
   sea: 'maritime mer', handling: 'manutention traitement', customs: 'douane', stationery: 'papeterie fournitures', supplies: 'fournitures',
   framework: 'cadre', caterer: 'traiteur', catering: 'traiteur restauration', guests: 'convives invites', guest: 'convive invite', event: 'evenement prestation',
-  reference: 'reference', excluding: 'hors', including: 'compris inclus', included: 'compris inclus', net: 'net', gross: 'brut',
+  reference: 'reference', excluding: 'hors ht', including: 'compris inclus ttc', included: 'compris inclus', net: 'net', gross: 'brut',
   // franchises, associations, grants
   franchise: 'franchise', franchisee: 'franchise', franchisor: 'franchiseur', royalty: 'redevance', royalties: 'redevances', turnover: 'chiffre',
   entry: 'entree', grant: 'subvention', subsidy: 'subvention', town: 'commune ville mairie', municipality: 'commune mairie', membership: 'adhesion cotisation',
