@@ -1,6 +1,7 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
-import { bodyParseError, errors, notAnObjectBody, type Dialect } from '../src/errors/index.js';
+import { bodyParseError, errors, illFormedTextError, notAnObjectBody } from '../src/errors/index.js';
+import { firstIllFormedText } from '../src/lib/well-formed-text.js';
 import { openRequest } from '../src/pipeline/pipeline.js';
 import { sendError } from './errors.js';
 import { healthRouter } from './health.routes.js';
@@ -9,7 +10,7 @@ import { authRouter } from './auth.routes.js';
 import { agentsRouter } from './v1/agents.routes.js';
 import { chatRouter } from './v1/chat.routes.js';
 import { conversationsRouter } from './v1/conversations.routes.js';
-import { gatewayDialectOf, gatewayRouter } from './v1/gateway.routes.js';
+import { gatewayRouter } from './v1/gateway.routes.js';
 import { proofsRouter } from './v1/proofs.routes.js';
 import { webhooksRouter } from './v1/webhooks.routes.js';
 import { knowledgeRouter } from './v1/knowledge.routes.js';
@@ -28,14 +29,11 @@ import { partnerClientsRouter } from './partner/clients.routes.js';
 import { partnerStatementsRouter } from './partner/statements.routes.js';
 import { partnerDevicesRouter } from './partner/devices.routes.js';
 import { partnerPaymentsRouter, partnerProviderWebhookRouter } from './partner/payments.routes.js';
-import { credentialsOf } from './route.js';
+import { bodyDialectOf, credentialsOf } from './route.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
 import { widgetPublicRouter } from './widget-public.routes.js';
 import { mcpRouter } from './mcp.routes.js';
-
-/** Gateway paths answer body errors in their dialect; every other route in the native shape. */
-const bodyDialectOf = (req: Request): Dialect => gatewayDialectOf(req) ?? 'native';
 
 /**
  * Body errors (src/errors/translate.ts `bodyParseError`: malformed JSON 400, oversized 413...), rendered
@@ -48,11 +46,18 @@ const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
   sendError(res, error, bodyDialectOf(req), req.log);
 };
 
-/** Body must be a JSON object on write routes; arrays or scalars are rejected like wrong types. */
+/**
+ * Body must be a JSON object on write routes; arrays or scalars are rejected like wrong types. Its text
+ * must be well-formed Unicode: a lone surrogate (`"\ud800"`, valid JSON) cannot be stored as sent
+ * (PostgreSQL would hold U+FFFD instead), so it is a 400 naming the field before any route reads it.
+ */
 const objectBody: RequestHandler = (req, res, next) => {
-  if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+  if (req.body === undefined) return next();
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
     return sendError(res, notAnObjectBody(), bodyDialectOf(req), req.log);
   }
+  const illFormed = firstIllFormedText(req.body);
+  if (illFormed) return sendError(res, illFormedTextError(illFormed), bodyDialectOf(req), req.log);
   next();
 };
 

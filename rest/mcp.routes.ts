@@ -49,6 +49,8 @@ export function mcpRouter(app: Deps): Router {
   mount(r, app, {
     ...base,
     method: 'post',
+    // Its body errors and failures answer as JSON-RPC error objects (auth-stage refusals stay native).
+    dialect: 'jsonrpc',
     summary:
       'MCP tool server (stateless streamable HTTP): tools service_ask, knowledge_search, service_verify, poste_run, flow_list, flow_run, run_status, approvals_list; each checks its own scope when called',
     write: false,
@@ -57,7 +59,7 @@ export function mcpRouter(app: Deps): Router {
     responses: {
       200: { description: 'The JSON-RPC response (a refused or failed tool call is a result with isError: true)', schema: JsonRpcReply },
       202: { description: 'A notification or response was accepted (no body)' },
-      400: { description: 'Not a valid JSON-RPC message', schema: JsonRpcReply },
+      400: { description: 'Not a valid JSON-RPC message: from the MCP SDK, or a body that does not read as one JSON object (-32700) or a field refused (-32600)', schema: JsonRpcReply },
       429: { description: "rate_limited: a protocol message (initialize, tools/list, ping) counts against the key's ratePerMinute; a tool call's refusal is a tool error" },
       406: { description: 'Accept must list application/json and text/event-stream', schema: JsonRpcReply },
     },

@@ -15,6 +15,17 @@ const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data'
  */
 export const NativeErrorSchema = z.object({ error: z.string(), code: z.string().optional(), field: z.string().optional() }).loose();
 
+/** The MCP endpoint's refusals of a request it could not read or serve: a JSON-RPC 2.0 error object (src/errors/render.ts). */
+export const JsonRpcErrorSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.null(),
+  error: z.object({
+    code: z.number().int().describe('-32700 the body does not read as one JSON-RPC message, -32600 an invalid request, -32603 an internal error'),
+    message: z.string(),
+    data: NativeErrorSchema.describe('The native error body, with the catalogue code'),
+  }),
+});
+
 /** The route-level ceiling's 429 (SPEC: a body of its own, in none of the error shapes). */
 export const RouteRateLimitedSchema = z.object({ message: z.string(), route: z.string(), limitPerMinute: z.number().int() }).loose();
 
@@ -23,11 +34,17 @@ const ERROR_COMPONENTS = new Map<z.ZodType, string>([
   [NativeErrorSchema, 'NativeError'],
   [OpenAIErrorSchema, 'OpenAIError'],
   [AnthropicErrorSchema, 'AnthropicError'],
+  [JsonRpcErrorSchema, 'JsonRpcError'],
   [RouteRateLimitedSchema, 'RouteRateLimited'],
 ]);
 
 type Dialect = NonNullable<AnyRoute['dialect']>;
-const DIALECT_ERROR: Record<Dialect, z.ZodType> = { native: NativeErrorSchema, openai: OpenAIErrorSchema, anthropic: AnthropicErrorSchema };
+const DIALECT_ERROR: Record<Dialect, z.ZodType> = {
+  native: NativeErrorSchema,
+  openai: OpenAIErrorSchema,
+  anthropic: AnthropicErrorSchema,
+  jsonrpc: JsonRpcErrorSchema,
+};
 
 const ref = (schema: z.ZodType): Record<string, unknown> => {
   const name = ERROR_COMPONENTS.get(schema);

@@ -133,6 +133,17 @@ export const refusesUnknownFields = (def: AnyRoute): boolean =>
 /** Everything mounted, for /openapi.json. */
 export const routeRegistry: AnyRoute[] = [];
 
+/**
+ * The dialect a request's body errors are answered in, read before routing (rest/index.ts): the one its
+ * route declares (the gateway's OpenAI and Anthropic paths, the MCP endpoint's JSON-RPC), else native.
+ * Only read on a refusal; the routes that declare a dialect and read a body have no path parameter.
+ */
+export function bodyDialectOf(req: Request): Dialect {
+  const method = req.method.toLowerCase();
+  const path = req.path.length > 1 ? req.path.replace(/\/$/, '') : req.path;
+  return routeRegistry.find((r) => r.method === method && r.path === path && r.dialect !== undefined)?.dialect ?? 'native';
+}
+
 function send(res: Response, reply: Reply | void): void {
   if (!reply || res.headersSent) return;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);

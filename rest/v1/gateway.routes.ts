@@ -107,17 +107,6 @@ async function streamAnswer(
   }
 }
 
-const DIALECT_PATHS: Record<string, 'openai' | 'anthropic'> = {
-  '/v1/chat/completions': 'openai',
-  '/v1/responses': 'openai',
-  '/v1/messages': 'anthropic',
-  '/v1/messages/count_tokens': 'anthropic',
-};
-
-/** The dialect a request's body errors are answered in (rest/index.ts maps them): the gateway's POST paths. */
-export const gatewayDialectOf = (req: Request): 'openai' | 'anthropic' | undefined =>
-  req.method === 'POST' ? DIALECT_PATHS[req.path] : undefined;
-
 export function gatewayRouter(app: Deps): Router {
   const r = Router();
   const base = { tag: 'gateway' } as const;

@@ -8,7 +8,8 @@ import { ErrorCode, type DomainError, type GraphQLRefusalCode } from './catalogu
  * on its wire.
  */
 
-export type Dialect = 'native' | 'openai' | 'anthropic';
+/** `jsonrpc`: the MCP endpoint's JSON-RPC 2.0 error object (its body errors and failures; tool refusals are tool errors). */
+export type Dialect = 'native' | 'openai' | 'anthropic' | 'jsonrpc';
 
 export interface Rendered {
   status: number;
@@ -117,10 +118,29 @@ function anthropic(e: DomainError): Rendered {
   return { status: e.status, body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.status] ?? 'api_error', message: e.message } }, headers: e.headers };
 }
 
+// ---- JSON-RPC 2.0: { jsonrpc: "2.0", id: null, error: { code, message, data } } ----
+
+/** JSON-RPC's reserved codes: a body that is not JSON, a request that is not a valid JSON-RPC request, an internal error. */
+export const JsonRpcCode = { parseError: -32700, invalidRequest: -32600, internalError: -32603 } as const;
+
+/**
+ * A request the MCP endpoint could not read or serve, as the JSON-RPC error object its clients parse
+ * (the id is unknown when the body could not be read): a body that does not read as one JSON object is a
+ * parse error (as the MCP SDK answers a message that is not JSON-RPC), any other 4xx an invalid request,
+ * a failure an internal error; `data` carries the native body with the catalogue code.
+ */
+function jsonrpc(e: DomainError): Rendered {
+  const code =
+    e.status >= 500 ? JsonRpcCode.internalError : e.code === ErrorCode.invalidBody ? JsonRpcCode.parseError : JsonRpcCode.invalidRequest;
+  const data = { ...nativeBody(e), code: e.code };
+  return { status: e.status, body: { jsonrpc: '2.0', id: null, error: { code, message: e.message, data } }, headers: e.headers };
+}
+
 /** Status, body and headers of an error answered on `dialect` (auth-stage errors stay native everywhere). */
 export function renderError(e: DomainError, dialect: Dialect): Rendered {
   if (dialect === 'openai' && !isAuthStage(e)) return openai(e);
   if (dialect === 'anthropic' && !isAuthStage(e)) return anthropic(e);
+  if (dialect === 'jsonrpc' && !isAuthStage(e)) return jsonrpc(e);
   return { status: e.status, body: nativeBody(e), headers: e.headers };
 }
 

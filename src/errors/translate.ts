@@ -116,3 +116,13 @@ export function bodyParseError(err: unknown, unreadable?: string): DomainError |
 
 /** A JSON body that is not an object (an array, a scalar) on a route reading one. */
 export const notAnObjectBody = (): DomainError => errors.invalidBody('Request body must be a JSON object');
+
+/**
+ * A JSON body holding text that is not well-formed Unicode (a lone surrogate) at `path` (a key's path
+ * ends with the key): it cannot be stored or compared as sent. 400 naming the field.
+ */
+export function illFormedTextError(path: string[]): DomainError {
+  const field = path.join('.');
+  const where = field ? field : 'The request body';
+  return errors.validation(field || null, `${where} must be well-formed Unicode text (it holds a lone surrogate)`);
+}

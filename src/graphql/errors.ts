@@ -16,12 +16,20 @@ const isPlainGraphQLError = (err: unknown): boolean =>
   !!err && typeof err === 'object' && (err as Error).name === 'GraphQLError' && !(err as { originalError?: unknown }).originalError;
 
 /**
+ * A GraphQL error that already carries its code: a request error coded by the GraphQL layer (yoga.ts
+ * `badDocument`: variables that do not coerce to their types), whose `originalError` is only the scalar's
+ * complaint; unwrapping it would lose the wording that names the variable, and the code.
+ */
+const isCodedGraphQLError = (err: unknown): boolean =>
+  !!err && typeof err === 'object' && (err as Error).name === 'GraphQLError' && typeof (err as GraphQLError).extensions?.code === 'string';
+
+/**
  * Anything a resolver threw becomes a GraphQL error in the shape of src/errors/render.ts
  * (`extensions.code`: the catalogue code; `status`, details, `retryAfter`).
  */
 export function toGraphQLError(err: unknown, log?: Logger): GraphQLError {
   // Validation and syntax errors raised by GraphQL itself pass through untouched.
-  if (isPlainGraphQLError(err)) return err as GraphQLError;
+  if (isPlainGraphQLError(err) || isCodedGraphQLError(err)) return err as GraphQLError;
   const original = unwrap(err);
   if (isPlainGraphQLError(original)) return original as GraphQLError;
   const { error, unexpected } = toDomainError(original);

@@ -4,7 +4,8 @@ import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Deps } from '../core/deps.js';
-import { GraphQLRefusalCode } from '../errors/index.js';
+import { GraphQLRefusalCode, graphqlError, illFormedTextError } from '../errors/index.js';
+import { firstIllFormedText } from '../lib/well-formed-text.js';
 import type { Logger } from '../lib/logger.js';
 import { buildGraphQLContext, type GraphQLContext } from './context.js';
 import { toGraphQLError } from './errors.js';
@@ -42,7 +43,34 @@ function badDocument(error: GraphQLError, code: GraphQLRefusalCode): void {
   extensions.http ??= { spec: true, status: 400 };
 }
 
-/** Syntax and validation errors of GraphQL itself get a code like every other refusal. */
+/**
+ * A result without `data` is a request error raised before any resolver (variables that do not coerce to
+ * their types, an unknown `operationName`): GraphQL over HTTP makes it a 4xx, as a validation error.
+ */
+function badRequestResult(result: unknown): void {
+  if (!result || typeof result !== 'object' || Symbol.asyncIterator in result || 'data' in result) return;
+  for (const error of (result as { errors?: readonly GraphQLError[] }).errors ?? []) {
+    // Yoga marks these 400 for every client; as for the document's own errors, legacy JSON clients get a 200.
+    (error.extensions as Record<string, unknown>).http = { spec: true, status: 400 };
+    badDocument(error, GraphQLRefusalCode.validationFailed);
+  }
+}
+
+/**
+ * Text that is not well-formed Unicode (a lone surrogate) in the document or its variables is refused
+ * before parsing, as REST refuses it in a body (rest/index.ts): it could not be stored as sent.
+ */
+const wellFormedParams: Plugin = {
+  onParams: ({ params, setResult }) => {
+    const path = firstIllFormedText({ query: params.query, variables: params.variables, operationName: params.operationName });
+    if (!path) return;
+    const error = graphqlError(illFormedTextError(path));
+    Object.assign(error.extensions, { http: { spec: true, status: 400 } });
+    setResult({ errors: [error] });
+  },
+};
+
+/** Syntax and validation errors of GraphQL itself, and request errors, get a code like every other refusal. */
 const codedDocumentErrors: Plugin = {
   onParse: () => ({ result }) => {
     if (result instanceof GraphQLError) badDocument(result, GraphQLRefusalCode.parseFailed);
@@ -50,6 +78,8 @@ const codedDocumentErrors: Plugin = {
   onValidate: () => ({ result }) => {
     for (const error of result) badDocument(error, GraphQLRefusalCode.validationFailed);
   },
+  onExecute: () => ({ onExecuteDone: ({ result }) => badRequestResult(result) }),
+  onSubscribe: () => ({ onSubscribeResult: ({ result }) => badRequestResult(result) }),
 };
 
 
@@ -87,7 +117,7 @@ export function createGraphQLServer(app: Deps) {
     // CORS is answered by the HTTP guard (trusted origins only), never by yoga, which reflects any origin.
     cors: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error, app.log) },
-    plugins: [...armorPlugins(app.log), limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
+    plugins: [...armorPlugins(app.log), wellFormedParams, limitedFields, codedDocumentErrors, useGraphQLSSE(), finishOperations],
   });
   const guard = graphqlHttpGuard(app);
   return {

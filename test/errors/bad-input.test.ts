@@ -160,6 +160,9 @@ const CASES: Case[] = [
   invalid('NUL character in name', 'POST', '/v1/agents', { ...valid.agent, name: NUL }),
   invalid('NUL character in an update', 'PUT', '/v1/agents/{agentA}', { mission: NUL }),
   invalid('lone surrogate escape', 'POST', '/v1/agents', `{"name":"\\ud800","role":"r","personality":"p","mission":"m","decisionStyle":"d","systemPrompt":"s"}`),
+  invalid('lone surrogate in a nested field', 'POST', '/v1/agents/{agentA}/chat', `{"message":"hi","context":[{"category":"c","label":"\\udc00x","data":"d"}]}`, 'context.0.label'),
+  invalid('lone surrogate in a key', 'PUT', '/v1/agents/{agentA}', `{"\\ud83d":"x"}`),
+  invalid('lone surrogate in an update', 'PUT', '/v1/agents/{agentA}', `{"mission":"ok \\ud83d"}`, 'mission'),
   invalid('update: name a number', 'PUT', '/v1/agents/{agentA}', { name: 7 }, 'name'),
   invalid('update: unknown field', 'PUT', '/v1/agents/{agentA}', { colour: 'red' }, 'colour'),
   notFound('update another workspace agent', 'PUT', '/v1/agents/{agentB}', { name: 'mine now' }),
@@ -239,6 +242,7 @@ const CASES: Case[] = [
   { name: 'model a number', method: 'POST', path: '/v1/chat/completions', body: { ...valid.openai, model: 4 }, status: 400, shape: 'openai', code: 'invalid_request_error' },
   { name: 'max_tokens negative', method: 'POST', path: '/v1/chat/completions', body: { ...valid.openai, max_tokens: -5 }, status: 400, shape: 'openai', code: 'invalid_request_error' },
   { name: 'temperature a string', method: 'POST', path: '/v1/chat/completions', body: { ...valid.openai, temperature: 'hot' }, status: 400, shape: 'openai', code: 'invalid_request_error' },
+  { name: 'lone surrogate in a message', method: 'POST', path: '/v1/chat/completions', body: `{"model":"svc-auto","messages":[{"role":"user","content":"\\ud800"}]}`, status: 400, shape: 'openai', code: 'invalid_request_error' },
   { name: 'wrong media type', method: 'POST', path: '/v1/chat/completions', body: JSON.stringify(valid.openai), contentType: 'text/plain', status: 400, shape: 'openai', code: 'invalid_request_error' },
   { name: 'empty body', method: 'POST', path: '/v1/chat/completions', body: '', status: 400, shape: 'openai', code: 'invalid_request_error' },
   { name: 'unknown agent address', method: 'POST', path: '/v1/chat/completions', body: { ...valid.openai, model: 'agent:nobody-here' }, status: 404, shape: 'openai', code: 'model_not_found' },
@@ -381,10 +385,11 @@ const CASES: Case[] = [
   // ---- MCP
   ...authRows('POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }),
   { name: 'GET is not offered', method: 'GET', path: '/mcp', status: 405, shape: 'native', code: 'method_not_allowed' },
-  { name: 'malformed JSON', method: 'POST', path: '/mcp', body: '{"jsonrpc":', headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc' },
+  { name: 'malformed JSON', method: 'POST', path: '/mcp', body: '{"jsonrpc":', headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc', code: 'invalid_body' },
+  { name: 'lone surrogate in a tool argument', method: 'POST', path: '/mcp', body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"service_verify","arguments":{"text":"\\ud800"}}}`, headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc', code: 'validation_failed' },
   { name: 'not a JSON-RPC message', method: 'POST', path: '/mcp', body: { hello: 'world' }, headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc' },
-  { name: 'JSON array body', method: 'POST', path: '/mcp', body: [], headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc' },
-  { name: 'body over the limit', method: 'POST', path: '/mcp', body: JSON.stringify({ x: HUGE }), headers: { accept: 'application/json, text/event-stream' }, status: 413, shape: 'native', code: null },
+  { name: 'JSON array body', method: 'POST', path: '/mcp', body: [], headers: { accept: 'application/json, text/event-stream' }, status: 400, shape: 'jsonrpc', code: 'invalid_body' },
+  { name: 'body over the limit', method: 'POST', path: '/mcp', body: JSON.stringify({ x: HUGE }), headers: { accept: 'application/json, text/event-stream' }, status: 413, shape: 'jsonrpc', code: 'payload_too_large' },
 
   // ---- Partner
   ...bodyRows('POST', '/partner/clients'),
@@ -420,10 +425,13 @@ const CASES: Case[] = [
   { name: 'variables a string', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id } }', variables: 'x' }, status: 400, shape: 'graphql' },
   { name: 'document does not parse', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id ' }, status: 400, shape: 'graphql' },
   { name: 'unknown field', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ nope }' }, status: 400, shape: 'graphql' },
-  { name: 'variable of the wrong type', method: 'POST', path: '/graphql', headers: GQL, body: { query: 'mutation($n: String!) { createAgent(input: { name: $n, role: "r", personality: "p", mission: "m", decisionStyle: "d", systemPrompt: "s" }) { id } }', variables: { n: 5 } }, status: 400, shape: 'graphql' },
+  { name: 'legacy application/json client: a request error is a 200', method: 'POST', path: '/graphql', body: { query: '{ nope }' }, status: 200, shape: 'graphql', code: 'graphql_validation_failed' },
+  { name: 'variable of the wrong type', method: 'POST', path: '/graphql', headers: GQL, body: { query: 'mutation($n: String!) { createAgent(input: { name: $n, role: "r", personality: "p", mission: "m", decisionStyle: "d", systemPrompt: "s" }) { id } }', variables: { n: 5 } }, status: 400, shape: 'graphql', code: 'graphql_validation_failed' },
+  { name: 'lone surrogate in a variable', method: 'POST', path: '/graphql', headers: GQL, body: `{"query":"mutation($n: String!) { createAgent(input: { name: $n, role: \\"r\\", personality: \\"p\\", mission: \\"m\\", decisionStyle: \\"d\\", systemPrompt: \\"s\\" }) { id } }","variables":{"n":"\\ud800"}}`, status: 400, shape: 'graphql', code: 'validation_failed' },
   { name: 'body over the limit', method: 'POST', path: '/graphql', headers: GQL, body: JSON.stringify({ query: `{ agents { id } } # ${HUGE}` }), status: 413, shape: 'graphql' },
-  { name: 'no key', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id } }' }, key: 'none', status: 401, shape: 'graphql' },
-  { name: 'revoked key', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id } }' }, key: 'revoked', status: 401, shape: 'graphql' },
+  // Keys are checked per root field (docs/security.md): a refused field is a field error, `data: null`, 200.
+  { name: 'no key', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id } }' }, key: 'none', status: 200, shape: 'graphql', code: 'unauthorized' },
+  { name: 'revoked key', method: 'POST', path: '/graphql', headers: GQL, body: { query: '{ agents { id } }' }, key: 'revoked', status: 200, shape: 'graphql', code: 'unauthorized' },
 ];
 
 function fill(value: string): string {
@@ -481,8 +489,11 @@ function checkShape(c: Case, body: any): void {
   } else if (shape === 'graphql') {
     expect(Array.isArray(body.errors), JSON.stringify(body)).toBe(true);
     expect(body.errors[0]).toMatchObject({ message: expect.any(String), extensions: { code: expect.any(String) } });
+    if (c.code) expect(body.errors[0].extensions.code).toBe(c.code);
   } else if (shape === 'jsonrpc') {
     expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    // The catalogue code travels in `data` (the SDK's own refusals have none).
+    if (c.code) expect(body.error.data.code).toBe(c.code);
   }
 }
 
@@ -493,16 +504,17 @@ const MOVING = new Set([
 ]);
 async function snapshot(): Promise<Map<string, string>> {
   const conn = t.app.services.orm.em.fork().getConnection();
-  const tables = (await conn.execute<{ table_name: string }[]>(
+  const listed = (await conn.execute(
     `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-  )).map((r) => r.table_name);
+  )) as { table_name: string }[];
+  const tables = listed.map((r) => r.table_name);
   const out = new Map<string, string>();
   for (const table of tables) {
     if (MOVING.has(table)) continue;
     // The allowance's running total is a cache made on first read: a row at 0 is nothing consumed.
     const where = table === 'usage_window_total' ? ' where allowance_used <> 0' : '';
     const rows = await conn.execute(`select to_jsonb(x)::text as j from public."${table}" x${where}`);
-    out.set(table, rows.map((r: { j: string }) => r.j).sort().join('\n'));
+    out.set(table, (rows as { j: string }[]).map((r) => r.j).sort().join('\n'));
   }
   return out;
 }
@@ -581,7 +593,7 @@ describe('bad input sweep: every refusal is the documented 4xx and changes nothi
 
   it.each(CASES.map((c) => [`${c.method} ${c.path}: ${c.name}`, c] as const))('%s', async (_label, c) => {
     const res = await send(c);
-        // Never a 5xx, but SPEC's 501 for the reserved `debate:` address.
+    // Never a 5xx, but SPEC's 501 for the reserved `debate:` address.
     if (c.status !== 501) expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
     expect(res.status, res.text.slice(0, 300)).toBe(c.status);
     checkShape(c, res.body);
@@ -591,5 +603,13 @@ describe('bad input sweep: every refusal is the documented 4xx and changes nothi
     const after = await snapshot();
     const changed = [...before.keys()].filter((k) => before.get(k) !== after.get(k));
     expect(changed).toEqual([]);
+  });
+
+  it('emoji, other scripts and well-formed pairs are text: stored and read back as sent', async () => {
+    const name = 'Ada 👩🏽‍💻 エイダ \u{1F600}';
+    const res = await api(t.baseUrl, a.key).put(`/v1/agents/${ids.agentA}`, { name });
+    expect(res.status).toBe(200);
+    const listed = await api(t.baseUrl, a.key).get('/v1/agents');
+    expect(listed.body.agents.find((x: { id: string }) => x.id === ids.agentA).name).toBe(name);
   });
 });
