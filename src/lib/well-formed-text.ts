@@ -5,24 +5,37 @@
  */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Where a value sits: its key and its parent's place (the root has none). */
+interface Place {
+  key: string;
+  parent: Place | undefined;
+}
+
+const pathOf = (place: Place | undefined): string[] => {
+  const path: string[] = [];
+  for (let p = place; p; p = p.parent) path.push(p.key);
+  return path.reverse();
+};
+
 /**
  * The path of the first string of a parsed JSON value (an object key or a string value) that is not
- * well-formed Unicode, or undefined. A key's path ends with the key itself. Iterative: any depth is safe.
+ * well-formed Unicode, or undefined. A key's path ends with the key itself (its bad half shown as
+ * U+FFFD). Iterative, and linear in the size of the value: any depth is safe.
  */
 export function firstIllFormedText(value: unknown): string[] | undefined {
-  const stack: [unknown, string[]][] = [[value, []]];
+  const stack: [unknown, Place | undefined][] = [[value, undefined]];
   while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
+    const [current, place] = stack.pop()!;
     if (typeof current === 'string') {
-      if (LONE_SURROGATE.test(current)) return path;
+      if (LONE_SURROGATE.test(current)) return pathOf(place);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    const entries = Array.isArray(current) ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
-      if (LONE_SURROGATE.test(key)) return [...path, key.replace(new RegExp(LONE_SURROGATE, 'gu'), '\uFFFD')];
-      stack.push([child, [...path, key]]);
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      if (LONE_SURROGATE.test(key)) return pathOf({ key: key.replace(new RegExp(LONE_SURROGATE, 'gu'), '\uFFFD'), parent: place });
+      stack.push([(current as Record<string, unknown>)[key], { key, parent: place }]);
     }
   }
   return undefined;

@@ -161,6 +161,8 @@ const CASES: Case[] = [
   invalid('NUL character in an update', 'PUT', '/v1/agents/{agentA}', { mission: NUL }),
   invalid('lone surrogate escape', 'POST', '/v1/agents', `{"name":"\\ud800","role":"r","personality":"p","mission":"m","decisionStyle":"d","systemPrompt":"s"}`),
   invalid('lone surrogate in a nested field', 'POST', '/v1/agents/{agentA}/chat', `{"message":"hi","context":[{"category":"c","label":"\\udc00x","data":"d"}]}`, 'context.0.label'),
+  invalid('a field nested 200 000 levels deep', 'POST', '/v1/agents/{agentA}/chat', `{"message":"hi","context":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, 'context'),
+  invalid('lone surrogate 100 000 levels deep', 'POST', '/v1/agents/{agentA}/chat', `{"message":"hi","responseFormat":{"type":"json","fields":${'{"a":'.repeat(100_000)}"\\ud800"${'}'.repeat(100_000)}}}`, 'responseFormat.fields'),
   invalid('lone surrogate in a key', 'PUT', '/v1/agents/{agentA}', `{"\\ud83d":"x"}`),
   invalid('lone surrogate in an update', 'PUT', '/v1/agents/{agentA}', `{"mission":"ok \\ud83d"}`, 'mission'),
   invalid('update: name a number', 'PUT', '/v1/agents/{agentA}', { name: 7 }, 'name'),
