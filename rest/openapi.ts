@@ -181,7 +181,7 @@ export function buildOpenApi(): Record<string, unknown> {
       title: 'svc API',
       version: '1.0.0',
       description:
-        'Request bodies whose schema says `additionalProperties: false` refuse a field they do not declare, at any depth: 400 naming it (`field`, `unknownFields`), nothing done. The gateway dialects and MCP accept and ignore unknown fields (docs/security.md, "Unknown fields").',
+        'Request bodies whose schema says `additionalProperties: false` refuse a field they do not declare, at any depth: 400 naming it (`field`, `unknownFields`), nothing done. The gateway dialects and MCP accept and ignore unknown fields (docs/security.md, "Unknown fields"). Text in a JSON body (a value or a key) must be well-formed Unicode: a lone surrogate escape such as `\\ud800` is a 400 naming the field, in the route\'s error shape (docs/security.md, "Bad input sweep").',
     },
     components: {
       securitySchemes: {

@@ -607,6 +607,24 @@ describe('bad input sweep: every refusal is the documented 4xx and changes nothi
     expect(changed).toEqual([]);
   });
 
+  it('/openapi.json documents the length bounds the sweep found enforced (a too long top-level field)', async () => {
+    const doc = await (await fetch(`${t.baseUrl}/openapi.json`)).json();
+    const rows = CASES.filter((c) => c.status === 400 && c.field && !c.field.includes('.') && c.body && typeof c.body === 'object' && !Array.isArray(c.body))
+      .map((c) => ({ c, value: (c.body as Record<string, unknown>)[c.field!] }))
+      .filter(({ value }) => typeof value === 'string' && value.length > 200);
+    expect(rows.length).toBeGreaterThan(5);
+    for (const { c, value } of rows) {
+      const path = fill(c.path).split('?')[0]!;
+      const template = Object.keys(doc.paths)
+        .filter((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+        .sort((x, y) => x.split('{').length - y.split('{').length)[0]!;
+      const schema = doc.paths[template]?.[c.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+      const max = schema?.properties?.[c.field!]?.maxLength;
+      expect(max, `${c.method} ${template} ${c.field}`).toBeTypeOf('number');
+      expect((value as string).length, `${c.method} ${template} ${c.field}`).toBeGreaterThan(max);
+    }
+  });
+
   it('emoji, other scripts and well-formed pairs are text: stored and read back as sent', async () => {
     const name = 'Ada 👩🏽‍💻 エイダ \u{1F600}';
     const res = await api(t.baseUrl, a.key).put(`/v1/agents/${ids.agentA}`, { name });
