@@ -846,8 +846,11 @@ export class Verifier {
         return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), ...(column ? { column } : {}) };
       });
     }
-    const regions = regionsOf(text, [...facts, ...others], (t) => this.contentStems(t).stems.length > 0);
+    // Whether a piece holds a content word (a stem contentStems would keep), without building its lists; the clauses
+    // cut once for both readers.
+    const hasContent = (t: string) => foldedWords(t).some((w) => this.stemOf(w) !== '');
     const clauses = clausesOf(text);
+    const regions = regionsOf(text, [...facts, ...others], hasContent, clauses);
     // Sixth round (support): words a clause's facts take from the clause before it, that of a label (`**Montant du marché :**
     // 86 400 € HT`) or, for a restatement (`6 % du budget, soit 2 916 €`, `soit 103 680 € TTC`), what the restated clause is about.
     // A restatement takes the restated clause's words before its own figure (`86 400 € HT, soit 103 680 € TTC`: not `HT`).

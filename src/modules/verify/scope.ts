@@ -184,8 +184,7 @@ const CONJUNCTION = /(?<![\p{L}])(?:and|or|while|whereas|plus|et|ou|puis)(?![\p{
  * both take them (`moved from 30 June to 15 September`). A fact with nothing of its own before it (`Ingrid
  * Olsen and Tomas Berg`) shares the previous fact's words. Returns, per fact, the spans of its words.
  */
-export function regionsOf(text: string, facts: readonly Span[], hasContent: (s: string) => boolean): Span[][] {
-  const clauses = clausesOf(text);
+export function regionsOf(text: string, facts: readonly Span[], hasContent: (s: string) => boolean, clauses: Span[] = clausesOf(text)): Span[][] {
   const out: Span[][] = facts.map(() => []);
   const order = facts.map((_, i) => i).sort((a, b) => facts[a]!.start - facts[b]!.start);
   for (const clause of clauses) {
