@@ -82,6 +82,9 @@ const NOT_NAMES = new Set(
   ).split(' '),
 );
 
+/** A French elided article or preposition opening a word (`d'`, `l'`, `qu'`, `jusqu'`) before a capital. */
+const ELIDED = /^(?:[dlDL]|[qQ]u|[jJ]usqu|[lL]orsqu|[pP]uisqu)['’](?=\p{Lu})/u;
+
 /** A number with a unit or scale letter stuck to it, an ordinal: an amount, not a code. */
 const AMOUNT_SHAPE = /^\d+(?:[.,]\d+)?(?:k|m|bn|b|kg|km|g|mg|t|h|hrs?|mins?|s|ms|st|nd|rd|th|er|re|e|eme|x|gb|mb|tb|kb|kw|kwh|mw|l|ml|cm|mm|m2|m3|pm|am|pt|px|pc|pct|yrs?|d|j|mo|db|w|v|mah|wh|lbs?|oz|rpm|hz|khz|ghz)$/i;
 const CODE = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}./-]*\p{N})(?=[\p{L}\p{N}./-]*\p{L})[\p{L}\p{N}]+(?:[-/.][\p{L}\p{N}]+)*(?![\p{L}\p{N}])/gu;
@@ -120,7 +123,14 @@ export function namesOf(text: string, tokens: Token[] = tag(text)): Entity[] {
   const flush = () => {
     // A name's words start with a capital (the tagger reads some lower-case French words as proper nouns)
     // and hold no apostrophe (`s'élève`).
-    const kept = run.filter((t) => !NOT_NAMES.has(fold(t.value)) && /^\p{Lu}/u.test(t.value) && !/[\p{N}'’]/u.test(t.value));
+    // A French elided article or preposition before a name (`d'Ardelis`, `l'Imprimerie`, `qu'Ardelis`) is not part of it:
+    // the name is the word after the apostrophe.
+    const kept = run
+      .map((t) => {
+        const m = ELIDED.exec(t.value);
+        return m ? { ...t, value: t.value.slice(m[0].length), start: t.start + m[0].length } : t;
+      })
+      .filter((t) => !NOT_NAMES.has(fold(t.value)) && /^\p{Lu}/u.test(t.value) && !/[\p{N}'’]/u.test(t.value));
     run = [];
     if (kept.length === 0) return;
     if (kept.length === 1 && kept[0]!.opening && isKnownWord(fold(kept[0]!.value))) return;

@@ -115,7 +115,7 @@ const LEAD_BONUS = 0.2;
 const LIGHT_WORDS = [
   'take', 'takes', 'taken', 'place', 'give', 'gives', 'given', 'gave', 'reach', 'reaches', 'reached', 'hold', 'holds', 'need', 'needs', 'make', 'makes', 'get', 'gets', 'come', 'comes', 'become', 'becomes', 'remain', 'remains', 'stand', 'stands',
   'amount', 'amounts', 'sum', 'figure', 'value', 'worth',
-  'eleve', 'elevent', 'montant', 'cas', 'doit', 'doivent', 'peut', 'peuvent', 'devra', 'devront', 'pourra', 'pourront', 'fait', 'font',
+  'eleve', 'elevent', 'elevee', 'elevees', 'montant', 'cas', 'doit', 'doivent', 'peut', 'peuvent', 'devra', 'devront', 'pourra', 'pourront', 'fait', 'font',
 ];
 /** Words an amount's unit already says (`costs €35`: the currency says it is a price; `weighs 5 kg`): left out when the claim's amount is of that kind. */
 const IMPLIED_BY: Record<string, string[]> = {
@@ -300,6 +300,8 @@ interface Facts {
   aboutContext?: Set<string>;
   quantities?: Fact<Quantity>[];
   dates?: Fact<DateSpan>[];
+  /** Folded words of a table row and its header. */
+  rowWords?: Set<string>;
   /** Folded words of the sentence and its context. */
   words?: Set<string>;
   /** Names and codes of the sentence (tagged on first need), and what each is said of. */
@@ -419,6 +421,27 @@ interface Cover {
 
 /** A sentence opening on a personal or demonstrative pronoun as its subject (English and French). */
 const PRONOUN_SUBJECT = /^[\s>*_-]*(?:it|they|this|these|he|she|il|elle|ils|elles|celle-ci|celui-ci|ceux-ci|celles-ci|cela|ceci)\s/iu;
+/** The longest head a document's own names are read from (its parties, its customer, its company). */
+const HEAD_MAX = 2_000;
+
+/**
+ * Seventh round (support): the names of a document's head, the lines between its title (a first line `# …`) and its first
+ * section heading: its parties (`**Between:** Quenby Street Family Clinic … **And:** Sorrelwick Hygiene Services`), its
+ * customer, its company (`**Entreprise :** Ardelis Conseil SAS`). They are the document's own identifiers, as its title
+ * is: every sentence of the document is about them, so they join each sentence's context. A text without a title, or
+ * whose head is longer than HEAD_MAX (a chunk, a document without sections), has none.
+ */
+function headNames(content: string): string {
+  const title = /^\s*#[^\n]*\n/.exec(content);
+  if (!title) return '';
+  const rest = content.slice(title[0].length);
+  const next = /^#{1,6}\s/m.exec(rest);
+  const head = next ? rest.slice(0, next.index) : rest;
+  if (head.length > HEAD_MAX || head.trim() === '') return '';
+  const names = entitiesOf(head).filter((e) => e.kind === 'name').map((e) => e.text);
+  return [...new Set(names)].join(' ; ');
+}
+
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
@@ -561,6 +584,7 @@ export class Verifier {
       // The document's own context, carried by each of its sentences: its name, its title (first heading),
       // the current section's heading and, in a table, the header row.
       const name = p.source.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
+      const parties = headNames(p.content);
       let title = '';
       let section = '';
       let header: string[] | null = null;
@@ -586,7 +610,7 @@ export class Verifier {
         // Seventh round: a sentence whose subject is a pronoun (`It still works in this release.`, `Elle ne s'applique pas
         // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
         const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
-        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : [])].join(' \n ');
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), parties].join(' \n ');
         for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
@@ -941,6 +965,23 @@ export class Verifier {
     return f.dates;
   }
 
+  /** Folded words of the sentence and, for a table row, of its column headers (a row is read with its header). */
+  private rowWords(s: Sentence): Set<string> {
+    if (!s.header) return this.sentenceWords(s);
+    const f = this.facts(s);
+    return (f.rowWords ??= new Set([...this.sentenceWords(s), ...words(s.header.join(' ')).map((w) => w.w)]));
+  }
+
+  /** Folded words of the sentence's context without its document's head names (the parties, `headNames`). */
+  private partylessWords(s: Sentence): Set<string> {
+    let context = this.contextWords.get(s.contextText);
+    if (!context) {
+      const own = s.contextText.slice(0, s.contextText.lastIndexOf(' \n '));
+      this.contextWords.set(s.contextText, (context = new Set(words(own).map((w) => w.w))));
+    }
+    return context;
+  }
+
   /** Folded words of the sentence and its context. */
   private wordsIn(s: Sentence): Set<string> {
     const f = this.facts(s);
@@ -1157,7 +1198,11 @@ export class Verifier {
     // A sentence stating the claim with its names outweighs one where another name stands (the claim's name
     // is stated elsewhere in the evidence).
     // A sentence stating the claim's exact amount is about the claim's subject: another amount elsewhere is another subject's.
-    if (best?.rule === 'numbers' && best.verdict === 'contradicted' && support?.rule === 'numbers') best = support;
+    // Seventh round: the same for a date (the meeting's date in the minutes' head against another date of a resolution), where
+    // the supporting sentence names no code the claim does not (`Relates to invoice: INV-58214 dated 4 June 2027` is the
+    // invoice's date, not the credit note's).
+    const foreignCode = (id: number) => codesOf(this.sentences[id]!.seg.text).some((c) => !claim.entities.some((e) => e.kind === 'code' && e.words.join(' ') === c.words.join(' ')));
+    if (best?.rule === 'dates' && best.verdict === 'contradicted' && support?.rule === 'dates' && !foreignCode(support.id)) best = support;
     if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
     // Sixth round (support): the next best-covered candidate is read when the best one's anchors do not all agree (the
     // penalty per day of the contract against the penalty the minutes say was kept).
@@ -1276,7 +1321,10 @@ export class Verifier {
       if (top.equal) continue;
       // Sixth round: a date the sentence states as a possibility or under a condition (`The Tenant may end this lease on 1
       // September 2031 … provided …`) is an option, not the date of the claim's fact: no conflict with it.
-      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical)) {
+      // Seventh round: a date said of a moment (`on`, `le`) is not compared with the start or the end of a span (`du 15 octobre 2026
+      // au 14 avril 2028`): the span is another thing's (a mandate renewed at the meeting, not the meeting's date).
+      const pointAgainstSpan = 'granularity' in (c.fact as object) && c.lead === 'at' && /^(?:start|end)$/.test(top.p.lead) && leads.has('start') && leads.has('end');
+      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan) {
         missing = true;
         continue;
       }
@@ -1446,7 +1494,11 @@ export class Verifier {
     // mentions makes the claim unverifiable, unless it stands where the sentence names another (a changed
     // name in what the claim says, not in what it is about).
     const sentenceAndContext = this.wordsIn(s);
-    const here = (e: Entity) => e.words.every((w) => sentenceAndContext.has(w));
+    // Seventh round: the document's head names (its parties) say what the sentence is about, not who acts in it: a name the
+    // claim states (after its verb) is here only in the sentence or its own context (title, section, row header).
+    const stated0 = (e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name';
+    const ownContext = this.partylessWords(s);
+    const here = (e: Entity) => e.words.every((w) => (stated0(e) ? ownContext.has(w) || this.sentenceWords(s).has(w) : sentenceAndContext.has(w)));
     const absent = claim.entities.filter((e) => !here(e));
     // A code of the claim found only in the context, where the sentence itself states another code of the same
     // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
@@ -1519,7 +1571,7 @@ export class Verifier {
       if (!covered && (flipped || uncovered.some((u) => this.toldApart(claim, u, s)))) return none;
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
-      if (claim.acronyms.some((a) => !this.sentenceWords(s).has(a))) return none;
+      if (claim.acronyms.some((a) => !this.rowWords(s).has(a))) return none;
       const polarity = this.polarity(claim, this.polarityIn(s).polarity);
       // Seventh round: the claim's names left to the document are all of what it is about (before its verb, `Chez
       // Papeterie Gendrault, …`, `La remise de … de Papeterie Gendrault`) and the sentence holds every word of the claim
@@ -1557,6 +1609,10 @@ export class Verifier {
     if (polarity === 'unclear') return none;
     if (polarity === 'opposite') {
       if (!this.oppositeStands(claim, s)) return none;
+      // Seventh round: an antonym in a sentence that does not state the claim's date is about the other end of the thing
+      // (`after the end of the membership` against `the membership starts on 1 October 2026`), not against the claim. (An
+      // amount's antonym, `en baisse de 9 %` against `en hausse de 9 %`, is what the amount is said of: it stays a conflict.)
+      if (flipped && when === 'missing') return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
@@ -1566,6 +1622,9 @@ export class Verifier {
     if (!this.namesInRole(claim, s)) return none;
     // Fifth round (precision): an antonym of a claim word in the sentence is never a support; nor a sentence saying nothing of the claim itself.
     if (flipped || this.saysNothingOf(claim, s, subjectNamed)) return none;
+    // Seventh round: an acronym of the claim (`CSE`, `VAT`) is a specific term, here as in a graded support: the sentence (a
+    // table row with its column headers) must hold it, now that the document's head names may cover the rest of a name.
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, score: full, own: score };
   }
@@ -1676,13 +1735,15 @@ export class Verifier {
     const facts = claim.quantities.length + claim.dates.length > 0;
     if (facts && !/\d/.test(s.seg.text) && !/\d/.test(s.contextText)) return false;
     const own = this.sentenceWords(s);
-    if (claim.acronyms.some((a) => !own.has(a))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a))) return false;
     for (const e of claim.entities) {
       if (e.words.every((w) => own.has(w))) continue;
-      let context = this.contextWords.get(s.contextText);
-      if (!context) this.contextWords.set(s.contextText, (context = new Set(words(s.contextText).map((w) => w.w))));
+      const context = this.partylessWords(s);
       if (e.words.every((w) => context.has(w))) continue;
-      if (claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage)) continue;
+      // A name left to the document (compare, `docName`): one of what the claim is about, or, where the claim's amounts
+      // or dates are to agree, one it states (`Quenby Street pays Sorrelwick £4,860 a month` against the charges table
+      // of Sorrelwick's contract).
+      if (((claim.verbAt >= 0 && e.start < claim.verbAt) || facts) && this.inPassage(e, s.passage)) continue;
       return false;
     }
     if (!facts) return true;
