@@ -27,14 +27,21 @@ describe('seventh round: document structure', () => {
       '',
       'The monthly maintenance fee is £1,250.',
       '',
+      'The annual inspection visit takes place on 5 May 2026.',
+      '',
       '## 2. Contacts',
       '',
       'Service requests are handled by the contract manager, Ines Folarin.',
     ].join('\n');
 
-    it('an amount of a party named only in the head is compared: another amount of the same subject is a conflict', async () => {
+    it('a date of a party named only in the head is compared: another date of the same event is a conflict', async () => {
+      expect(await verdict("Harwell Dental Practice's annual inspection visit takes place on 5 May 2026.", contract)).toBe('supported');
+      expect(await verdict("Harwell Dental Practice's annual inspection visit takes place on 12 May 2026.", contract)).toBe('contradicted');
+    });
+
+    it('an amount of a party named only in the head supports, but another amount is no conflict (which party it is of is not said)', async () => {
       expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,250.", contract)).toBe('supported');
-      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", contract)).toBe('contradicted');
+      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", contract)).toBe('unverifiable');
     });
 
     it('a name the claim states is not taken from the head: a party is not who acts in the sentence', async () => {
