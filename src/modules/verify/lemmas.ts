@@ -8,7 +8,7 @@
  * contracts it is *included* (`y compris`, `Prestations comprises`), not a form of `comprendre` (*to understand*, *to
  * consist of*).
  */
-import type { Language } from './text.js';
+import type { Language } from './language.js';
 
 /** English irregular verbs: past and participle forms → base form. */
 const ENGLISH_FORMS: Record<string, string> = {};

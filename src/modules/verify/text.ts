@@ -1,3 +1,4 @@
+import type { Language } from './language.js';
 import { lemmaOf } from './lemmas.js';
 import { createRequire } from 'node:module';
 
@@ -69,7 +70,7 @@ export function words(text: string): Word[] {
   return out;
 }
 
-export type Language = 'en' | 'fr';
+export type { Language } from './language.js';
 
 const EN = new Set(
   'the a an and or of to in on at by for with from is are was were be been has have had will would it its this that these those which who not no than'.split(' '),
