@@ -121,6 +121,9 @@ const LIGHT_WORDS = [
 const IMPLIED_BY: Record<string, string[]> = {
   money: ['cost', 'costs', 'price', 'priced', 'prices', 'charged', 'charge', 'pay', 'pays', 'paid', 'payable', 'receive', 'receives', 'received', 'cout', 'coute', 'coutent', 'prix', 'tarif', 'facture', 'factures', 'percoit', 'percoivent', 'recoit', 'recoivent', 'verse', 'versee'],
   mass: ['weigh', 'weighs', 'weight', 'pese', 'pesent', 'poids'],
+  // Eighth round (support): a size's verb and nouns (`measures 120 x 30 cm`), as `weighs` for a mass.
+  length: ['measure', 'measures', 'measured', 'measuring', 'size', 'dimension', 'dimensions', 'mesure', 'mesurent', 'taille'],
+  area: ['measure', 'measures', 'measured', 'size', 'mesure', 'mesurent', 'surface', 'superficie'],
   ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
@@ -177,6 +180,16 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
       !times.some((t) => q.start < t.end && q.end > t.start) &&
       (q.dimension !== null || !/(?<![\p{L}])\p{Lu}[\p{L}-]*\s+$/u.test(text.slice(Math.max(0, q.start - 30), q.start))),
   );
+  // Eighth round (support): the sides of a size (`50 x 30 mm`, `90 × 215 cm`) are both in the unit written after the last
+  // one: the first side alone was a bare number, compared with any bare number of a sentence (a quantity, a row's count).
+  for (let i = amounts.length - 2; i >= 0; i--) {
+    const q = amounts[i]!;
+    const next = amounts[i + 1]!;
+    const figure = /^\d+(?:[.,]\d+)?/.exec(text.slice(next.start));
+    if (q.unit !== null || next.dimension === null || !figure || !/^\s*[x×]\s*$/iu.test(text.slice(q.end, next.start))) continue;
+    const written = Number(figure[0].replace(',', '.'));
+    if (written > 0) Object.assign(q, { value: q.value * (next.value / written), unit: next.unit, dimension: next.dimension });
+  }
   for (const q of amounts) {
     const period = periodOf(text, q);
     if (period) q.period = period;
@@ -359,6 +372,8 @@ interface Claim {
   light: Set<string>;
   quantities: Fact<Quantity>[];
   dates: Fact<DateSpan>[];
+  /** It states a price or amount per unit (`£3.10 each`, `chacun`, `par unité`): a table's unit column is the one it means. */
+  perUnit: boolean;
   /** The claim's names and codes with what it says of each (filled on first need). */
   named?: Fact<Entity>[];
   /** The names the claim says act for a party (roles.ts, filled on first need). */
@@ -419,6 +434,11 @@ interface Cover {
   gradedPossible: boolean;
 }
 
+/** Words saying an amount is per unit (`£3.10 each`, `430 Wc chacun`, `par unité`): a table's `Unit price` / `Prix unitaire` column. */
+const PER_UNIT = /(?<![\p{L}])(?:each|apiece|per\s+(?:unit|item|piece)|chacun|chacune|par\s+unit[ée]|l['’]unit[ée]|la\s+pi[èe]ce|unitaire)(?![\p{L}])/iu;
+/** The words of a unit column's header (`Unit price`, `Prix unitaire`, `P.U.`). */
+const UNIT_HEADER_WORDS = ['unit', 'unitaire', 'pu'];
+
 /** A sentence opening on a personal or demonstrative pronoun as its subject (English and French). */
 const PRONOUN_SUBJECT = /^[\s>*_-]*(?:it|they|this|these|he|she|il|elle|ils|elles|celle-ci|celui-ci|ceux-ci|celles-ci|cela|ceci)\s/iu;
 /** The longest head a document's own names are read from (its parties, its customer, its company). */
@@ -440,6 +460,34 @@ function headNames(content: string): string {
   if (head.length > HEAD_MAX || head.trim() === '') return '';
   const names = entitiesOf(head).filter((e) => e.kind === 'name').map((e) => e.text);
   return [...new Set(names)].join(' ; ');
+}
+
+/** A head line's label naming the document's own number or reference (`**Invoice number:**`, `**Document ref.:**`, `Devis n° :`). */
+const REFERENCE_LABEL = /(?<![\p{L}])(?:number|no|n[°º]|ref|reference|r[ée]f|r[ée]f[ée]rence|num[ée]ro)(?![\p{L}])/iu;
+
+/**
+ * Eighth round (support): the codes a document's head gives as its own number or reference (`**Invoice number:**
+ * CPD-2026-3391`, `**Policy number:** PSM-CH-2026-58317`, `**Document ref.:** VAL-PL-2026-03`), the first code of a
+ * head line whose label names a number or a reference. They identify the document as its title does, so they join each
+ * of its sentences' context: `The 400 A1 posters on invoice CPD-2026-3391` is about the rows of that invoice. A code of
+ * another label (`**Purchase order:** PO-…`, a licence, a VAT registration) is not the document's own.
+ */
+function headCodes(content: string): string {
+  const title = /^\s*#[^\n]*\n/.exec(content);
+  if (!title) return '';
+  const rest = content.slice(title[0].length);
+  const next = /^#{1,6}\s/m.exec(rest);
+  const head = next ? rest.slice(0, next.index) : rest;
+  if (head.length > HEAD_MAX) return '';
+  const out: string[] = [];
+  for (const line of head.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0 || !REFERENCE_LABEL.test(line.slice(0, colon))) continue;
+    const value = line.slice(colon + 1).replace(/^[\s*_]+/u, '');
+    const code = codesOf(value)[0];
+    if (code && code.start === 0) out.push(code.text);
+  }
+  return out.join(' ; ');
 }
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -585,6 +633,7 @@ export class Verifier {
       // the current section's heading and, in a table, the header row.
       const name = p.source.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
       const parties = headNames(p.content);
+      const codes = headCodes(p.content);
       let title = '';
       let section = '';
       let header: string[] | null = null;
@@ -610,7 +659,7 @@ export class Verifier {
         // Seventh round: a sentence whose subject is a pronoun (`It still works in this release.`, `Elle ne s'applique pas
         // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
         const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
-        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), parties].join(' \n ');
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(codes ? [codes] : []), parties].join(' \n ');
         for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
@@ -771,6 +820,7 @@ export class Verifier {
       affirmed,
       absent,
       restricted: hasRestriction(seg.text),
+      perUnit: PER_UNIT.test(seg.text),
       light,
       negative: hasNegativeMeaning(foldedLetters(seg.text)),
       // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
@@ -792,6 +842,11 @@ export class Verifier {
       this.lightMemo.set(kinds, set);
     }
     return set;
+  }
+
+  /** The stems of a unit column's header words (UNIT_HEADER_WORDS), for a claim stating an amount per unit. */
+  private unitStems(): string[] {
+    return UNIT_HEADER_WORDS.map((w) => this.stemOf(w)).filter(Boolean);
   }
 
   /** Stems of a claim word's synonyms, translations and other indexed forms, looked up once per claim and stem. */
@@ -1287,7 +1342,7 @@ export class Verifier {
     for (const c of claimFacts) {
       let same = keyedByColumn(
         sentenceFacts.filter((p) => comparable(c.fact, p.fact)),
-        { entities: claim.entities.map((e) => e.words), acronyms: claim.acronyms, stems: claim.stems },
+        { entities: claim.entities.map((e) => e.words), acronyms: claim.acronyms, stems: claim.perUnit ? [...claim.stems, ...this.unitStems()] : claim.stems },
       );
       // Stated by the document's own context (an invoice's number or date in its title): agreed, when the sentence does not state it.
       if (!same.some((p) => equal(c.fact, p.fact)) && contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p))) continue;
@@ -1305,7 +1360,10 @@ export class Verifier {
         .map((p) => ({ p, about: Math.max(this.aboutScore(c, p, claim), sameLine ? THRESHOLDS.subject : 0) + (c.lead !== '' && p.lead === c.lead && leads.size > 1 ? LEAD_BONUS : 0), equal: equal(c.fact, p.fact) }))
         .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
       const top = ranked[0]!;
-      const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS);
+      // Eighth round (support): a fact of the sentence equal to another fact of the claim is that one's, not a rival (`50 x 30 mm`:
+      // the 30 mm is the claim's other side).
+      const otherOfClaim = (r: { p: Fact<T>; equal: boolean }) => !r.equal && claimFacts.some((o) => o !== c && equal(o.fact, r.p.fact));
+      const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS && !otherOfClaim(r));
       // The sentence's only fact (amount or date), equal to the claim's, in a sentence that covers the claim: the claim's, whatever
       // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`).
       const onlyEqual = sentenceFacts.length === 1 && top.equal;
@@ -1357,7 +1415,18 @@ export class Verifier {
     // the same twice over).
     const { flips } = read;
     if (flips.length > 0 && mixed === 0 && flips.every((i) => decisions[i]) && decisions.every((d, i) => flips.includes(i) || !d)) return 'opposite';
+    // Eighth round (support): a negated claim whose main verb the sentence negates too, every occurrence, says the same thing;
+    // the words left disagreeing are the verb's complements, which the claim's negation reaches and the sentence's does not
+    // (`does not pay service credits in cash` against `Credits are … not paid in cash`, `ne rompt pas la convention de stage`
+    // against `suspend le stage sans le rompre`). Read for a support only: it never makes a contradiction.
+    if (verb && flips.length === 0 && claim.negated.has(verb) && !claim.affirmed.has(verb) && this.verbNegated(claim, f, verb)) return 'same';
     return 'unclear';
+  }
+
+  /** Whether the sentence holds the claim's verb (itself or an alternative, not an antonym), negated wherever it stands. */
+  private verbNegated(claim: Claim, f: Map<string, boolean[]>, verb: string): boolean {
+    const flags = [...(f.get(verb) ?? []), ...(f.has(verb) ? [] : this.alternativesOf(claim, verb).flatMap((a) => f.get(a) ?? []))];
+    return flags.length > 0 && flags.every((x) => x);
   }
 
   /** Whether the sentence holds a claim word, as itself, an alternative or an antonym. */
@@ -1550,10 +1619,23 @@ export class Verifier {
     const statement = () => claim.stems.some((st) => claim.said.has(st) && !claim.light.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a))));
     // Sixth round (support): a name qualifying a noun of the claim that the sentence holds (`not part of the Sorrelwick
     // agreement` against `not part of this agreement`) says which one, as a subject's name does.
-    const qualifier = (e: Entity) => {
-      const next = /^(?:['’]s)?\s+(\p{L}+)/u.exec(claim.seg.text.slice(e.end));
-      const st = next ? this.stemOf(fold(next[1]!)) : '';
-      return st !== '' && s.stems.has(st);
+    // Eighth round: the noun may be said by a synonym (`the Bramble & Vow quotation` against `this quote`), a name joined to
+    // the next by `&` qualifies what that one qualifies, and a name after `of`/`de` qualifies the noun before it (`la
+    // convention de stage de Lison Terrachaud` against `… suspend le stage`), unless the sentence says a name acts for a party
+    // (`Pour le Client : …`): a role each party may hold (a manager, a signatory) is not told apart by its noun.
+    const holds = (word: string) => {
+      const st = this.stemOf(fold(word));
+      return st !== '' && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a)));
+    };
+    const qualifier = (e: Entity, depth = 0): boolean => {
+      const after = claim.seg.text.slice(e.end);
+      const joined = /^\s*&\s*/u.exec(after);
+      const partner = joined ? claim.entities.find((x) => x.start === e.end + joined[0].length) : undefined;
+      if (partner && depth < 3) return qualifier(partner, depth + 1);
+      const next = /^(?:['’]s)?\s+(\p{L}+)/u.exec(after);
+      if (next && holds(next[1]!)) return true;
+      const of = /(\p{L}+)\s+(?:of|de|du|des|d['’])\s*(?:the\s+|la\s+|le\s+|l['’])?$/iu.exec(claim.seg.text.slice(0, e.start));
+      return of !== null && holds(of[1]!) && this.rolesIn(s).length === 0;
     };
     const docName = (e: Entity) =>
       ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
@@ -1717,7 +1799,10 @@ export class Verifier {
     const sentence = this.entityFacts(s);
     for (const c of stated) {
       const key = c.fact.words.join(' ');
-      const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind);
+      // Eighth round: a name sharing a word with the claim's is that name written longer (`Monica Ibarra, Ibarra Ag Insurance
+      // Services`), not another name the claim's statement could be about (as in replacedName).
+      const longer = (p: Fact<Entity>) => p.fact.words.join(' ') !== key && p.fact.words.some((w) => c.fact.words.includes(w) && !/^\d+$/.test(w));
+      const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind && !longer(p));
       const own = sameKind.filter((p) => p.fact.words.join(' ') === key);
       if (own.length === 0) continue; // in the context (the document's parties): no role to compare
       if (sameKind.length === own.length) continue; // the only name of its kind there

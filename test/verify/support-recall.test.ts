@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+
+/** The verdict of one claim against passages (each a document of its own). */
+async function verdict(claim: string, ...documents: string[]): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/**
+ * Eighth round of issue 26 (docs/quality.md, "Eighth round: support recall"): claims their documents support, left
+ * unverifiable. Sentences written for these tests, none from a labelled set.
+ */
+describe('eighth round: support recall', () => {
+  describe("a document's own number in its head is every sentence's context", () => {
+    const invoice = [
+      '# Invoice — Harlow Signs Ltd',
+      '',
+      '**Invoice number:** HSL-2027-0815',
+      '**Purchase order:** PO-KT-5521',
+      '',
+      '## Items',
+      '',
+      '| Item | Description | Quantity | Unit price | Amount |',
+      '| --- | --- | --- | --- | --- |',
+      '| 1 | Window vinyl lettering, matt white | 12 | £14.50 | £174.00 |',
+    ].join('\n');
+
+    it('a claim naming the invoice by the number of its head reads the rows of that invoice: another total is a conflict', async () => {
+      expect(await verdict('The window vinyl lettering on invoice HSL-2027-0815 totals £174.00.', invoice)).toBe('supported');
+      expect(await verdict('The window vinyl lettering on invoice HSL-2027-0815 totals £190.00.', invoice)).toBe('contradicted');
+    });
+
+    it('another number of the same series is still another document', async () => {
+      expect(await verdict('The window vinyl lettering on invoice HSL-2027-0816 totals £174.00.', invoice)).toBe('unverifiable');
+    });
+
+    it('an amount per unit (`each`) is the one under the unit column, not the line total', async () => {
+      expect(await verdict('The window vinyl lettering on invoice HSL-2027-0815 was billed at £14.50 each.', invoice)).toBe('supported');
+      expect(await verdict('The window vinyl lettering on invoice HSL-2027-0815 was billed at £15.50 each.', invoice)).toBe('contradicted');
+    });
+  });
+
+  describe('the sides of a size are in the unit written after the last one', () => {
+    const quote = '# Quote\n\n| Item | Price |\n| --- | --- |\n| Oak shelf, 120 x 30 cm, pack of 2 | £85.00 |';
+
+    it('`120 x 30 cm` states both sides in centimetres: the claim stating them is supported', async () => {
+      expect(await verdict('The oak shelf measures 120 x 30 cm.', quote)).toBe('supported');
+    });
+
+    it('a claim with another side is not supported', async () => {
+      expect(await verdict('The oak shelf measures 100 x 30 cm.', quote)).not.toBe('supported');
+    });
+  });
+
+  describe("a name of the claim left to its document", () => {
+    it('a name written longer beside the claim\'s (`Dana Whitlock, Whitlock Risk Advisers`) is that name, not another one the statement is about', async () => {
+      const schedule = '# Policy Schedule\n\n**Policyholder:** Keswick Bakery Ltd\n\n## Parties\n\n**Broker:** Dana Whitlock, Whitlock Risk Advisers';
+      expect(await verdict("The broker for Keswick Bakery's policy is Dana Whitlock.", schedule)).toBe('supported');
+    });
+
+    const quote = ['# Wedding quotation', '', '**Planner:** Larkmoor Events Ltd', '**Couple:** Ada Finch and Tom Reyes', '', '## Not included', '', 'Flowers, music and the photographer are not included in this quote;'].join('\n');
+    it('a name qualifying a noun the sentence says by a synonym (`the Larkmoor Events quotation` / `this quote`)', async () => {
+      expect(await verdict('Flowers are not included in the Larkmoor Events quotation.', quote)).toBe('supported');
+    });
+
+    const convention = ['# Convention de stage', '', '**Stagiaire :** Mme Inès Valfort', '', '## Suspension', '', 'Une absence pour maladie est sans effet sur la convention de stage.'].join('\n');
+    it('a name after `de` qualifies the noun before it (`la convention de stage de Inès Valfort` / `la convention de stage`)', async () => {
+      expect(await verdict('Une absence pour maladie est sans effet sur la convention de stage de Inès Valfort.', convention)).toBe('supported');
+    });
+
+    it('not where the sentence says a name acts for a party: a role each party may hold is not told apart by its noun', async () => {
+      const contract = ['# Contrat de prestation', '', '**Client :** Boulangerie Vasselin', '**Prestataire :** Ateliers Morand', '', '## Signatures', '', 'Pour le Client : Claire Dumont, gérante.'].join('\n');
+      expect(await verdict('Claire Dumont est la gérante des Ateliers Morand.', contract)).not.toBe('supported');
+    });
+  });
+
+  describe('a negated claim whose verb the sentence negates too', () => {
+    const policy = '# Harbour Telecom service credits\n\nCredits are applied to the next invoice and are not paid in cash.';
+    it("the verb's complements standing outside the sentence's negation do not make the polarity unclear", async () => {
+      expect(await verdict('Harbour Telecom does not pay service credits in cash.', policy)).toBe('supported');
+    });
+
+    it('a verb the sentence affirms is no support', async () => {
+      expect(await verdict('Harbour Telecom does not apply credits to the next invoice.', policy)).not.toBe('supported');
+    });
+  });
+});
