@@ -378,6 +378,25 @@ interface Claim {
   named?: Fact<Entity>[];
   /** The names the claim says act for a party (roles.ts, filled on first need). */
   roles?: Role[];
+  /** Per stem of `stems`, what `cover` reads of it, and the weight of each of `nameStems` (filled on first need). */
+  stemInfo?: ClaimStem[];
+  nameWeights?: number[];
+}
+
+/** What `cover` reads of a claim stem, looked up once per claim. */
+interface ClaimStem {
+  stem: string;
+  /** Its weight (`idf`). */
+  w: number;
+  /** Its alternatives (`alternativesOf`) and paraphrases (`paraphrasesOf`), on first need. */
+  alternatives: string[] | null;
+  paraphrases: readonly string[] | null;
+  /** Its antonyms that are not themselves words of the claim. */
+  antonyms: string[];
+  /** Its shorter forms, for a stem of more than five letters. */
+  shorter: string[] | null;
+  light: boolean;
+  said: boolean;
 }
 
 /**
@@ -573,8 +592,10 @@ export class Verifier {
   private idfCount = -1;
   /** The light stems of a claim by the kinds of its amounts and dates (`lightStems`). */
   private readonly lightMemo = new Map<string, Set<string>>();
-  /** Shorter forms of a claim stem (`shorterForm`), longest first. */
-  private readonly shorterForms = new Map<string, string[]>();
+  /** Shorter forms of a claim stem (`shorterForms`), longest first. */
+  private readonly shorterFormMemo = new Map<string, string[]>();
+  /** Which of a claim's stems a sentence lacks (`cover`), reused from candidate to candidate. */
+  private missingMarks = new Uint8Array(32);
   /** Folded word → stem ('' when ignored), for this verification. */
   private readonly stems = new Map<string, string>();
 
@@ -1116,17 +1137,15 @@ export class Verifier {
     return (s.words ??= new Set(words(s.seg.text).map((w) => w.w)));
   }
 
-  /** Whether `stems` holds a shorter form of `stem` (at least five letters: `month` of `monthli`). */
-  private shorterForm(stem: string, stems: Set<string>): boolean {
-    // Its shorter forms, longest first, cut once per stem (were cut again for every candidate).
-    let forms = this.shorterForms.get(stem);
+  /** The shorter forms of `stem` a sentence may hold instead (at least five letters: `month` of `monthli`), longest first, cut once per stem. */
+  private shorterForms(stem: string): string[] {
+    let forms = this.shorterFormMemo.get(stem);
     if (!forms) {
       forms = [];
       for (let n = stem.length - 1; n >= 5; n--) forms.push(stem.slice(0, n));
-      this.shorterForms.set(stem, forms);
+      this.shorterFormMemo.set(stem, forms);
     }
-    for (const f of forms) if (stems.has(f)) return true;
-    return false;
+    return forms;
   }
 
   /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
@@ -1479,6 +1498,28 @@ export class Verifier {
     return { decisions, mixed, decided, flips };
   }
 
+  /**
+   * What `cover` reads of each claim stem, looked up once per claim (were looked up again for every candidate): its
+   * weight, its antonyms that are not words of the claim, its shorter forms, whether it is light, said, a verb; its
+   * alternatives and paraphrases on first need, as before.
+   */
+  private stemsOf(claim: Claim): ClaimStem[] {
+    if (!claim.stemInfo) {
+      claim.stemInfo = claim.stems.map((stem) => ({
+        stem,
+        w: this.idf(stem),
+        alternatives: null,
+        paraphrases: null,
+        antonyms: [...(this.antonyms.get(stem) ?? [])].filter((a) => !claim.stems.includes(a)),
+        shorter: stem.length > 5 ? this.shorterForms(stem) : null,
+        light: claim.light.has(stem),
+        said: claim.said.has(stem),
+      }));
+      claim.nameWeights = claim.nameStems.map((stem) => this.idf(stem));
+    }
+    return claim.stemInfo;
+  }
+
   /** How much of the claim one sentence holds (its words, then its names): read once per claim and candidate. */
   private cover(claim: Claim, s: Sentence): Cover {
     let total = 0;
@@ -1486,19 +1527,27 @@ export class Verifier {
     let flipped = false;
     // Coverage: every content word of the claim found in the sentence (or its context), as itself, another form, a synonym or an antonym.
     const uncovered: string[] = [];
+    const info = this.stemsOf(claim);
+    const missing = this.missingMarks.length >= info.length ? this.missingMarks : (this.missingMarks = new Uint8Array(info.length * 2));
     // Light words the sentence leaves out weigh nothing either way.
     let lightMissing = 0;
-    for (const stem of claim.stems) {
-      const w = this.idf(stem);
+    const stems = s.stems;
+    const context = s.context;
+    const held = (a: string) => stems.has(a) || context.has(a);
+    for (let i = 0; i < info.length; i++) {
+      const x = info[i]!;
+      const stem = x.stem;
+      const w = x.w;
+      missing[i] = 0;
       total += w;
-      if (s.stems.has(stem)) found += w;
-      else if (s.context.has(stem)) found += w * CONTEXT_WEIGHT;
-      else if (this.alternativesOf(claim, stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * SYNONYM_WEIGHT;
-      else if (this.paraphrasesOf(stem).some((a) => s.stems.has(a) || s.context.has(a))) found += w * PARAPHRASE_WEIGHT;
+      if (stems.has(stem)) found += w;
+      else if (context.has(stem)) found += w * CONTEXT_WEIGHT;
+      else if ((x.alternatives ??= this.alternativesOf(claim, stem)).some(held)) found += w * SYNONYM_WEIGHT;
+      else if ((x.paraphrases ??= this.paraphrasesOf(stem)).some(held)) found += w * PARAPHRASE_WEIGHT;
       else {
         let opposite = false;
-        for (const a of this.antonyms.get(stem) ?? []) {
-          if (s.stems.has(a) && !claim.stems.includes(a)) {
+        for (const a of x.antonyms) {
+          if (stems.has(a)) {
             opposite = true;
             break;
           }
@@ -1506,11 +1555,12 @@ export class Verifier {
         if (opposite) {
           found += w;
           flipped = true;
-        } else if (stem.length > 5 && this.shorterForm(stem, s.stems)) {
+        } else if (x.shorter !== null && x.shorter.some((f) => stems.has(f))) {
           // A shorter indexed form of the word (`month` for `monthly`, `fortnight` for `fortnightly`).
           found += w * SYNONYM_WEIGHT;
-        } else if (!claim.light.has(stem)) {
+        } else if (!x.light) {
           uncovered.push(stem);
+          missing[i] = 1;
         } else lightMissing += w;
       }
     }
@@ -1518,10 +1568,11 @@ export class Verifier {
     // What the claim is about (its words before its verb) must be mostly there: `Seasonal interns` is not `Permanent staff`.
     let subjectTotal = 0;
     let subjectMissing = 0;
-    for (const stem of claim.stems) {
-      if (claim.said.has(stem)) continue;
-      subjectTotal += this.idf(stem);
-      if (uncovered.includes(stem)) subjectMissing += this.idf(stem);
+    for (let i = 0; i < info.length; i++) {
+      const x = info[i]!;
+      if (x.said) continue;
+      subjectTotal += x.w;
+      if (missing[i] === 1) subjectMissing += x.w;
     }
     const subjectHeld = subjectTotal === 0 || subjectMissing / subjectTotal <= SUBJECT_MISSING;
     // Graded coverage (fourth round): the weighted share of the claim's words the sentence holds, light words it
@@ -1531,11 +1582,13 @@ export class Verifier {
     // The claim's names count too once they are found: a sentence naming what the claim names is about it.
     let nameTotal = 0;
     let nameFound = 0;
-    for (const stem of claim.nameStems) {
-      const w = this.idf(stem);
+    const nameWeights = claim.nameWeights!;
+    for (let i = 0; i < claim.nameStems.length; i++) {
+      const stem = claim.nameStems[i]!;
+      const w = nameWeights[i]!;
       nameTotal += w;
-      if (s.stems.has(stem)) nameFound += w;
-      else if (s.context.has(stem)) nameFound += w * CONTEXT_WEIGHT;
+      if (stems.has(stem)) nameFound += w;
+      else if (context.has(stem)) nameFound += w * CONTEXT_WEIGHT;
     }
     const full = total + nameTotal > 0 ? (found + nameFound) / (total + nameTotal) : 0;
     const strictPossible = uncovered.length === 0 || (uncovered.length === 1 && claim.said.has(uncovered[0]!) && !verbMissing && full >= THRESHOLDS.partial);
