@@ -388,12 +388,12 @@ interface ClaimStem {
   stem: string;
   /** Its weight (`idf`). */
   w: number;
-  /** Its alternatives (`alternativesOf`) and paraphrases (`paraphrasesOf`), on first need. */
+  /** Its alternatives (`alternativesOf`) and paraphrases (`paraphrasesOf`) that the index holds, on first need. */
   alternatives: string[] | null;
   paraphrases: readonly string[] | null;
-  /** Its antonyms that are not themselves words of the claim. */
+  /** Its antonyms that are not themselves words of the claim and that some sentence holds. */
   antonyms: string[];
-  /** Its shorter forms, for a stem of more than five letters. */
+  /** Its shorter forms that some sentence holds, for a stem of more than five letters. */
   shorter: string[] | null;
   light: boolean;
   said: boolean;
@@ -1500,8 +1500,10 @@ export class Verifier {
 
   /**
    * What `cover` reads of each claim stem, looked up once per claim (were looked up again for every candidate): its
-   * weight, its antonyms that are not words of the claim, its shorter forms, whether it is light, said, a verb; its
-   * alternatives and paraphrases on first need, as before.
+   * weight, its antonyms that are not words of the claim, its shorter forms, whether it is light or said; its
+   * alternatives and paraphrases on first need, as before. Each list keeps only the stems the index holds (a sentence's
+   * stems are in `postings`, a context's in `contextPostings`): the others are in no sentence, so `cover`'s answer is
+   * the same without them.
    */
   private stemsOf(claim: Claim): ClaimStem[] {
     if (!claim.stemInfo) {
@@ -1510,8 +1512,8 @@ export class Verifier {
         w: this.idf(stem),
         alternatives: null,
         paraphrases: null,
-        antonyms: [...(this.antonyms.get(stem) ?? [])].filter((a) => !claim.stems.includes(a)),
-        shorter: stem.length > 5 ? this.shorterForms(stem) : null,
+        antonyms: [...(this.antonyms.get(stem) ?? [])].filter((a) => !claim.stems.includes(a) && this.postings.has(a)),
+        shorter: stem.length > 5 ? this.shorterForms(stem).filter((f) => this.postings.has(f)) : null,
         light: claim.light.has(stem),
         said: claim.said.has(stem),
       }));
@@ -1534,6 +1536,8 @@ export class Verifier {
     const stems = s.stems;
     const context = s.context;
     const held = (a: string) => stems.has(a) || context.has(a);
+    // A stem no sentence and no context holds is held by none: left out of the lists once per claim.
+    const indexed = (a: string) => this.postings.has(a) || this.contextPostings.has(a);
     for (let i = 0; i < info.length; i++) {
       const x = info[i]!;
       const stem = x.stem;
@@ -1542,8 +1546,8 @@ export class Verifier {
       total += w;
       if (stems.has(stem)) found += w;
       else if (context.has(stem)) found += w * CONTEXT_WEIGHT;
-      else if ((x.alternatives ??= this.alternativesOf(claim, stem)).some(held)) found += w * SYNONYM_WEIGHT;
-      else if ((x.paraphrases ??= this.paraphrasesOf(stem)).some(held)) found += w * PARAPHRASE_WEIGHT;
+      else if ((x.alternatives ??= this.alternativesOf(claim, stem).filter(indexed)).some(held)) found += w * SYNONYM_WEIGHT;
+      else if ((x.paraphrases ??= this.paraphrasesOf(stem).filter(indexed)).some(held)) found += w * PARAPHRASE_WEIGHT;
       else {
         let opposite = false;
         for (const a of x.antonyms) {
