@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type ChatEvent } from '../../console/src/lib/chat-stream.js';
 import { splitCitations } from '../../console/src/lib/citations.js';
-import { ConsoleError, failureOf, isSignedOut, messageOf, nativeError, NETWORK_MESSAGE, waitMessage, withFieldLabel } from '../../console/src/lib/errors.js';
+import { asError, ConsoleError, failureOf, fieldMatches, isSignedOut, messageOf, nativeError, NETWORK_MESSAGE, waitMessage, withFieldLabel } from '../../console/src/lib/errors.js';
 import { count, inSentence } from '../../console/src/lib/format.js';
 import { linesToList } from '../../console/src/lib/lines.js';
 import { hrefOf, invitationTokenOf, parseRoute } from '../../console/src/lib/routes.js';
@@ -312,12 +312,41 @@ describe('a refused field named as the form labels it', () => {
     expect(failureOf(refusal('monthlyQuestionLimit must be a positive whole number', 'monthlyQuestionLimit'), labels)).toEqual({
       message: 'Questions per month must be a positive whole number',
       code: 'validation_failed',
+      field: 'monthlyQuestionLimit',
     });
     expect(messageOf(refusal('name is required', 'name'), labels)).toBe('Name is required');
   });
 
   it('reads a dotted field path by its last name', () => {
     expect(withFieldLabel('input.name: Required', 'input.name', labels)).toBe('Name: Required');
+  });
+
+  it('reads an item of a list by the list: agentIds.1 is the Debaters', () => {
+    const debate = { agentIds: 'Debaters', rounds: 'Rounds' };
+    expect(withFieldLabel('agentIds must name at least 2 agents', 'agentIds.1', debate)).toBe('Debaters must name at least 2 agents');
+    expect(withFieldLabel('rounds must be between 1 and 5', 'rounds', debate)).toBe('Rounds must be between 1 and 5');
+  });
+
+  it('keeps the refused field, so the form can mark it; a refusal made in the console or read from a stream keeps it too', () => {
+    expect(failureOf(refusal('name is required', 'input.name')).field).toBe('input.name');
+    expect(failureOf(refusal('Agent not found')).field).toBeUndefined();
+    expect(failureOf(new ConsoleError('Choose at least one event.', undefined, 'events'))).toEqual({ message: 'Choose at least one event.', field: 'events' });
+    const streamed = failureOf(refusal('rounds must be between 1 and 5', 'rounds'));
+    expect(failureOf(asError(streamed), { rounds: 'Rounds' })).toEqual({ message: 'Rounds must be between 1 and 5', code: 'validation_failed', field: 'rounds' });
+    expect(failureOf(nativeError(400, { error: 'password must be at least 10 characters', code: 'validation_failed', field: 'password' }), { password: 'Choose a password' })).toEqual({
+      message: 'Choose a password must be at least 10 characters',
+      code: 'validation_failed',
+      field: 'password',
+    });
+  });
+
+  it('matches a refused field to the control named by the whole path or one of its parts', () => {
+    expect(fieldMatches('name', 'name')).toBe(true);
+    expect(fieldMatches('input.name', 'name')).toBe(true);
+    expect(fieldMatches('agentIds.1', 'agentIds')).toBe(true);
+    expect(fieldMatches('names', 'name')).toBe(false);
+    expect(fieldMatches('description', 'name')).toBe(false);
+    expect(fieldMatches(undefined, 'name')).toBe(false);
   });
 
   it('leaves the message alone without labels, for a field the form does not label, or when the name is only a prefix of a word', () => {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
-import { Empty, ErrorNote, Field } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FormFailure } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { linesToList, listToLines } from '../lib/lines.js';
 import { hrefOf } from '../lib/routes.js';
@@ -194,6 +194,7 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
 
   const title = agent ? `Edit ${agent.name}` : 'New agent';
   return (
+    <FormFailure error={error} labels={AGENT_LABELS}>
     <form onSubmit={(e) => void save(e)} aria-labelledby="agent-form-title">
       <div className="toolbar">
         <h1 id="agent-form-title">{title}</h1>
@@ -204,11 +205,12 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
           {busy ? 'Saving…' : agent ? 'Save' : 'Create agent'}
         </button>
       </div>
-      <ErrorNote error={error} labels={AGENT_LABELS} />
+      <ErrorNote />
       <div className="grid2">
         {PERSONA.map((f) => (
           <Field
             key={f.key}
+            name={f.key}
             label={f.label}
             value={persona[f.key]}
             onChange={(v) => setPersona((p) => ({ ...p, [f.key]: v }))}
@@ -224,9 +226,9 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
       </div>
       <h2>Console-only fields</h2>
       <div className="grid2">
-        <Field label="Expertise" multiline value={expertise} onChange={setExpertise} hint="One area per line." />
-        <Field label="Out of scope" multiline value={outOfScope} onChange={setOutOfScope} hint="One topic per line that the agent declines." />
-        <Field label="Checklist" multiline value={checklist} onChange={setChecklist} hint="One control per line." />
+        <Field label="Expertise" name="expertise" multiline value={expertise} onChange={setExpertise} hint="One area per line." />
+        <Field label="Out of scope" name="outOfScope" multiline value={outOfScope} onChange={setOutOfScope} hint="One topic per line that the agent declines." />
+        <Field label="Checklist" name="checklist" multiline value={checklist} onChange={setChecklist} hint="One control per line." />
       </div>
       <fieldset>
         <legend>Knowledge scope</legend>
@@ -253,5 +255,6 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
         )}
       </fieldset>
     </form>
+    </FormFailure>
   );
 }

@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
-import { Empty, ErrorNote } from '../components/ui.js';
+import { Empty, ErrorNote, FieldError, FormFailure, useFieldFailure } from '../components/ui.js';
+import { asError } from '../lib/errors.js';
 import { graphql } from '../graphql.js';
 import { applyChatEvent, endTurn, startTurn, stopTurn, type Passage, type TurnState } from '../lib/chat-stream.js';
 import { PassageDialog } from '../components/cited.js';
@@ -12,6 +13,33 @@ import { formatTime } from '../lib/format.js';
 import { hrefOf } from '../lib/routes.js';
 import { Link, navigate, replaceRoute } from '../router.js';
 import { useStream } from '../lib/use-stream.js';
+
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const CHAT_LABELS = { message: 'Message', agentId: 'Agent' } as const;
+
+/** The question's box: Enter sends, Shift+Enter a new line; a refusal of the message is said under it. */
+function MessageBox({ id, value, onChange, onEnter }: { id: string; value: string; onChange: (v: string) => void; onEnter: (e: FormEvent) => void }) {
+  const refusal = useFieldFailure<HTMLTextAreaElement>('message');
+  return (
+    <>
+      <label htmlFor={id}>Message</label>
+      <textarea
+        id={id}
+        ref={refusal.ref}
+        rows={3}
+        value={value}
+        aria-invalid={refusal.message ? true : undefined}
+        aria-describedby={refusal.message ? refusal.errorId : undefined}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey) onEnter(e);
+        }}
+        placeholder="Ask a question (Enter sends, Shift+Enter for a new line)"
+      />
+      <FieldError id={refusal.errorId} message={refusal.message} />
+    </>
+  );
+}
 
 const ChatSide = graphql(`
   query ChatSide {
@@ -97,6 +125,8 @@ export default function ChatScreen({ id }: { id?: string }) {
   const [adopting, setAdopting] = useState(false);
   const [agentId, setAgentId] = useState<string>(() => new URLSearchParams(location.search).get('agent') ?? AUTO);
   const [message, setMessage] = useState('');
+  /** The service refused the question before answering (too long, no allowance left…): said under the box, which gets it back. */
+  const [refusal, setRefusal] = useState<unknown>(null);
   const [turns, setTurns] = useState<Turn[]>([]);
   const [passage, setPassage] = useState<Passage | null>(null);
   const agentSelect = useId();
@@ -129,11 +159,14 @@ export default function ChatScreen({ id }: { id?: string }) {
 
   const ask = (question: string) => {
     const index = turns.length;
+    let answered = false;
+    setRefusal(null);
     asked.current = { question, known: new Set(side.data?.chatSessions.map((s) => s.id) ?? []) };
     setTurns((all) => [...all, { question, state: startTurn() }]);
     const variables = { ...(agentId ? { agentId } : {}), input: { message: question, ...(sessionId ? { sessionId } : {}) } };
     stream.start(variables, {
       next: ({ chatStream: event }) => {
+        answered = true;
         update(index, (s) => applyChatEvent(s, event));
         if (event.__typename === 'ChatDoneEvent' && event.result.sessionId !== sessionId) {
           adopted.current = event.result.sessionId;
@@ -142,7 +175,13 @@ export default function ChatScreen({ id }: { id?: string }) {
           refetchSide({ requestPolicy: 'network-only' });
         }
       },
-      error: (failure) => update(index, (s) => endTurn(s, failure)),
+      error: (failure) => {
+        if (answered) return update(index, (s) => endTurn(s, failure));
+        // Refused before any answer: the question goes back into the box, to be changed and sent again.
+        setTurns((all) => all.filter((_, i) => i !== index));
+        setMessage(question);
+        setRefusal(asError(failure));
+      },
       complete: () => update(index, (s) => endTurn(s)),
     });
   };
@@ -279,24 +318,17 @@ export default function ChatScreen({ id }: { id?: string }) {
             />
           ))}
         </div>
-        <form onSubmit={send} className="field">
-          <label htmlFor={messageId}>Message</label>
-          <textarea
-            id={messageId}
-            rows={3}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey) send(e);
-            }}
-            placeholder="Ask a question (Enter sends, Shift+Enter for a new line)"
-          />
-          <div className="row">
-            <button type="submit" className="primary" disabled={streaming || adopting || !message.trim()}>
-              Send
-            </button>
-          </div>
-        </form>
+        <FormFailure error={refusal} labels={CHAT_LABELS}>
+          <form onSubmit={send} className="field">
+            <MessageBox id={messageId} value={message} onChange={setMessage} onEnter={send} />
+            <ErrorNote />
+            <div className="row">
+              <button type="submit" className="primary" disabled={streaming || adopting || !message.trim()}>
+                Send
+              </button>
+            </div>
+          </form>
+        </FormFailure>
       </div>
       <PassageDialog passage={passage} onClose={() => setPassage(null)} />
     </section>

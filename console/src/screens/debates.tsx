@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { CitedText, PassageDialog } from '../components/cited.js';
-import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import { ChoiceGroup, Empty, ErrorNote, Field, FormFailure, Status } from '../components/ui.js';
 import type { Passage } from '../lib/chat-stream.js';
 import { graphql } from '../graphql.js';
+import { asError } from '../lib/errors.js';
 import { applyDebateEvent, endDebate, startDebate, stopDebate, type DebateState, type DebateSynthesisView } from '../lib/debate-stream.js';
 import { formatTime } from '../lib/format.js';
 import { useStream } from '../lib/use-stream.js';
@@ -36,6 +37,9 @@ const DebateStream = graphql(`
   }
 `);
 
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const DEBATE_LABELS = { topic: 'Topic', agentIds: 'Debaters', rounds: 'Rounds' } as const;
+
 export default function DebatesScreen() {
   const stream = useStream(DebateStream);
   const [{ data, error }, refetch] = useQuery({ query: DebatesQuery });
@@ -43,6 +47,9 @@ export default function DebatesScreen() {
   const [chosen, setChosen] = useState<string[]>([]);
   const [rounds, setRounds] = useState('1');
   const [live, setLive] = useState<DebateState | null>(null);
+  /** The service refused to start the debate (before its first event): said on the form, which keeps what was typed. */
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const started = useRef(false);
   const [passage, setPassage] = useState<Passage | null>(null);
   const conversational = data?.agents.filter((a) => !a.isPoste) ?? [];
   // The devil's advocate seat is the debate's to fill (choosing one as a debater is refused): offered only as explained below.
@@ -58,17 +65,25 @@ export default function DebatesScreen() {
 
   const start = (e: FormEvent) => {
     e.preventDefault();
-    if (running || !topic.trim()) return;
+    if (running) return;
+    setRefusal(null);
+    started.current = false;
     setLive(startDebate(topic.trim()));
-    const input = { topic: topic.trim(), rounds: Number(rounds) || 1, ...(chosen.length ? { agentIds: chosen } : {}) };
+    // What was typed goes as it is (empty rounds: the service's default); the service judges it.
+    const input = { topic: topic.trim(), ...(rounds.trim() ? { rounds: Number(rounds) } : {}), ...(chosen.length ? { agentIds: chosen } : {}) };
     stream.start(
       { input },
       {
         next: ({ conversationStream: event }) => {
+          started.current = true;
           setLive((s) => s && applyDebateEvent(s, event));
           if (event.__typename === 'DebateDoneEvent') refetch({ requestPolicy: 'network-only' });
         },
-        error: (failure) => setLive((s) => s && endDebate(s, failure)),
+        error: (failure) => {
+          if (started.current) return setLive((s) => s && endDebate(s, failure));
+          setRefusal(asError(failure));
+          setLive(null);
+        },
         complete: () => setLive((s) => s && endDebate(s)),
       },
     );
@@ -83,13 +98,13 @@ export default function DebatesScreen() {
       <h1 id="debates-title">Debates</h1>
       <ErrorNote error={error} />
       <div className="split">
+        <FormFailure error={refusal} labels={DEBATE_LABELS}>
         <form className="card" onSubmit={start} aria-labelledby="new-debate">
           <h2 id="new-debate" style={{ marginTop: 0 }}>
             New debate
           </h2>
-          <Field label="Topic" multiline value={topic} onChange={setTopic} required />
-          <fieldset>
-            <legend>Debaters (none chosen: the service seats them)</legend>
+          <Field label="Topic" name="topic" multiline value={topic} onChange={setTopic} required />
+          <ChoiceGroup name="agentIds" legend="Debaters (none chosen: the service seats them)">
             {agents.length === 0 ? <p className="hint">Create agents first: a debate needs at least two.</p> : null}
             {agents.map((a) => (
               <label key={a.id} className="row">
@@ -97,7 +112,7 @@ export default function DebatesScreen() {
                 {a.name}
               </label>
             ))}
-          </fieldset>
+          </ChoiceGroup>
           <p className="hint" data-testid="devils-advocate-explained">
             <strong>The devil&apos;s advocate</strong> speaks last in every round: it argues against the view the others are
             converging on and names its weakest point, so the synthesis weighs the strongest objection.{' '}
@@ -109,7 +124,8 @@ export default function DebatesScreen() {
               <>You do not choose it: the first debate creates one (“Devil&apos;s Advocate”, an agent you can then edit under Agents).</>
             )}
           </p>
-          <Field label="Rounds" type="number" value={rounds} onChange={setRounds} />
+          <Field label="Rounds" name="rounds" type="number" min={1} value={rounds} onChange={setRounds} />
+          <ErrorNote />
           <div className="row">
             <button type="submit" className="primary" disabled={running}>
               Start debate
@@ -119,6 +135,7 @@ export default function DebatesScreen() {
             </button>
           </div>
         </form>
+        </FormFailure>
         <div>
           {live ? <LiveDebate state={live} onCite={setPassage} nameOf={nameOf} /> : null}
           <h2>Past debates</h2>

@@ -3,10 +3,10 @@ import { addEdge, Background, Controls, ReactFlow, useEdgesState, useNodesState,
 import '@xyflow/react/dist/style.css';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useClient, useQuery } from 'urql';
-import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FormFailure, Status } from '../components/ui.js';
 import { graphql } from '../graphql.js';
 import { layout, parseGraph, toGraph, toViewEdges, type FlowEdgeDoc, type FlowNodeDoc } from '../lib/flow-graph.js';
-import { failureOf } from '../lib/errors.js';
+import { ConsoleError, failureOf } from '../lib/errors.js';
 import { checkStep, fieldText, freshKey, setField, STEP_KINDS, stepKindOf, type StepConfig } from '../lib/flow-steps.js';
 import { formatTime } from '../lib/format.js';
 import { useSse } from '../sse.js';
@@ -40,6 +40,11 @@ const Decide = graphql(`
 `);
 
 const NEW_GRAPH = { nodes: [{ key: 'start', type: 'trigger.manual' }], edges: [] };
+
+/** The forms' fields in words, by their API names (a refusal names the field as the form does). */
+const CREATE_LABELS = { name: 'New flow name' } as const;
+const DECIDE_LABELS = { comment: 'Comment', decision: 'Decision' } as const;
+const ADD_STEP_LABELS = { key: 'Step key', type: 'Step type' } as const;
 
 export default function FlowsScreen() {
   const client = useClient();
@@ -92,11 +97,13 @@ export default function FlowsScreen() {
               </li>
             ))}
           </ul>
-          <form className="card" style={{ marginTop: '1rem' }} onSubmit={(e) => void create(e)}>
-            <Field label="New flow name" value={name} onChange={setName} required />
-            <ErrorNote error={createError} />
-            <button type="submit">Create flow</button>
-          </form>
+          <FormFailure error={createError} labels={CREATE_LABELS}>
+            <form className="card" style={{ marginTop: '1rem' }} onSubmit={(e) => void create(e)}>
+              <Field label="New flow name" name="name" value={name} onChange={setName} required />
+              <ErrorNote />
+              <button type="submit">Create flow</button>
+            </form>
+          </FormFailure>
           <ImportForm
             onImported={(id) => {
               setSelected(id);
@@ -166,7 +173,7 @@ function Approvals({ approvals, onDecided }: { approvals: { id: string; flowName
         Approvals waiting for you
       </h2>
       {note ? <p role="status">{note}</p> : null}
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={DECIDE_LABELS} />
       {approvals.length === 0 ? (
         <p className="hint">Nothing to decide. Runs that reach an approval step wait here for a person.</p>
       ) : (
@@ -239,6 +246,7 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
   const [type, setType] = useState('approval');
   const [key, setKey] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const [addError, setAddError] = useState<unknown>(null);
   const [serverProblems, setServerProblems] = useState<Problem[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
@@ -261,7 +269,7 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
   const addNode = (e: FormEvent) => {
     e.preventDefault();
     const k = key.trim() || freshKey(type, nodes.map((n) => n.id));
-    if (nodes.some((n) => n.id === k)) return setError({ graphQLErrors: [{ message: `A step is already called “${k}”: give this one another key.` }] });
+    if (nodes.some((n) => n.id === k)) return setAddError(new ConsoleError(`A step is already called “${k}”: give this one another key.`, undefined, 'key'));
     const after = nodes.find((n) => n.id === selected);
     const lowest = Math.max(0, ...nodes.map((n) => n.position.y));
     const position = after ? { x: after.position.x, y: after.position.y + 110 } : { x: 40, y: lowest + 110 };
@@ -270,7 +278,7 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
     if (after) connect(after.id, k, stepKindOf(after.data.doc.type)?.branches?.[0]);
     setSelected(k);
     setKey('');
-    setError(null);
+    setAddError(null);
     // The new step is in view, whatever the zoom and scroll were.
     setTimeout(() => void view.current?.fitView({ duration: 0 }), 50);
   };
@@ -390,6 +398,7 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
           onClose={() => setSelected(null)}
         />
       ) : null}
+      <FormFailure error={addError} labels={ADD_STEP_LABELS}>
       <form className="card" onSubmit={addNode} style={{ marginTop: '0.75rem' }} aria-labelledby={`add-step-${flow.id}`}>
         <h3 id={`add-step-${flow.id}`} style={{ marginTop: 0 }}>
           Add a step{current ? ` after “${current.id}”` : ''}
@@ -404,9 +413,11 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
             ))}
           </select>
         </div>
-        <Field label="Step key" value={key} onChange={setKey} hint={`Optional; names the step in templates ({{steps.<key>…}}). Empty: ${freshKey(type, nodes.map((n) => n.id))}.`} />
+        <Field label="Step key" name="key" value={key} onChange={setKey} hint={`Optional; names the step in templates ({{steps.<key>…}}). Empty: ${freshKey(type, nodes.map((n) => n.id))}.`} />
+        <ErrorNote />
         <button type="submit">Add step</button>
       </form>
+      </FormFailure>
       <h3>Runs</h3>
       <ErrorNote error={runs.error} />
       {runs.data && runs.data.flowRuns.length === 0 ? <p className="hint">No runs yet: “Run now” starts one.</p> : null}

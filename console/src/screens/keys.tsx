@@ -3,7 +3,7 @@ import { useClient, useQuery } from 'urql';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { ListShell } from '../components/list-shell.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
-import { Empty, ErrorNote, Field, SecretOnce, Status } from '../components/ui.js';
+import { ChoiceGroup, Empty, ErrorNote, Field, FormFailure, SecretOnce, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { count, formatTime } from '../lib/format.js';
 import { OFFERED_SCOPES, SCOPE_WORDS, scopeInWords, type ApiKeyScope } from '../lib/key-scopes.js';
@@ -34,6 +34,9 @@ const KEY_LABELS = {
   ratePerMinute: 'Requests per minute',
   monthlyQuestionLimit: 'Questions per month',
 } as const;
+
+/** The largest limit the service stores (a PostgreSQL integer): larger ones are refused by the browser, in words. */
+const LIMIT_MAX = 2_147_483_647;
 
 /** A limit field: empty means no limit. */
 const limitOf = (text: string): number | null => (text.trim() === '' ? null : Number(text));
@@ -110,13 +113,13 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
     }
   };
   return (
+    <FormFailure error={error} labels={KEY_LABELS}>
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-key">
       <h2 id="new-key" style={{ marginTop: 0 }}>
         New key
       </h2>
-      <Field label="Key name" value={name} onChange={setName} required />
-      <fieldset>
-        <legend>Scopes</legend>
+      <Field label="Key name" name="name" value={name} onChange={setName} required />
+      <ChoiceGroup name="scopes" legend="Scopes">
         <p className="hint" id="unrestricted-note" role="status">
           {scopes.length === 0
             ? 'No scope chosen: this key will be unrestricted and reach every part of the service.'
@@ -130,18 +133,19 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
             </span>
           </label>
         ))}
-      </fieldset>
+      </ChoiceGroup>
       <label className="row field">
         <input type="checkbox" checked={readonly} onChange={(e) => setReadonly(e.target.checked)} /> Read-only
       </label>
-      <Field label="Expires on" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
-      <Field label="Requests per minute" type="number" min={1} value={rate} onChange={setRate} hint="Empty: no per-key rate." />
-      <Field label="Questions per month" type="number" min={1} value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
-      <ErrorNote error={error} labels={KEY_LABELS} />
+      <Field label="Expires on" name="expiresAt" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
+      <Field label="Requests per minute" name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} hint="Empty: no per-key rate." />
+      <Field label="Questions per month" name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
+      <ErrorNote />
       <button type="submit" className="primary">
         Create key
       </button>
     </form>
+    </FormFailure>
   );
 }
 
@@ -170,6 +174,7 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
     onChanged();
   };
   return (
+    <FormFailure error={error} labels={KEY_LABELS}>
     <li>
       <div className="row">
         <strong>{label}</strong>
@@ -187,8 +192,8 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
       </p>
       {k.revokedAt ? null : (
         <form className="row" onSubmit={(e) => void save(e)}>
-          <Field label={`Requests per minute for ${label}`} type="number" min={1} value={rate} onChange={setRate} />
-          <Field label={`Questions per month for ${label}`} type="number" min={1} value={monthly} onChange={setMonthly} />
+          <Field label={`Requests per minute for ${label}`} name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} />
+          <Field label={`Questions per month for ${label}`} name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} />
           <button type="submit">Save limits</button>
           <ConfirmDelete
             verb="Revoke"
@@ -200,7 +205,8 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
         </form>
       )}
       {note ? <p role="status">{note}</p> : null}
-      <ErrorNote error={error} labels={KEY_LABELS} />
+      <ErrorNote />
     </li>
+    </FormFailure>
   );
 }

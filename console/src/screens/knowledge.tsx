@@ -3,7 +3,7 @@ import { useClient, useQuery } from 'urql';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { ListShell } from '../components/list-shell.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
-import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FormFailure, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { messageOf } from '../lib/errors.js';
 import { count, formatBytes, formatTime } from '../lib/format.js';
@@ -285,6 +285,9 @@ function UploadForm({
   );
 }
 
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const COLLECTION_LABELS = { name: 'Collection name', description: 'Description' } as const;
+
 function CollectionForm({ onCreated }: { onCreated: () => void }) {
   const client = useClient();
   const [name, setName] = useState('');
@@ -302,15 +305,17 @@ function CollectionForm({ onCreated }: { onCreated: () => void }) {
     }
   };
   return (
-    <form className="card" style={{ marginTop: '1rem' }} onSubmit={(e) => void submit(e)} aria-labelledby="collection-title">
-      <h2 id="collection-title" style={{ marginTop: 0 }}>
-        New collection
-      </h2>
-      <Field label="Collection name" value={name} onChange={setName} required />
-      <Field label="Description" value={description} onChange={setDescription} />
-      <ErrorNote error={error} />
-      <button type="submit">Create collection</button>
-    </form>
+    <FormFailure error={error} labels={COLLECTION_LABELS}>
+      <form className="card" style={{ marginTop: '1rem' }} onSubmit={(e) => void submit(e)} aria-labelledby="collection-title">
+        <h2 id="collection-title" style={{ marginTop: 0 }}>
+          New collection
+        </h2>
+        <Field label="Collection name" name="name" value={name} onChange={setName} required />
+        <Field label="Description" name="description" value={description} onChange={setDescription} />
+        <ErrorNote />
+        <button type="submit">Create collection</button>
+      </form>
+    </FormFailure>
   );
 }
 

@@ -3,7 +3,7 @@ import { useClient, useQuery } from 'urql';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { ListShell } from '../components/list-shell.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
-import { Empty, Field, Status } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FormFailure, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { formatTime } from '../lib/format.js';
 
@@ -85,17 +85,22 @@ export default function PeopleScreen() {
   );
 }
 
+/** The form's fields in words, by their API names (a refusal names the field as the form does). */
+const INVITE_LABELS = { email: 'E-mail address', role: 'Role' } as const;
+
 function InviteForm({ onInvited, full }: { onInvited: () => void; full: boolean }) {
   const client = useClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const roleId = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setNote(null);
     const res = await client.mutation(Invite, { input: { email: email.trim(), role } }).toPromise();
-    if (res.error) return toastError(res.error, 'The invitation was not sent');
+    setError(res.error ?? null);
+    if (res.error) return toastError(res.error, 'The invitation was not sent', INVITE_LABELS);
     const inv = res.data!.invitePerson;
     const who = inv.person.email ?? email.trim();
     const msg = inv.mailed
@@ -107,11 +112,12 @@ function InviteForm({ onInvited, full }: { onInvited: () => void; full: boolean 
     onInvited();
   };
   return (
+    <FormFailure error={error} labels={INVITE_LABELS}>
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="invite-title">
       <h2 id="invite-title" style={{ marginTop: 0 }}>
         Invite someone
       </h2>
-      <Field label="E-mail address" type="email" value={email} onChange={setEmail} required autoComplete="off" />
+      <Field label="E-mail address" name="email" type="email" value={email} onChange={setEmail} required autoComplete="off" />
       <div className="field">
         <label htmlFor={roleId}>Role</label>
         <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
@@ -123,11 +129,13 @@ function InviteForm({ onInvited, full }: { onInvited: () => void; full: boolean 
         </select>
       </div>
       {full ? <p className="hint">Every seat is taken: add seats to your subscription before inviting.</p> : null}
+      <ErrorNote />
       <button type="submit" className="primary">
         Send invitation
       </button>
       {note ? <p role="status">{note}</p> : null}
     </form>
+    </FormFailure>
   );
 }
 

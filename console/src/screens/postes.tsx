@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
-import { Empty, ErrorNote, Field, Status } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FormFailure, SelectField, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { count, formatTime } from '../lib/format.js';
 import { hrefOf } from '../lib/routes.js';
@@ -42,6 +42,10 @@ const PosteRuns = graphql(`
 `);
 
 type Data = ResultOf<typeof PostesQuery>;
+
+/** The forms' fields in words, by their API names (a refusal names the field as the form does). */
+const DOSSIER_LABELS = { name: 'Dossier name', description: 'Description' } as const;
+const RUN_LABELS = { dossierId: 'Dossier', instructions: 'Instructions' } as const;
 type Run = ResultOf<typeof RunPoste>['runPoste'];
 
 export default function PostesScreen() {
@@ -126,19 +130,21 @@ function DossierForm({ onCreated }: { onCreated: () => void }) {
     }
   };
   return (
+    <FormFailure error={error} labels={DOSSIER_LABELS}>
     <form onSubmit={(e) => void submit(e)} aria-labelledby="new-dossier-title">
       <h2 id="new-dossier-title">New dossier</h2>
-      <Field label="Dossier name" value={name} onChange={setName} required hint="A folder of documents for one matter; upload its documents in Knowledge." />
+      <Field label="Dossier name" name="name" value={name} onChange={setName} required hint="A folder of documents for one matter; upload its documents in Knowledge." />
       <button type="submit" className="primary">
         Create dossier
       </button>
-      <ErrorNote error={error} />
+      <ErrorNote />
       {created ? (
         <p role="status">
           Dossier {created} created: upload its documents in <Link href={hrefOf('knowledge')}>Knowledge</Link>.
         </p>
       ) : null}
     </form>
+    </FormFailure>
   );
 }
 
@@ -152,7 +158,6 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
   const [history, refetchHistory] = useQuery({ query: PosteRuns, variables: { key: poste.key } });
   const past = history.data?.posteRuns ?? [];
   const titleId = `poste-${poste.key}`;
-  const selectId = `poste-${poste.key}-dossier`;
   const chosen = dossierId || dossiers[0]?.id || '';
 
   const submit = async (e: FormEvent) => {
@@ -183,24 +188,23 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
           Create a dossier (New dossier, on this page), then upload its documents in <Link href={hrefOf('knowledge')}>Knowledge</Link>.
         </Empty>
       ) : (
+        <FormFailure error={error} labels={RUN_LABELS}>
         <form onSubmit={(e) => void submit(e)} aria-label={`Run ${poste.name} on a dossier`}>
-          <div className="field">
-            <label htmlFor={selectId}>Dossier</label>
-            <select id={selectId} value={chosen} onChange={(e) => setDossierId(e.target.value)}>
-              {dossiers.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name} ({count(d.sourceCount, 'document')})
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field label="Instructions (optional)" value={instructions} onChange={setInstructions} multiline rows={2} />
+          <SelectField label="Dossier" name="dossierId" value={chosen} onChange={setDossierId}>
+            {dossiers.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name} ({count(d.sourceCount, 'document')})
+              </option>
+            ))}
+          </SelectField>
+          <Field label="Instructions (optional)" name="instructions" value={instructions} onChange={setInstructions} multiline rows={2} />
+          <ErrorNote />
           <button type="submit" className="primary" disabled={running} aria-busy={running}>
             {running ? 'Running…' : 'Run on a dossier'}
           </button>
         </form>
+        </FormFailure>
       )}
-      <ErrorNote error={error} />
       {run ? <RunReport run={run} dossierName={dossierName(run.dossierId)} /> : null}
       <h4>Past runs</h4>
       <ErrorNote error={history.error} />

@@ -1,6 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { acceptInvitation, requestPasswordReset, signIn } from '../auth.js';
-import { ErrorNote, Field } from '../components/ui.js';
+import { ErrorNote, Field, FormFailure } from '../components/ui.js';
+
+/** The invitation form's fields in words, by their API names (a refusal names the field as the form does). */
+const ACCEPT_LABELS = { name: 'Your name', email: 'E-mail', password: 'Choose a password' } as const;
 import { invitationTokenOf } from '../lib/routes.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -121,23 +124,26 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: () => void }) {
   };
   return (
     <main className="centered">
+      <FormFailure error={error} labels={ACCEPT_LABELS}>
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="accept-title">
         <h1 id="accept-title">Accept your invitation</h1>
-        <Field label="Your name" value={name} onChange={setName} autoComplete="name" />
+        <Field label="Your name" name="name" value={name} onChange={setName} autoComplete="name" />
         <Field
           label="E-mail"
+          name="email"
           type="email"
           value={email}
           onChange={setEmail}
           autoComplete="username"
           hint="Only for the first admin's invitation, which has no e-mail yet; leave empty otherwise."
         />
-        <Field label="Choose a password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
-        <ErrorNote error={error} focus />
+        <Field label="Choose a password" name="password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
+        <ErrorNote />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Accept and sign in'}
         </button>
       </form>
+      </FormFailure>
     </main>
   );
 }

@@ -3,7 +3,7 @@ import { useClient, useQuery } from 'urql';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { ListShell } from '../components/list-shell.js';
 import { toastError, toastSuccess } from '../components/toasts.js';
-import { Empty, ErrorNote, Field, SecretOnce, Status } from '../components/ui.js';
+import { ChoiceGroup, Empty, ErrorNote, Field, FormFailure, SecretOnce, Status } from '../components/ui.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { ConsoleError } from '../lib/errors.js';
 import { formatTime } from '../lib/format.js';
@@ -85,8 +85,7 @@ export default function WebhooksScreen() {
 /** The events offered are the service's own list (`webhookEvents`), each with what it means. */
 function EventChoice({ events, chosen, onChange }: { events: readonly EventOption[]; chosen: string[]; onChange: (list: string[]) => void }) {
   return (
-    <fieldset>
-      <legend>Events</legend>
+    <ChoiceGroup name="events" legend="Events">
       {events.length === 0 ? <p className="hint">Loading the events…</p> : null}
       {events.map((ev) => (
         <label key={ev.name} className="event-choice">
@@ -97,7 +96,7 @@ function EventChoice({ events, chosen, onChange }: { events: readonly EventOptio
           </span>
         </label>
       ))}
-    </fieldset>
+    </ChoiceGroup>
   );
 }
 
@@ -109,7 +108,7 @@ function CreateForm({ events, onCreated }: { events: readonly EventOption[]; onC
   const [error, setError] = useState<unknown>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (chosen.length === 0) return setError(new ConsoleError('Choose at least one event.'));
+    if (chosen.length === 0) return setError(new ConsoleError('Choose at least one event.', undefined, 'events'));
     const res = await client.mutation(CreateWebhook, { input: { url, events: chosen, ...(description ? { description } : {}) } }).toPromise();
     setError(res.error ?? null);
     if (res.data) {
@@ -120,18 +119,20 @@ function CreateForm({ events, onCreated }: { events: readonly EventOption[]; onC
     }
   };
   return (
+    <FormFailure error={error} labels={WEBHOOK_LABELS}>
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-webhook">
       <h2 id="new-webhook" style={{ marginTop: 0 }}>
         New webhook
       </h2>
-      <Field label="Endpoint URL" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks" />
-      <Field label="Description" value={description} onChange={setDescription} />
+      <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks" />
+      <Field label="Description" name="description" value={description} onChange={setDescription} />
       <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote error={error} labels={WEBHOOK_LABELS} />
+      <ErrorNote />
       <button type="submit" className="primary">
         Create webhook
       </button>
     </form>
+    </FormFailure>
   );
 }
 
@@ -143,7 +144,7 @@ function EditForm({ webhook: w, events, onDone }: { webhook: Webhook; events: re
   const [error, setError] = useState<unknown>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (chosen.length === 0) return setError(new ConsoleError('Choose at least one event.'));
+    if (chosen.length === 0) return setError(new ConsoleError('Choose at least one event.', undefined, 'events'));
     const res = await client.mutation(UpdateWebhook, { id: w.id, input: { url, description, events: chosen } }).toPromise();
     setError(res.error ?? null);
     if (!res.error) {
@@ -152,11 +153,12 @@ function EditForm({ webhook: w, events, onDone }: { webhook: Webhook; events: re
     }
   };
   return (
+    <FormFailure error={error} labels={WEBHOOK_LABELS}>
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={`Edit ${w.url}`}>
-      <Field label="Endpoint URL" type="url" value={url} onChange={setUrl} required />
-      <Field label="Description" value={description} onChange={setDescription} />
+      <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required />
+      <Field label="Description" name="description" value={description} onChange={setDescription} />
       <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote error={error} labels={WEBHOOK_LABELS} />
+      <ErrorNote />
       <div className="row">
         <button type="submit" className="primary">
           Save changes
@@ -166,6 +168,7 @@ function EditForm({ webhook: w, events, onDone }: { webhook: Webhook; events: re
         </button>
       </div>
     </form>
+    </FormFailure>
   );
 }
 
