@@ -333,8 +333,8 @@ describe('a refused field named as the form labels it', () => {
     expect(failureOf(new ConsoleError('Choose at least one event.', undefined, 'events'))).toEqual({ message: 'Choose at least one event.', field: 'events' });
     const streamed = failureOf(refusal('rounds must be between 1 and 5', 'rounds'));
     expect(failureOf(asError(streamed), { rounds: 'Rounds' })).toEqual({ message: 'Rounds must be between 1 and 5', code: 'validation_failed', field: 'rounds' });
-    expect(failureOf(nativeError(400, { error: 'password must be at least 10 characters', code: 'validation_failed', field: 'password' }), { password: 'Choose a password' })).toEqual({
-      message: 'Choose a password must be at least 10 characters',
+    expect(failureOf(nativeError(400, { error: 'password must be at least 10 characters', code: 'validation_failed', field: 'password' }), { password: 'The password' })).toEqual({
+      message: 'The password must be at least 10 characters',
       code: 'validation_failed',
       field: 'password',
     });

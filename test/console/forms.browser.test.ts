@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, watchBrowserErrors, type ConsoleHarness } from '../support/browser.js';
+import { refusalOf, startConsole, watchBrowserErrors, type ConsoleHarness } from '../support/browser.js';
 
 let h: ConsoleHarness;
 
@@ -14,16 +14,30 @@ describe('bad input in the console forms (headless Chromium)', () => {
   it('names a refused field by the label the form shows, not by its API name: an agent with a blank name', async () => {
     const { email, password } = await h.person();
     const page = await h.signedIn(email, password);
+    const errors = watchBrowserErrors(page);
     await page.goto('/console/agents');
     await page.getByRole('button', { name: 'New agent' }).click();
     // Blanks pass the browser's `required`; the service refuses the name.
     for (const label of ['Name', 'Role', 'Personality', 'Mission', 'Decision style', 'System prompt']) {
       await page.getByLabel(label, { exact: true }).fill(' ');
     }
+    await page.getByLabel('Expertise', { exact: true }).fill('VAT\nCustoms');
     await page.getByRole('button', { name: 'Create agent' }).click();
-    const alert = page.getByRole('alert');
-    await alert.getByText('Name is required', { exact: true }).waitFor(); // exact: case-sensitive
-    expect(await alert.getAttribute('data-code')).toBe('validation_failed');
+    // Said under the Name field (exact: case-sensitive), which is marked invalid and takes the focus;
+    // nothing typed is lost, and no other field is marked.
+    const name = page.getByLabel('Name', { exact: true });
+    await expect.poll(() => refusalOf(name)).toEqual({ invalid: true, focused: true, described: 'Name is required' });
+    expect(await page.getByLabel('Expertise', { exact: true }).inputValue()).toBe('VAT\nCustoms');
+    expect(await page.locator('[aria-invalid="true"]').count()).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // Corrected and sent again: the mark goes, the agent is created.
+    await name.fill('Ada');
+    for (const label of ['Role', 'Personality', 'Mission', 'Decision style', 'System prompt']) {
+      await page.getByLabel(label, { exact: true }).fill('Tax adviser');
+    }
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('list', { name: 'Agents' }).getByText('Ada', { exact: true }).waitFor();
+    expect(errors).toEqual([]);
   }, 120_000);
 
   it('refuses a negative or fractional key limit in the form, in words, before anything is sent', async () => {

@@ -65,7 +65,15 @@ describe('accepting an invitation in the console (headless Chromium)', () => {
     await page.getByLabel('Your name').fill('Cleo');
     await page.getByLabel('Choose a password').fill('short');
     await page.getByRole('button', { name: 'Accept and sign in' }).click();
-    await page.getByRole('alert').waitFor();
+    // The refusal is said under the password, which is marked and takes the focus.
+    const password = page.getByLabel('Choose a password');
+    await page.getByText('The password must be at least 10 characters', { exact: true }).waitFor();
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+    expect(await password.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => password.evaluate((el) => el.getAttribute('aria-describedby')?.split(' ').map((id) => document.getElementById(id)?.textContent))).toContain(
+      'The password must be at least 10 characters',
+    );
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Cleo');
     await page.getByLabel('Choose a password').fill('a long enough password');
     await page.getByRole('button', { name: 'Accept and sign in' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();

@@ -4,7 +4,7 @@
  * playwright-core. `.ci/run` installs /usr/bin/chromium when it is missing.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '../../console/build.js';
 import { createPerson } from '../../src/modules/people/people.service.js';
 import type { UserRole } from '../../src/core/access.js';
@@ -89,4 +89,21 @@ export function watchBrowserErrors(page: Page): string[] {
     if (reason !== 'net::ERR_ABORTED') errors.push(`request failed: ${r.method()} ${r.url()} ${reason}`);
   });
   return errors;
+}
+
+/**
+ * How a form control (or a group of choices) says its refusal to a person and to a screen reader: marked
+ * `aria-invalid`, holding the focus (itself or one of its choices), and the text its `aria-describedby`
+ * points to.
+ */
+export async function refusalOf(control: Locator): Promise<{ invalid: boolean; focused: boolean; described: string }> {
+  return control.evaluate((el) => ({
+    invalid: el.getAttribute('aria-invalid') === 'true',
+    focused: el === document.activeElement || el.contains(document.activeElement),
+    described: (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+      .join(' ')
+      .trim(),
+  }));
 }

@@ -3,7 +3,7 @@ import { acceptInvitation, requestPasswordReset, signIn } from '../auth.js';
 import { ErrorNote, Field, FormFailure } from '../components/ui.js';
 
 /** The invitation form's fields in words, by their API names (a refusal names the field as the form does). */
-const ACCEPT_LABELS = { name: 'Your name', email: 'E-mail', password: 'Choose a password' } as const;
+const ACCEPT_LABELS = { name: 'Your name', email: 'E-mail', password: 'The password' } as const;
 import { invitationTokenOf } from '../lib/routes.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
