@@ -44,19 +44,19 @@ export default function AccountScreen() {
         </p>
       ) : null}
       <FormFailure error={error} labels={PASSWORD_LABELS}>
-      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title">
-        <h2 id="password-title" style={{ marginTop: 0 }}>
-          Change your password
-        </h2>
-        <Field label="Current password" name="currentPassword" type="password" value={current} onChange={setCurrent} required autoComplete="current-password" />
-        <Field label="New password" name="newPassword" type="password" value={next} onChange={setNext} required autoComplete="new-password" hint="10 to 200 characters." />
-        <Field label="New password again" name="newPasswordAgain" type="password" value={again} onChange={setAgain} required autoComplete="new-password" />
-        <ErrorNote />
-        {done ? <p role="status">Your password is changed. Your other sessions are signed out; this one stays open.</p> : null}
-        <button type="submit" className="primary">
-          Change password
-        </button>
-      </form>
+        <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title">
+          <h2 id="password-title" style={{ marginTop: 0 }}>
+            Change your password
+          </h2>
+          <Field label="Current password" name="currentPassword" type="password" value={current} onChange={setCurrent} required autoComplete="current-password" />
+          <Field label="New password" name="newPassword" type="password" value={next} onChange={setNext} required autoComplete="new-password" hint="10 to 200 characters." />
+          <Field label="New password again" name="newPasswordAgain" type="password" value={again} onChange={setAgain} required autoComplete="new-password" />
+          <ErrorNote />
+          {done ? <p role="status">Your password is changed. Your other sessions are signed out; this one stays open.</p> : null}
+          <button type="submit" className="primary">
+            Change password
+          </button>
+        </form>
       </FormFailure>
     </section>
   );

@@ -195,66 +195,66 @@ function AgentForm({ agent, data, onDone }: { agent: Agent | null; data: Data; o
   const title = agent ? `Edit ${agent.name}` : 'New agent';
   return (
     <FormFailure error={error} labels={AGENT_LABELS}>
-    <form onSubmit={(e) => void save(e)} aria-labelledby="agent-form-title">
-      <div className="toolbar">
-        <h1 id="agent-form-title">{title}</h1>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : agent ? 'Save' : 'Create agent'}
-        </button>
-      </div>
-      <ErrorNote />
-      <div className="grid2">
-        {PERSONA.map((f) => (
-          <Field
-            key={f.key}
-            name={f.key}
-            label={f.label}
-            value={persona[f.key]}
-            onChange={(v) => setPersona((p) => ({ ...p, [f.key]: v }))}
-            required={!agent}
-            multiline={'multiline' in f}
-          />
-        ))}
-      </div>
-      <div className="field">
-        <label className="row">
-          <input type="checkbox" checked={devil} onChange={(e) => setDevil(e.target.checked)} /> Devil's advocate (argues the other side in debates)
-        </label>
-      </div>
-      <h2>Console-only fields</h2>
-      <div className="grid2">
-        <Field label="Expertise" name="expertise" multiline value={expertise} onChange={setExpertise} hint="One area per line." />
-        <Field label="Out of scope" name="outOfScope" multiline value={outOfScope} onChange={setOutOfScope} hint="One topic per line that the agent declines." />
-        <Field label="Checklist" name="checklist" multiline value={checklist} onChange={setChecklist} hint="One control per line." />
-      </div>
-      <fieldset>
-        <legend>Knowledge scope</legend>
-        <p className="hint">The agent reads and cites only the documents and collections checked here: with none checked, it reads no documents.</p>
-        {kinds.size === 0 ? (
-          <p className="hint">No documents yet: upload some under Knowledge, then come back and check the ones this agent reads.</p>
-        ) : (
-          <ul className="list">
-            {data.knowledgeCollections.map((c) => (
-              <li key={c.id}>
-                <label className="row">
-                  <input type="checkbox" checked={scope.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} /> Collection: {c.name}
-                </label>
-              </li>
-            ))}
-            {data.knowledgeSources.map((s) => (
-              <li key={s.id}>
-                <label className="row">
-                  <input type="checkbox" checked={scope.includes(s.id)} onChange={(e) => toggle(s.id, e.target.checked)} /> Document: {s.name}
-                </label>
-              </li>
-            ))}
-          </ul>
-        )}
-      </fieldset>
-    </form>
+      <form onSubmit={(e) => void save(e)} aria-labelledby="agent-form-title">
+        <div className="toolbar">
+          <h1 id="agent-form-title">{title}</h1>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : agent ? 'Save' : 'Create agent'}
+          </button>
+        </div>
+        <ErrorNote />
+        <div className="grid2">
+          {PERSONA.map((f) => (
+            <Field
+              key={f.key}
+              name={f.key}
+              label={f.label}
+              value={persona[f.key]}
+              onChange={(v) => setPersona((p) => ({ ...p, [f.key]: v }))}
+              required={!agent}
+              multiline={'multiline' in f}
+            />
+          ))}
+        </div>
+        <div className="field">
+          <label className="row">
+            <input type="checkbox" checked={devil} onChange={(e) => setDevil(e.target.checked)} /> Devil's advocate (argues the other side in debates)
+          </label>
+        </div>
+        <h2>Console-only fields</h2>
+        <div className="grid2">
+          <Field label="Expertise" name="expertise" multiline value={expertise} onChange={setExpertise} hint="One area per line." />
+          <Field label="Out of scope" name="outOfScope" multiline value={outOfScope} onChange={setOutOfScope} hint="One topic per line that the agent declines." />
+          <Field label="Checklist" name="checklist" multiline value={checklist} onChange={setChecklist} hint="One control per line." />
+        </div>
+        <fieldset>
+          <legend>Knowledge scope</legend>
+          <p className="hint">The agent reads and cites only the documents and collections checked here: with none checked, it reads no documents.</p>
+          {kinds.size === 0 ? (
+            <p className="hint">No documents yet: upload some under Knowledge, then come back and check the ones this agent reads.</p>
+          ) : (
+            <ul className="list">
+              {data.knowledgeCollections.map((c) => (
+                <li key={c.id}>
+                  <label className="row">
+                    <input type="checkbox" checked={scope.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} /> Collection: {c.name}
+                  </label>
+                </li>
+              ))}
+              {data.knowledgeSources.map((s) => (
+                <li key={s.id}>
+                  <label className="row">
+                    <input type="checkbox" checked={scope.includes(s.id)} onChange={(e) => toggle(s.id, e.target.checked)} /> Document: {s.name}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </fieldset>
+      </form>
     </FormFailure>
   );
 }

@@ -99,42 +99,42 @@ export default function DebatesScreen() {
       <ErrorNote error={error} />
       <div className="split">
         <FormFailure error={refusal} labels={DEBATE_LABELS}>
-        <form className="card" onSubmit={start} aria-labelledby="new-debate">
-          <h2 id="new-debate" style={{ marginTop: 0 }}>
-            New debate
-          </h2>
-          <Field label="Topic" name="topic" multiline value={topic} onChange={setTopic} required />
-          <ChoiceGroup name="agentIds" legend="Debaters (none chosen: the service seats them)">
-            {agents.length === 0 ? <p className="hint">Create agents first: a debate needs at least two.</p> : null}
-            {agents.map((a) => (
-              <label key={a.id} className="row">
-                <input type="checkbox" checked={chosen.includes(a.id)} onChange={(e) => setChosen((l) => (e.target.checked ? [...l, a.id] : l.filter((x) => x !== a.id)))} />{' '}
-                {a.name}
-              </label>
-            ))}
-          </ChoiceGroup>
-          <p className="hint" data-testid="devils-advocate-explained">
-            <strong>The devil&apos;s advocate</strong> speaks last in every round: it argues against the view the others are
-            converging on and names its weakest point, so the synthesis weighs the strongest objection.{' '}
-            {devil ? (
-              <>
-                This workspace&apos;s devil&apos;s advocate, <em>{devil.name}</em>, takes that seat in every debate; you do not choose it.
-              </>
-            ) : (
-              <>You do not choose it: the first debate creates one (“Devil&apos;s Advocate”, an agent you can then edit under Agents).</>
-            )}
-          </p>
-          <Field label="Rounds" name="rounds" type="number" min={1} value={rounds} onChange={setRounds} />
-          <ErrorNote />
-          <div className="row">
-            <button type="submit" className="primary" disabled={running}>
-              Start debate
-            </button>
-            <button type="button" onClick={stop} disabled={!running}>
-              Stop
-            </button>
-          </div>
-        </form>
+          <form className="card" onSubmit={start} aria-labelledby="new-debate">
+            <h2 id="new-debate" style={{ marginTop: 0 }}>
+              New debate
+            </h2>
+            <Field label="Topic" name="topic" multiline value={topic} onChange={setTopic} required />
+            <ChoiceGroup name="agentIds" legend="Debaters (none chosen: the service seats them)">
+              {agents.length === 0 ? <p className="hint">Create agents first: a debate needs at least two.</p> : null}
+              {agents.map((a) => (
+                <label key={a.id} className="row">
+                  <input type="checkbox" checked={chosen.includes(a.id)} onChange={(e) => setChosen((l) => (e.target.checked ? [...l, a.id] : l.filter((x) => x !== a.id)))} />{' '}
+                  {a.name}
+                </label>
+              ))}
+            </ChoiceGroup>
+            <p className="hint" data-testid="devils-advocate-explained">
+              <strong>The devil&apos;s advocate</strong> speaks last in every round: it argues against the view the others are
+              converging on and names its weakest point, so the synthesis weighs the strongest objection.{' '}
+              {devil ? (
+                <>
+                  This workspace&apos;s devil&apos;s advocate, <em>{devil.name}</em>, takes that seat in every debate; you do not choose it.
+                </>
+              ) : (
+                <>You do not choose it: the first debate creates one (“Devil&apos;s Advocate”, an agent you can then edit under Agents).</>
+              )}
+            </p>
+            <Field label="Rounds" name="rounds" type="number" min={1} value={rounds} onChange={setRounds} />
+            <ErrorNote />
+            <div className="row">
+              <button type="submit" className="primary" disabled={running}>
+                Start debate
+              </button>
+              <button type="button" onClick={stop} disabled={!running}>
+                Stop
+              </button>
+            </div>
+          </form>
         </FormFailure>
         <div>
           {live ? <LiveDebate state={live} onCite={setPassage} nameOf={nameOf} /> : null}

@@ -399,24 +399,24 @@ function FlowDetail({ flow, onSaved, onRunEvent }: { flow: FlowView; onSaved: ()
         />
       ) : null}
       <FormFailure error={addError} labels={ADD_STEP_LABELS}>
-      <form className="card" onSubmit={addNode} style={{ marginTop: '0.75rem' }} aria-labelledby={`add-step-${flow.id}`}>
-        <h3 id={`add-step-${flow.id}`} style={{ marginTop: 0 }}>
-          Add a step{current ? ` after “${current.id}”` : ''}
-        </h3>
-        <div className="field">
-          <label htmlFor={`type-${flow.id}`}>Step type</label>
-          <select id={`type-${flow.id}`} value={type} onChange={(e) => setType(e.target.value)}>
-            {STEP_KINDS.map((k) => (
-              <option key={k.type} value={k.type}>
-                {k.label} ({k.type})
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field label="Step key" name="key" value={key} onChange={setKey} hint={`Optional; names the step in templates ({{steps.<key>…}}). Empty: ${freshKey(type, nodes.map((n) => n.id))}.`} />
-        <ErrorNote />
-        <button type="submit">Add step</button>
-      </form>
+        <form className="card" onSubmit={addNode} style={{ marginTop: '0.75rem' }} aria-labelledby={`add-step-${flow.id}`}>
+          <h3 id={`add-step-${flow.id}`} style={{ marginTop: 0 }}>
+            Add a step{current ? ` after “${current.id}”` : ''}
+          </h3>
+          <div className="field">
+            <label htmlFor={`type-${flow.id}`}>Step type</label>
+            <select id={`type-${flow.id}`} value={type} onChange={(e) => setType(e.target.value)}>
+              {STEP_KINDS.map((k) => (
+                <option key={k.type} value={k.type}>
+                  {k.label} ({k.type})
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field label="Step key" name="key" value={key} onChange={setKey} hint={`Optional; names the step in templates ({{steps.<key>…}}). Empty: ${freshKey(type, nodes.map((n) => n.id))}.`} />
+          <ErrorNote />
+          <button type="submit">Add step</button>
+        </form>
       </FormFailure>
       <h3>Runs</h3>
       <ErrorNote error={runs.error} />

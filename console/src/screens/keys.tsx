@@ -114,37 +114,37 @@ function CreateForm({ onCreated }: { onCreated: (c: { id: string; secret: string
   };
   return (
     <FormFailure error={error} labels={KEY_LABELS}>
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-key">
-      <h2 id="new-key" style={{ marginTop: 0 }}>
-        New key
-      </h2>
-      <Field label="Key name" name="name" value={name} onChange={setName} required />
-      <ChoiceGroup name="scopes" legend="Scopes">
-        <p className="hint" id="unrestricted-note" role="status">
-          {scopes.length === 0
-            ? 'No scope chosen: this key will be unrestricted and reach every part of the service.'
-            : 'The key reaches only what its scopes name. With no scope chosen, a key is unrestricted.'}
-        </p>
-        {OFFERED_SCOPES.map((s) => (
-          <label key={s} className="scope-choice">
-            <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((l) => (e.target.checked ? [...l, s] : l.filter((x) => x !== s)))} />{' '}
-            <span>
-              <strong>{s}</strong> <span className="hint">{SCOPE_WORDS[s]}</span>
-            </span>
-          </label>
-        ))}
-      </ChoiceGroup>
-      <label className="row field">
-        <input type="checkbox" checked={readonly} onChange={(e) => setReadonly(e.target.checked)} /> Read-only
-      </label>
-      <Field label="Expires on" name="expiresAt" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
-      <Field label="Requests per minute" name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} hint="Empty: no per-key rate." />
-      <Field label="Questions per month" name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
-      <ErrorNote />
-      <button type="submit" className="primary">
-        Create key
-      </button>
-    </form>
+      <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-key">
+        <h2 id="new-key" style={{ marginTop: 0 }}>
+          New key
+        </h2>
+        <Field label="Key name" name="name" value={name} onChange={setName} required />
+        <ChoiceGroup name="scopes" legend="Scopes">
+          <p className="hint" id="unrestricted-note" role="status">
+            {scopes.length === 0
+              ? 'No scope chosen: this key will be unrestricted and reach every part of the service.'
+              : 'The key reaches only what its scopes name. With no scope chosen, a key is unrestricted.'}
+          </p>
+          {OFFERED_SCOPES.map((s) => (
+            <label key={s} className="scope-choice">
+              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((l) => (e.target.checked ? [...l, s] : l.filter((x) => x !== s)))} />{' '}
+              <span>
+                <strong>{s}</strong> <span className="hint">{SCOPE_WORDS[s]}</span>
+              </span>
+            </label>
+          ))}
+        </ChoiceGroup>
+        <label className="row field">
+          <input type="checkbox" checked={readonly} onChange={(e) => setReadonly(e.target.checked)} /> Read-only
+        </label>
+        <Field label="Expires on" name="expiresAt" type="date" value={expires} onChange={setExpires} hint="Empty: the key never expires. It stops working at the end of that day (UTC)." />
+        <Field label="Requests per minute" name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} hint="Empty: no per-key rate." />
+        <Field label="Questions per month" name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} hint="Empty: the workspace allowance only." />
+        <ErrorNote />
+        <button type="submit" className="primary">
+          Create key
+        </button>
+      </form>
     </FormFailure>
   );
 }
@@ -175,38 +175,38 @@ function KeyItem({ apiKey: k, onChanged, onRevoked }: { apiKey: Key; onChanged: 
   };
   return (
     <FormFailure error={error} labels={KEY_LABELS}>
-    <li>
-      <div className="row">
-        <strong>{label}</strong>
-        <code>{k.preview}</code>
-        <Status value={k.revokedAt ? 'revoked' : 'active'} />
-        {k.readonly ? <span className="badge">read-only</span> : null}
-      </div>
-      <p className="hint">
-        {k.scopes.length ? `Scopes: ${k.scopes.map(scopeInWords).join('; ')}` : 'Unrestricted: no scope, reaches every part of the service'}
-      </p>
-      <p className="hint">
-        {count(k.questionsThisMonth, 'question')} this month · created {formatTime(k.createdAt)} ·{' '}
-        {k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · {k.lastUsedAt ? `last used ${formatTime(k.lastUsedAt)}` : 'never used'}
-        {k.revokedAt ? ` · revoked ${formatTime(k.revokedAt)}` : ''}
-      </p>
-      {k.revokedAt ? null : (
-        <form className="row" onSubmit={(e) => void save(e)}>
-          <Field label={`Requests per minute for ${label}`} name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} />
-          <Field label={`Questions per month for ${label}`} name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} />
-          <button type="submit">Save limits</button>
-          <ConfirmDelete
-            verb="Revoke"
-            what={`the key ${label}`}
-            label={`Revoke ${label}`}
-            consequence="Programs using it stop at once, and so do the keys it created. This cannot be undone."
-            onConfirm={revoke}
-          />
-        </form>
-      )}
-      {note ? <p role="status">{note}</p> : null}
-      <ErrorNote />
-    </li>
+      <li>
+        <div className="row">
+          <strong>{label}</strong>
+          <code>{k.preview}</code>
+          <Status value={k.revokedAt ? 'revoked' : 'active'} />
+          {k.readonly ? <span className="badge">read-only</span> : null}
+        </div>
+        <p className="hint">
+          {k.scopes.length ? `Scopes: ${k.scopes.map(scopeInWords).join('; ')}` : 'Unrestricted: no scope, reaches every part of the service'}
+        </p>
+        <p className="hint">
+          {count(k.questionsThisMonth, 'question')} this month · created {formatTime(k.createdAt)} ·{' '}
+          {k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · {k.lastUsedAt ? `last used ${formatTime(k.lastUsedAt)}` : 'never used'}
+          {k.revokedAt ? ` · revoked ${formatTime(k.revokedAt)}` : ''}
+        </p>
+        {k.revokedAt ? null : (
+          <form className="row" onSubmit={(e) => void save(e)}>
+            <Field label={`Requests per minute for ${label}`} name="ratePerMinute" type="number" min={1} max={LIMIT_MAX} value={rate} onChange={setRate} />
+            <Field label={`Questions per month for ${label}`} name="monthlyQuestionLimit" type="number" min={1} max={LIMIT_MAX} value={monthly} onChange={setMonthly} />
+            <button type="submit">Save limits</button>
+            <ConfirmDelete
+              verb="Revoke"
+              what={`the key ${label}`}
+              label={`Revoke ${label}`}
+              consequence="Programs using it stop at once, and so do the keys it created. This cannot be undone."
+              onConfirm={revoke}
+            />
+          </form>
+        )}
+        {note ? <p role="status">{note}</p> : null}
+        <ErrorNote />
+      </li>
     </FormFailure>
   );
 }

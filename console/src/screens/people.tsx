@@ -113,28 +113,28 @@ function InviteForm({ onInvited, full }: { onInvited: () => void; full: boolean 
   };
   return (
     <FormFailure error={error} labels={INVITE_LABELS}>
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="invite-title">
-      <h2 id="invite-title" style={{ marginTop: 0 }}>
-        Invite someone
-      </h2>
-      <Field label="E-mail address" name="email" type="email" value={email} onChange={setEmail} required autoComplete="off" />
-      <div className="field">
-        <label htmlFor={roleId}>Role</label>
-        <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {ROLES.map((r) => (
-            <option key={r.value} value={r.value}>
-              {r.words}
-            </option>
-          ))}
-        </select>
-      </div>
-      {full ? <p className="hint">Every seat is taken: add seats to your subscription before inviting.</p> : null}
-      <ErrorNote />
-      <button type="submit" className="primary">
-        Send invitation
-      </button>
-      {note ? <p role="status">{note}</p> : null}
-    </form>
+      <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="invite-title">
+        <h2 id="invite-title" style={{ marginTop: 0 }}>
+          Invite someone
+        </h2>
+        <Field label="E-mail address" name="email" type="email" value={email} onChange={setEmail} required autoComplete="off" />
+        <div className="field">
+          <label htmlFor={roleId}>Role</label>
+          <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.words}
+              </option>
+            ))}
+          </select>
+        </div>
+        {full ? <p className="hint">Every seat is taken: add seats to your subscription before inviting.</p> : null}
+        <ErrorNote />
+        <button type="submit" className="primary">
+          Send invitation
+        </button>
+        {note ? <p role="status">{note}</p> : null}
+      </form>
     </FormFailure>
   );
 }

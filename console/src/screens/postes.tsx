@@ -131,19 +131,19 @@ function DossierForm({ onCreated }: { onCreated: () => void }) {
   };
   return (
     <FormFailure error={error} labels={DOSSIER_LABELS}>
-    <form onSubmit={(e) => void submit(e)} aria-labelledby="new-dossier-title">
-      <h2 id="new-dossier-title">New dossier</h2>
-      <Field label="Dossier name" name="name" value={name} onChange={setName} required hint="A folder of documents for one matter; upload its documents in Knowledge." />
-      <button type="submit" className="primary">
-        Create dossier
-      </button>
-      <ErrorNote />
-      {created ? (
-        <p role="status">
-          Dossier {created} created: upload its documents in <Link href={hrefOf('knowledge')}>Knowledge</Link>.
-        </p>
-      ) : null}
-    </form>
+      <form onSubmit={(e) => void submit(e)} aria-labelledby="new-dossier-title">
+        <h2 id="new-dossier-title">New dossier</h2>
+        <Field label="Dossier name" name="name" value={name} onChange={setName} required hint="A folder of documents for one matter; upload its documents in Knowledge." />
+        <button type="submit" className="primary">
+          Create dossier
+        </button>
+        <ErrorNote />
+        {created ? (
+          <p role="status">
+            Dossier {created} created: upload its documents in <Link href={hrefOf('knowledge')}>Knowledge</Link>.
+          </p>
+        ) : null}
+      </form>
     </FormFailure>
   );
 }
@@ -189,20 +189,20 @@ function InstalledPoste({ poste, dossiers }: { poste: Data['postes'][number]; do
         </Empty>
       ) : (
         <FormFailure error={error} labels={RUN_LABELS}>
-        <form onSubmit={(e) => void submit(e)} aria-label={`Run ${poste.name} on a dossier`}>
-          <SelectField label="Dossier" name="dossierId" value={chosen} onChange={setDossierId}>
-            {dossiers.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({count(d.sourceCount, 'document')})
-              </option>
-            ))}
-          </SelectField>
-          <Field label="Instructions (optional)" name="instructions" value={instructions} onChange={setInstructions} multiline rows={2} />
-          <ErrorNote />
-          <button type="submit" className="primary" disabled={running} aria-busy={running}>
-            {running ? 'Running…' : 'Run on a dossier'}
-          </button>
-        </form>
+          <form onSubmit={(e) => void submit(e)} aria-label={`Run ${poste.name} on a dossier`}>
+            <SelectField label="Dossier" name="dossierId" value={chosen} onChange={setDossierId}>
+              {dossiers.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name} ({count(d.sourceCount, 'document')})
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Instructions (optional)" name="instructions" value={instructions} onChange={setInstructions} multiline rows={2} />
+            <ErrorNote />
+            <button type="submit" className="primary" disabled={running} aria-busy={running}>
+              {running ? 'Running…' : 'Run on a dossier'}
+            </button>
+          </form>
         </FormFailure>
       )}
       {run ? <RunReport run={run} dossierName={dossierName(run.dossierId)} /> : null}

@@ -125,24 +125,24 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main className="centered">
       <FormFailure error={error} labels={ACCEPT_LABELS}>
-      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="accept-title">
-        <h1 id="accept-title">Accept your invitation</h1>
-        <Field label="Your name" name="name" value={name} onChange={setName} autoComplete="name" />
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          value={email}
-          onChange={setEmail}
-          autoComplete="username"
-          hint="Only for the first admin's invitation, which has no e-mail yet; leave empty otherwise."
-        />
-        <Field label="Choose a password" name="password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
-        <ErrorNote />
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Accept and sign in'}
-        </button>
-      </form>
+        <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="accept-title">
+          <h1 id="accept-title">Accept your invitation</h1>
+          <Field label="Your name" name="name" value={name} onChange={setName} autoComplete="name" />
+          <Field
+            label="E-mail"
+            name="email"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="username"
+            hint="Only for the first admin's invitation, which has no e-mail yet; leave empty otherwise."
+          />
+          <Field label="Choose a password" name="password" type="password" value={password} onChange={setPassword} required autoComplete="new-password" hint="10 to 200 characters." />
+          <ErrorNote />
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Signing in…' : 'Accept and sign in'}
+          </button>
+        </form>
       </FormFailure>
     </main>
   );

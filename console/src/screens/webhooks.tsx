@@ -120,18 +120,18 @@ function CreateForm({ events, onCreated }: { events: readonly EventOption[]; onC
   };
   return (
     <FormFailure error={error} labels={WEBHOOK_LABELS}>
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-webhook">
-      <h2 id="new-webhook" style={{ marginTop: 0 }}>
-        New webhook
-      </h2>
-      <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks" />
-      <Field label="Description" name="description" value={description} onChange={setDescription} />
-      <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote />
-      <button type="submit" className="primary">
-        Create webhook
-      </button>
-    </form>
+      <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="new-webhook">
+        <h2 id="new-webhook" style={{ marginTop: 0 }}>
+          New webhook
+        </h2>
+        <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks" />
+        <Field label="Description" name="description" value={description} onChange={setDescription} />
+        <EventChoice events={events} chosen={chosen} onChange={setChosen} />
+        <ErrorNote />
+        <button type="submit" className="primary">
+          Create webhook
+        </button>
+      </form>
     </FormFailure>
   );
 }
@@ -154,20 +154,20 @@ function EditForm({ webhook: w, events, onDone }: { webhook: Webhook; events: re
   };
   return (
     <FormFailure error={error} labels={WEBHOOK_LABELS}>
-    <form className="card" onSubmit={(e) => void submit(e)} aria-label={`Edit ${w.url}`}>
-      <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required />
-      <Field label="Description" name="description" value={description} onChange={setDescription} />
-      <EventChoice events={events} chosen={chosen} onChange={setChosen} />
-      <ErrorNote />
-      <div className="row">
-        <button type="submit" className="primary">
-          Save changes
-        </button>
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      <form className="card" onSubmit={(e) => void submit(e)} aria-label={`Edit ${w.url}`}>
+        <Field label="Endpoint URL" name="url" type="url" value={url} onChange={setUrl} required />
+        <Field label="Description" name="description" value={description} onChange={setDescription} />
+        <EventChoice events={events} chosen={chosen} onChange={setChosen} />
+        <ErrorNote />
+        <div className="row">
+          <button type="submit" className="primary">
+            Save changes
+          </button>
+          <button type="button" onClick={() => onDone(false)}>
+            Cancel
+          </button>
+        </div>
+      </form>
     </FormFailure>
   );
 }
