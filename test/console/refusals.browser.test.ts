@@ -46,13 +46,19 @@ describe('bad input, task by task, said at the field (headless Chromium)', () =>
     await expect.poll(() => debaters.getByRole('checkbox').count()).toBe(2);
     const sent = sentOperations(page);
 
+    // A blank topic used to do nothing at all: now the service's refusal is said at the topic.
+    const topic = page.getByLabel('Topic');
+    await topic.fill('   ');
+    await page.getByRole('button', { name: 'Start debate' }).click();
+    await expect.poll(() => refusalOf(topic)).toEqual({ invalid: true, focused: true, described: 'Topic is required' });
+
     // 0 rounds used to become 1 without a word; now the browser refuses it before anything is sent.
-    await page.getByLabel('Topic').fill('Should VAT on books be cut?');
+    await topic.fill('Should VAT on books be cut?');
     const rounds = page.getByLabel('Rounds', { exact: true });
     await rounds.fill('0');
     await page.getByRole('button', { name: 'Start debate' }).click();
     expect(await rounds.evaluate((el) => (el as HTMLInputElement).validationMessage)).not.toBe('');
-    expect(sent.filter((s) => s === 'DebateStream')).toEqual([]);
+    expect(sent.filter((s) => s === 'DebateStream')).toHaveLength(1); // the blank topic's only
 
     // 9 rounds: the service's refusal, under Rounds, with the form's label.
     await rounds.fill('9');

@@ -65,9 +65,11 @@ const describedBy = (...ids: (string | false | null | undefined)[]) => ids.filte
  * text); on a form, `labels` names a refused field as the form labels it. Without `error`, inside a
  * `FormFailure`: the form's refusal, unless one of its controls says it, and it takes the focus.
  */
-export function ErrorNote({ error, focus, labels }: { error?: unknown; focus?: boolean; labels?: FieldLabels }) {
+export function ErrorNote(props: { error?: unknown; focus?: boolean; labels?: FieldLabels }) {
+  const { error, focus, labels } = props;
   const scope = useContext(FormFailureContext);
-  const fromScope = error === undefined && scope !== null;
+  // `error={query.error}` that is undefined for now is still an error of its own, not the form's.
+  const fromScope = !('error' in props) && scope !== null;
   const shown = fromScope ? scope.error : error;
   const ref = useRef<HTMLParagraphElement>(null);
   const f = shown ? failureOf(shown, labels ?? (fromScope ? scope.labels : undefined)) : null;
