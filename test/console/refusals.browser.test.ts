@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { runFlowWork } from '../../src/modules/flows/engine.js';
 import { createAgent, persona } from '../support/agents.js';
-import { refusalOf, startConsole, watchBrowserErrors, type ConsoleHarness } from '../support/browser.js';
+import { refusalOf, seriousViolations, startConsole, watchBrowserErrors, type ConsoleHarness } from '../support/browser.js';
 
 let h: ConsoleHarness;
 
@@ -73,6 +74,7 @@ describe('bad input, task by task, said at the field (headless Chromium)', () =>
     await page.getByRole('button', { name: 'Start debate' }).click();
     await expect.poll(() => refusalOf(debaters)).toMatchObject({ focused: true, described: 'Debaters must name at least 2 agents' });
     expect(await rounds.getAttribute('aria-invalid')).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 180_000);
 
@@ -131,6 +133,43 @@ describe('bad input, task by task, said at the field (headless Chromium)', () =>
     await expect.poll(() => refusalOf(stepKey)).toMatchObject({ invalid: true, focused: true });
     expect((await refusalOf(stepKey)).described).toMatch(/^A step is already called “start”: give this one another key\./);
     expect(await stepKey.inputValue()).toBe('start');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('a flow’s approval: a comment too long is said at that comment, which keeps it; then the decision goes through', async () => {
+    const { page, errors, key } = await open('Flows');
+    const graph = {
+      nodes: [
+        { key: 'start', type: 'trigger.manual' },
+        { key: 'ok', type: 'approval', config: { question: 'Ship the refund batch?' } },
+      ],
+      edges: [{ from: 'start', to: 'ok' }],
+    };
+    const gql = async (query: string, variables: Record<string, unknown>) =>
+      (
+        await fetch(`${h.t.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        })
+      ).json();
+    const created = await gql(`mutation($input: CreateFlowInput!) { createFlow(input: $input) { flow { id } } }`, { input: { name: 'Refund batch', graph } });
+    await gql(`mutation($id: ID!) { startFlowRun(flowId: $id) { id } }`, { id: created.data.createFlow.flow.id });
+    await runFlowWork(h.t.app.services);
+    const approvals = page.getByRole('list', { name: 'Approvals' });
+    await approvals.getByText('Ship the refund batch?').waitFor({ timeout: 15_000 });
+
+    const comment = page.getByLabel('Comment on “Ship the refund batch?”');
+    const long = 'c'.repeat(2_001);
+    await comment.fill(long);
+    await page.getByRole('button', { name: 'Approve “Ship the refund batch?”' }).click();
+    await expect.poll(() => refusalOf(comment)).toEqual({ invalid: true, focused: true, described: 'Comment must be at most 2000 characters' });
+    expect(await comment.inputValue()).toBe(long);
+
+    await comment.fill('Checked the totals');
+    await page.getByRole('button', { name: 'Approve “Ship the refund batch?”' }).click();
+    await page.getByRole('status').getByText('Decision recorded: approved').waitFor();
     expect(errors).toEqual([]);
   }, 180_000);
 
@@ -173,6 +212,7 @@ describe('bad input, task by task, said at the field (headless Chromium)', () =>
     await form.getByRole('button', { name: 'Create webhook' }).click();
     await expect.poll(() => refusalOf(events)).toMatchObject({ focused: true, described: 'Choose at least one event.' });
     expect(await url.getAttribute('aria-invalid')).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 180_000);
 });

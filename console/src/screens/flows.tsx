@@ -3,7 +3,7 @@ import { addEdge, Background, Controls, ReactFlow, useEdgesState, useNodesState,
 import '@xyflow/react/dist/style.css';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useClient, useQuery } from 'urql';
-import { Empty, ErrorNote, Field, FormFailure, Status } from '../components/ui.js';
+import { Empty, ErrorNote, Field, FieldError, FormFailure, Status, useFieldFailure } from '../components/ui.js';
 import { graphql } from '../graphql.js';
 import { layout, parseGraph, toGraph, toViewEdges, type FlowEdgeDoc, type FlowNodeDoc } from '../lib/flow-graph.js';
 import { ConsoleError, failureOf } from '../lib/errors.js';
@@ -156,14 +156,17 @@ function ImportForm({ onImported }: { onImported: (id: string) => void }) {
   );
 }
 
-function Approvals({ approvals, onDecided }: { approvals: { id: string; flowName: string; question: string; status: string; createdAt: string; expiresAt: string }[]; onDecided: () => void }) {
+type Approval = { id: string; flowName: string; question: string; status: string; createdAt: string; expiresAt: string };
+
+function Approvals({ approvals, onDecided }: { approvals: Approval[]; onDecided: () => void }) {
   const client = useClient();
   const [comment, setComment] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  /** The last refused decision, said on its own approval (a comment too long is said at the comment). */
+  const [refused, setRefused] = useState<{ id: string; error: unknown } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const decide = async (id: string, decision: 'approve' | 'reject') => {
     const res = await client.mutation(Decide, { id, input: { decision, ...(comment[id] ? { comment: comment[id] } : {}) } }).toPromise();
-    setError(res.error ?? null);
+    setRefused(res.error ? { id, error: res.error } : null);
     if (res.data) setNote(`Decision recorded: ${res.data.decideFlowApproval.status}`);
     onDecided();
   };
@@ -173,31 +176,54 @@ function Approvals({ approvals, onDecided }: { approvals: { id: string; flowName
         Approvals waiting for you
       </h2>
       {note ? <p role="status">{note}</p> : null}
-      <ErrorNote error={error} labels={DECIDE_LABELS} />
+      {refused && !approvals.some((a) => a.id === refused.id) ? <ErrorNote error={refused.error} labels={DECIDE_LABELS} /> : null}
       {approvals.length === 0 ? (
         <p className="hint">Nothing to decide. Runs that reach an approval step wait here for a person.</p>
       ) : (
         <ul className="list" aria-label="Approvals">
           {approvals.map((a) => (
-            <li key={a.id}>
-              <strong>{a.question}</strong> <Status value={a.status} />
-              <p className="hint">
-                {a.flowName} · asked {formatTime(a.createdAt)} · expires {formatTime(a.expiresAt)}
-              </p>
-              <div className="row">
-                <input aria-label={`Comment on “${a.question}”`} placeholder="Comment (optional)" value={comment[a.id] ?? ''} onChange={(e) => setComment((c) => ({ ...c, [a.id]: e.target.value }))} style={{ flex: 1 }} />
-                <button type="button" className="primary" onClick={() => void decide(a.id, 'approve')} aria-label={`Approve “${a.question}”`}>
-                  Approve
-                </button>
-                <button type="button" className="danger" onClick={() => void decide(a.id, 'reject')} aria-label={`Reject “${a.question}”`}>
-                  Reject
-                </button>
-              </div>
-            </li>
+            <FormFailure key={a.id} error={refused?.id === a.id ? refused.error : null} labels={DECIDE_LABELS}>
+              <li>
+                <strong>{a.question}</strong> <Status value={a.status} />
+                <p className="hint">
+                  {a.flowName} · asked {formatTime(a.createdAt)} · expires {formatTime(a.expiresAt)}
+                </p>
+                <div className="row">
+                  <CommentBox question={a.question} value={comment[a.id] ?? ''} onChange={(v) => setComment((c) => ({ ...c, [a.id]: v }))} />
+                  <button type="button" className="primary" onClick={() => void decide(a.id, 'approve')} aria-label={`Approve “${a.question}”`}>
+                    Approve
+                  </button>
+                  <button type="button" className="danger" onClick={() => void decide(a.id, 'reject')} aria-label={`Reject “${a.question}”`}>
+                    Reject
+                  </button>
+                </div>
+                <ErrorNote />
+              </li>
+            </FormFailure>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** An approval's optional comment; a refusal of it is said under it. */
+function CommentBox({ question, value, onChange }: { question: string; value: string; onChange: (v: string) => void }) {
+  const refusal = useFieldFailure<HTMLInputElement>('comment');
+  return (
+    <div style={{ flex: 1 }}>
+      <input
+        ref={refusal.ref}
+        aria-label={`Comment on “${question}”`}
+        placeholder="Comment (optional)"
+        value={value}
+        aria-invalid={refusal.message ? true : undefined}
+        aria-describedby={refusal.message ? refusal.errorId : undefined}
+        onChange={(e) => onChange(e.target.value)}
+        style={{ width: '100%' }}
+      />
+      <FieldError id={refusal.errorId} message={refusal.message} />
+    </div>
   );
 }
 
