@@ -87,4 +87,34 @@ describe('eighth round: support recall', () => {
       expect(await verdict('Harbour Telecom does not apply credits to the next invoice.', policy)).not.toBe('supported');
     });
   });
+
+  describe('who a document is for and who wrote it (paraphrase lexicon)', () => {
+    const invoice = '# Invoice TR-2027-311\n\n**For the attention of:** Nadia Keller, Finance Officer';
+    it('`addressed to` is said by `For the attention of`', async () => {
+      expect(await verdict('Invoice TR-2027-311 is addressed to Nadia Keller.', invoice)).toBe('supported');
+    });
+
+    it('`written by` is said by `Author:`, and a name in brackets after the author is his team, not another name', async () => {
+      const report = '# Incident report: storage outage of 3 March 2027\n\n**Author of this report:** Tomas Lindqvist (Platform Engineering)';
+      expect(await verdict('The incident report was written by Tomas Lindqvist.', report)).toBe('supported');
+    });
+
+    it('`a progressé` is said by `une hausse`', async () => {
+      const minutes = "# Assemblée générale du club\n\nLe nombre d'adhérents est passé de 200 à 230 en un an, soit une hausse de 15 %.";
+      expect(await verdict("Le nombre d'adhérents a progressé de 15 % en un an.", minutes)).toBe('supported');
+    });
+  });
+
+  describe('amounts in words', () => {
+    const lease = '# Equipment lease\n\nThe tenant may buy the equipment at the end of the term for 10% of its new value.';
+    it('a fraction in words is a percentage (`a tenth` / `10%`); another share is no support', async () => {
+      expect(await verdict('The tenant may buy the equipment at the end of the term for a tenth of its new value.', lease)).toBe('supported');
+      expect(await verdict('The tenant may buy the equipment at the end of the term for a quarter of its new value.', lease)).not.toBe('supported');
+    });
+
+    it('`d’une année sur l’autre` is no amount (a year read as 12 months against the sentence’s other durations)', async () => {
+      const rules = "# Règlement\n\nLes jours de congé d'ancienneté sont perdus après 2 ans et ne sont pas reportables d'une année sur l'autre.";
+      expect(await verdict("Les jours de congé d'ancienneté ne sont pas reportables d'une année sur l'autre.", rules)).toBe('supported');
+    });
+  });
 });

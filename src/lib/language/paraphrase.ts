@@ -136,6 +136,9 @@ const ACTION_GROUPS: string[] = [
   'approve approved adopt adopted endorse endorsed ratify ratified validate validated accept accepted | approuver approuve approuvee adopter adopte adoptee valider valide validee accepte acceptee enteriner',
   'reject rejected refuse refused decline declined deny denied | rejeter rejete rejetee refuser refusee',
   'request requested ask asked demand | demande demandee demander solliciter',
+  // Eighth round: who a document is for and who wrote it (`addressed to` / `For the attention of`, `written by` / `Author:`).
+  'address addressed attention attn | adresse adressee adresser attention',
+  'write wrote written writer author authored draft drafted prepare prepared | rediger redige redigee redacteur redactrice auteur etablir etabli etablie',
   // Work done.
   'lead led run ran conduct conducted facilitate facilitated host hosted teach taught trainer instructor | animer anime animee dispense dispensee formateur formatrice',
   'retrieve retrieved export exported download downloaded extract extracted recover recovered | recuperer recupere exporter exporte telecharger',
@@ -154,7 +157,7 @@ const ACTION_GROUPS: string[] = [
   'consist consists comprise composed constitute constituted | compose composee constitue constituee',
   'apply applies applied concern concerns relate relates | appliquer applique concerner concerne',
   'change changed modify modified amend amended alter altered adjust adjusted | modifier modifie changer change',
-  'increase increased raise raised rise rose grow grew augment | augmenter augmente hausser relever',
+  'increase increased raise raised rise rose grow grew augment | augmenter augmente hausser relever hausse progresser progresse progression',
   'decrease decreased reduce reduced cut lower lowered drop dropped | diminuer diminue baisser baisse reduire reduit',
   'allow allowed permit permitted authorise authorised authorize authorized entitle entitled | autoriser autorise permis permettre droit',
   'forbid forbidden prohibit prohibited ban banned bar barred | interdire interdit interdite prohiber',

@@ -168,6 +168,16 @@ function leadOf(text: string, fact: Span): string {
   return LEADS[last] ?? '';
 }
 
+/** After a number word, the words of an idiom: the number is no amount (`d'une année sur l'autre`, `from one day to the next`). */
+const IDIOM_AFTER = /^(?:d['’]\s*)?(?:un|une|one)\s+\p{L}+\s+(?:sur\s+l['’]\s*autre|to\s+(?:the\s+)?next|after\s+(?:the\s+)?other)/iu;
+/** A fraction in words: a numerator word and an ordinal denominator (`a tenth`, `seven-tenths`, `un dixième`, `trois quarts`). */
+const FRACTION = /(?<![\p{L}-])(a|an|one|two|three|four|five|six|seven|eight|nine|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf)[\s-]+(quarters?|fifths?|tenths?|hundredths?|quarts?|cinqui[èe]mes?|dixi[èe]mes?|centi[èe]mes?)(?![\p{L}])/giu;
+const FRACTION_NUMERATORS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
+  un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9,
+};
+const FRACTION_DENOMINATORS: Record<string, number> = { quarter: 4, fifth: 5, tenth: 10, hundredth: 100, quart: 4, cinquieme: 5, dixieme: 10, centieme: 100 };
+
 /** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */
 function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
   // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
@@ -180,6 +190,23 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
       !times.some((t) => q.start < t.end && q.end > t.start) &&
       (q.dimension !== null || !/(?<![\p{L}])\p{Lu}[\p{L}-]*\s+$/u.test(text.slice(Math.max(0, q.start - 30), q.start))),
   );
+  // Eighth round (support): a number word in an idiom is no amount: `d'une année sur l'autre`, `from one year to the next`
+  // (a year read as 12 months), `à neuf`, `comme neuf` (new, not nine).
+  for (let i = amounts.length - 1; i >= 0; i--) {
+    const q = amounts[i]!;
+    if (IDIOM_AFTER.test(text.slice(q.start, q.end + 30)) || (/^neuf\b/iu.test(text.slice(q.start, q.end)) && /(?:[àa]|comme)\s+$/iu.test(text.slice(Math.max(0, q.start - 8), q.start)))) amounts.splice(i, 1);
+  }
+  // Fractions in words are percentages (`a tenth`, `seven-tenths`, `un dixième`, `a quarter of`): `10%` states the same share.
+  for (const m of text.matchAll(FRACTION)) {
+    const n = FRACTION_NUMERATORS[fold(m[1]!)];
+    const d = FRACTION_DENOMINATORS[fold(m[2]!).replace(/s$/, '')];
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (!n || !d || amounts.some((q) => q.start < end && q.end > start) || /(?:per|each|every|once|twice|times|par|chaque|fois)\s+$/iu.test(text.slice(Math.max(0, start - 10), start))) continue;
+    if (/^\s+(?:of\s+(?:the|a)\s+year|de\s+l['’]ann[ée]e|d['’]heure|of\s+an\s+hour)/iu.test(text.slice(end, end + 20))) continue;
+    amounts.push({ value: (100 * n) / d, unit: '%', dimension: 'ratio', start, end });
+  }
+  amounts.sort((a, b) => a.start - b.start);
   // Eighth round (support): the sides of a size (`50 x 30 mm`, `90 × 215 cm`) are both in the unit written after the last
   // one: the first side alone was a bare number, compared with any bare number of a sentence (a quantity, a row's count).
   for (let i = amounts.length - 2; i >= 0; i--) {
@@ -1859,7 +1886,11 @@ export class Verifier {
       // Eighth round: a name sharing a word with the claim's is that name written longer (`Monica Ibarra, Ibarra Ag Insurance
       // Services`), not another name the claim's statement could be about (as in replacedName).
       const longer = (p: Fact<Entity>) => p.fact.words.join(' ') !== key && p.fact.words.some((w) => c.fact.words.includes(w) && !/^\d+$/.test(w));
-      const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind && !longer(p));
+      const named = sentence.filter((p) => p.fact.words.join(' ') === key);
+      // A name in brackets right after the claim's (`Declan Foyle (Site Reliability Engineering)`) is its apposition: the
+      // person's team or firm, not another name the statement could be about.
+      const apposition = (p: Fact<Entity>) => named.some((o) => /^[\s*_]*\($/u.test(s.seg.text.slice(o.fact.end, p.fact.start)));
+      const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind && !longer(p) && !apposition(p));
       const own = sameKind.filter((p) => p.fact.words.join(' ') === key);
       if (own.length === 0) continue; // in the context (the document's parties): no role to compare
       if (sameKind.length === own.length) continue; // the only name of its kind there
