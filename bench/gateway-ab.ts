@@ -3,7 +3,8 @@
  * then the service of checkout A and of checkout B (each `src/main.ts` of its own directory, on a fresh
  * database of its own, with bench/gateway-side-by-side.ts's settings), measured round after round in
  * alternating order (A B, B A, A B...) so that the machine's load hits both alike. Per round and build: the
- * calls/s, p50 and the server process's CPU per call (from /proc), by scenario.
+ * calls/s, p50, the server process's CPU per call and its PostgreSQL backends' CPU per call (both from /proc:
+ * the backends are the connections to that build's database, `pg_stat_activity`), by scenario.
  *
  *   AB_A=/work/main AB_B=. ROUNDS=3 DURATION_S=6 BENCH_SCENARIOS=plain-1,plain-100,stream-1,stream-100 \
  *     npx tsx bench/gateway-ab.ts
@@ -15,6 +16,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { cpuSeconds, freePort, stopChildren } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 
@@ -45,11 +47,41 @@ function run(cwd: string, cmd: string, args: string[], env: Record<string, strin
   });
 }
 
-async function service(label: 'A' | 'B', modelOrigin: string): Promise<{ url: string; child: ChildProcess; auth: string }> {
+interface Target {
+  url: string;
+  child: ChildProcess;
+  auth: string;
+  /** The service's database, whose backends' CPU is counted. */
+  dbUrl: string;
+}
+
+async function sqlOn<R extends pg.QueryResultRow>(dbUrl: string, text: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds used so far by the PostgreSQL backends connected to `dbUrl`'s database, per backend pid. */
+async function backendSeconds(dbUrl: string): Promise<Map<number, number>> {
+  const rows = await sqlOn<{ pid: number }>(dbUrl, 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+}
+
+/** The backends' CPU seconds between two readings (a backend that started in between counts from zero). */
+const backendDelta = (before: Map<number, number>, after: Map<number, number>): number =>
+  [...after].reduce((sum, [pid, s]) => sum + (Number.isFinite(s) ? s - (before.get(pid) ?? 0) : 0), 0);
+
+async function service(label: 'A' | 'B', modelOrigin: string): Promise<Target> {
   const root = roots[label];
   const db = await createTestDatabase();
   if (!db.url) throw new Error('PostgreSQL does not answer at TEST_DATABASE_URL');
   dbs.push(db);
+  // AB_PG_FUNCTIONS=1: PostgreSQL times the service's functions (pg_stat_user_functions), printed at the end.
+  if (process.env.AB_PG_FUNCTIONS === '1') await sqlOn(db.url, `alter database ${new URL(db.url).pathname.slice(1)} set track_functions = 'all'`);
   const created = JSON.parse(
     await run(root, 'npm', ['run', '--silent', 'svc', '--', 'workspace', 'create', '--name', 'bench', '--plan', 'cabinet', '--seats', '100000'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' }),
   ) as { key: { secret: string } };
@@ -80,7 +112,7 @@ async function service(label: 'A' | 'B', modelOrigin: string): Promise<{ url: st
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`service ${label} did not become healthy`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url: `${origin}/v1/chat/completions`, child, auth: `Bearer ${created.key.secret}` };
+  return { url: `${origin}/v1/chat/completions`, child, auth: `Bearer ${created.key.secret}`, dbUrl: db.url };
 }
 
 interface Measured {
@@ -89,9 +121,11 @@ interface Measured {
   ok: number;
   errors: number;
   cpuMsPerCall: number;
+  /** The PostgreSQL backends' CPU per call. */
+  dbMsPerCall: number;
 }
 
-async function measure(t: { url: string; child: ChildProcess; auth: string }, connections: number, stream: boolean): Promise<Measured> {
+async function measure(t: Target, connections: number, stream: boolean): Promise<Measured> {
   const body = JSON.stringify({
     model: 'svc-auto',
     messages: [{ role: 'user', content: 'What is the answer to everything?' }],
@@ -101,11 +135,13 @@ async function measure(t: { url: string; child: ChildProcess; auth: string }, co
   const loader = here('./support/load.ts');
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   if (WARMUP_S > 0) await run(cwd, process.execPath, ['--import', 'tsx', loader, spec(WARMUP_S)]);
+  const dbBefore = await backendSeconds(t.dbUrl);
   const before = cpuSeconds(t.child.pid);
   const out = await run(cwd, process.execPath, ['--import', 'tsx', loader, spec(DURATION_S)]);
   const cpu = cpuSeconds(t.child.pid) - before;
+  const db = backendDelta(dbBefore, await backendSeconds(t.dbUrl));
   const r = JSON.parse(out.trim().split('\n').pop()!) as { rps: number; p50: number; ok: number; errors: number; timeouts: number; non2xx: number; mismatches: number };
-  return { rps: r.rps, p50: r.p50, ok: r.ok, errors: r.errors + r.timeouts + r.non2xx + r.mismatches, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN };
+  return { rps: r.rps, p50: r.p50, ok: r.ok, errors: r.errors + r.timeouts + r.non2xx + r.mismatches, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN, dbMsPerCall: r.ok > 0 ? (db * 1000) / r.ok : Number.NaN };
 }
 
 const median = (xs: number[]) => {
@@ -136,24 +172,35 @@ async function main(): Promise<void> {
         const m = await measure(targets[label], Number(c), mode === 'stream');
         const key = `${scenario}|${label}`;
         results.set(key, [...(results.get(key) ?? []), m]);
-        process.stderr.write(`round ${round + 1} ${scenario} ${label}: ${m.rps.toFixed(0)}/s p50 ${m.p50.toFixed(2)} ms CPU ${m.cpuMsPerCall.toFixed(3)} ms/call errors ${m.errors} (load ${loadavg()[0]!.toFixed(1)})\n`);
+        process.stderr.write(`round ${round + 1} ${scenario} ${label}: ${m.rps.toFixed(0)}/s p50 ${m.p50.toFixed(2)} ms CPU ${m.cpuMsPerCall.toFixed(3)} ms/call, PostgreSQL ${m.dbMsPerCall.toFixed(3)} ms/call, errors ${m.errors} (load ${loadavg()[0]!.toFixed(1)})\n`);
       }
     }
   }
   const loadAfter = loadavg()[0]!;
+  if (process.env.AB_PG_FUNCTIONS === '1') {
+    for (const label of ['A', 'B'] as const) {
+      const rows = await sqlOn<{ funcname: string; calls: string; total_time: number; self_time: number }>(
+        targets[label].dbUrl,
+        'select funcname, calls, total_time, self_time from pg_stat_user_functions order by total_time desc',
+      );
+      process.stderr.write(`${label}: PostgreSQL functions (all rounds and scenarios; ms)\n`);
+      for (const r of rows) process.stderr.write(`  ${r.funcname}: ${r.calls} calls, total ${r.total_time.toFixed(0)}, self ${r.self_time.toFixed(0)}\n`);
+    }
+  }
   const lines = [
     `${new Date().toISOString()}: A = ${roots.A}, B = ${roots.B}; load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, alternating`,
     '',
-    '| scenario | build | calls/s per round | p50 ms per round | CPU ms per call per round | median CPU ms per call | B / A |',
-    '| --- | --- | --- | --- | --- | ---: | ---: |',
+    '| scenario | build | calls/s per round | p50 ms per round | CPU ms per call per round | median CPU ms per call | B / A | PostgreSQL CPU ms per call per round | median | B / A |',
+    '| --- | --- | --- | --- | --- | ---: | ---: | --- | ---: | ---: |',
   ];
   for (const scenario of only) {
     const a = results.get(`${scenario}|A`)!;
     const b = results.get(`${scenario}|B`)!;
     for (const [label, ms] of [['A', a], ['B', b]] as const) {
       const ratio = label === 'B' ? (median(b.map((m) => m.cpuMsPerCall)) / median(a.map((m) => m.cpuMsPerCall))).toFixed(3) : '';
+      const dbRatio = label === 'B' ? (median(b.map((m) => m.dbMsPerCall)) / median(a.map((m) => m.dbMsPerCall))).toFixed(3) : '';
       lines.push(
-        `| ${scenario} | ${label} | ${ms.map((m) => m.rps.toFixed(0)).join(' / ')} | ${ms.map((m) => m.p50.toFixed(2)).join(' / ')} | ${ms.map((m) => m.cpuMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.cpuMsPerCall)).toFixed(3)} | ${ratio} |`,
+        `| ${scenario} | ${label} | ${ms.map((m) => m.rps.toFixed(0)).join(' / ')} | ${ms.map((m) => m.p50.toFixed(2)).join(' / ')} | ${ms.map((m) => m.cpuMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.cpuMsPerCall)).toFixed(3)} | ${ratio} | ${ms.map((m) => m.dbMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.dbMsPerCall)).toFixed(3)} | ${dbRatio} |`,
       );
     }
   }

@@ -65,22 +65,23 @@ CREATE FUNCTION public.svc_balance(p_ws text, p_start timestamp with time zone, 
 --
 
 CREATE FUNCTION public.svc_key_confirms(p_hash text, p_fingerprint text) RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-        with recursive ancestors(id, parent_key_id, revoked_at) as (
-          select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = p_hash
-          union
-          select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
-        )
-        select coalesce((
+      begin
+        return coalesce((
+          with recursive ancestors(id, parent_key_id, revoked_at) as (
+            select p.id, p.parent_key_id, p.revoked_at from api_key c join api_key p on p.id = c.parent_key_id where c.secret_hash = p_hash
+            union
+            select p.id, p.parent_key_id, p.revoked_at from ancestors a join api_key p on p.id = a.parent_key_id
+          )
           select k.revoked_at is null
                  and md5(concat_ws('|', k::text, u::text, w::text)) = p_fingerprint
                  and not exists (select 1 from ancestors where revoked_at is not null)
             from api_key k
             join workspace w on w.id = k.workspace_id
             left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id
-           where k.secret_hash = p_hash), false)
-      $$;
+           where k.secret_hash = p_hash), false);
+      end $$;
 
 --
 -- Name: usage_ledger; Type: TABLE; Schema: public; Owner: -
@@ -168,16 +169,23 @@ CREATE FUNCTION public.svc_rate_admit(p_buckets text[], p_minute integer, p_limi
         v_granted int;
         v_out bigint[] := array_fill(null::bigint, array[v_n]);
         v_admitted bigint[];
+        v_hash text;
+        v_fingerprint text;
+        v_confirmed text[] := '{}';
       begin
         perform set_config('synchronous_commit', 'off', true);
-        -- The requests that go on, in arrival order: looked up for this request, or remembered and confirmed
-        -- (each distinct key checked once).
+        -- The requests that go on, in arrival order: looked up for this request, or remembered and confirmed.
+        -- Each distinct remembered key (hash and fingerprint) of the batch is checked once.
+        for v_hash, v_fingerprint in
+          select distinct c.h, c.f from unnest(p_key_hashes, p_fingerprints) as c(h, f) where c.h is not null
+        loop
+          if svc_key_confirms(v_hash, v_fingerprint) then
+            v_confirmed := v_confirmed || (v_hash || '|' || v_fingerprint);
+          end if;
+        end loop;
         select coalesce(array_agg(i order by i), '{}') into v_live
           from generate_series(1, v_n) as i
-         where p_key_hashes[i] is null
-            or (p_key_hashes[i], p_fingerprints[i]) in (
-                 select distinct c.h, c.f from unnest(p_key_hashes, p_fingerprints) as c(h, f)
-                  where c.h is not null and svc_key_confirms(c.h, c.f));
+         where p_key_hashes[i] is null or (p_key_hashes[i] || '|' || p_fingerprints[i]) = any(v_confirmed);
         v_passed := coalesce(array_length(v_live, 1), 0);
         for b in 1 .. coalesce(array_length(p_buckets, 1), 0) loop
           exit when v_passed = 0;

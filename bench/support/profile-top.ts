@@ -3,6 +3,9 @@
  * function and by package or source folder, and inclusive time of the functions of src/ and rest/.
  *
  *   npx tsx bench/support/profile-top.ts /tmp/turn.cpuprofile [rows]
+ *
+ * SKIP_S=N leaves out the profile's first N seconds (a server's start and warm-up), END_S=M what follows
+ * its M-th second (a server's shutdown); idle samples are counted apart and left out of the shares.
  */
 import { readFileSync } from 'node:fs';
 
@@ -23,8 +26,18 @@ const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const skipUs = Number(process.env.SKIP_S ?? 0) * 1e6;
+const endUs = Number(process.env.END_S ?? Infinity) * 1e6;
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let elapsed = 0;
+let idle = 0;
+profile.samples.forEach((id, i) => {
+  const dt = profile.timeDeltas[i] ?? 0;
+  elapsed += dt;
+  if (elapsed < skipUs || elapsed > endUs) return;
+  if (byId.get(id)!.callFrame.functionName === '(idle)') idle += dt;
+  else self.set(id, (self.get(id) ?? 0) + dt);
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (url: string): string => {
@@ -64,7 +77,7 @@ const print = (title: string, m: Map<string, number>) => {
   process.stdout.write(`\n${title}\n`);
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, rows)) process.stdout.write(`${pct(v)}  ${k}\n`);
 };
-process.stdout.write(`total sampled ${(total / 1000).toFixed(0)} ms\n`);
+process.stdout.write(`busy ${(total / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms (after the first ${skipUs / 1e6} s)\n`);
 print('self time by package or folder', placeSelf);
 print('self time by function', fnSelf);
 print('inclusive time, functions of src/ and rest/', inclusive);

@@ -65,3 +65,15 @@ export async function preparedSql<R = Record<string, unknown>>(em: Em, text: str
     client.release();
   }
 }
+
+/**
+ * The text form of a PostgreSQL array (`{1,2}`, `{"a","b"}`), passed as one parameter and cast in SQL
+ * (`$1::int[]`): a batch's values in a statement whose text does not depend on the batch's size, so it can
+ * be prepared once (`preparedSql`), and the query builder would spread a JavaScript array into a list of
+ * parameters.
+ */
+export function pgArrayLiteral(values: readonly (string | number | null)[]): string {
+  const element = (v: string | number | null) =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return `{${values.map(element).join(',')}}`;
+}

@@ -20,6 +20,8 @@ let h: GatewayHarness;
 let a: TestTenant;
 let database = '';
 const seen: string[] = [];
+/** The statements of `seen` sent as named prepared statements (parsed and planned once per connection). */
+const named = new Set<string>();
 // the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
 const here = createRequire(import.meta.url);
 const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
@@ -32,8 +34,9 @@ beforeAll(async () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   (driverPg.Client.prototype as any).query = function (this: pg.Client, ...args: unknown[]) {
     if (this.database === database) {
-      const first = args[0] as string | { text?: string };
+      const first = args[0] as string | { text?: string; name?: string };
       seen.push(typeof first === 'string' ? first : (first?.text ?? '?'));
+      if (typeof first === 'object' && first?.name && first.text) named.add(first.text);
     }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return (original as any).apply(this, args);
@@ -98,6 +101,44 @@ describe.skipIf(!onPostgres)('statements per gateway call (plain, one connection
     expect(call.statements.filter(isLookup)).toHaveLength(0);
     const [write] = call.statements.filter((q) => /svc_record/.test(q));
     expect(write).toMatch(/^with chain as \(insert into proof_certificate/);
+    // Both are named prepared statements, their text the same whatever the batch's size (issue 28, eighth pass).
+    expect(named.has(write), write).toBe(true);
+    expect(named.has(call.statements.find(isRateAdmit)!)).toBe(true);
+  });
+
+  it('an admission batch confirms each remembered key once, whatever the number of its calls (issue 28, eighth pass)', async () => {
+    const client = new driverPg.Client({ connectionString: h.t.db.url! });
+    await client.connect();
+    try {
+      const hash = sha256Hex(a.key);
+      const { rows: [{ fingerprint }] } = await client.query<{ fingerprint: string }>(
+        `select md5(concat_ws('|', k::text, u::text, w::text)) as fingerprint from api_key k join workspace w on w.id = k.workspace_id
+           left join app_user u on u.id = k.user_id and u.workspace_id = k.workspace_id where k.secret_hash = $1`,
+        [hash],
+      );
+      await client.query('begin');
+      await client.query("set local track_functions = 'all'");
+      const holds = ['hold_x1', 'hold_x2', 'hold_x3', 'hold_x4'];
+      const { rows: [{ outcome }] } = await client.query<{ outcome: string[] }>(
+        `select svc_rate_admit('{}'::text[], 1, '{}'::int[], $1, now(), now() - interval '1 day', now() + interval '1 day', 1000000,
+                               '{1,1,1,1}'::int[], $2::text[], now() + interval '1 minute', $3::text[], $4::text[]) as outcome`,
+        [a.workspaceId, holds, [hash, hash, null, hash], [fingerprint, fingerprint, null, fingerprint]],
+      );
+      // every call admitted (none refused as a changed key), and the key checked once for its three calls
+      expect(outcome.map((o) => o !== null && Number(o) > 0)).toEqual([true, true, true, true]);
+      const { rows } = await client.query<{ calls: string }>("select calls from pg_stat_xact_user_functions where funcname = 'svc_key_confirms'");
+      expect(rows.map((r) => Number(r.calls))).toEqual([1]);
+      // a fingerprint that no longer matches is refused for every call of the batch, the others admitted
+      const { rows: [{ outcome: stale }] } = await client.query<{ outcome: (string | null)[] }>(
+        `select svc_rate_admit('{}'::text[], 1, '{}'::int[], $1, now(), now() - interval '1 day', now() + interval '1 day', 1000000,
+                               '{1,1,1}'::int[], $2::text[], now() + interval '1 minute', $3::text[], $4::text[]) as outcome`,
+        [a.workspaceId, ['hold_y1', 'hold_y2', 'hold_y3'], [hash, null, hash], ['0'.repeat(32), null, '0'.repeat(32)]],
+      );
+      expect(stale.map((o) => o !== null)).toEqual([false, true, false]);
+    } finally {
+      await client.query('rollback').catch(() => undefined);
+      await client.end();
+    }
   });
 });
 

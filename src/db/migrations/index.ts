@@ -34,6 +34,7 @@ import { Migration20261127022000 } from './Migration20261127022000.js';
 import { Migration20261127053000 } from './Migration20261127053000.js';
 import { Migration20261127080000 } from './Migration20261127080000.js';
 import { Migration20261127103000 } from './Migration20261127103000.js';
+import { Migration20261127134000 } from './Migration20261127134000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -73,4 +74,5 @@ export const migrationsList = [
   { name: 'Migration20261127053000', class: Migration20261127053000 },
   { name: 'Migration20261127080000', class: Migration20261127080000 },
   { name: 'Migration20261127103000', class: Migration20261127103000 },
+  { name: 'Migration20261127134000', class: Migration20261127134000 },
 ];

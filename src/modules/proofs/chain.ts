@@ -1,7 +1,7 @@
 import { createHash, sign } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Kernel } from '../../core/deps.js';
-import { sql } from '../../db/sql.js';
+import { pgArrayLiteral, preparedSql, sql } from '../../db/sql.js';
 import { GroupCommit, type Outcome } from '../../lib/group-commit.js';
 import type { TokenUsage } from '../models/index.js';
 import { canonicalJson } from './canonical.js';
@@ -110,22 +110,42 @@ export async function appendBatch(
   }
 }
 
-const COLUMNS = [
-  'id', 'workspace_id', 'seq', 'route', 'model_address', 'model', 'conversation_id', 'request_hash', 'answer_hash',
-  'prompt_tokens', 'completion_tokens', 'total_tokens', 'prev_hash', 'hash', 'signature', 'key_id', 'outcome', 'api_key_id', 'request_id', 'created_at',
-] as const;
+/**
+ * The batch's insert, its text the same for every batch (the rows' varying columns as arrays, `unnest`), so it
+ * is a prepared statement planned once per connection (`preparedSql`); `offset` is the number of parameters
+ * of the statement sent with it (`alongside`), which come first.
+ */
+const insertText = (offset: number): string => {
+  const $ = (n: number) => `$${offset + n}`;
+  return `insert into proof_certificate (id, workspace_id, seq, route, model_address, model, conversation_id, request_hash, answer_hash,
+      prompt_tokens, completion_tokens, total_tokens, prev_hash, hash, signature, key_id, outcome, api_key_id, request_id, created_at)
+    select l.id, ${$(1)}, l.seq, l.route, l.model_address, l.model, l.conversation_id, l.request_hash, l.answer_hash,
+           l.prompt_tokens, l.completion_tokens, l.total_tokens, l.prev_hash, l.hash, l.signature, ${$(2)}, l.outcome, l.api_key_id, l.request_id, ${$(3)}
+      from unnest(${$(4)}::text[], ${$(5)}::int[], ${$(6)}::text[], ${$(7)}::text[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[],
+                  ${$(11)}::text[], ${$(12)}::int[], ${$(13)}::int[], ${$(14)}::int[], ${$(15)}::text[], ${$(16)}::text[], ${$(17)}::text[],
+                  ${$(18)}::text[], ${$(19)}::text[], ${$(20)}::text[])
+           as l(id, seq, route, model_address, model, conversation_id, request_hash, answer_hash,
+                prompt_tokens, completion_tokens, total_tokens, prev_hash, hash, signature, outcome, api_key_id, request_id)`;
+};
+const statements = new Map<string, string>();
 
-/** The batch in one statement with bound parameters (after `alongside`'s own, in the same statement, when given). */
+/** The batch in one statement (after `alongside`'s own, in the same statement, when given). */
 async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, alongside?: AlongsideStatement): Promise<void> {
-  const offset = alongside?.params.length ?? 0;
-  const values = rows.map((_, r) => `(${COLUMNS.map((_, c) => `$${offset + r * COLUMNS.length + c + 1}`).join(', ')})`);
-  const params = rows.flatMap((r) => [
-    r.id, r.workspaceId, r.seq, r.route, r.modelAddress, r.model, r.conversationId, r.requestHash, r.answerHash,
-    r.promptTokens, r.completionTokens, r.totalTokens, r.prevHash, r.hash, r.signature, r.keyId, r.outcome, r.apiKeyId, r.requestId, r.createdAt,
-  ]);
-  const insert = `insert into proof_certificate (${COLUMNS.join(', ')}) values ${values.join(', ')}`;
-  if (!alongside) await sql(kernel.orm.em, insert, params);
-  else await sql(kernel.orm.em, `with chain as (${insert}) ${alongside.select}`, [...alongside.params, ...params]);
+  const [first] = rows;
+  const column = <K extends keyof (typeof rows)[number]>(k: K) => pgArrayLiteral(rows.map((r) => r[k] as string | number | null));
+  const params = [
+    first.workspaceId, first.keyId, first.createdAt,
+    column('id'), column('seq'), column('route'), column('modelAddress'), column('model'), column('conversationId'), column('requestHash'),
+    column('answerHash'), column('promptTokens'), column('completionTokens'), column('totalTokens'), column('prevHash'), column('hash'),
+    column('signature'), column('outcome'), column('apiKeyId'), column('requestId'),
+  ];
+  const key = alongside?.select ?? '';
+  let text = statements.get(key);
+  if (text === undefined) {
+    const insert = insertText(alongside?.params.length ?? 0);
+    statements.set(key, (text = alongside ? `with chain as (${insert}) ${alongside.select}` : insert));
+  }
+  await preparedSql(kernel.orm.em, text, alongside ? [...alongside.params, ...params] : params);
 }
 
 /** The batch's certificates placed after `head`, in order, each signed. */

@@ -4,7 +4,7 @@ import { withSpan } from '../../lib/tracing.js';
 import type { Kernel } from '../../core/deps.js';
 import type { Outcome } from '../../lib/group-commit.js';
 import type { Em } from '../../db/types.js';
-import { preparedSql, sql } from '../../db/sql.js';
+import { pgArrayLiteral, preparedSql, sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { UsageMeter } from '../models/index.js';
@@ -381,16 +381,6 @@ export async function rateAdmitBatch(kernel: Kernel, _key: string, items: Pendin
     if (available < 0) return rates[-available - 1].refusal();
     return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
   });
-}
-
-/**
- * The text form of a PostgreSQL array (`{1,2}`, `{"a","b"}`), passed as one parameter and cast in SQL
- * (`?::int[]`): the query builder would spread a JavaScript array into a list of parameters.
- */
-export function pgArrayLiteral(values: readonly (string | number | null)[]): string {
-  const element = (v: string | number | null) =>
-    v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  return `{${values.map(element).join(',')}}`;
 }
 
 /** A PostgreSQL array as the driver returns it: an array (pg), or its text form `{1,2}` (some drivers). */
