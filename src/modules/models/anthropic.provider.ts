@@ -16,6 +16,7 @@ import {
   type ToolCall,
 } from './provider.js';
 import { abortedError, toProviderError } from './provider-failure.js';
+import { sdkFetch } from './sdk-fetch.js';
 import { countMessageTokensAsync } from './tokenizer.js';
 
 type CreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -72,7 +73,8 @@ export class AnthropicProvider implements ModelProvider {
     const baseURL = options.baseURL ?? 'https://api.anthropic.com';
     const maxRetries = options.maxRetries ?? 1;
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const client = new Anthropic({ apiKey: options.apiKey, baseURL, maxRetries, timeout: timeoutMs });
+    // The SDK's own retries, timeouts and errors, over one keep-alive undici dispatcher of this provider's.
+    const client = new Anthropic({ apiKey: options.apiKey, baseURL, maxRetries, timeout: timeoutMs, fetch: sdkFetch().fetch });
     this.sdk = {
       complete: (params, signal) => client.messages.create(params, { signal }),
       stream: async (params, signal) => {

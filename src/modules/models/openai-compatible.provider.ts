@@ -15,6 +15,7 @@ import {
   type TokenUsage,
 } from './provider.js';
 import { abortedError, toProviderError } from './provider-failure.js';
+import { sdkFetch } from './sdk-fetch.js';
 import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -71,7 +72,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const apiKey = options.apiKey || 'not-needed';
     const maxRetries = options.maxRetries ?? 1;
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const client = new OpenAI({ baseURL, apiKey, maxRetries, timeout: timeoutMs });
+    // The SDK's own retries, timeouts and errors, over one keep-alive undici dispatcher of this provider's.
+    const client = new OpenAI({ baseURL, apiKey, maxRetries, timeout: timeoutMs, fetch: sdkFetch().fetch });
     this.sdk = {
       complete: (params, signal) => client.chat.completions.create(params, { signal }),
       stream: (params, signal) => client.chat.completions.create(streamed(params), { signal }),
