@@ -4,11 +4,13 @@
  * time to the first token minus the delay, at 1, 10 and 50 concurrent clients.
  *
  *   npx tsx bench/chat-turn.ts            (real PostgreSQL on 127.0.0.1:5432 when it answers)
+ *   CLIENTS=1 TURNS=200 npx tsx bench/chat-turn.ts     (only the one-client cells, 200 turns each: for A/B runs)
  *
  * Loopback only; bounded (a few hundred turns per cell, well under two minutes). The server (the test app)
  * runs here; the clients of each cell run in a process of their own (bench/support/chat-load.ts).
  */
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { api } from '../test/support/api.js';
 import { startTestApp } from '../test/support/app.js';
@@ -16,12 +18,14 @@ import { startScriptedModelServer } from '../test/support/scripted-model-server.
 
 const MODEL_DELAY_MS = 50;
 /** Clients, turns per client, and whether each client has a workspace of its own. */
+const ONLY = process.env.CLIENTS?.split(',').map(Number);
+const ONE_CLIENT_TURNS = Number(process.env.TURNS ?? 50);
 const CELLS = [
-  { clients: 1, turns: 50, own: false },
+  { clients: 1, turns: ONE_CLIENT_TURNS, own: false },
   { clients: 10, turns: 15, own: false },
   { clients: 50, turns: 6, own: false },
   { clients: 50, turns: 6, own: true },
-];
+].filter((cell) => !ONLY || ONLY.includes(cell.clients));
 const WARMUP_TURNS = 20;
 
 interface Sample {
@@ -36,6 +40,7 @@ const percentile = (values: number[], p: number): number => {
 };
 
 async function main(): Promise<void> {
+  const loadBefore = loadavg()[0]!.toFixed(1);
   const model = await startScriptedModelServer({ delayMs: MODEL_DELAY_MS });
   model.setDefault({ chunks: ['The ', 'answer ', 'is ', '42.'], usage: { prompt: 400, completion: 4 } });
   const t = await startTestApp({
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
       }
     }
     const db = t.db.url ? 'PostgreSQL' : 'embedded PGlite';
-    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), ${db}\n\n`);
+    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), ${db}, load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n\n`);
     process.stdout.write('| Route | Clients | Workspace | Turns | p50 added (ms) | p99 added (ms) | TTFT added p50 / p99 (ms) | Turns/s |\n');
     process.stdout.write('| --- | --- | --- | --- | --- | --- | --- | --- |\n');
     process.stdout.write(`${rows.join('\n')}\n`);

@@ -80,6 +80,26 @@ export function requestSignal(app: Deps, scope: RequestScope, own?: AbortSignal)
   return controller.signal;
 }
 
+/**
+ * The same context with an EntityManager of its own, forked from `ctx.em` on first use only: for work that runs
+ * beside the request's own (a turn's admission beside its read). `{ ...ctx, em: ctx.em.fork() }` forked twice
+ * on every call (the spread reads the request's lazy `em`), a cost per chat turn even when the work never
+ * touches an entity (issue 28).
+ */
+export function forkedContext<C extends Principal>(ctx: ServiceContext<C>): ServiceContext<C> {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as ServiceContext<C>;
+  let em: Em | undefined;
+  Object.defineProperty(copy, 'em', {
+    get: () => (em ??= ctx.em.fork()),
+    set: (value: Em) => {
+      em = value;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  return copy;
+}
+
 /** What the operator's use cases (CLI, start-up bootstrap) run with: no caller, no request. */
 export interface AdminContext {
   em: Em;

@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/lib/secrets.js';
 import { api } from '../support/api.js';
@@ -115,6 +116,18 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       .fork()
       .execute<{ n: unknown }[]>(`select count(*) as n from usage_ledger where workspace_id = ? and route = 'POST /v1/agents/:id/chat'`, [a.workspaceId]);
     expect(Number(ledger!.n)).toBe(2);
+  });
+
+  it("a turn forks one EntityManager, its read's: not the request's nor the admission's, which it never uses (issue 28)", async () => {
+    expect((await chat({ message: 'What is the budget?' })).status).toBe(200);
+    const fork = vi.spyOn(EntityManager.prototype, 'fork');
+    try {
+      expect((await chat({ message: 'What is the budget for travel?' })).status).toBe(200);
+      // Were 3: the request's EntityManager (read by the spread of its context), the admission's and the read's.
+      expect(fork).toHaveBeenCalledTimes(1);
+    } finally {
+      fork.mockRestore();
+    }
   });
 
   it('a turn whose write fails is still metered, once, by a statement of its own', async () => {

@@ -4,7 +4,7 @@
  * side by side, and the result. Each is a function of the turn's state so far (turn-state.ts) that
  * returns what it adds; a stage that runs reports itself as `stage` events.
  */
-import type { ServiceContext } from '../../core/context.js';
+import { forkedContext, type ServiceContext } from '../../core/context.js';
 import { errors, isDomainError, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { isPoste, type Agent } from '../agents/index.js';
@@ -120,7 +120,8 @@ export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
   const agentId = planned?.plan.agent.id ?? opts.agentId ?? '';
   const [reads, admission] = await Promise.all([
     settle(
-      readTurn(ctx.em.fork(), {
+      // Its own EntityManager for the entities it maps, forked from the ORM's (the request's is not needed here).
+      readTurn(ctx.app.orm.em.fork(), {
         workspaceId: ctx.caller.workspace.id,
         userId: ctx.caller.user.id,
         agentId: storable(agentId) ?? '',
@@ -133,7 +134,7 @@ export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
     ),
     planned
       ? { ok: true as const, value: planned.admitted }
-      : settle(assertCanConsume({ ...ctx, em: ctx.em.fork() }, { feature: 'chat' }).then((a) => admitted(turn, a))),
+      : settle(assertCanConsume(forkedContext(ctx), { feature: 'chat' }).then((a) => admitted(turn, a))),
   ]);
   return { reads, admission };
 }
@@ -379,14 +380,16 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
     s.stages.run('save', async () => {
       let saved: boolean | undefined;
       // The ledger entry goes in the exchange's statement (were that to fail, the turn's failure records it alone).
+      // The write goes on the pool directly (a prepared statement) and the key's total is a plain read: the ORM's
+      // EntityManager serves for their connection, the request's is not forked for them (issue 28).
       await s.admission.record(entry, async (pending) => {
         const record = recordStatement(ctx.app, ctx.caller.workspace.id, [pending]);
-        saved = await writeExchange(ctx.em, exchange(), record);
-        const [recorded] = await record.outcomes(ctx.em);
+        saved = await writeExchange(ctx.app.orm.em, exchange(), record);
+        const [recorded] = await record.outcomes(ctx.app.orm.em);
         return recorded!;
       });
       // Recorded before (the admission records once): the exchange alone.
-      saved ??= await writeExchange(ctx.em, exchange());
+      saved ??= await writeExchange(ctx.app.orm.em, exchange());
       if (!saved) throw sessionNotFound(s.sessionId);
     });
   await Promise.all([persist ? save() : s.admission.record(entry), prove()]);
