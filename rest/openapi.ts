@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnthropicErrorSchema, OpenAIErrorSchema } from '../src/modules/gateway/index.js';
+import { SHOULD_RETRY_HEADER } from '../src/errors/index.js';
 import { routeRegistry, isMetered, refusesUnknownFields, type AnyRoute } from './route.js';
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -115,6 +116,13 @@ function statusesOf(r: AnyRoute): Map<number, Documented> {
   return out;
 }
 
+/** Every error answer says whether the SPEC's retry rules allow sending it again (src/errors/render.ts, `mayRetry`). */
+const SHOULD_RETRY_DOC = {
+  description:
+    "Whether to retry (SPEC, Retry rules): true for a 429 with retry-after and a 5xx but 501, false otherwise; the official OpenAI and Anthropic clients obey it",
+  schema: { type: 'string', enum: ['true', 'false'] },
+};
+
 function responsesOf(r: AnyRoute): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of [...statusesOf(r)].sort(([a], [b]) => a - b)) {
@@ -123,6 +131,7 @@ function responsesOf(r: AnyRoute): Record<string, unknown> {
     const mediaType = status === 200 && r.produces ? r.produces : 'application/json';
     responses[status] = {
       description: doc.descriptions.join('; '),
+      ...(status >= 400 ? { headers: { [SHOULD_RETRY_HEADER]: SHOULD_RETRY_DOC } } : {}),
       ...(schema || r.streams ? { content: { ...(schema ? { [mediaType]: { schema } } : {}), ...stream } } : {}),
     };
   }

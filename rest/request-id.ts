@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
 import { lazyChild, type Logger } from '../src/lib/logger.js';
 import { metrics } from '../src/lib/metrics.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
+import { ANTHROPIC_REQUEST_ID_HEADER, REQUEST_ID_HEADER, requestIdFrom } from '../src/lib/request-id.js';
 import { StageTimes, stageTimingOn } from '../src/lib/stage-timing.js';
 import { requestSpan } from '../src/lib/tracing.js';
 
@@ -36,8 +36,8 @@ export function routeTemplateOf(req: Request): string {
 
 /**
  * The first middleware of the app: every request gets an id (the inbound `x-request-id` when well-formed,
- * else a new one), returned in the `x-request-id` response header, bound to the request's logger (a pino
- * child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
+ * else a new one), returned in the `x-request-id` response header (and in `request-id`, which the
+ * Anthropic client reads), bound to the request's logger (a pino child) and handed to the service context (`ctx.requestId`). The inbound header is replaced by the id,
  * so adapters that read headers themselves (yoga builds a Fetch `Request`) see the same one. When the
  * response has ended, one `request finished` line says how it went, and the request is counted in
  * `svc_http_request_duration_seconds` (src/lib/metrics.ts). With stage timing on, the request's stages
@@ -53,6 +53,7 @@ export function assignRequestId(app: Pick<Deps, 'log'>): RequestHandler {
     req.requestId = id;
     req.log = lazyChild(app.log, { requestId: id });
     res.setHeader(REQUEST_ID_HEADER, id);
+    res.setHeader(ANTHROPIC_REQUEST_ID_HEADER, id);
     const span = requestSpan();
     if (span) {
       span.set({ 'svc.request_id': id });

@@ -10,17 +10,19 @@ import {
   AnthropicMessageResponseSchema,
   AnthropicMessagesRequestSchema,
   ModelListSchema,
+  ModelSchema,
   OpenAIChatRequestSchema,
   OpenAIChatResponseSchema,
   ResponsesRequestSchema,
   ResponsesResponseSchema,
 } from '../../src/modules/gateway/index.js';
-import { chatCompletionsOp, countTokensOp, listModelsOp, messagesOp, responsesOp, runGatewayCall } from '../../src/modules/gateway/index.js';
+import { chatCompletionsOp, countTokensOp, getModelOp, listModelsOp, messagesOp, responsesOp, runGatewayCall } from '../../src/modules/gateway/index.js';
+import type { ModelListEntry } from '../../src/modules/gateway/index.js';
 import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/index.js';
 import { OpenAIStream, openAICompletion } from '../../src/modules/gateway/index.js';
 import { ResponsesStream, responseId, responsesResponse } from '../../src/modules/gateway/index.js';
 import type { SseFrame } from '../../src/modules/gateway/index.js';
-import { mountOperation } from '../route.js';
+import { mountOperation, param } from '../route.js';
 import { openSse } from '../sse.js';
 
 export const PROOF_HEADER = 'x-svc-proof';
@@ -106,6 +108,17 @@ async function streamAnswer(
     sse.end();
   }
 }
+
+/** OpenAI's model object; the Anthropic SDK's fields ride along so both official clients can list and retrieve. */
+const modelObject = (ctx: ServiceContext, e: ModelListEntry) => ({
+  id: e.id,
+  object: 'model' as const,
+  created: Math.floor(e.createdAt.getTime() / 1000),
+  owned_by: ctx.caller.workspace.id,
+  type: 'model' as const,
+  display_name: e.displayName,
+  created_at: e.createdAt.toISOString(),
+});
 
 export function gatewayRouter(app: Deps): Router {
   const r = Router();
@@ -204,19 +217,21 @@ export function gatewayRouter(app: Deps): Router {
     summary: 'Model addresses: agent:<slug> of each conversational agent, svc-auto, svc-sensitive (OpenAI list shape)',
     responses: { 200: { description: 'List of models', schema: ModelListSchema } },
     handler: async (ctx, _req, _res, run) => {
-      const entries = await run({});
-      // OpenAI's list shape; the Anthropic SDK's fields ride along so both official clients can list.
-      const data = entries.map((e) => ({
-        id: e.id,
-        object: 'model' as const,
-        created: Math.floor(e.createdAt.getTime() / 1000),
-        owned_by: ctx.caller.workspace.id,
-        type: 'model' as const,
-        display_name: e.displayName,
-        created_at: e.createdAt.toISOString(),
-      }));
+      const data = (await run({})).map((e) => modelObject(ctx, e));
       return { status: 200, body: { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
     },
+  });
+
+  mountOperation(r, app, getModelOp, {
+    ...base,
+    summary: "One model address of the list (the official clients' models.retrieve); the id is percent-encoded (agent%3Aada)",
+    // Both clients read the OpenAI envelope's 404 as their NotFoundError; one shape for a path both call.
+    dialect: 'openai',
+    responses: {
+      200: { description: 'The model, as in the list', schema: ModelSchema },
+      404: { description: 'model_not_found: not an address of the list (param: model)' },
+    },
+    handler: async (ctx, req, _res, run) => ({ status: 200, body: modelObject(ctx, await run({ id: param(req, 'id') })) }),
   });
 
   return r;

@@ -136,12 +136,33 @@ function jsonrpc(e: DomainError): Rendered {
   return { status: e.status, body: { jsonrpc: '2.0', id: null, error: { code, message: e.message, data } }, headers: e.headers };
 }
 
-/** Status, body and headers of an error answered on `dialect` (auth-stage errors stay native everywhere). */
+/**
+ * The header by which the official OpenAI and Anthropic clients (and any Stainless-generated one) decide
+ * whether to retry, before their own status rules: without it they retry every 408, 409, 429 and 5xx,
+ * so a spent allowance on `/v1/messages` (429 without retry-after) or the reserved `debate:` address
+ * (501) would be sent again two more times with their default settings.
+ */
+export const SHOULD_RETRY_HEADER = 'x-should-retry';
+
+/**
+ * SPEC, Retry rules, as the answer says it: a 429 with `retry-after` and a failure of the service (5xx
+ * but 501) may be retried; anything else (400, 401, 402, 403, 404, 409, 413, 501, a 429 without
+ * `retry-after`) may not.
+ */
+export const mayRetry = (status: number, headers: Record<string, string>): boolean =>
+  status === 429 ? headers['retry-after'] !== undefined : status >= 500 && status !== 501;
+
+const withRetryHeader = (r: Rendered): Rendered => ({ ...r, headers: { ...r.headers, [SHOULD_RETRY_HEADER]: String(mayRetry(r.status, r.headers)) } });
+
+/**
+ * Status, body and headers of an error answered on `dialect` (auth-stage errors stay native everywhere),
+ * with `x-should-retry` on every shape.
+ */
 export function renderError(e: DomainError, dialect: Dialect): Rendered {
-  if (dialect === 'openai' && !isAuthStage(e)) return openai(e);
-  if (dialect === 'anthropic' && !isAuthStage(e)) return anthropic(e);
-  if (dialect === 'jsonrpc' && !isAuthStage(e)) return jsonrpc(e);
-  return { status: e.status, body: nativeBody(e), headers: e.headers };
+  if (dialect === 'openai' && !isAuthStage(e)) return withRetryHeader(openai(e));
+  if (dialect === 'anthropic' && !isAuthStage(e)) return withRetryHeader(anthropic(e));
+  if (dialect === 'jsonrpc' && !isAuthStage(e)) return withRetryHeader(jsonrpc(e));
+  return withRetryHeader({ status: e.status, body: nativeBody(e), headers: e.headers });
 }
 
 export const openaiBody = (e: DomainError): Record<string, unknown> => openai(e).body;

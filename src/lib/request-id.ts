@@ -4,6 +4,12 @@ import { randomUUID } from 'node:crypto';
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
+ * The same id under the name the official Anthropic client reads (`message._request_id`,
+ * `APIError.requestID`); the OpenAI client reads `x-request-id`.
+ */
+export const ANTHROPIC_REQUEST_ID_HEADER = 'request-id';
+
+/**
  * An inbound id is kept when it is one visible token of at most 128 characters (letters, digits and
  * `. _ : + / = ~ -`, as UUIDs, ULIDs and load balancers' trace ids are); anything else (empty, longer,
  * spaces, quotes, control characters, repeated headers) is replaced, so a log line or a stored row never

@@ -135,6 +135,43 @@ describe('POST /mcp with the official client', () => {
     expect(verify.structuredContent).toMatchObject({ code: 'text_required' });
   });
 
+  it('arguments of the wrong type, missing or unknown are tool errors with a code and the field, worded as REST words them; each tool', async () => {
+    const client = await connect(a.key);
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      ['service_ask', {}, 'question', 'question is required'],
+      ['service_ask', { question: 5 }, 'question', 'question must be a string'],
+      ['knowledge_search', {}, 'query', 'query is required'],
+      ['knowledge_search', { query: 'refund', topK: '5' }, 'topK', 'topK must be a positive whole number'],
+      ['knowledge_search', { query: 'refund', top_k: 5 }, 'top_k', 'top_k is not a field of this request'],
+      ['service_verify', { text: 'x', passages: [{ source: 'policy', content: 'y', page: 2 }] }, 'passages.0.page', 'passages.0.page is not a field of this request'],
+      ['poste_run', { dossierId: 'kcol_x' }, 'key', 'key is required'],
+      ['flow_run', {}, 'flowId', 'flowId is required'],
+      ['flow_run', { flowId: 7 }, 'flowId', 'flowId must be a string'],
+      ['flow_run', { flowId: 'flow_x', input: 'go' }, 'input', 'input must be an object'],
+      ['run_status', {}, 'runId', 'runId is required'],
+      ['approvals_list', { status: 'pending' }, 'status', 'status must be open or all'],
+      ['flow_list', { limit: 5 }, 'limit', 'limit is not a field of this request'],
+    ];
+    for (const [name, args, field, error] of cases) {
+      const res = await call(client, name, args);
+      const label = `${name} ${JSON.stringify(args)}`;
+      expect(res.isError, label).toBe(true);
+      expect(res.structuredContent, label).toMatchObject({ code: 'validation_failed', field, error });
+      expect(textOf(res), label).toBe(`validation_failed: ${error}`);
+    }
+    // The key is judged before the arguments, as on REST: a key without the scope gets its refusal whatever it sent.
+    const webhooksOnly = await connect(await t.key(a, { scopes: ['webhooks'] }));
+    expect((await call(webhooksOnly, 'knowledge_search', { top_k: 5 })).structuredContent).toMatchObject({ code: 'scope_denied' });
+  });
+
+  it('a tool no tool has is the protocol\'s invalid-params error, thrown by the client as an McpError', async () => {
+    const client = await connect(a.key);
+    await expect(client.callTool({ name: 'service_delete_everything', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Unknown tool: service_delete_everything (tools/list names the tools)',
+    });
+  });
+
   it("a tool call counts against its REST twin's ceiling", async () => {
     const limited = await startTestApp({ env: { SVC_RATE_KNOWLEDGE_QUERY: '2' } });
     try {

@@ -94,7 +94,7 @@ function common(req: AnthropicCountTokensRequest, body: unknown, conversationId?
  */
 function toChatMessages(m: AnthropicMessage): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
-  const texts = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  const texts = textOf(m.content.flatMap((b) => (b.type === 'text' ? [b] : [])));
   if (m.role === 'system') return texts ? [{ role: 'system', content: texts }] : [];
   if (m.role === 'assistant') {
     const toolCalls = m.content.flatMap((b) =>

@@ -512,20 +512,21 @@ export const ResponsesResponseSchema = z.object({
   user: z.string().nullable(),
 });
 
-/** OpenAI's list shape, with the Anthropic SDK's fields beside (`type`, `display_name`, `created_at`; `has_more`, `first_id`, `last_id`). */
+/** One model address: OpenAI's model object with the Anthropic SDK's fields beside (`type`, `display_name`, `created_at`). */
+export const ModelSchema = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number().int(),
+  owned_by: z.string(),
+  type: z.literal('model'),
+  display_name: z.string(),
+  created_at: z.string(),
+});
+
+/** OpenAI's list shape, with the Anthropic SDK's list fields beside (`has_more`, `first_id`, `last_id`). */
 export const ModelListSchema = z.object({
   object: z.literal('list'),
-  data: z.array(
-    z.object({
-      id: z.string(),
-      object: z.literal('model'),
-      created: z.number().int(),
-      owned_by: z.string(),
-      type: z.literal('model'),
-      display_name: z.string(),
-      created_at: z.string(),
-    }),
-  ),
+  data: z.array(ModelSchema),
   has_more: z.boolean(),
   first_id: z.string().nullable(),
   last_id: z.string().nullable(),

@@ -244,3 +244,13 @@ export async function listGatewayModels(ctx: ServiceContext): Promise<ModelListE
     { id: SENSITIVE_ADDRESS, createdAt: since, displayName: 'Sensitive: local model, nothing leaves the machine' },
   ];
 }
+
+/**
+ * `GET /v1/models/:id` (the clients' `models.retrieve`): the entry of the list with that id; anything the
+ * list does not hold is 404 `model_not_found`, whether or not a call could name it (docs/gateway.md).
+ */
+export async function getGatewayModel(ctx: ServiceContext, id: string): Promise<ModelListEntry> {
+  const entry = (await listGatewayModels(ctx)).find((e) => e.id === id);
+  if (!entry) throw errors.modelNotFound(id);
+  return entry;
+}

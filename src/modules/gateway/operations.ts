@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.js';
 import { fromAnthropic, fromAnthropicCount } from './anthropic.dialect.js';
-import { countGatewayTokens, listGatewayModels, prepareGatewayCall } from './gateway.service.js';
+import { countGatewayTokens, getGatewayModel, listGatewayModels, prepareGatewayCall } from './gateway.service.js';
 import { fromOpenAI } from './openai.dialect.js';
 import { fromResponses } from './responses.dialect.js';
 
@@ -61,4 +61,13 @@ export const listModelsOp = defineOperation({
   needs: READ,
   input: z.object({}),
   run: (ctx) => listGatewayModels(ctx),
+});
+
+/** One model address of the list (the clients' `models.retrieve`). */
+export const getModelOp = defineOperation({
+  name: 'gateway.model',
+  route: 'GET /v1/models/:id',
+  needs: READ,
+  input: z.object({ id: z.string() }),
+  run: (ctx, { id }) => getGatewayModel(ctx, id),
 });

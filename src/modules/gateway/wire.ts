@@ -77,10 +77,18 @@ export function applyToolChoice(
   return { tools, toolChoice: { name: choice.name } };
 }
 
-/** Text of an `{ type: "text", text }[]` content, or of a plain string. */
+/** What keeps the text parts of one content apart (textOf). */
+export const PART_SEPARATOR = '\n\n';
+
+/**
+ * Text of an `{ type: "text", text }[]` content, or of a plain string. The parts are separate pieces
+ * (an Anthropic `system` split into a cached prefix and an instruction, several text parts of one
+ * message): they are kept apart by a blank line, as the gateway joins caller instructions, never run
+ * together ("Be brief.Answer in French."); empty parts add nothing.
+ */
 export function textOf(content: string | readonly { text: string }[] | null | undefined): string {
   if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
+  return typeof content === 'string' ? content : content.map((p) => p.text).filter((t) => t !== '').join(PART_SEPARATOR);
 }
 
 /** Tool-call arguments as an object, for dialects that carry them parsed. */

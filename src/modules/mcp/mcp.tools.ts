@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errors } from '../../errors/index.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Operation } from '../../core/operation.js';
 import { getRunOp, listApprovalsOp, listFlowsOp, startRunOp } from '../flows/index.js';
@@ -40,6 +41,17 @@ function operationTool<I, O>(
 /** Runs a tool for an admitted caller: its operation, with the input made of the tool's arguments. */
 export async function runTool(tool: McpTool, ctx: ServiceContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   return tool.result(await tool.operation.run(ctx, tool.args(args)));
+}
+
+/**
+ * An argument standing for a REST path parameter (`/engine/runs/:runId`), which a REST call cannot leave
+ * out: a non-empty string, else a refusal naming it (the arguments reach the tool as sent).
+ */
+function pathArg(args: Record<string, unknown>, name: string): string {
+  const value = args[name];
+  if (value === undefined || value === null || value === '') throw errors.validation(name, `${name} is required`);
+  if (typeof value !== 'string') throw errors.validation(name, `${name} must be a string`);
+  return value;
 }
 
 const idList = (what: string) => z.array(z.string()).optional().describe(what);
@@ -111,7 +123,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       instructions: z.string().optional().describe('Extra instructions for this run'),
     },
     operation: runPosteOp,
-    args: (args) => ({ key: args.key, body: { dossierId: args.dossierId, instructions: args.instructions } }),
+    args: (args) => ({ key: pathArg(args, 'key'), body: { dossierId: args.dossierId, instructions: args.instructions } }),
     result: (run) => ({ run }),
   }),
   operationTool({
@@ -130,7 +142,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'Starts a manual run of a flow and returns the run to follow with run_status. Outbound steps still wait for a human approval. Needs scope engine.',
     input: { flowId: z.string().describe('The flow to run'), input: z.record(z.string(), z.unknown()).optional().describe('The run input') },
     operation: startRunOp,
-    args: (args) => ({ id: String(args.flowId ?? ''), body: { input: args.input } }),
+    args: (args) => ({ id: pathArg(args, 'flowId'), body: { input: args.input } }),
     result: (run) => ({ run }),
   }),
   operationTool({
@@ -139,7 +151,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description: "A flow run with each step's status, timing, output summary and error (as GET /engine/runs/:runId). Needs scope engine.",
     input: { runId: z.string().describe('The run id') },
     operation: getRunOp,
-    args: (args) => ({ runId: String(args.runId ?? '') }),
+    args: (args) => ({ runId: pathArg(args, 'runId') }),
     result: (run) => ({ run }),
   }),
   operationTool({
@@ -148,7 +160,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description: 'Approvals of the workspace waiting for a person. Listing only: approvals are decided by signed-in people, never through MCP. Needs scope engine.',
     input: { status: z.enum(['open', 'all']).optional().describe('open: open and claimed ones only; all (default): also the recent decided ones') },
     operation: listApprovalsOp,
-    args: (args) => ({ status: args.status === 'open' ? ('open' as const) : ('all' as const) }),
+    args: (args) => {
+      if (args.status !== undefined && args.status !== 'open' && args.status !== 'all') throw errors.validation('status', 'status must be open or all');
+      return { status: args.status === 'open' ? ('open' as const) : ('all' as const) };
+    },
     result: (approvals) => ({ approvals }),
   }),
 ];
