@@ -122,10 +122,13 @@ describe('the error catalogue, rendered in every shape', () => {
     for (const dialect of DIALECTS) {
       const { status, body, headers } = renderError(e, dialect);
       wireSafe(body);
+      // SPEC, Retry rules, in the header the official clients obey: a 429 with retry-after and a 5xx but 501 only.
+      const retry = status === 429 ? headers['retry-after'] !== undefined : status >= 500 && status !== 501;
+      expect(headers['x-should-retry']).toBe(String(retry));
       const native = dialect === 'native' || isAuthStage(e);
       if (native) {
         expect(status).toBe(e.status);
-        expect(headers).toEqual(e.headers);
+        expect(headers).toEqual({ ...e.headers, 'x-should-retry': String(retry) });
         if (e.code === ErrorCode.routeRateLimited) {
           // SPEC: the route-level 429 has a body of its own, none of the three shapes.
           expect(body).toEqual({ message: e.message, ...e.details });
@@ -208,7 +211,8 @@ describe('SPEC wire codes', () => {
     expect(renderError(quota, 'anthropic')).toEqual({
       status: 429,
       body: { type: 'error', error: { type: 'rate_limit_error', message: 'No questions left in the workspace allowance' } },
-      headers: {},
+      // No retry-after, and the clients told not to retry it (SPEC: never).
+      headers: { 'x-should-retry': 'false' },
     });
     const invalid = errors.validation('messages', 'messages is required');
     expect(renderError(invalid, 'openai').body).toEqual({

@@ -41,7 +41,7 @@ describe('the JSON-RPC dialect (the MCP endpoint)', () => {
   it('an unreadable body is a parse error (-32700), with the native body and catalogue code as data', () => {
     expect(renderError(errors.invalidBody('Malformed JSON body'), 'jsonrpc')).toEqual({
       status: 400,
-      headers: {},
+      headers: { 'x-should-retry': 'false' },
       body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Malformed JSON body', data: { error: 'Malformed JSON body', code: 'invalid_body' } } },
     });
   });
