@@ -40,6 +40,21 @@ describe('/openapi.json tells the truth', () => {
     expect(Object.keys(doc.paths['/v1/responses'].post.responses['200'].content ?? {})).toEqual(['application/json', 'text/event-stream']);
   });
 
+  it('every error answer documents x-should-retry; GET /v1/models/{id} (models.retrieve) is described with its 404 model_not_found', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const headers = (response as { headers?: Record<string, { schema: unknown }> }).headers;
+          if (Number(status) >= 400) expect(headers?.['x-should-retry']?.schema, `${method} ${path} ${status}`).toEqual({ type: 'string', enum: ['true', 'false'] });
+          else expect(headers?.['x-should-retry'], `${method} ${path} ${status}`).toBeUndefined();
+        }
+      }
+    }
+    const retrieve = doc.paths['/v1/models/{id}'].get;
+    expect(JSON.stringify(retrieve.responses['200'].content)).toContain('display_name');
+    expect(schemaOf('/v1/models/{id}', 'get', 404)).toEqual({ $ref: '#/components/schemas/OpenAIError' });
+  });
+
   it('GET /v1/models documents its real answer (checked by the suite-wide validation of api())', async () => {
     const tenant = await t.tenant();
     const res = await api(t.baseUrl, tenant.key).get('/v1/models');
