@@ -117,4 +117,21 @@ describe('eighth round: support recall', () => {
       expect(await verdict("Les jours de congé d'ancienneté ne sont pas reportables d'une année sur l'autre.", rules)).toBe('supported');
     });
   });
+
+  describe("a table column's header gives its figures a currency", () => {
+    const prices = '# Laboratory price list\n\n| Code | Test | Turnaround | Price (CHF) |\n| --- | --- | --- | --- |\n| B-210 | Coliform bacteria | 5 working days | 95.00 |';
+    it('`Price (CHF)` makes `95.00` an amount in CHF: the claim is supported, another figure contradicted', async () => {
+      expect(await verdict('The coliform bacteria test B-210 costs CHF 95.00.', prices)).toBe('supported');
+      expect(await verdict('The coliform bacteria test B-210 costs CHF 120.00.', prices)).toBe('contradicted');
+    });
+
+    it('a currency the header does not name is no conflict', async () => {
+      expect(await verdict('The coliform bacteria test B-210 costs EUR 120.00.', prices)).not.toBe('contradicted');
+    });
+  });
+
+  it('a bare year after `for` is a year, not an amount (`the premium for 2027`)', async () => {
+    const schedule = '# Policy schedule 2027\n\n| Item | Amount (USD) |\n| --- | --- |\n| Net premium payable | 12,480.00 |';
+    expect(await verdict('The net premium payable for 2027 is USD 12,480.', schedule)).toBe('supported');
+  });
 });

@@ -33,7 +33,7 @@ const monthNo = (name: string) => MONTHS[fold(name).replace(/\.$/, '')] ?? 0;
 const valid = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 /** Words before a bare year that make it a year rather than an amount (`in 2019`, `depuis 2019`). */
-const YEAR_LEAD = /(?:^|[^\p{L}])(in|since|from|until|till|to|by|of|during|before|after|between|and|through|fy|fiscal|year|en|depuis|jusqu|jusqu'en|de|des|du|au|avant|apres|entre|et|annee|exercice|le|la|l)[\s\u00a0]*$/u;
+const YEAR_LEAD = /(?:^|[^\p{L}])(in|for|since|from|until|till|to|by|of|during|before|after|between|and|through|fy|fiscal|year|en|depuis|jusqu|jusqu'en|de|des|du|au|avant|apres|entre|et|annee|exercice|pour|le|la|l)[\s\u00a0]*$/u;
 
 interface Pattern {
   re: RegExp;

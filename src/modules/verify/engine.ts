@@ -168,6 +168,28 @@ function leadOf(text: string, fact: Span): string {
   return LEADS[last] ?? '';
 }
 
+/** A currency a column's header gives its figures (`Price (CHF)`, `Amount (GBP)`, `Montant (€)`, `Prix en euros`). */
+const HEADER_CURRENCY = /\(\s*(€|\$|£|[A-Z]{3})\s*\)|(?<![\p{L}])(?:in|en)\s+(euros?|pounds|dollars|[A-Z]{3})(?![\p{L}])/u;
+const HEADER_CURRENCY_WORDS: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP', euro: 'EUR', euros: 'EUR', pounds: 'GBP', dollars: 'USD' };
+const KNOWN_CURRENCIES = new Set(['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'JPY', 'CNY', 'CAD', 'AUD', 'NZD', 'INR', 'SGD', 'HKD', 'ZAR', 'BRL', 'MXN', 'AED']);
+
+/**
+ * Eighth round (support): a bare figure of a table row (no unit, no currency) whose column header names a currency
+ * (`| Code | Test | Price (CHF) |`) is an amount in that currency, as if written beside it: `CHF 160.00 per sample` against
+ * `| W-145 | … | 160.00 |`.
+ */
+function headerCurrencies(row: string, header: string[], amounts: Quantity[]): void {
+  const bounds: number[] = [];
+  for (let i = row.indexOf('|'); i >= 0; i = row.indexOf('|', i + 1)) bounds.push(i);
+  for (const q of amounts) {
+    if (q.unit !== null) continue;
+    const col = bounds.filter((b) => b < q.start).length - 1;
+    const m = col >= 0 ? HEADER_CURRENCY.exec(header[col] ?? '') : null;
+    const code = m ? (HEADER_CURRENCY_WORDS[(m[1] ?? m[2])!.toLowerCase()] ?? HEADER_CURRENCY_WORDS[(m[1] ?? m[2])!] ?? (m[1] ?? m[2])!) : '';
+    if (KNOWN_CURRENCIES.has(code)) Object.assign(q, { unit: code, dimension: 'money' });
+  }
+}
+
 /** After a number word, the words of an idiom: the number is no amount (`d'une année sur l'autre`, `from one day to the next`). */
 const IDIOM_AFTER = /^(?:d['’]\s*)?(?:un|une|one)\s+\p{L}+\s+(?:sur\s+l['’]\s*autre|to\s+(?:the\s+)?next|after\s+(?:the\s+)?other)/iu;
 /** A fraction in words: a numerator word and an ordinal denominator (`a tenth`, `seven-tenths`, `un dixième`, `trois quarts`). */
@@ -1040,6 +1062,7 @@ export class Verifier {
       const text = s.seg.text;
       f.rawDates = dates(text);
       f.rawQuantities = amountsOf(text, this.stem, f.rawDates);
+      if (s.header) headerCurrencies(text, s.header, f.rawQuantities);
       const context = new Set([...s.context].filter((x) => !s.stems.has(x)));
       // A row's header names each column: it belongs to the amount of its column, not to all of them.
       if (s.header) for (const h of this.contentStems(s.header.join(' ')).stems) context.delete(h);
