@@ -22,7 +22,8 @@ const FLOORS = {
   // Fourth round of issue 26 (graded support): 73.9 % with both precisions at 1.000 (third round 60.9 %); tuning-2 and
   // tuning-3 have their floors in test/quality/tuning-sets.test.ts.
   // Seventh round (paraphrase and negation): 75.0 %, both precisions 1.000.
-  verifierAccuracy: 0.7,
+  // Eighth round (support recall): 79.3 %, both precisions 1.000.
+  verifierAccuracy: 0.74,
   supportedPrecision: 0.95,
   contradictedPrecision: 0.95,
   // Light after the sixth round's retrieval: 95.8 % answered, 91.7 % refused, 84.8 % right fact (fourth round 91.7, 91.7,
