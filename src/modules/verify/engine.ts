@@ -327,6 +327,9 @@ interface Sentence {
   facts?: Facts;
   /** Folded words of the sentence itself (filled on first need). */
   words?: Set<string>;
+  /** An option left unticked (`UNTICKED`), and a digit in the sentence or its context: read on first need. */
+  unticked?: boolean;
+  digits?: boolean;
 }
 
 /** A bound read with an amount or a date: `at most`, `before`, `no later than` (upper); `at least`, `from`, `since` (lower). */
@@ -1204,16 +1207,17 @@ export class Verifier {
     for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
     // Other indexed forms of the claim's words (`weigh` finds `weight`, `consum` finds `consumpt`).
     for (const s of claim.stems) for (const e of this.extensionsOf(s)) lookup.add(e);
+    // Each stem's postings looked up once (the comparison read them twice per comparison).
     const byRarity = [...lookup]
-      .filter((s) => this.postings.has(s))
-      .sort((a, b) => this.postings.get(a)!.length - this.postings.get(b)!.length || (a < b ? -1 : 1));
+      .map((s) => ({ s, list: this.postings.get(s) }))
+      .filter((x): x is { s: string; list: number[] } => x.list !== undefined)
+      .sort((a, b) => a.list.length - b.list.length || (a.s < b.s ? -1 : 1));
     const scores = this.scores;
     // Common words do not find candidates, except the rarest word of a claim made only of common ones;
     // a figure finds them only when it is rare (a year or a round number is everywhere).
     const terms: { list: number[]; n: number; w: number }[] = [];
     let postings = 0;
-    byRarity.forEach((s, i) => {
-      const list = this.postings.get(s)!;
+    byRarity.forEach(({ s, list }, i) => {
       if ((list.length > COMMON_DF || (s.startsWith('#') && list.length > RARE_FIGURE)) && i > 0) return;
       const n = Math.min(list.length, COMMON_DF);
       terms.push({ list, n, w: this.idf(s) });
@@ -1658,7 +1662,8 @@ export class Verifier {
     const { score, full, coverage, uncovered, flipped, strictPossible, gradedPossible } = held;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
     // An option left unticked (`☐ prononcer la réception sans réserve`, `- [ ] …`) is one the document did not choose: it states nothing.
-    if (UNTICKED.test(s.seg.text)) return none;
+    // Read once per sentence (was read again for every claim it was compared with).
+    if ((s.unticked ??= UNTICKED.test(s.seg.text))) return none;
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
     if (!strictPossible && !gradedPossible) return none;
@@ -1933,7 +1938,7 @@ export class Verifier {
    */
   private anchorsMayHold(claim: Claim, s: Sentence): boolean {
     const facts = claim.quantities.length + claim.dates.length > 0;
-    if (facts && !/\d/.test(s.seg.text) && !/\d/.test(s.contextText)) return false;
+    if (facts && !(s.digits ??= /\d/.test(s.seg.text) || /\d/.test(s.contextText))) return false;
     const own = this.sentenceWords(s);
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a))) return false;
     for (const e of claim.entities) {
