@@ -39,18 +39,22 @@ describe('seventh round: document structure', () => {
       expect(await verdict("Harwell Dental Practice's annual inspection visit takes place on 12 May 2026.", contract)).toBe('contradicted');
     });
 
-    it('an amount of a party named only in the head supports, but another amount is no conflict (which party it is of is not said)', async () => {
+    // Eighth round: another amount is a conflict too. The seventh round left it unverifiable (which party's amount it is, the
+    // sentence does not say) on one wrong conflict of tuning-6, which was a year read as an amount (units-subjects.test.ts).
+    it('an amount of a party named only in the head supports, and another amount is a conflict', async () => {
       expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,250.", contract)).toBe('supported');
-      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", contract)).toBe('unverifiable');
+      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", contract)).toBe('contradicted');
     });
 
     it('a name the claim states is not taken from the head: a party is not who acts in the sentence', async () => {
       expect(await verdict('Service requests are handled by the contract manager, Brackenfield Facilities.', contract)).not.toBe('supported');
     });
 
-    it('a document without a title has no head names (a chunk)', async () => {
+    it('a document without a title has no head names (a chunk): a party it mentions is left to the document', async () => {
       const chunk = contract.replace('# Maintenance Agreement\n', '');
-      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", chunk)).toBe('unverifiable');
+      // Eighth round: left to the document for a conflict as for a support (it was unverifiable, as was the conflict above).
+      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", chunk)).toBe('contradicted');
+      expect(await verdict("Harwell Dental Practice's monthly maintenance fee is £1,400.", '## 1. Charges\n\nThe monthly maintenance fee is £1,250.')).toBe('unverifiable');
     });
   });
 

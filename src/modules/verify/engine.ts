@@ -7,7 +7,7 @@ import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from '
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { lemmaOf } from './lemmas.js';
-import { quantities, sameValue, type Quantity } from './quantities.js';
+import { measureOf, quantities, sameValue, type Quantity } from './quantities.js';
 import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
@@ -205,7 +205,7 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
   // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
   const times: Quantity[] = [];
   for (const m of text.matchAll(/(?<![\d:.,])([01]?\d|2[0-3])[:h]([0-5]\d)(?![\d:])/g)) {
-    times.push({ value: Number(m[1]) * 60 + Number(m[2]), unit: 'clock', dimension: 'clock', start: m.index, end: m.index + m[0].length });
+    times.push({ value: Number(m[1]) * 60 + Number(m[2]), figure: Number(m[1]) * 60 + Number(m[2]), unit: 'clock', dimension: 'clock', start: m.index, end: m.index + m[0].length });
   }
   const amounts = quantities(text, stem, ds).filter(
     (q) =>
@@ -240,11 +240,28 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     if (written > 0) Object.assign(q, { value: q.value * (next.value / written), unit: next.unit, dimension: next.dimension });
   }
   for (const q of amounts) {
+    // Eighth round: a year written alone (`the net premium for 2026 is USD 21,585`, `the 2026-2027 policy`) is compared with
+    // years only, never with a figure that has no unit (`21,585.00` in a column of dollars).
+    if (q.unit === null && /^(?:19|20)\d{2}$/.test(text.slice(q.start, q.end))) q.unit = YEAR;
     const period = periodOf(text, q);
     if (period) q.period = period;
+    // Eighth round: a rate per unit of measure (`8p per mile`, `0,45 € par kilomètre`): what it is counted per, read with the amount.
+    const rate = PER_MEASURE.exec(text.slice(q.end, q.end + 30));
+    const per = rate ? measureOf(fold(rate[1]!)) : undefined;
+    if (rate && per && !per.dimension.startsWith('time') && rate[1]!.length > 1) {
+      q.per = per.unit;
+      q.end += rate[0].length;
+    }
   }
   return [...amounts, ...times].sort((a, b) => a.start - b.start);
 }
+
+/** Eighth round: a unit written after a figure (`6 850 MWh`, `67.5 m³`) is the amount's, not a name or a code. */
+const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
+/** The unit of a year written alone: no other amount has it. */
+const YEAR = '#year';
+/** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
+const PER_MEASURE = /^\s*(?:per|par|a|an|each|le|la|\/)\s*(\p{L}+)(?![\p{L}\p{N}])/iu;
 
 /** Periods a rate is counted over, by their nouns (after `per`, `a`, `par`…) and their adjectives and adverbs. */
 const PERIOD_NOUNS: Record<string, string> = {
@@ -475,8 +492,17 @@ function verifierNames(entities: Entity[]): Entity[] {
  * `per year`) only for the same figure (a conflict): another figure may be the same rate converted.
  */
 const amountsComparable = (a: Quantity, b: Quantity) =>
-  (a.dimension !== null ? a.dimension === b.dimension : a.unit === b.unit) && (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value));
-const amountsEqual = (a: Quantity, b: Quantity) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period);
+  (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit) &&
+  (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)) &&
+  (a.per === b.per || sameValue(a.value, b.value));
+const amountsEqual = (a: Quantity, b: Quantity) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
+/** Measures of the claim's subject are not money nor a share: those have their own dimension. */
+const MEASURED = (d: string | null) => d !== null && d !== 'money' && d !== 'ratio' && d !== 'clock';
+/**
+ * Eighth round: the same figure written with a unit of another dimension (`40 tonnes` against `40 m³`, `14,000 × g` against
+ * `14,000 rpm`): the unit changed, the figure kept, so they are compared (a conflict, never a match: the units differ).
+ */
+const sameMeasuredFigure = (a: Quantity, b: Quantity) => MEASURED(a.dimension) && MEASURED(b.dimension) && sameValue(a.figure, b.figure);
 const anyDates = () => true;
 /** A claim's date within a date of the sentence's context (`pair`'s `within`). */
 const dateWithin = (a: DateSpan, b: DateSpan) => a.from >= b.from && a.to <= b.to;
@@ -811,13 +837,13 @@ export class Verifier {
   private analyse(seg: Segment): Claim {
     const read = readClaim(seg.text, this.language);
     const { verbAt, tokens } = read;
-    const entities = verifierNames(read.entities);
+    const ds = dates(seg.text);
+    const qs = amountsOf(seg.text, this.stem, ds);
+    const entities = outsideAmounts(verifierNames(read.entities), qs);
     const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
     // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
     // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
     const ownNameStems = [...new Set(entities.filter((e) => e.kind === 'name' && (verbAt < 0 || e.start < verbAt)).flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean))];
-    const ds = dates(seg.text);
-    const qs = amountsOf(seg.text, this.stem, ds);
     // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
     // the amount and date rules, not counted again as words.
     let plain = seg.text;
@@ -1431,7 +1457,8 @@ export class Verifier {
       const leads = new Set(same.map((p) => p.lead));
       const ranked = same
         .map((p) => ({ p, about: Math.max(this.aboutScore(c, p, claim), sameLine ? THRESHOLDS.subject : 0) + (c.lead !== '' && p.lead === c.lead && leads.size > 1 ? LEAD_BONUS : 0), equal: equal(c.fact, p.fact) }))
-        .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal));
+        // Eighth round: in another unit, of facts as much about the claim's, the one with the claim's figure is the one it restates.
+        .sort((a, b) => b.about - a.about || Number(b.equal) - Number(a.equal) || (swap ? Number(sameFigure(c.fact, b.p.fact)) - Number(sameFigure(c.fact, a.p.fact)) : 0));
       const top = ranked[0]!;
       // Eighth round (support): a fact of the sentence equal to another fact of the claim is that one's, not a rival (`50 x 30 mm`:
       // the 30 mm is the claim's other side).
@@ -1703,7 +1730,8 @@ export class Verifier {
       sameLine,
       undefined,
       (a, b) => a.unit === b.unit,
-      (a, b) => sameValue(a.value, b.value),
+      // The same figure in another currency or unit (`€4,250` against `£4,250`, `14 km` against `14 miles`): compared as written.
+      (a, b) => sameValue(a.figure, b.figure),
     );
     const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, sameLine, dateWithin);
     // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.
@@ -1755,6 +1783,13 @@ export class Verifier {
     let only: boolean | undefined;
     const docOnly = () => (only ??= absent.length > 0 && absent.every(docName));
     if (!covered || docOnly()) {
+      // Eighth round: the names of what the claim is about left to the document (`for shipment MFF-SHP-30977` in that shipment's
+      // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
+      // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
+      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' ? 'dates' : null;
+      if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every((e) => claim.verbAt >= 0 && e.start < claim.verbAt) && this.namesInRole(claim, s)) {
+        return { verdict: 'contradicted', rule: conflict, score: full };
+      }
       if (amounts !== 'match' || when !== 'match' || (absent.length > 0 && !docOnly())) return none;
       // Fifth round (precision): a sentence saying nothing of the claim itself supports nothing (saysNothingOf). A graded
       // support leaves words of the claim out, and a left-out word must not change the fact: an antonym of a claim word in
@@ -1797,10 +1832,9 @@ export class Verifier {
     // Sixth round: the sentence has another name act for the party the claim's name acts for (`signed for the Landlord by
     // Simon Fenwick, and for the Tenant by Rachel Okafor` against `signed for the tenant by Simon Fenwick`).
     if (covered && amounts === 'match' && when === 'match' && this.rolesAgainst(claim, s) === 'replaced') return { verdict: 'contradicted', rule: 'entities', score: full };
-    // Seventh round: a name of the claim the sentence holds only through its document's head names supports an amount but never
-    // contradicts one: a head names several parties, and whose amount the sentence states it does not say (validated on
-    // tuning-6 in aggregate: such conflicts did not carry over; a date's conflict, the document's own event, did).
-    if (amounts === 'conflict' && claim.entities.some((e) => !e.words.every((w) => this.sentenceWords(s).has(w) || ownContext.has(w)))) return none;
+    // Eighth round: a name held only through the document's head names contradicts an amount as it supports one. The seventh
+    // round's exception (such a name never contradicting an amount) came of one wrong conflict on tuning-6, a year read as an
+    // amount (`for 2026` against `21,585.00`): years alone are no amounts now (`amountsOf`).
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
@@ -1842,7 +1876,7 @@ export class Verifier {
   private entityFacts(s: Sentence): Fact<Entity>[] {
     const f = this.facts(s);
     if (!f.entities) f.entities = verifierNames(entitiesOf(s.seg.text));
-    f.entityFacts ??= this.about(s.seg.text, f.entities, s.header, new Set(), s.seg.text, undefined, [...this.quantitiesIn(s).map((q) => q.fact), ...this.datesIn(s).map((d) => d.fact)]);
+    f.entityFacts ??= this.about(s.seg.text, outsideAmounts(f.entities, this.rawFacts(s).qs), s.header, new Set(), s.seg.text, undefined, [...this.quantitiesIn(s).map((q) => q.fact), ...this.datesIn(s).map((d) => d.fact)]);
     return f.entityFacts;
   }
 

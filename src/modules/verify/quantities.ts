@@ -3,6 +3,8 @@ import { fold, STOP_WORDS } from './text.js';
 /** An amount as the rules compare it: value with its scale applied, and its unit. */
 export interface Quantity {
   value: number;
+  /** The figure as written, with its scale word but before a unit's conversion (`14` of `14 km`, `151.67` of `151,67 jours`). */
+  figure: number;
   /**
    * `EUR`, `USD`, `GBP`, `CHF`, `%`, a measure's unit in its base (`kg`, `w`, `day`, `hour`, `m2`...), or the
    * stem of the word that follows (`employe`, `seat`); null when none.
@@ -12,6 +14,11 @@ export interface Quantity {
   dimension: string | null;
   /** The period a rate is counted over (`£4,860 a month`, `6.2% per year`, `redevance annuelle`): `month`, `year`…; absent when none is said. */
   period?: string;
+  /**
+   * Eighth round: the unit of measure a rate is counted per (`8p per mile`, `0,45 € par kilomètre`, `£2 per kg`): `mile`,
+   * `m`, `kg`…; absent when none is said. Two rates per different units are the same fact only for the same figure.
+   */
+  per?: string;
   start: number;
   end: number;
 }
@@ -33,9 +40,11 @@ const MEASURES: Record<string, Measure> = {
   g: m('kg', 'mass', 1e-3), gram: m('kg', 'mass', 1e-3), grams: m('kg', 'mass', 1e-3), gramme: m('kg', 'mass', 1e-3), grammes: m('kg', 'mass', 1e-3),
   t: m('kg', 'mass', 1e3), tonne: m('kg', 'mass', 1e3), tonnes: m('kg', 'mass', 1e3), lb: m('lb', 'mass'), lbs: m('lb', 'mass'),
   w: m('w', 'power'), watt: m('w', 'power'), watts: m('w', 'power'), kw: m('w', 'power', 1e3), kilowatt: m('w', 'power', 1e3), kilowatts: m('w', 'power', 1e3),
-  kwh: m('kwh', 'energy'), db: m('db', 'sound'), dba: m('db', 'sound'), decibel: m('db', 'sound'), decibels: m('db', 'sound'),
+  kwh: m('kwh', 'energy'), wh: m('kwh', 'energy', 1e-3), mwh: m('kwh', 'energy', 1e3), gwh: m('kwh', 'energy', 1e6),
+  rpm: m('rpm', 'rotation'), db: m('db', 'sound'), dba: m('db', 'sound'), decibel: m('db', 'sound'), decibels: m('db', 'sound'),
   km: m('m', 'length', 1e3), kilometre: m('m', 'length', 1e3), kilometres: m('m', 'length', 1e3), kilometer: m('m', 'length', 1e3), kilometers: m('m', 'length', 1e3),
   cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), m: m('m', 'length'), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
+  ft: m('ft', 'length'), foot: m('ft', 'length'), feet: m('ft', 'length'), pieds: m('ft', 'length'), yard: m('yd', 'length'), yards: m('yd', 'length'), yd: m('yd', 'length'),
   m2: m('m2', 'area'), sqm: m('m2', 'area'), ft2: m('ft2', 'area'), m3: m('m3', 'volume'), litre: m('l', 'volume'), litres: m('l', 'volume'), liter: m('l', 'volume'), liters: m('l', 'volume'), l: m('l', 'volume'),
   // Days and weeks in hours: `within one day` is `within 24 hours`, `deux jours` is `48 heures`.
   day: m('hour', 'time-h', 24), days: m('hour', 'time-h', 24), jour: m('hour', 'time-h', 24), jours: m('hour', 'time-h', 24), week: m('hour', 'time-h', 168), weeks: m('hour', 'time-h', 168), semaine: m('hour', 'time-h', 168), semaines: m('hour', 'time-h', 168),
@@ -45,6 +54,14 @@ const MEASURES: Record<string, Measure> = {
   minute: m('hour', 'time-h', 1 / 60), minutes: m('hour', 'time-h', 1 / 60), min: m('hour', 'time-h', 1 / 60), mins: m('hour', 'time-h', 1 / 60), mn: m('hour', 'time-h', 1 / 60),
   gb: m('gb', 'data'), go: m('gb', 'data'), tb: m('gb', 'data', 1e3), to: m('gb', 'data', 1e3), mb: m('gb', 'data', 1e-3), mo: m('gb', 'data', 1e-3),
 };
+/** The unit of measure a folded word names (`mile`, `kilometre`, `kg`), with what it measures; undefined for any other word. */
+export function measureOf(word: string): { unit: string; dimension: string } | undefined {
+  const x = MEASURES[word];
+  return x ? { unit: x.unit, dimension: x.dimension } : undefined;
+}
+
+/** Pence, a hundredth of a pound, read as pounds. */
+const PENCE = m('GBP', 'money', 0.01);
 /** Phrases of two or three words read as one unit (`square metres`, `cubic metres per hour`, `per cent`). */
 const PHRASES: [RegExp, Measure | '%'][] = [
   [/^(?:square|sq\.?)\s+(?:metres?|meters?)/i, m('m2', 'area')],
@@ -56,6 +73,9 @@ const PHRASES: [RegExp, Measure | '%'][] = [
   [/^°\s*c\b/i, m('c', 'temperature')],
   [/^(?:degrees?|degr[ée]s?)\s+(?:celsius|c\b)/i, m('c', 'temperature')],
   [/^(?:per|pour)[\s-]+cent\b/i, '%'],
+  // A centrifuge's relative force (`14,000 × g`) and a speed of rotation in French (`tr/min`).
+  [/^\s*×\s*g(?![\p{L}])/u, m('xg', 'acceleration')],
+  [/^tr\s*\/\s*min\b/i, m('rpm', 'rotation')],
 ];
 /** Words between a number and its unit that do not change what is counted (`30 working days`). */
 const UNIT_SKIP = new Set(['working', 'business', 'calendar', 'consecutive', 'full', 'clear', 'additional', 'extra', 'further', 'more', 'ouvres', 'ouvrables', 'calendaires', 'francs', 'supplementaires', 'de', 'd', 'of']);
@@ -150,6 +170,8 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
   let at = end;
   // Attached scale letter: `1.2m`, `5k`, `3bn`, possibly followed by a currency.
   const attached = /^([kmb]n?)(?![\p{L}²³])/u.exec(text.slice(at, at + 3));
+  // Eighth round: pence written against the figure (`8p per mile`).
+  if (/^p(?![\p{L}\p{N}])/u.test(text.slice(at, at + 2))) return { scale: PENCE.factor, unit: PENCE.unit, end: at + 1, measure: PENCE };
   if (attached && SCALE_SUFFIX[attached[1]!.toLowerCase()]) {
     scale = SCALE_SUFFIX[attached[1]!.toLowerCase()]!;
     at += attached[0].length;
@@ -196,11 +218,11 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
 /** A currency written before the number (`€ 12`, `$3.5bn`, `EUR 5,000`). */
 const CURRENCY_BEFORE = new RegExp(`(€|\\$|£|\\b(?:${CURRENCY_CODES.join('|')}))[\\s\\u00a0\\u202f]?$`, 'u');
 
-function currencyBefore(text: string, start: number): string | null {
+function currencyBefore(text: string, start: number): { unit: string; length: number } | null {
   const before = text.slice(Math.max(0, start - 5), start);
   const m = CURRENCY_BEFORE.exec(before);
   if (!m) return null;
-  return CURRENCY_SYMBOL[m[1]!] ?? m[1]!.toUpperCase();
+  return { unit: CURRENCY_SYMBOL[m[1]!] ?? m[1]!.toUpperCase(), length: m[0].length };
 }
 
 /**
@@ -220,10 +242,11 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     if (!Number.isFinite(value)) continue;
     const prefix = currencyBefore(text, start);
     const suffix = readSuffix(text, numEnd, stem);
-    const unit = prefix ?? suffix.unit;
+    const unit = prefix?.unit ?? suffix.unit;
     // A currency before the figure says what it counts: a letter after it is no unit of measure (`£1.2 m`).
     const measure = prefix ? undefined : suffix.measure;
-    out.push({ value: value * suffix.scale, unit, dimension: dimensionOf(unit, measure), start: prefix ? Math.max(0, start - 1) : start, end: Math.max(numEnd, suffix.end) });
+    // The quantity's span holds its currency, a code (`EUR 12,000`) as well as a sign: its words are the amount's, not the text's.
+    out.push({ value: value * suffix.scale, figure: figureOf(value, suffix), unit, dimension: dimensionOf(unit, measure), start: prefix ? start - prefix.length : start, end: Math.max(numEnd, suffix.end) });
   }
   // Compound number words: `ninety-nine`, `twenty five`, `ninety-nine point five` (English).
   const taken: Span[] = [...skip];
@@ -237,7 +260,7 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     if (!Number.isFinite(value) || overlaps(taken, m.index, m.index + m[0].length)) continue;
     const end = m.index + m[0].length;
     const suffix = readSuffix(text, end, stem);
-    out.push({ value: value * suffix.scale, unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(end, suffix.end) });
+    out.push({ value: value * suffix.scale, figure: figureOf(value, suffix), unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(end, suffix.end) });
     taken.push({ start: m.index, end });
   }
   const wordRe = /\p{L}+/gu;
@@ -253,10 +276,13 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     const suffix = readSuffix(text, m.index + m[0].length, stem);
     // `one`, `un`, `une` are numbers only before a unit of measure or a currency (else an article).
     if (n === 1 && !suffix.measure && !(suffix.unit && DIMENSION_OF_CURRENCY.has(suffix.unit))) continue;
-    out.push({ value: n * suffix.scale, unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(m.index + m[0].length, suffix.end) });
+    out.push({ value: n * suffix.scale, figure: figureOf(n, suffix), unit: suffix.unit, dimension: dimensionOf(suffix.unit, suffix.measure), start: m.index, end: Math.max(m.index + m[0].length, suffix.end) });
   }
   return out.sort((a, b) => a.start - b.start);
 }
+
+/** The figure as written: with its scale word, without its unit's conversion (`14` of `14 km`, not 14 000 metres). */
+const figureOf = (value: number, suffix: { scale: number; measure?: Measure }) => (value * suffix.scale) / (suffix.measure?.factor ?? 1);
 
 function dimensionOf(unit: string | null, measure: Measure | undefined): string | null {
   if (measure) return measure.dimension;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+
+/** The verdict of one claim against passages (each a document of its own). */
+async function verdict(claim: string, ...documents: string[]): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/**
+ * Eighth round of issue 26 (docs/quality.md, "Eighth round: contradictions"): contradicted claims left unverifiable
+ * because a unit or a currency was read as a word of the claim, the same figure in another unit was not compared, or
+ * the claim's subject was named only by its document. Sentences written for these tests, none from a labelled set.
+ */
+describe('eighth round: units, currencies and subjects', () => {
+  describe('the same figure written with another unit or currency is a conflict', () => {
+    it('kilometres against miles (a unit of the same dimension, the figure kept)', async () => {
+      const doc = 'The nearest fuel depot is 14 miles from the quarry.';
+      expect(await verdict('The nearest fuel depot is 14 kilometres from the quarry.', doc)).toBe('contradicted');
+      expect(await verdict('The nearest fuel depot is 14 miles from the quarry.', doc)).toBe('supported');
+    });
+
+    it('feet against metres', async () => {
+      expect(await verdict('The minimum distance from the public for the survey drone is 60 feet.', 'The minimum distance from the public for the survey drone is 60 metres.')).toBe('contradicted');
+    });
+
+    it('a currency code before the figure is the amount’s, not a word of the claim (EUR against CHF)', async () => {
+      const doc = 'The lender charges an arrangement fee of CHF 9,500, payable on signature.';
+      expect(await verdict('The lender charges an arrangement fee of EUR 9,500.', doc)).toBe('contradicted');
+      expect(await verdict('The lender charges an arrangement fee of CHF 9,500.', doc)).toBe('supported');
+    });
+
+    it('megawatt-hours against kilowatt-hours', async () => {
+      expect(await verdict("La production annuelle estimée de l'installation est de 4 200 MWh.", "La production annuelle estimée de l'installation est de 4 200 kWh.")).toBe('contradicted');
+    });
+
+    it('days against hours: the figure as written is compared, not the hours it converts to', async () => {
+      expect(await verdict('La durée hebdomadaire de travail de référence est de 39 jours.', 'La durée hebdomadaire de travail de référence est de 39 heures.')).toBe('contradicted');
+    });
+
+    it('a unit of another dimension with the same figure (× g against rpm, tonnes against m³)', async () => {
+      const table = ['# Rotor R-9 data sheet', '', '| Parameter | R-9 |', '| --- | --- |', '| Maximum speed | 12,000 rpm |'].join('\n');
+      expect(await verdict('The maximum speed of the R-9 rotor is 12,000 × g.', table)).toBe('contradicted');
+      expect(await verdict('The maximum speed of the R-9 rotor is 12,000 rpm.', table)).toBe('supported');
+      expect(await verdict('The storage silo has a capacity of 30 tonnes.', 'The storage silo has a capacity of 30 m³.')).toBe('contradicted');
+    });
+
+    it('of two facts as much about the claim, the one with its figure is the one it restates in another unit', async () => {
+      const doc = '- Minimum distance from spectators: 30 metres for the small drone and 90 metres for the large drone.';
+      expect(await verdict('The minimum distance from spectators for the large drone is 90 feet.', doc)).toBe('contradicted');
+    });
+  });
+
+  describe('a rate per unit of measure', () => {
+    const doc = 'Business mileage is reimbursed at 45p per mile, claimed monthly.';
+    it('is compared with what it is counted per: per kilometre against per mile is a conflict', async () => {
+      expect(await verdict('Business mileage is reimbursed at 45p per kilometre.', doc)).toBe('contradicted');
+      expect(await verdict('Business mileage is reimbursed at 45p per mile.', doc)).toBe('supported');
+    });
+  });
+
+  describe('a year written alone is no amount', () => {
+    it('is not compared with a figure without a unit (`for 2027` against `12,480.00`)', async () => {
+      const table = ['# Crop policy schedule', '', '| Item | Amount (USD) |', '| --- | --- |', '| **Net premium payable by the policyholder** | **12,480.00** |'].join('\n');
+      expect(await verdict('The net premium payable by the policyholder for 2027 is USD 12,480.', table)).not.toBe('contradicted');
+    });
+  });
+
+  describe("the claim's subject named only by its document", () => {
+    const invoice = [
+      '# Customs clearance invoice',
+      '',
+      '## Shipment details',
+      '',
+      '- Shipment reference: SHP-44120',
+      '- Carrier: Northline Freight',
+      '- Declared value of the goods: USD 18,400.00',
+    ].join('\n');
+    it('contradicts as it supports: the sentence covers the claim and its amount differs', async () => {
+      expect(await verdict('The declared value of the goods of shipment SHP-44120 is USD 18,400.00.', invoice)).toBe('supported');
+      expect(await verdict('The declared value of the goods of shipment SHP-44120 is USD 21,000.00.', invoice)).toBe('contradicted');
+      expect(await verdict('The declared value of the goods of shipment SHP-44120 is EUR 18,400.00.', invoice)).toBe('contradicted');
+    });
+
+    it('a date too', async () => {
+      const contract = ['# Franchise agreement', '', '## Parties', '', 'Contract number FR-2291.', '', '## Signature', '', 'The agreement was signed on 3 March 2026.'].join('\n');
+      expect(await verdict('The agreement FR-2291 was signed on 3 March 2026.', contract)).toBe('supported');
+      expect(await verdict('The agreement FR-2291 was signed on 10 March 2026.', contract)).toBe('contradicted');
+    });
+  });
+});
