@@ -23,7 +23,8 @@ const FLOORS = {
   // tuning-3 have their floors in test/quality/tuning-sets.test.ts.
   // Seventh round (paraphrase and negation): 75.0 %, both precisions 1.000.
   // Eighth round (support recall): 79.3 %, both precisions 1.000.
-  verifierAccuracy: 0.74,
+  // Eighth round, with the contradiction work (units, currencies, subjects left to the document): 80.4 %, both precisions 1.000.
+  verifierAccuracy: 0.75,
   supportedPrecision: 0.95,
   contradictedPrecision: 0.95,
   // Light after the sixth round's retrieval: 95.8 % answered, 91.7 % refused, 84.8 % right fact (fourth round 91.7, 91.7,
