@@ -90,4 +90,19 @@ describe('eighth round: units, currencies and subjects', () => {
       expect(await verdict('The agreement FR-2291 was signed on 10 March 2026.', contract)).toBe('contradicted');
     });
   });
+
+  describe('a name after the noun it qualifies (the French order) is what the claim is about', () => {
+    it('`le loyer Fournix` left to the document: the sentence reverses the claim', async () => {
+      const contract = ['# Contrat de location de matériel', '', '## Article 1 — Parties', '', 'Le loueur est Fournix Location SAS, à Lyon.', '', '## Article 3 — Loyer', '', 'Les pièces d’usure (joints, courroies et filtres) ne sont pas comprises dans le loyer.'].join('\n');
+      expect(await verdict("Les pièces d'usure, comme les courroies, sont comprises dans le loyer Fournix.", contract)).toBe('contradicted');
+    });
+  });
+
+  describe("a date held by the document's title", () => {
+    const timetable = ['# Harbour Ferries — Winter Timetable 2025–2026', '', 'Timetable reference HF-2526, issued 3 October 2025 by the operations manager.'].join('\n');
+    it('agrees only where the sentence states no other date about the same thing', async () => {
+      expect(await verdict('The Harbour Ferries winter timetable was issued on 3 November 2025.', timetable)).toBe('contradicted');
+      expect(await verdict('The Harbour Ferries winter timetable was issued on 3 October 2025.', timetable)).toBe('supported');
+    });
+  });
 });

@@ -1444,7 +1444,15 @@ export class Verifier {
         { entities: claim.entities.map((e) => e.words), acronyms: claim.acronyms, stems: claim.perUnit ? [...claim.stems, ...this.unitStems()] : claim.stems },
       );
       // Stated by the document's own context (an invoice's number or date in its title): agreed, when the sentence does not state it.
-      if (!same.some((p) => equal(c.fact, p.fact)) && contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p))) continue;
+      // Eighth round: not where the sentence states another one about the same thing (`issued 14 October 2025` in the document of
+      // the `Winter Timetable 2025–2026` against `issued on 14 November 2025`): the title's span holds both. (One equal to another
+      // of the claim's facts is that one's: `the next board after 9 April 2025 is on 14 May 2025`.)
+      if (
+        !same.some((p) => equal(c.fact, p.fact)) &&
+        contextFacts.some((p) => comparable(c.fact, p) && within(c.fact, p)) &&
+        !same.some((p) => sameKind(c.fact, p.fact) && !claimFacts.some((o) => o !== c && equal(o.fact, p.fact)) && this.aboutScore(c, p, claim) >= THRESHOLDS.subject)
+      )
+        continue;
       const like = same.filter((p) => sameKind(c.fact, p.fact));
       const swap = like.length === 0;
       if (!swap) same = like;
@@ -1775,8 +1783,14 @@ export class Verifier {
       const next = /^(?:['’]s)?\s+(\p{L}+)/u.exec(after);
       if (next && holds(next[1]!)) return true;
       const of = /(\p{L}+)\s+(?:of|de|du|des|d['’])\s*(?:the\s+|la\s+|le\s+|l['’])?$/iu.exec(claim.seg.text.slice(0, e.start));
-      return of !== null && holds(of[1]!) && this.rolesIn(s).length === 0;
+      if (of !== null && holds(of[1]!) && this.rolesIn(s).length === 0) return true;
+      // Eighth round (contradictions): a name right after the noun it qualifies, the French order (`le loyer CuisiLoc`, `le
+      // contrat Planora`), where that noun is no verb of the claim.
+      const noun = /(\p{L}+)\s+$/u.exec(claim.seg.text.slice(0, e.start));
+      return noun !== null && !claim.verbs.has(this.stemOf(fold(noun[1]!))) && holds(noun[1]!);
     };
+    // What the claim is about: a name before its verb, or one qualifying a noun of it (eighth round: for a conflict as for a support).
+    const aboutName = (e: Entity) => (claim.verbAt >= 0 && e.start < claim.verbAt) || qualifier(e);
     const docName = (e: Entity) =>
       ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
     // Read only where it can decide: a sentence whose amounts or dates do not all agree supports nothing whatever the names.
@@ -1787,7 +1801,7 @@ export class Verifier {
       // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
       // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
       const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' ? 'dates' : null;
-      if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every((e) => claim.verbAt >= 0 && e.start < claim.verbAt) && this.namesInRole(claim, s)) {
+      if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
         return { verdict: 'contradicted', rule: conflict, score: full };
       }
       if (amounts !== 'match' || when !== 'match' || (absent.length > 0 && !docOnly())) return none;
@@ -1805,7 +1819,7 @@ export class Verifier {
       // Seventh round: the claim's names left to the document are all of what it is about (before its verb, `Chez
       // Papeterie Gendrault, …`, `La remise de … de Papeterie Gendrault`) and the sentence holds every word of the claim
       // (a pronoun's antecedent, its context, included) with the opposite polarity: the document's own statement reversed.
-      if (polarity === 'opposite' && covered && absent.every((e) => claim.verbAt >= 0 && e.start < claim.verbAt) && this.oppositeStands(claim, s)) {
+      if (polarity === 'opposite' && covered && absent.every(aboutName) && this.oppositeStands(claim, s)) {
         return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
       }
       if (polarity !== 'same') return none;
