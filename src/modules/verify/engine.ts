@@ -226,7 +226,7 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     const end = start + m[0].length;
     if (!n || !d || amounts.some((q) => q.start < end && q.end > start) || /(?:per|each|every|once|twice|times|par|chaque|fois)\s+$/iu.test(text.slice(Math.max(0, start - 10), start))) continue;
     if (/^\s+(?:of\s+(?:the|a)\s+year|de\s+l['’]ann[ée]e|d['’]heure|of\s+an\s+hour)/iu.test(text.slice(end, end + 20))) continue;
-    amounts.push({ value: (100 * n) / d, unit: '%', dimension: 'ratio', start, end });
+    amounts.push({ value: (100 * n) / d, figure: (100 * n) / d, unit: '%', dimension: 'ratio', start, end });
   }
   amounts.sort((a, b) => a.start - b.start);
   // Eighth round (support): the sides of a size (`50 x 30 mm`, `90 × 215 cm`) are both in the unit written after the last
