@@ -13,8 +13,9 @@
   var host = document.createElement('div');
   host.setAttribute('data-svc-widget', id);
   var root = host.attachShadow({ mode: 'open' });
-  root.innerHTML =
-    '<style>' +
+  /* Built without innerHTML, and styled through a constructed style sheet: a page whose policy forbids
+     inline styles (CSP style-src without 'unsafe-inline') or requires Trusted Types still shows it. */
+  var css =
     ':host{all:initial;font:15px/1.4 system-ui,sans-serif;color:#1d2330}' +
     '.l{position:fixed;right:20px;bottom:20px;z-index:2147483647;border:0;border-radius:24px;padding:12px 18px;background:#2450d6;color:#fff;font:inherit;cursor:pointer;box-shadow:0 2px 10px #0004}' +
     '.p{position:fixed;right:20px;bottom:76px;z-index:2147483647;width:min(360px,calc(100vw - 40px));height:min(520px,calc(100vh - 100px));display:flex;flex-direction:column;background:#fff;border-radius:12px;box-shadow:0 4px 24px #0005;overflow:hidden}' +
@@ -27,22 +28,32 @@
     '.e{align-self:stretch;background:#fdecec;color:#8a1c1c}.s{font-size:12px;color:#5a6275;margin-top:4px}' +
     'form{display:flex;gap:6px;padding:10px;border-top:1px solid #e2e5ec}' +
     'input{flex:1;min-width:0;padding:8px;border:1px solid #c4c9d4;border-radius:8px;font:inherit}' +
+    'input[aria-invalid=true]{border-color:#b3261e}' +
     'form button{border:0;border-radius:8px;padding:8px 12px;background:#2450d6;color:#fff;font:inherit;cursor:pointer}' +
-    'button:disabled{opacity:.5;cursor:default}:focus-visible{outline:2px solid #f5a623;outline-offset:2px}' +
-    '</style>' +
-    '<button class="l" type="button" aria-expanded="false" aria-controls="p">Questions?</button>' +
-    '<section class="p" id="p" role="dialog" aria-label="Chat" hidden>' +
-    '<div class="h"><span></span><button type="button" aria-label="Close chat">\u00d7</button></div>' +
-    '<div class="g" role="log" aria-live="polite"></div>' +
-    '<form><input name="q" autocomplete="off" maxlength="2000" aria-label="Your question" placeholder="Ask a question">' +
-    '<button type="submit">Send</button></form></section>';
-  var launcher = root.querySelector('.l');
-  var panel = root.querySelector('.p');
-  var title = root.querySelector('.h span');
-  var log = root.querySelector('.g');
-  var form = root.querySelector('form');
-  var input = form.querySelector('input');
-  var send = form.querySelector('button');
+    'button:disabled{opacity:.5;cursor:default}:focus-visible{outline:2px solid #f5a623;outline-offset:2px}';
+  try {
+    var sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+  } catch (e) {
+    root.appendChild(Object.assign(document.createElement('style'), { textContent: css }));
+  }
+  function h(tag, attrs, children) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return el;
+  }
+  var launcher = h('button', { class: 'l', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'p' }, ['Questions?']);
+  var title = h('span');
+  var close = h('button', { type: 'button', 'aria-label': 'Close chat' }, ['\u00d7']);
+  var log = h('div', { class: 'g', role: 'log', 'aria-live': 'polite' });
+  var input = h('input', { name: 'q', autocomplete: 'off', maxlength: '2000', 'aria-label': 'Your question', placeholder: 'Ask a question' });
+  var send = h('button', { type: 'submit' }, ['Send']);
+  var form = h('form', {}, [input, send]);
+  var panel = h('section', { class: 'p', id: 'p', role: 'dialog', 'aria-label': 'Chat', hidden: '' }, [h('div', { class: 'h' }, [title, close]), log, form]);
+  root.appendChild(launcher);
+  root.appendChild(panel);
 
   function bubble(kind, text) {
     var el = document.createElement('div');
@@ -57,7 +68,7 @@
   function explain(status, body, retryAfter) {
     var code = body && body.code;
     if (code === 'origin_not_allowed' || status === 404) return 'This assistant is not available on this site.';
-    if (code === 'rate_limited') return 'You are asking questions too quickly. Please wait ' + (retryAfter || 'a few') + ' seconds.';
+    if (code === 'rate_limited' || status === 429) return 'You are asking questions too quickly. Please wait ' + (retryAfter || 'a few') + ' seconds.';
     if (code === 'QUESTION_LIMIT' || code === 'SUBSCRIPTION_INACTIVE' || code === 'PLAN_UPGRADE_REQUIRED') return 'This assistant cannot answer more questions right now.';
     if (body && body.error && status < 500) return body.error;
     return 'Something went wrong. Please try again.';
@@ -143,11 +154,20 @@
   }
 
   launcher.addEventListener('click', function () { open(panel.hidden); });
-  root.querySelector('.h button').addEventListener('click', function () { open(false); });
+  close.addEventListener('click', function () { open(false); });
+  input.addEventListener('input', function () { input.removeAttribute('aria-invalid'); input.placeholder = 'Ask a question'; });
   form.addEventListener('submit', function (e) {
     e.preventDefault();
     var question = input.value.trim();
-    if (!question || busy) return;
+    if (busy) return;
+    if (!question) {
+      /* Nothing to ask: nothing is sent; the field says so (a blank question would be the service's 400). */
+      input.value = '';
+      input.setAttribute('aria-invalid', 'true');
+      input.placeholder = 'Type a question first';
+      input.focus();
+      return;
+    }
     input.value = '';
     ask(question);
   });
