@@ -192,7 +192,7 @@ const GENERIC_ANY = new Set('thing things kind type sort way part name names num
 const GENERIC: Record<AnswerType | ValueKind, Set<string>> = {
   date: new Set('date dates day days time times year years month months moment deadline deadlines when period'.split(' ')),
   deadline: new Set('date dates day days time times year years month months moment deadline deadlines when period limit'.split(' ')),
-  duration: new Set('time times period periods duration durations length long day days week weeks month months year years hour hours minute minutes delay'.split(' ')),
+  duration: new Set('time times period periods duration durations length long day days week weeks month months year years hour hours minute minutes delay frequency interval'.split(' ')),
   amount: new Set('total totals sum count quantity level'.split(' ')),
   person: new Set('person persons people individual individuals who party'.split(' ')),
   place: new Set('place places location locations site sites address where venue city country town'.split(' ')),
@@ -207,7 +207,7 @@ const GENERIC: Record<AnswerType | ValueKind, Set<string>> = {
 
 const FR_GENERIC = new Set(
   (
-    'date dates jour jours semaine semaines mois an ans annee annees heure heures minute minutes fois duree delai delais temps periode moment ' +
+    'date dates jour jours semaine semaines mois an ans annee annees heure heures minute minutes fois duree delai delais temps periode moment frequence ' +
     'montant montants somme nombre total prix cout couts coute coutent tarif tarifs frais valeur chiffre niveau euros euro ' +
     'personne personnes nom lieu lieux endroit adresse ville pays site pourcentage part proportion poids vitesse distance longueur bruit'
   ).split(' '),
@@ -363,9 +363,40 @@ function frenchHead(question: string, skipWords: Set<string>, type: AnswerType |
     if (!w || w.length < 3 || FR_SKIP.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
     // `se sont élevées`, `a été votée`: a participle after an auxiliary is the verb, the noun follows.
     if (k > 0 && FR_AUX.has(ws[k - 1]!) && /(?:e|ee|es|ees)$/.test(w) && ws.length > k + 1) continue;
-    return w;
+    return invertedVerbHead(ws, k, skipWords) ?? w;
   }
   return null;
+}
+
+/** Subject pronouns of a French inverted question (`doit-il`, `dispose-t-elle`, `doivent-ils`). */
+const FR_INVERTED = new Set(['il', 'elle', 'ils', 'elles']);
+/** Words before `il` that open a clause rather than end an inverted verb (`qu'il`, `s'il`, `lorsqu'il`). */
+const FR_CLAUSE = new Set(['qu', 'que', 's', 'si', 'lorsqu', 'puisqu', 'quand', 'comme', 'ou']);
+const FR_SUBJECT_DETERMINERS = new Set(['le', 'la', 'les', 'l', 'un', 'une']);
+const FR_NP_BREAK = new Set('a au aux sur sous chez pour dans en avec par entre vers selon apres avant lors qui que qu dont'.split(' '));
+
+/**
+ * `Sous combien de temps le papetier doit-il livrer…`, `Quand le béton … doit-il être coulé`: the noun found
+ * first is the subject of an inverted verb, which says who acts, not what is asked. The head is then the first
+ * content word after the pronoun (the verb after a modal, `livrer`, `coulé`; a complement, `en garantie`).
+ * Undefined when the word is no such subject, or when nothing follows the pronoun (`À quelle date les travaux
+ * commenceront-ils ?` asks about the works).
+ */
+function invertedVerbHead(ws: string[], k: number, skipWords: Set<string>): string | undefined {
+  // A subject: after its determiner, not the attribute of a copula (`Quelle est la pénalité…`).
+  if (!FR_SUBJECT_DETERMINERS.has(ws[k - 1] ?? '') || FR_AUX.has(ws[k - 2] ?? '')) return undefined;
+  const j = ws.findIndex((x, i) => i > k + 1 && FR_INVERTED.has(x) && !FR_CLAUSE.has(ws[i - 1]!));
+  if (j < 0) return undefined;
+  // The subject runs up to its verb with only `de` complements (`le maître d'ouvrage des Ormeaux`); a preposition
+  // on the way means the word is another verb's object (`Un client qui a commandé un meuble sur mesure chez X peut-il…`).
+  if (ws.slice(k + 1, ws[j - 1] === 't' ? j - 2 : j - 1).some((x) => FR_NP_BREAK.has(x))) return undefined;
+  for (let i = j + 1; i < ws.length; i++) {
+    const w = ws[i]!;
+    if (w.length < 3 || FR_SKIP.has(w) || FR_GENERIC.has(w) || skipWords.has(w) || /\d/.test(w)) continue;
+    return w;
+  }
+  // `À quelle date les travaux commenceront-ils ?`: nothing follows, the subject is what the question is about.
+  return undefined;
 }
 
 const FUNCTION_PARTS = new Set(
@@ -541,7 +572,21 @@ function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
     const [en, fr] = stemmed(w);
     return forms.has(en) || forms.has(fr);
   })) return true;
-  return saysInitials(asked, words);
+  return saysInitials(asked, words) || saysAsNoun(asked, words);
+}
+
+/** French nouns made from a verb's stem (`coulage`, `livraison`, `versement`, `fermeture`). */
+const FR_NOMINAL = /^(?:age|ages|aison|aisons|ement|ements|ation|ations|ure|ures)$/;
+
+/**
+ * A French verb head said by its noun (`coulé` / *le coulage*, `livrer` / *livraison*): a word of the text is the
+ * head's French stem (4 letters at least) followed by a suffix that makes a noun of a verb.
+ */
+function saysAsNoun(asked: Asked, words: string[]): boolean {
+  if (asked.language !== 'fr' || !asked.head) return false;
+  // A folded feminine participle keeps an `e` its verb's stem has not (`réparée` stems to `repare`).
+  const base = stemmed(asked.head)[1].replace(/e$/, '');
+  return base.length >= 4 && words.some((w) => w.length > base.length && w.startsWith(base) && FR_NOMINAL.test(w.slice(base.length)));
 }
 
 /** `clean air delivery rate` stated as `CADR`: the initials of the head's phrase say all its words. */

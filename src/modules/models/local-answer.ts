@@ -68,7 +68,18 @@ function answerText(
   // the question's other words, before any sentence at all (the gate let the passage through on its evidence).
   const valueOnly = { ...asked, head: null };
   const valued = typed.length === 0 && asked.type ? ranked.filter((r) => r.candidate.source !== 'persona' && sentenceAnswers(valueOnly, r.candidate.text, r.candidate.context ?? none, new Set(), languageOf(`${r.candidate.context?.previous ?? ''} ${r.candidate.text}`) === asked.language)) : [];
-  const best = typed.length > 0 ? typed : valued.length > 0 ? valued : ranked;
+  // A sentence that answers may share no word with the question when it says the head another way (`livraison`
+  // for `livrer`, a paraphrase): the ranking leaves it out, yet it comes before any sentence that does not answer,
+  // those saying the head themselves first (not only in their section or header).
+  const inRanking = new Set(ranked.map((r) => r.candidate));
+  const unranked: Ranked[] =
+    typed.length === 0 && (asked.type || asked.head)
+      ? candidates
+          .filter((c) => !inRanking.has(c) && answering(c))
+          .map((c) => ({ candidate: c, score: sentenceAnswers(asked, c.text, none, forms, languageOf(c.text) === asked.language) ? 1 : KEEP_RATIO / 2 }))
+          .sort((a, b) => b.score - a.score)
+      : [];
+  const best = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
   // What was already said in the conversation gives way to what was not, when there is any.
   const fresh = said.size > 0 ? best.filter((r) => !said.has(sayingKey(r.candidate.text))) : best;
   const picked = pick(fresh.length > 0 ? fresh : best);
