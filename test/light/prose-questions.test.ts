@@ -67,3 +67,9 @@ describe('the built-in model: the answering sentence the ranking leaves out', ()
     expect(ask('Quand faut-il couler la chape ?', material)).toMatch(/^Le coulage est prévu le 4 mai 2027/);
   });
 });
+
+describe('French names the tagger misses', () => {
+  it('French name word: a capitalised word inside a French question is never the head (Nettoyage Pro)', () => {
+    expect(askedOf("À quelle fréquence Nettoyage Pro passe-t-il pour l'entretien des vitres ?").head).toBe('entretien');
+  });
+});

@@ -368,6 +368,15 @@ function frenchHead(question: string, skipWords: Set<string>, type: AnswerType |
   return null;
 }
 
+/**
+ * Words written with a capital then lower case inside a French question (past its first word): French capitalises
+ * names only (`CuisiLoc Pro`, `Val-Sorbier`), so they are never the head, even where the English tagger read no
+ * name. An acronym in capitals (`TVA`, `HT`) may be what is asked and stays.
+ */
+function frenchNameWords(question: string): string[] {
+  return (question.match(/[\p{L}\p{N}]+/gu) ?? []).slice(1).filter((w) => /^\p{Lu}\p{Ll}/u.test(w)).map(fold);
+}
+
 /** Subject pronouns of a French inverted question (`doit-il`, `dispose-t-elle`, `doivent-ils`). */
 const FR_INVERTED = new Set(['il', 'elle', 'ils', 'elles']);
 /** Words before `il` that open a clause rather than end an inverted verb (`qu'il`, `s'il`, `lorsqu'il`). */
@@ -452,7 +461,7 @@ export function askedOf(whole: string): Asked {
   const months = [...monthsOf(question)];
   const when = whenOf(question);
   const periods = periodsOf(question);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, specific, type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods };
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
