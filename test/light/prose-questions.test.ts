@@ -66,6 +66,13 @@ describe('the built-in model: the answering sentence the ranking leaves out', ()
     };
     expect(ask('Quand faut-il couler la chape ?', material)).toMatch(/^Le coulage est prévu le 4 mai 2027/);
   });
+
+  it('answering sentence without the question\'s words: with no type asked, a head said otherwise (move / travel) does not outrank the sentence sharing the words', () => {
+    const material: TurnMaterial = {
+      passages: [{ ref: 1, sourceName: 'loan.md', text: 'The works shall travel in crates by air. The museum has approved Alpine Art Transport as the carrier for the paintings.' }],
+    };
+    expect(ask('Which carrier has the museum approved to move the paintings?', material)).toMatch(/^The museum has approved Alpine Art Transport/);
+  });
 });
 
 describe('French names the tagger misses', () => {

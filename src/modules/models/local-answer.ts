@@ -70,10 +70,11 @@ function answerText(
   const valued = typed.length === 0 && asked.type ? ranked.filter((r) => r.candidate.source !== 'persona' && sentenceAnswers(valueOnly, r.candidate.text, r.candidate.context ?? none, new Set(), languageOf(`${r.candidate.context?.previous ?? ''} ${r.candidate.text}`) === asked.language)) : [];
   // A sentence that answers may share no word with the question when it says the head another way (`livraison`
   // for `livrer`, a paraphrase): the ranking leaves it out, yet it comes before any sentence that does not answer,
-  // those saying the head themselves first (not only in their section or header).
+  // those saying the head themselves first (not only in their section or header). Only when a type is asked: a
+  // head alone (`move`, said as `travel`) is too weak a sign against the sentences sharing the question's words.
   const inRanking = new Set(ranked.map((r) => r.candidate));
   const unranked: Ranked[] =
-    typed.length === 0 && (asked.type || asked.head)
+    typed.length === 0 && asked.type
       ? candidates
           .filter((c) => !inRanking.has(c) && answering(c))
           .map((c) => ({ candidate: c, score: sentenceAnswers(asked, c.text, none, forms, languageOf(c.text) === asked.language) ? 1 : KEEP_RATIO / 2 }))
