@@ -90,6 +90,17 @@ describe('usage and statements', () => {
       }
     }
     const stranger = await p.t.tenant({ name: 'Stranger' });
+    // A month out of the calendar the service keeps (years 1900 to 2999): 400 naming it, never a 500 (9999-12
+    // ended in year 10000) nor another month than asked (0000-01 read as 1900-01).
+    for (const path of [`/partner/clients/${a.id}/usage`, `/partner/clients/${a.id}/statement`, '/partner/usage.csv', '/partner/wholesale']) {
+      for (const month of ['0000-01', '0099-12', '1899-12', '3000-01', '9999-12']) {
+        const res = await p.partner.get(`${path}?month=${month}`);
+        expect(res.status, `${path} ${month}`).toBe(400);
+        expect(res.body).toEqual({ error: 'month must be in the form YYYY-MM (years 1900 to 2999)', field: 'month' });
+      }
+    }
+    expect((await p.partner.put(`/partner/clients/${a.id}/payments/0000-01`, { paid: true })).body.field).toBe('month');
+    expect((await p.partner.get(`/partner/clients/${a.id}/statement?month=2999-12`)).body.statement.periodEnd).toBe('3000-01-01T00:00:00.000Z');
     for (const path of ['usage', 'statement', 'payments']) {
       expect((await p.partner.get(`/partner/clients/${stranger.workspaceId}/${path}`)).status).toBe(404);
     }

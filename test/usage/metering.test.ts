@@ -303,7 +303,7 @@ describe('GraphQL usage report', () => {
       ],
     });
     const bad = await api(t.baseUrl, a.key).graphql('{ usage(month: "2026-13") { used } }');
-    expect(bad.errors?.[0]).toMatchObject({ message: 'month must be in the form YYYY-MM', extensions: { status: 400 } });
+    expect(bad.errors?.[0]).toMatchObject({ message: 'month must be in the form YYYY-MM (years 1900 to 2999)', extensions: { status: 400 } });
     const restricted = await t.key(a, { scopes: ['agents'] });
     const denied = await api(t.baseUrl, restricted).graphql('{ usage { used } }');
     expect(denied.errors?.[0].extensions.code).toBe('scope_denied');

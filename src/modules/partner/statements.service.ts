@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
-import { calendarMonth, monthOf, MONTH_PATTERN, type Period } from '../usage/index.js';
+import { calendarMonth, monthOf, MONTH_FORMAT, MONTH_PATTERN, type Period } from '../usage/index.js';
 import { MonthSchema } from '../usage/index.js';
 import { usageByDay, windowTotals } from '../usage/index.js';
 import { Workspace } from '../workspaces/index.js';
@@ -22,7 +22,7 @@ import { findClient, requireProgram } from './partner.service.js';
 /** The calendar month (UTC) `YYYY-MM` names. */
 export function monthPeriod(month: string): Period {
   const m = MONTH_PATTERN.exec(month);
-  if (!m) throw errors.validation('month', 'month must be in the form YYYY-MM');
+  if (!m) throw errors.validation('month', MONTH_FORMAT);
   return calendarMonth(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
 }
 
@@ -124,7 +124,7 @@ export async function listPayments(ctx: ServiceContext, id: string, query: unkno
 export async function setPayment(ctx: ServiceContext, id: string, month: string, input: unknown): Promise<PaymentDto> {
   const program = await requireProgram(ctx);
   const parsedMonth = MonthSchema.safeParse(month);
-  if (!parsedMonth.success) throw errors.validation('month', 'month must be in the form YYYY-MM');
+  if (!parsedMonth.success) throw errors.validation('month', MONTH_FORMAT);
   if (parsedMonth.data > monthOf(ctx.clock.now())) throw errors.validation('month', 'month cannot be in the future');
   const data = SetPaymentSchema.parse(input ?? {});
   const { client } = await findClient(ctx, program, id);

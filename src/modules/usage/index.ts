@@ -1,7 +1,7 @@
 /** The usage module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
 export { recordControl } from './controls.js';
 export { type Admission, afterRequestRates, type ConsumptionWriter, type PendingConsumption, type RecordedConsumption, recordStatement, assertCanConsume, assertKeyBudget, deferRequestRates, questionsFor, settleRequestRates } from './metering.service.js';
-export { calendarMonth, MONTH_PATTERN, monthOf, type Period } from './periods.js';
+export { calendarMonth, MONTH_FORMAT, MONTH_PATTERN, monthOf, type Period } from './periods.js';
 export { addPack, setPlan } from './plans.service.js';
 export { documentLimitFor, isPaidPlan, planTerms, requiredPlanFor, subscriptionState } from './plans.js';
 export { enforceRequestRates, type KeyCheck, type RouteRateName, startRateCounterSweep } from './rate-limit.service.js';

@@ -10,7 +10,13 @@ export interface Period {
 /** `YYYY-MM` of an instant, in UTC. */
 export const monthOf = (at: Date): string => at.toISOString().slice(0, 7);
 
-export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/**
+ * `YYYY-MM`, years 1900 to 2999: `Date.UTC` reads years 0 to 99 as 1900 to 1999 (0000-01 would name
+ * 1900-01) and a month of year 9999 ends in year 10000, which an ISO string and PostgreSQL refuse (a 500).
+ */
+export const MONTH_PATTERN = /^((?:19|2\d)\d{2})-(0[1-9]|1[0-2])$/;
+/** The refusal of a month out of MONTH_PATTERN (400 naming `month`). */
+export const MONTH_FORMAT = 'month must be in the form YYYY-MM (years 1900 to 2999)';
 
 /** Year and zero-based month of `YYYY-MM`; the caller validates the format first. */
 function parseMonth(month: string): { year: number; index: number } {

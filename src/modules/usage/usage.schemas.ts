@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { pgInt } from '../../lib/pg-int.js';
 import { PLANS } from '../workspaces/index.js';
-import { MONTH_PATTERN } from './periods.js';
+import { MONTH_FORMAT, MONTH_PATTERN } from './periods.js';
 import { PACK_SIZES } from './plans.js';
 
 export const MonthSchema = z
   .string({ error: 'month must be a string in the form YYYY-MM' })
-  .regex(MONTH_PATTERN, 'month must be in the form YYYY-MM');
+  .regex(MONTH_PATTERN, MONTH_FORMAT);
 
 export const UsageQuerySchema = z.object({ month: MonthSchema.nullish() });
 export type UsageQuery = z.input<typeof UsageQuerySchema>;
