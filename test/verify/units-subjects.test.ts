@@ -105,4 +105,22 @@ describe('eighth round: units, currencies and subjects', () => {
       expect(await verdict('The Harbour Ferries winter timetable was issued on 3 October 2025.', timetable)).toBe('supported');
     });
   });
+
+  describe('a claim denying that a thing exists', () => {
+    const policy = [
+      '# Commercial insurance schedule',
+      '',
+      '**Policyholder:** Harbourline Couriers Ltd',
+      '',
+      '## Claims',
+      '',
+      'Report any accident likely to lead to a claim within 14 days to the insurer. Claims under section B require the mileage records for the 12 months before the loss.',
+    ].join('\n');
+    it('is not reversed by a heading naming the thing, nor by a sentence naming it without its verb', async () => {
+      expect(await verdict('Harbourline Couriers has made no insurance claim since 2023.', policy)).not.toBe('contradicted');
+    });
+    it('is not reversed by another figure of its window (`in the last five years` against `for the 12 months before the loss`)', async () => {
+      expect(await verdict('Harbourline Couriers has made no insurance claim in the last five years.', policy)).not.toBe('contradicted');
+    });
+  });
 });

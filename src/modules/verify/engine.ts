@@ -258,6 +258,10 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
 
 /** Eighth round: a unit written after a figure (`6 850 MWh`, `67.5 m³`) is the amount's, not a name or a code. */
 const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
+/** A determiner denying that a thing exists (`no claim`, `aucun incident`), standing alone (not `no-show`). */
+const DENIED_THING = /(?<![\p{L}-])(?:no|aucune?s?)(?![\p{L}-])/iu;
+/** A Markdown heading line. */
+const HEADING = /^#{1,6}\s/u;
 /** The unit of a year written alone: no other amount has it. */
 const YEAR = '#year';
 /** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
@@ -1516,6 +1520,10 @@ export class Verifier {
     // covered`): the other words' polarity is not the statement's.
     const verb = claim.mainVerb;
     if (verb && !decided.has(verb) && !this.holdsWord(claim, f, verb)) return 'unclear';
+    // Eighth round: a claim negating a light verb's object (`has made no insurance claim`: no main verb) is reversed only by a
+    // sentence saying that verb (or another form of it): one naming the object (`Report any incident likely to lead to a claim`)
+    // does not say one was made.
+    if (!verb && claim.negated.size > 0 && claim.verbs.size > 0 && ![...claim.verbs].some((v) => this.holdsWord(claim, f, v))) return 'unclear';
     // Opposite on every clear word; a single one against a word the sentence both affirms and negates is not enough.
     if (decisions.every((d) => d) && (decisions.length >= 2 || mixed === 0)) return 'opposite';
     // Seventh round: an antonym (`interdit` for `permis`, `prohibited` for `allowed`) reverses the statement by itself: its
@@ -1849,12 +1857,19 @@ export class Verifier {
     // Eighth round: a name held only through the document's head names contradicts an amount as it supports one. The seventh
     // round's exception (such a name never contradicting an amount) came of one wrong conflict on tuning-6, a year read as an
     // amount (`for 2026` against `21,585.00`): years alone are no amounts now (`amountsOf`).
+    // Eighth round: an amount or date of a claim that denies a thing exists (`has made no insurance claim in the last five years`,
+    // `aucun incident en 2025`), its words all under that negation, is the window of the denial, not a value the claim states:
+    // another one in the sentence does not reverse the claim. (Not `no-show`, a noun, nor `non pris`, a participle's negation.)
+    const negatedFact = (f: Fact<unknown>) =>
+      DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
+    if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
     if (polarity === 'opposite') {
-      if (!this.oppositeStands(claim, s)) return none;
+      // Eighth round: a heading names a topic (`## Claims`), it states nothing to reverse.
+      if (!this.oppositeStands(claim, s) || HEADING.test(s.seg.text)) return none;
       // Seventh round: an antonym in a sentence that does not state the claim's date is about the other end of the thing
       // (`after the end of the membership` against `the membership starts on 1 October 2026`), not against the claim. (An
       // amount's antonym, `en baisse de 9 %` against `en hausse de 9 %`, is what the amount is said of: it stays a conflict.)
