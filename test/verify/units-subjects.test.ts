@@ -123,4 +123,23 @@ describe('eighth round: units, currencies and subjects', () => {
       expect(await verdict('Harbourline Couriers has made no insurance claim in the last five years.', policy)).not.toBe('contradicted');
     });
   });
+
+  describe('a list under a negated heading', () => {
+    const warranty = [
+      '# Corlan vacuum cleaner warranty',
+      '',
+      '## 3. What is covered',
+      '',
+      'Corlan repairs any part that fails because of a defect in manufacture.',
+      '',
+      '## 4. What is not covered',
+      '',
+      '- Damage caused by vacuuming ash or plaster dust.',
+      '- Products used by cleaning companies or hotels.',
+    ].join('\n');
+    it('says each item with the heading’s polarity: covering an item is contradicted, not covering it supported', async () => {
+      expect(await verdict('The Corlan warranty covers damage caused by vacuuming ash.', warranty)).toBe('contradicted');
+      expect(await verdict('The Corlan warranty does not cover damage caused by vacuuming ash.', warranty)).toBe('supported');
+    });
+  });
 });

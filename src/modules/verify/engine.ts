@@ -260,6 +260,8 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
 const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
 /** A determiner denying that a thing exists (`no claim`, `aucun incident`), standing alone (not `no-show`). */
 const DENIED_THING = /(?<![\p{L}-])(?:no|aucune?s?)(?![\p{L}-])/iu;
+/** A list item: a bullet or a number. */
+const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/u;
 /** A Markdown heading line. */
 const HEADING = /^#{1,6}\s/u;
 /** The unit of a year written alone: no other amount has it. */
@@ -345,6 +347,8 @@ interface Sentence {
   codes?: Entity[];
   /** A table row's header cells, when the sentence is a row. */
   header: string[] | null;
+  /** Eighth round: the heading of the list the sentence is an item of, where that heading is negated (`What is not covered`). */
+  negatedHeading?: string;
   facts?: Facts;
   /** Folded words of the sentence itself (filled on first need). */
   words?: Set<string>;
@@ -739,6 +743,7 @@ export class Verifier {
       const codes = headCodes(p.content);
       let title = '';
       let section = '';
+      let sectionNegated = false;
       let header: string[] | null = null;
       let lastRowEnd = -1;
       let previous = '';
@@ -746,7 +751,10 @@ export class Verifier {
         const heading = /^(#{1,6})\s+(.*)$/u.exec(whole.text);
         if (heading) {
           if (!title) title = heading[2]!;
-          else section = heading[2]!;
+          else {
+            section = heading[2]!;
+            sectionNegated = scopedWords(section).some((w) => w.negated);
+          }
           header = null;
         }
         const row = whole.text.startsWith('|');
@@ -763,14 +771,17 @@ export class Verifier {
         // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
         const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
         const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(codes ? [codes] : []), parties].join(' \n ');
-        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader);
+        // Eighth round: an item of a list under a negated heading (`## What is not covered`, `Ne sont pas compris :`) is said with
+        // the heading's polarity.
+        const negatedHeading = sectionNegated && LIST_ITEM.test(whole.text) ? section : undefined;
+        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader, negatedHeading);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
       }
     }
   }
 
-  private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null): void {
+  private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null, negatedHeading?: string): void {
     const { stems, numbers } = this.contentStems(seg.text);
     let contextId = this.contextIds.get(contextText);
     if (contextId === undefined) {
@@ -796,7 +807,7 @@ export class Verifier {
       list.push(id);
       if (!s.startsWith('#')) unique.push(s);
     }
-    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header });
+    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header, ...(negatedHeading ? { negatedHeading } : {}) });
     this.contextOf.push(contextId);
   }
 
@@ -1165,6 +1176,15 @@ export class Verifier {
         let list = polarity.get(st);
         if (!list) polarity.set(st, (list = []));
         list.push(w.negated);
+      }
+      // Eighth round: an item of a list under a negated heading, with no negation of its own, is what the heading denies: its
+      // words are negated, and so are the heading's (`cover` of `What is not covered`), which the item leaves unsaid.
+      if (s.negatedHeading && negatedRuns.length === 0) {
+        for (const list of polarity.values()) list.fill(true);
+        for (const w of scopedWords(s.negatedHeading)) {
+          const st = this.stemOf(w.w);
+          if (st && w.negated && !polarity.has(st)) polarity.set(st, [true]);
+        }
       }
       f.polarity = polarity;
       f.negatedRuns = negatedRuns;
