@@ -573,6 +573,11 @@ export interface SentenceContext {
   sourceName: string;
   /** A field's record (seventh round): the whole block of `Label: value` fields it was read from (recordFields). */
   record?: string;
+  /**
+   * The document's head (eighth round): what it states before its first section, its number, parties and period
+   * (`Policy number: PSM-CH-2026-58317`), which each of its rows and sentences is about without repeating it.
+   */
+  document?: string;
 }
 
 function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
@@ -647,7 +652,7 @@ export function sentenceAnswers(
 ): boolean {
   // A date may be the document's own (minutes dated in their title, a section per meeting).
   const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
-  if (!dated && !holdsValue(asked, sentence)) return false;
+  if (!dated && !(context.header ? rowHoldsValue(asked, sentence, context.header) : holdsValue(asked, sentence))) return false;
   // The sentence before counts when this one continues it (`It is extended…`, `Celle-ci…`).
   const continues = ANAPHORA.test(sentence);
   const around = `${continues ? context.previous : ''}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`;
@@ -658,7 +663,7 @@ export function sentenceAnswers(
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
     if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
   }
-  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`).join(' ')} `;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
@@ -719,21 +724,65 @@ export function recordFields(sentence: string): string[] {
   return starts.map((at, i) => sentence.slice(at, starts[i + 1] ?? sentence.length).trim()).filter((f) => /[\p{L}\p{N}]/u.test(f));
 }
 
-/** Each sentence of a passage with its context (the sentence before, the header row of its table, its record). */
-export function sentencesWithContext(p: { text: string; section?: string; sourceName?: string }): { sentence: string; context: SentenceContext }[] {
+/**
+ * The fields a document's head states (eighth round): its `Label: value` fields (`Policy number: PSM-…`,
+ * `Devis n° : DGS-…`, `Period: …`), joined. Its prose is left out: an opening sentence may name other things in
+ * passing (*the AQ-150 and AQ-350 models have their own manuals*), a field names the document's own.
+ */
+export function headFields(text: string): string {
+  const out: string[] = [];
+  for (const s of sentencesOf(text)) {
+    if (isTableRow(s)) continue;
+    for (const f of recordFields(s)) if (new RegExp(`^${FIELD_LABEL.source}`, 'u').test(f)) out.push(f);
+  }
+  return out.join('\n');
+}
+
+/** The cells of a table row (`a | b | c`, `| a | b |`). */
+const cellsOf = (row: string): string[] => {
+  const r = row.trim();
+  // `| a | b |` as written; as ingested `a | b`, where a leading bar is an empty first cell (`| Chargement | Livraison`).
+  return (/^\|.*\|$/.test(r) ? r.slice(1, -1) : r).split('|').map((c) => c.trim());
+};
+
+/**
+ * Whether a table row holds a value of the asked type and kind, each cell read with its column's header (eighth
+ * round): the row is a fact `header: value`, and the header says what its cells are (`Price (CHF) | 540.00` is an
+ * amount of money, where the cell alone is a bare figure). The type is the cell's own (a header's `Boiler 1` is
+ * no figure of a row); the kind may be said by the header. A row whose cells do not line up with the header's is
+ * read as a sentence.
+ */
+export function rowHoldsValue(asked: Pick<Asked, 'type' | 'value'>, row: string, header: string): boolean {
+  if (holdsValue(asked, row)) return true;
+  const cells = cellsOf(row);
+  const heads = cellsOf(header);
+  if (!asked.type || !asked.value || asked.value === 'day' || cells.length !== heads.length) return false;
+  return cells.some((c, i) => holdsAnswerType(asked.type!, c) && VALUE_PATTERNS[asked.value!].test(fold(withoutCodes(`${heads[i]} ${c}`))));
+}
+
+/**
+ * Each sentence of a passage with its context (the sentence before, the header row of its table, its record, the
+ * document's head). A table's header row is the context of its rows, never a sentence of its own: it names the
+ * columns and states no value (eighth round: `Card type | Attached to | Monthly limit` was given as an answer).
+ */
+export function sentencesWithContext(p: { text: string; section?: string; sourceName?: string; document?: string }): { sentence: string; context: SentenceContext }[] {
   const out: { sentence: string; context: SentenceContext }[] = [];
   let previous = '';
   let header = '';
   let inTable = false;
+  const document = p.document ? { document: p.document } : {};
   for (const s of sentencesOf(p.text)) {
     if (isSeparator(s)) continue;
     if (isTableRow(s)) {
-      if (!inTable) [header, inTable] = [s, true];
+      if (!inTable) {
+        [header, inTable, previous] = [s, true, s];
+        continue;
+      }
     } else [header, inTable] = ['', false];
     const fields = inTable ? [s] : recordFields(s);
     for (const f of fields) {
       const record = fields.length > 1 ? { record: s } : {};
-      out.push({ sentence: f, context: { previous, header: s === header ? '' : header, section: p.section ?? '', sourceName: p.sourceName ?? '' , ...record } });
+      out.push({ sentence: f, context: { previous, header, section: p.section ?? '', sourceName: p.sourceName ?? '', ...record, ...document } });
       previous = f;
     }
   }
@@ -753,7 +802,7 @@ export interface Evidence {
 /** The sentences of a passage that answer what is asked. */
 export function answeringSentences(
   asked: Asked,
-  p: { text: string; section?: string; sourceName?: string },
+  p: { text: string; section?: string; sourceName?: string; document?: string },
   forms: Set<string> = headForms(asked),
   withEvidence?: { kin: Set<string> },
 ): string[] {

@@ -13,6 +13,8 @@ export interface NumberedPassage {
   text: string;
   sourceName: string;
   section?: string;
+  /** The head of the passage's document (its number, parties, period), read by the built-in model with each sentence. */
+  document?: string;
 }
 
 const RULES = [
@@ -36,7 +38,7 @@ export function groundedMessages(opts: {
   const system = [opts.instructions, RULES, `Passages:\n\n${passagesBlock(opts.passages)}`].filter(Boolean).join('\n\n');
   return {
     messages: [{ role: 'system', content: system }, ...(opts.history ?? []).map((h) => ({ role: h.role, content: h.content })), { role: 'user', content: opts.question }],
-    material: { passages: opts.passages.map((p) => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, ...(p.section ? { section: p.section } : {}) })) },
+    material: { passages: opts.passages.map((p) => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, ...(p.section ? { section: p.section } : {}), ...(p.document ? { document: p.document } : {}) })) },
   };
 }
 

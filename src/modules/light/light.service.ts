@@ -6,7 +6,7 @@
  * nothing).
  */
 import type { ServiceContext } from '../../core/context.js';
-import { answeringSentences, askedOf, headForms, kinForms, relatedWords, typeWords, type Asked } from '../../lib/language/asked.js';
+import { answeringSentences, askedOf, headFields, headForms, kinForms, relatedWords, typeWords, type Asked } from '../../lib/language/asked.js';
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
@@ -56,7 +56,7 @@ export function resolveProvider(ctx: ServiceContext, name: string | null | undef
 /** What a question found in its scope: what was searched, the passages, and how much of the question the best one covers. */
 export interface Found {
   searched: Searched;
-  passages: KnowledgeUsedItem[];
+  passages: Passage[];
   coverage: number;
   /** Share of the question's weight held by the heaviest word the best passage lacks (coverage.ts). */
   missing: number;
@@ -79,6 +79,32 @@ async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<
     return new Set(Array.isArray(v) ? v : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : []);
   });
 }
+
+/** At most this many characters of a document's head are read (its fields, not a long opening section). */
+const HEAD_CHARS = 1_500;
+
+/**
+ * The head of each document (eighth round): the `Label: value` fields of its first passage when that passage is
+ * its top section, before any sub-heading (`Policy number: …`, `Devis n° : …`, `Period: …`; headFields). A document
+ * states its number, parties and period there once, and each of its rows and sentences is about them (asked.ts,
+ * SentenceContext).
+ */
+async function documentHeads(ctx: ServiceContext, sourceIds: string[]): Promise<Map<string, string>> {
+  if (sourceIds.length === 0) return new Map();
+  const rows = await ctx.em.fork().execute<{ source_id: string; section: string; text: string }[]>(
+    `select distinct on (source_id) source_id, section, text from knowledge_chunk where workspace_id = ? and source_id in (${sourceIds.map(() => '?').join(', ')}) order by source_id, ordinal`,
+    [ctx.caller.workspace.id, ...sourceIds],
+  );
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    const fields = r.section.includes(' > ') ? '' : headFields(r.text.slice(0, HEAD_CHARS));
+    if (fields) out.set(r.source_id, fields);
+  }
+  return out;
+}
+
+/** A retrieved passage with its document's head (documentHeads), when it has one. */
+export type Passage = KnowledgeUsedItem & { document?: string };
 
 /** What the gate reads of a question, once. */
 export interface Gate {
@@ -116,8 +142,9 @@ export function clearlyFirst(found: Pick<KnowledgeUsedItem, 'similarity'>[]): bo
  * names, and one of its sentences answers what is asked (asked.ts): a value of the asked type and kind,
  * with the head of the question and its codes and figures in that sentence or its immediate context.
  */
-export function answers(p: Pick<KnowledgeUsedItem, 'text' | 'section' | 'sourceName' | 'sourceId'>, gate: Gate, evidence = false): boolean {
-  const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}`)} `;
+export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'sourceId' | 'document'>, gate: Gate, evidence = false): boolean {
+  // The document's head (its number, parties, period) counts for each of its passages.
+  const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}${p.document ? ` \n ${p.document}` : ''}`)} `;
   const words = new Set(flat.split(' '));
   let name = 0;
   for (const t of gate.terms) {
@@ -146,7 +173,7 @@ function withoutTypeWords(asked: Asked, groups: TermGroup[], freq: { total: numb
 }
 
 /** The passages that can answer (answers), numbered; the first found has the retrieval's evidence when clearlyFirst and covering EVIDENCE_COVERAGE. */
-function answering(found: KnowledgeUsedItem[], gate: Gate, groups: TermGroup[], freq: { total: number; df: number[] }): KnowledgeUsedItem[] {
+function answering(found: Passage[], gate: Gate, groups: TermGroup[], freq: { total: number; df: number[] }): Passage[] {
   const evidence = clearlyFirst(found) && coverageOf(groups, freq, found.slice(0, 1)).coverage >= EVIDENCE_COVERAGE;
   return found.filter((p, i) => answers(p, gate, evidence && i === 0)).map((p, i) => ({ ...p, ref: i + 1 }));
 }
@@ -170,7 +197,14 @@ export async function searchForQuestion(
   const scope: SearchScope = opts.dossier ? { kind: 'some', sourceIds: [], collectionIds: [opts.dossier.id] } : { kind: 'workspace' };
   const all = termGroups(opts.question);
   const terms = specificTermsOf(opts.question);
-  const search = (query: string) => searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query, topK: opts.topK ?? ASK_TOP_K, scope });
+  const heads = new Map<string, string>();
+  // Each passage with its document's head (documentHeads), read once per document.
+  const search = async (query: string): Promise<Passage[]> => {
+    const hits = await searchItems({ ...ctx, em: ctx.em.fork() }, { workspaceId, query, topK: opts.topK ?? ASK_TOP_K, scope });
+    const unread = [...new Set(hits.map((h) => h.sourceId))].filter((id) => !heads.has(id));
+    for (const [id, head] of await documentHeads(ctx, unread)) heads.set(id, head);
+    return hits.map((h) => (heads.has(h.sourceId) ? { ...h, document: heads.get(h.sourceId)! } : h));
+  };
   const [documents, first, allFreq, namedIn] = await Promise.all([
     ctx.em.fork().count(KnowledgeSource, { workspaceId, status: 'ready', ...(opts.dossier ? { collectionId: opts.dossier.id } : {}) }),
     search(opts.question),
@@ -233,7 +267,7 @@ export const toCitation = (p: KnowledgeUsedItem): Citation => ({
   text: p.text,
 });
 
-const numbered = (p: KnowledgeUsedItem): NumberedPassage => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, section: p.section });
+const numbered = (p: Passage): NumberedPassage => ({ ref: p.ref, text: p.text, sourceName: p.sourceName, section: p.section, ...(p.document ? { document: p.document } : {}) });
 
 /** Runs the model once on the admission; an answer that fails after the model ran is metered on what ran. */
 async function answerOnce(

@@ -51,7 +51,7 @@ export interface TurnMaterial {
   contextBlocks?: { heading: string; text: string; high: boolean }[];
   memories?: { key: string; value: string }[];
   /** Retrieved passages; `ref` is the citation number `[n]`. */
-  passages?: { ref: number; text: string; sourceName: string; section?: string }[];
+  passages?: { ref: number; text: string; sourceName: string; section?: string; /** The head of the passage's document (light: its number, parties, period). */ document?: string }[];
   /** Requested JSON fields: name to description of its content. */
   jsonFields?: Record<string, string>;
   /** Free-form schema description of the requested JSON. */
