@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerTypeOf } from '../../src/lib/language/answer-type.js';
 import { askedOf, headFields, sentencesWithContext } from '../../src/lib/language/asked.js';
+import { specificTermsOf } from '../../src/lib/language/entities.js';
 import { answerLocally } from '../../src/modules/models/local-answer.js';
 import type { TurnMaterial } from '../../src/modules/models/provider.js';
 import { answers, gateOf } from '../../src/modules/light/light.service.js';
@@ -71,6 +73,29 @@ describe("a document's head counted for its rows", () => {
     const material: TurnMaterial = { passages: [{ ref: 1, sourceName: 'crop-policy.md', section: 'Policy > 1. Insured units', text: UNITS, document: headFields(HEAD) }] };
     expect(ask('How many acres of corn are insured under policy PSM-CH-2026-58317?', material)).toMatch(/^0002 \| Corn \| 410/);
     expect(askedOf('How many acres of corn are insured under policy PSM-CH-2026-58317?').terms.map((t) => t.text)).toContain('PSM-CH-2026-58317');
+  });
+});
+
+describe('names, letters and amounts asked (eighth round)', () => {
+  it('name as one run: a name is found as written, its function words included (Brasserie Le Comptoir des Halles)', () => {
+    const q = 'Quel est le loyer mensuel total TTC du matériel loué par la Brasserie Le Comptoir ?';
+    const row = 'Locataire : Brasserie Le Comptoir SARL, 5 place Carnot Contrat n° : CL-2026-88\nLoyer mensuel total : 835,00 € HT, soit 1 002,00 € TTC.';
+    expect(answers(passage(row, { sourceName: 'location.md' }), gateOf(q))).toBe(true);
+  });
+
+  it("absent entity, a thing named by a letter after a French elided article: l'appareil C is a code of the question", () => {
+    expect(specificTermsOf("Quel délai d'intervention pour l'appareil C de la résidence ?").map((t) => t.text)).toContain('appareil C');
+    const q = "Quel délai d'intervention le contrat prévoit-il pour l'appareil C ?";
+    const rows = "Situation | Délai d'intervention\nAppareil à l'arrêt | 4 heures ouvrées";
+    expect(answers(passage(rows, { sourceName: 'contrat.md', section: "Contrat > Délais d'intervention" }), gateOf(q))).toBe(false);
+  });
+
+  it('amount asked: a rent, a fare, a premium, a wage (loyer, caution, frais, honoraires) is an amount', () => {
+    expect(answerTypeOf('What is the fare for a child?')).toBe('amount');
+    expect(answerTypeOf('What is the premium of the policy?')).toBe('amount');
+    expect(answerTypeOf('Quel est le loyer mensuel total ?')).toBe('amount');
+    expect(answerTypeOf('Quelle est la caution versée à la signature ?')).toBe('amount');
+    expect(askedOf('Quel est le loyer mensuel total ?').value).toBe('money');
   });
 });
 

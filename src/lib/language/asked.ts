@@ -148,7 +148,7 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
   ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
   [
     'money',
-    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance))\b/,
+    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation))\b/,
   ],
 ];
 

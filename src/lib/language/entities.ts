@@ -201,12 +201,13 @@ export function specificTermsOf(text: string): Entity[] {
 
 /**
  * A thing named by a letter after its noun (`bâtiment B`, `Building C`, `Annex D`, `zone A`): the letter tells it
- * from its siblings as a number would, so the noun and its letter are a code of the question. Not after a
- * function word (`Is A…`), not the pronoun `I`.
+ * from its siblings as a number would, so the noun and its letter are a code of the question, after a French
+ * elided article too (`l'appareil C`). Not after a function word (`Is A…`), not the pronoun `I`.
  */
 function designatorsOf(text: string, entities: Entity[]): Entity[] {
   const out: Entity[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}'’-])(\p{L}{3,}) ([A-HJ-Z])(?![\p{L}\p{N}'’.-])/gu)) {
+  // After a French elided article too (`l'appareil C`, `d'immeuble B`).
+  for (const m of text.matchAll(/(?:(?<![\p{L}\p{N}'’-])|(?<=(?:^|[^\p{L}\p{N}])[lLdD]['’]))(\p{L}{3,}) ([A-HJ-Z])(?![\p{L}\p{N}'’.-])/gu)) {
     const noun = fold(m[1]!);
     if (NOT_NAMES.has(noun) || !/\p{Ll}/u.test(m[1]!.slice(1))) continue;
     const start = m.index;
