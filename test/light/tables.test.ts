@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerTypeOf } from '../../src/lib/language/answer-type.js';
-import { askedOf, headFields, sentencesWithContext } from '../../src/lib/language/asked.js';
+import { askedOf, headFields, monthsSpannedOf, sentencesWithContext } from '../../src/lib/language/asked.js';
 import { specificTermsOf } from '../../src/lib/language/entities.js';
 import { answerLocally } from '../../src/modules/models/local-answer.js';
 import type { TurnMaterial } from '../../src/modules/models/provider.js';
@@ -73,6 +73,32 @@ describe("a document's head counted for its rows", () => {
     const material: TurnMaterial = { passages: [{ ref: 1, sourceName: 'crop-policy.md', section: 'Policy > 1. Insured units', text: UNITS, document: headFields(HEAD) }] };
     expect(ask('How many acres of corn are insured under policy PSM-CH-2026-58317?', material)).toMatch(/^0002 \| Corn \| 410/);
     expect(askedOf('How many acres of corn are insured under policy PSM-CH-2026-58317?').terms.map((t) => t.text)).toContain('PSM-CH-2026-58317');
+  });
+});
+
+describe("a document's period", () => {
+  const OCTOBER = headFields('Bill number: TE-2026-1017 Bill date: 5 November 2026 Billing period: 1 October 2026 to 31 October 2026 Customer: Mossgrave Clinic');
+  const SEPTEMBER = headFields('Bill number: TE-2026-0917 Bill date: 6 October 2026 Billing period: 1 September 2026 to 30 September 2026 Customer: Mossgrave Clinic');
+  const SUMMARY = '| Amount\nPrevious balance | £0.00 (August bill paid in full)\nTotal to pay | £1,138.19';
+
+  it('document period: a span of months covers the months between its ends (3 November to 29 March covers December)', () => {
+    expect([...monthsSpannedOf('Valid: 3 November 2025 to 29 March 2026')].sort((a, b) => a - b)).toEqual([1, 2, 3, 11, 12]);
+    expect([...monthsSpannedOf('Bill date: 6 October 2026\nPayment due: 27 November 2026')].sort((a, b) => a - b)).toEqual([10, 11]);
+  });
+
+  it("document period: a row naming no month is of its document's period (the October bill's total is no answer for the September bill)", () => {
+    const q = "What is the total to pay on Mossgrave's September 2026 bill?";
+    const rows = (document: string) =>
+      sentencesWithContext({ text: SUMMARY, sourceName: 'bill.md', document }).filter((x) => x.sentence.startsWith('Total to pay'));
+    expect(answers(passage('| Amount\nTotal to pay | £1,138.19', { sourceName: 'bill.md', document: OCTOBER }), gateOf(q))).toBe(false);
+    expect(answers(passage('| Amount\nTotal to pay | £932.40', { sourceName: 'bill.md', document: SEPTEMBER }), gateOf(q))).toBe(true);
+    expect(rows(OCTOBER)).toHaveLength(1);
+  });
+
+  it('table header with an empty first cell (`| Amount` as ingested) is the header, not a row', () => {
+    const [first] = sentencesWithContext({ text: SUMMARY });
+    expect(first!.sentence).toMatch(/^Previous balance/);
+    expect(first!.context.header).toBe('| Amount');
   });
 });
 

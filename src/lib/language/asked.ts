@@ -91,6 +91,27 @@ export function monthsOf(text: string): Set<number> {
   return out;
 }
 
+/** Words that join the two ends of a span of months (`1 September to 30 September`, `du 3 novembre au 29 mars`). */
+const SPAN = /^[\s\d,.]*(?:(?:19|20)\d{2})?[\s,]*(?:to|until|till|through|au|a|jusqu au|-|–|—)[\s\d]*(?:er)?\s*$/;
+
+/**
+ * The months a text names, with the months between the two ends of a span (*Valid: 3 November 2025 to 29 March
+ * 2026* covers December): a document's head states its period so.
+ */
+export function monthsSpannedOf(text: string): Set<number> {
+  const t = fold(text);
+  const found: { at: number; end: number; month: number }[] = [];
+  for (const [re, m] of MONTH_NAMES) for (const x of t.matchAll(new RegExp(re.source, 'g'))) found.push({ at: x.index!, end: x.index! + x[0].length, month: m });
+  found.sort((a, b) => a.at - b.at);
+  const out = new Set(found.map((f) => f.month));
+  for (let i = 0; i + 1 < found.length; i++) {
+    const [a, b] = [found[i]!, found[i + 1]!];
+    if (!SPAN.test(t.slice(a.end, b.at))) continue;
+    for (let m = a.month; m !== b.month; m = (m % 12) + 1) out.add(m);
+  }
+  return out;
+}
+
 const flatOf = (text: string) => fold(text).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
 
 /**
@@ -674,6 +695,10 @@ export function sentenceAnswers(
   if (asked.months.length > 0) {
     const named = monthsOf(`${sentence}\n${context.header}`);
     if (named.size > 0 && !asked.months.some((m) => named.has(m))) return false;
+    // A sentence naming no month is of its document's period (eighth round): a head stating other months only (the
+    // October bill's `Billing period: 1 October 2026 to 31 October 2026`) is about another period.
+    const period = named.size === 0 && context.document ? monthsSpannedOf(context.document) : null;
+    if (period && period.size > 0 && !asked.months.some((m) => period.has(m))) return false;
   }
   // The nouns narrowing the head are said beside it too: the *contents* sum insured is not the buildings one.
   if (sameLanguage && !holdsModifiers(asked, words) && !(evidence && holdsModifiers(asked, evidence.passageWords))) return false;
@@ -700,8 +725,8 @@ export function sentencesOf(text: string): string[] {
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
 
-/** A table row as written in markdown (`| a | b |`) or as ingested (`a | b`, parse-markdown.ts). */
-const isTableRow = (s: string) => /^\|.*\|$/.test(s.trim()) || /\S\s\|\s\S/.test(s);
+/** A table row as written in markdown (`| a | b |`) or as ingested (`a | b`, parse-markdown.ts; `| Amount` with an empty first cell). */
+const isTableRow = (s: string) => /^\|.*\|$/.test(s.trim()) || /\S\s\|\s\S/.test(s) || /^\|\s+\S/.test(s.trim());
 const isSeparator = (s: string) => /^\|?[\s:|-]+\|?$/.test(s.trim()) && s.includes('-');
 
 /**
