@@ -64,12 +64,6 @@ export interface Found {
 
 
 /**
- * The words of a name as it is written, its function words included (`Brasserie Le Comptoir`: the tagger's name
- * keeps `brasserie comptoir`, which no document says as one run), for the run it must stand as.
- */
-const runOf = (n: Entity): string[] => (n.words.length > 1 ? indexText(n.text).split(' ').filter(Boolean) : n.words);
-
-/**
  * Sources holding every word of each name (one statement): a name may be stated once in a document (its
  * parties, its title) and still be what each of its passages is about.
  */
@@ -78,7 +72,7 @@ async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<
   const parts = names.map((_n, i) => `(select coalesce(array_agg(distinct source_id), '{}') from knowledge_chunk where workspace_id = ? and search_vector @@ to_tsquery('simple', ?)) as n${i}`);
   const params: unknown[] = [];
   // Fifth round (precision): a name of several words is said as one run (`Thermo Centre`, not `Thermo Loire` and `Élec'Centre`).
-  for (const n of names) params.push(ctx.caller.workspace.id, runOf(n).map((w) => `'${w.replace(/'/g, '')}'`).join(' <-> '));
+  for (const n of names) params.push(ctx.caller.workspace.id, n.words.map((w) => `'${w.replace(/'/g, '')}'`).join(' <-> '));
   const [row] = await ctx.em.fork().execute<Record<string, string[] | string>[]>(`select ${parts.join(', ')}`, params);
   return names.map((_n, i) => {
     const v = row?.[`n${i}`];
@@ -157,7 +151,7 @@ export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'so
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
     // A file name writes `aq200` for AQ-200.
     // A name of several words as one run of words (fifth round: `Thermo Centre` is not `Thermo Loire` and `Élec'Centre`).
-    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${runOf(t).join(' ')} `);
+    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${t.words.join(' ')} `);
     const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;
