@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent } from '../../src/modules/agents/index.js';
 import { sha256Hex } from '../../src/lib/secrets.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
@@ -127,6 +128,24 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       expect(fork).toHaveBeenCalledTimes(1);
     } finally {
       fork.mockRestore();
+    }
+  });
+
+  it('a turn maps none of the workspace\'s agents into an ORM entity: the roster is read as personas (issue 28)', async () => {
+    const c = await t.tenant();
+    const eve = await createAgent(t, c.key, persona('Eve', { role: 'Auditor', mission: 'Check the accounts' }));
+    for (const name of ['Finn', 'Gus', 'Hal']) await createAgent(t, c.key, persona(name, { role: 'Clerk', mission: `Help ${name}'s clients` }));
+    const map = vi.spyOn(EntityManager.prototype, 'map');
+    try {
+      const res = await streamChat(t, c.key, `/v1/agents/${eve}/chat/stream`, { message: 'Please ask Gus about the accounts.' });
+      expect(res.status).toBe(200);
+      // Was one entity per agent of the workspace (4 here): only the roster's fields are needed.
+      expect(map.mock.calls.filter(([entity]) => entity === Agent)).toEqual([]);
+      // The roster is still there: Gus, named in the message, was consulted.
+      const [done] = eventsOf(res.events, 'done');
+      expect((done!.data.consultations as { agentName: string }[]).map((x) => x.agentName)).toEqual(['Gus']);
+    } finally {
+      map.mockRestore();
     }
   });
 

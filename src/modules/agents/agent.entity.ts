@@ -26,6 +26,13 @@ const AgentSchema = defineEntity({
 export class Agent extends AgentSchema.class {}
 AgentSchema.setClass(Agent);
 
+/**
+ * What a chat turn reads of an agent: its id and the persona's six fields (the prompt, the roster, the
+ * planner, a consulted colleague). The turn's read returns the workspace's agents as these plain values,
+ * not as entities: mapping each into the identity map cost a turn more with every agent of the workspace.
+ */
+export type AgentPersona = Pick<Agent, 'id' | 'name' | 'role' | 'personality' | 'mission' | 'decisionStyle' | 'systemPrompt'>;
+
 /** A poste: both personality and decisionStyle empty (SPEC, Agent kind). */
 export const isPoste = (a: Pick<Agent, 'personality' | 'decisionStyle'>): boolean =>
   a.personality === '' && a.decisionStyle === '';

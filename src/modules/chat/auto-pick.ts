@@ -3,14 +3,14 @@
  * every agent's name, role and mission, postes included. The local model decides lexically; a remote
  * model is asked in JSON mode. Undecided: the oldest agent that can answer (else the oldest agent).
  */
-import { isPoste, type Agent } from '../agents/index.js';
+import { isPoste, type AgentPersona } from '../agents/index.js';
 import { rank, type Candidate } from '../models/index.js';
 import { contentStems, foldText, words } from '../models/index.js';
 import type { PiiMasker } from '../../lib/pii.js';
 import { PLANNING_FAILED, type TurnModel } from './turn-model.js';
 
 export interface Plan {
-  agent: Agent;
+  agent: AgentPersona;
   /** How the agent was chosen. */
   decidedBy: 'only-agent' | 'lexical' | 'model' | 'fallback';
 }
@@ -20,14 +20,14 @@ export interface Plan {
  * auto-pick considers them), but a chat is never sent to one: a poste it picks gives way to the
  * conversational agent the lexical rule prefers, else the oldest conversational agent.
  */
-export async function planAgent(model: TurnModel, agents: Agent[], message: string, masker: PiiMasker): Promise<Plan> {
+export async function planAgent(model: TurnModel, agents: AgentPersona[], message: string, masker: PiiMasker): Promise<Plan> {
   const plan = await planAmong(model, agents, message, masker);
   if (!isPoste(plan.agent)) return plan;
   const picked = pickLexically(agents.filter((a) => !isPoste(a)), message);
   return picked ? { agent: picked, decidedBy: 'lexical' } : { agent: fallbackAgent(agents), decidedBy: 'fallback' };
 }
 
-async function planAmong(model: TurnModel, agents: Agent[], message: string, masker: PiiMasker): Promise<Plan> {
+async function planAmong(model: TurnModel, agents: AgentPersona[], message: string, masker: PiiMasker): Promise<Plan> {
   if (agents.length === 1) return { agent: agents[0]!, decidedBy: 'only-agent' };
   if (model.provider.local) {
     const picked = pickLexically(agents, message);
@@ -49,7 +49,7 @@ async function planAmong(model: TurnModel, agents: Agent[], message: string, mas
   return picked ? { agent: picked, decidedBy: 'model' } : { agent: fallbackAgent(agents), decidedBy: 'fallback' };
 }
 
-function plannerPrompt(agents: Agent[]): string {
+function plannerPrompt(agents: AgentPersona[]): string {
   const lines = agents.map((a) => `- id: ${a.id} | name: ${a.name} | role: ${a.role} | mission: ${a.mission}`);
   return [
     "You route a user's message to the one agent of the workspace best suited to answer it.",
@@ -59,7 +59,7 @@ function plannerPrompt(agents: Agent[]): string {
 }
 
 /** The agent whose id (or, failing that, exact name) the planner answered. */
-function agentNamedIn(content: string, agents: Agent[]): Agent | undefined {
+function agentNamedIn(content: string, agents: AgentPersona[]): AgentPersona | undefined {
   let value: unknown;
   try {
     value = JSON.parse(content);
@@ -80,7 +80,7 @@ function agentNamedIn(content: string, agents: Agent[]): Agent | undefined {
  * The lexical rule: an agent whose full name appears in the message wins; otherwise the agent whose
  * role and mission share the most (rarity-weighted) words with the message. No shared word: undecided.
  */
-export function pickLexically(agents: Agent[], message: string): Agent | undefined {
+export function pickLexically(agents: AgentPersona[], message: string): AgentPersona | undefined {
   const messageWords = ` ${words(message).join(' ')} `;
   const named = agents.find((a) => {
     const name = words(a.name).join(' ');
@@ -97,6 +97,6 @@ export function pickLexically(agents: Agent[], message: string): Agent | undefin
   return best ? agents.find((a) => a.id === best.candidate.text) : undefined;
 }
 
-export function fallbackAgent(agents: Agent[]): Agent {
+export function fallbackAgent(agents: AgentPersona[]): AgentPersona {
   return agents.find((a) => !isPoste(a)) ?? agents[0]!;
 }

@@ -5,7 +5,7 @@
  * consultation, reflection, generation, extraction, save (docs/chat.md).
  */
 import type { ServiceContext } from '../../core/context.js';
-import type { Agent } from '../agents/index.js';
+import type { AgentPersona } from '../agents/index.js';
 import type { ModelClass, TokenUsage } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import { assertKeyBudget } from '../usage/index.js';
@@ -37,7 +37,7 @@ export type { PendingTurn } from './turn-state.js';
 export interface TurnOutcome {
   /** The complete result: what the `done` event carries. */
   result: ChatTurnDone;
-  agent: Agent;
+  agent: AgentPersona;
   /** The model that answered, as reported by the provider, and its metering class. */
   model: string;
   modelClass: ModelClass;

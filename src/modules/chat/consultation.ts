@@ -3,7 +3,7 @@
  * conversational agents of the workspace. On every model, a colleague named in the message is
  * consulted before answering; a model that calls tools may also ask through `consult_colleague`.
  */
-import { isPoste, type Agent } from '../agents/index.js';
+import { isPoste, type AgentPersona } from '../agents/index.js';
 import type { ToolDef } from '../models/index.js';
 import { words } from '../models/index.js';
 import { personaOf, personaSection } from './prompt.js';
@@ -18,12 +18,12 @@ export const MAX_CONSULTATIONS = 3;
 const CONSULT_MAX_TOKENS = 600;
 
 /** Colleagues that can be consulted: conversational agents other than the one answering. */
-export function consultable(colleagues: Agent[]): Agent[] {
+export function consultable(colleagues: AgentPersona[]): AgentPersona[] {
   return colleagues.filter((c) => !isPoste(c));
 }
 
 /** Colleagues whose full name appears in the message as whole words, in roster order. */
-export function namedColleagues(colleagues: Agent[], message: string): Agent[] {
+export function namedColleagues(colleagues: AgentPersona[], message: string): AgentPersona[] {
   const text = ` ${words(message).join(' ')} `;
   return consultable(colleagues)
     .filter((c) => {
@@ -33,7 +33,7 @@ export function namedColleagues(colleagues: Agent[], message: string): Agent[] {
     .slice(0, MAX_NAMED_CONSULTATIONS);
 }
 
-export function consultToolDef(colleagues: Agent[]): ToolDef {
+export function consultToolDef(colleagues: AgentPersona[]): ToolDef {
   return {
     name: CONSULT_TOOL,
     description: 'Ask a colleague agent of your workspace for their view before you answer. Use it when their role or mission covers the question better than yours.',
@@ -51,8 +51,8 @@ export function consultToolDef(colleagues: Agent[]): ToolDef {
 /** One completion in the colleague's persona; returns the answer as the model wrote it (masked). */
 export async function askColleague(
   model: TurnModel,
-  asker: Agent,
-  colleague: Agent,
+  asker: AgentPersona,
+  colleague: AgentPersona,
   question: string,
   opts: { temperature: number; maxTokens: number },
 ): Promise<string> {

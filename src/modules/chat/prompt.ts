@@ -3,7 +3,7 @@
  * context blocks, numbered passages, then the session history and the message. The same facts go
  * to `material` for the local model, which reads structure rather than prose.
  */
-import type { Agent } from '../agents/index.js';
+import type { AgentPersona } from '../agents/index.js';
 import type { ChatMessage, PersonaMaterial, TurnMaterial } from '../models/index.js';
 import { contextSection, type RenderedBlock } from './context-blocks.js';
 import type { RecalledMemory } from './memory.js';
@@ -15,8 +15,8 @@ export interface HistoryMessage {
 }
 
 export interface PromptParts {
-  agent: Agent;
-  colleagues: Agent[];
+  agent: AgentPersona;
+  colleagues: AgentPersona[];
   memories: RecalledMemory[];
   blocks: RenderedBlock[];
   passages: KnowledgeUsedItem[];
@@ -28,7 +28,7 @@ export interface PromptParts {
   message: string;
 }
 
-export function personaOf(agent: Agent): PersonaMaterial {
+export function personaOf(agent: AgentPersona): PersonaMaterial {
   return {
     name: agent.name,
     role: agent.role,
@@ -40,7 +40,7 @@ export function personaOf(agent: Agent): PersonaMaterial {
 }
 
 /** The six persona fields, each injected (SPEC, Agent rule 1). */
-export function personaSection(agent: Agent): string {
+export function personaSection(agent: AgentPersona): string {
   return [
     `You are ${agent.name}, ${agent.role}.`,
     `Personality: ${agent.personality}`,
@@ -50,7 +50,7 @@ export function personaSection(agent: Agent): string {
   ].join('\n');
 }
 
-export function rosterSection(colleagues: Agent[]): string | undefined {
+export function rosterSection(colleagues: AgentPersona[]): string | undefined {
   if (colleagues.length === 0) return undefined;
   const lines = colleagues.map((c) => `- ${c.name} (${c.role}): ${c.mission}`);
   return `Your colleagues in this workspace:\n${lines.join('\n')}`;

@@ -7,7 +7,7 @@
 import { forkedContext, type ServiceContext } from '../../core/context.js';
 import { errors, isDomainError, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
-import { isPoste, type Agent } from '../agents/index.js';
+import { isPoste, type AgentPersona } from '../agents/index.js';
 import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
 import { MeteredModel } from '../models/index.js';
 import { foldText } from '../models/index.js';
@@ -230,7 +230,7 @@ export async function consultation(s: TurnInputs & Prepared & Masked): Promise<C
   const consultations: Consultation[] = [];
   const consulted: Consulted['consulted'] = [];
   const canConsult = input.consult.enabled && consultable(colleagues).length > 0;
-  const ask = async (colleague: Agent, question: string, trigger: Consultation['trigger']) => {
+  const ask = async (colleague: AgentPersona, question: string, trigger: Consultation['trigger']) => {
     const started = performance.now();
     const answer = await askColleague(model, agent, colleague, masker.mask(question), sampling);
     consultations.push({

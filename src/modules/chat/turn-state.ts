@@ -7,7 +7,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { ModelProvider } from '../models/index.js';
 import type { Admission } from '../usage/index.js';
-import type { Agent } from '../agents/index.js';
+import type { AgentPersona } from '../agents/index.js';
 import type { Plan } from './auto-pick.js';
 import type { EventSink } from './chat-events.js';
 import type { ChatRequest, Consultation, ExtractedFact, MemorySaved, Mood } from './chat.schemas.js';
@@ -74,8 +74,8 @@ export interface Admitted {
  * planned agent, or the allowance refusal, which the turn reports when it continues (in-stream).
  */
 export type AutoPick =
-  | { readonly agents: Agent[]; readonly refusal: unknown }
-  | { readonly agents: Agent[]; readonly admitted: Admitted; readonly plan: Plan };
+  | { readonly agents: AgentPersona[]; readonly refusal: unknown }
+  | { readonly agents: AgentPersona[]; readonly admitted: Admitted; readonly plan: Plan };
 
 /** A turn past validation (and, for auto-pick, past planning): what may still fail arrives in-stream. */
 export interface PendingTurn extends TurnInputs {
@@ -89,8 +89,8 @@ export interface PendingTurn extends TurnInputs {
 
 /** prepare: the answering agent, the session and what the prompt reads besides knowledge. */
 export interface Prepared extends Admitted {
-  readonly agent: Agent;
-  readonly colleagues: Agent[];
+  readonly agent: AgentPersona;
+  readonly colleagues: AgentPersona[];
   readonly sessionId: string;
   /** The session exists already (a new one is created when the exchange is saved). */
   readonly existing: boolean;

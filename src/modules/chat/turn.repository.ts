@@ -5,12 +5,12 @@
  * writes after in one (the session, the two messages with the answer's certificate and stages, the
  * memories, and the turn's ledger entry sent alongside: one commit at the end of a turn, not two). Both are
  * named prepared statements with bound parameters (`preparedSql`: planned once per connection on PostgreSQL;
- * `sql` on the embedded database); the rows come back as JSON and are mapped into the ORM's entities (agents,
- * messages) or into the plain values the turn already used (memories, links).
+ * `sql` on the embedded database); the rows come back as JSON and are mapped into the ORM's entities (the
+ * messages) or taken as the plain values the turn uses (the agents' personas, memories, links).
  */
 import type { Em } from '../../db/types.js';
 import { preparedSql } from '../../db/sql.js';
-import { Agent } from '../agents/index.js';
+import type { AgentPersona } from '../agents/index.js';
 import type { TokenUsage } from '../models/index.js';
 import { SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
 import { CHAT_LIMITS, type MemorySaved } from './chat.schemas.js';
@@ -30,8 +30,8 @@ export interface KnowledgeLink {
 }
 
 export interface TurnReads {
-  /** The workspace's agents, oldest first (empty when not asked for). */
-  agents: Agent[];
+  /** The workspace's agents as personas (plain values, not entities), oldest first (empty when not asked for). */
+  agents: AgentPersona[];
   /** The session exists and is the caller's (false when no session was asked for). */
   sessionFound: boolean;
   /** Its last messages, oldest first (empty for another user's or a missing session). */
@@ -59,7 +59,9 @@ export interface TurnReadQuery {
 
 const READ = `
 with agents as (
-  select coalesce(json_agg(a order by a.created_at, a.id), '[]'::json) as v
+  select coalesce(json_agg(json_build_object('id', a.id, 'name', a.name, 'role', a.role, 'personality', a.personality,
+                                   'mission', a.mission, 'decisionStyle', a.decision_style, 'systemPrompt', a.system_prompt)
+                  order by a.created_at, a.id), '[]'::json) as v
     from agent a where $1::boolean and a.workspace_id = $2::text
 ), session as (
   select s.id from chat_session s where s.id = $3::text and s.workspace_id = $2::text and s.user_id = $4::text
@@ -100,10 +102,9 @@ export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
     q.links,
     q.tools,
   ]);
-  const agents = json<Record<string, unknown>[]>(row?.agents ?? []);
   const history = json<Record<string, unknown>[]>(row?.history ?? []);
   return {
-    agents: agents.map((a) => em.map(Agent, a)),
+    agents: json<AgentPersona[]>(row?.agents ?? []),
     sessionFound: Boolean(row?.session_found),
     history: history.map((m) => em.map(SessionMessage, m)),
     memories: json<StoredMemory[]>(row?.memories ?? []),
