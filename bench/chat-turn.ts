@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/chat-turn.ts            (real PostgreSQL on 127.0.0.1:5432 when it answers)
  *   CLIENTS=1 TURNS=200 npx tsx bench/chat-turn.ts     (only the one-client cells, 200 turns each: for A/B runs)
+ *   AGENTS=30 …            (the shared workspace holds 30 agents: the answering one and 29 colleagues; default 1)
  *
  * Loopback only; bounded (a few hundred turns per cell, well under two minutes). The server (the test app)
  * runs here; the clients of each cell run in a process of their own (bench/support/chat-load.ts).
@@ -27,6 +28,8 @@ const CELLS = [
   { clients: 50, turns: 6, own: true },
 ].filter((cell) => !ONLY || ONLY.includes(cell.clients));
 const WARMUP_TURNS = 20;
+/** Agents of the shared workspace (the one- and ten-client cells): the answering one and its colleagues. */
+const SHARED_AGENTS = Number(process.env.AGENTS ?? 1);
 
 interface Sample {
   totalMs: number;
@@ -68,6 +71,16 @@ async function main(): Promise<void> {
         return { key: tenant.key, path: `/v1/agents/${created.body.agent.id}/chat` };
       }),
     );
+    for (let i = 1; i < SHARED_AGENTS; i++) {
+      await api(t.baseUrl, workspaces[0]!.key).post('/v1/agents', {
+        name: `Colleague ${i}`,
+        role: 'Clerk',
+        personality: 'Careful',
+        mission: `Keep ledger ${i} in order`,
+        decisionStyle: 'By the book',
+        systemPrompt: 'Answer from the ledger.',
+      });
+    }
     const body = JSON.stringify({ message: 'What is the answer?', context: [{ category: 'note', data: { project: 'bench' } }] });
     // The clients run in a process of their own (bench/support/chat-load.ts), one per cell.
     const load = (spec: { clients: number; turns: number; own: boolean; stream: boolean; warmup: number }) =>
@@ -99,7 +112,7 @@ async function main(): Promise<void> {
       }
     }
     const db = t.db.url ? 'PostgreSQL' : 'embedded PGlite';
-    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), ${db}, load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n\n`);
+    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), ${db}, ${SHARED_AGENTS} agent(s) in the shared workspace, load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n\n`);
     process.stdout.write('| Route | Clients | Workspace | Turns | p50 added (ms) | p99 added (ms) | TTFT added p50 / p99 (ms) | Turns/s |\n');
     process.stdout.write('| --- | --- | --- | --- | --- | --- | --- | --- |\n');
     process.stdout.write(`${rows.join('\n')}\n`);
