@@ -115,9 +115,66 @@ const DOMAINS: Record<string, string> = {
   friday: 'vendredi', saturday: 'samedi', sunday: 'dimanche', morning: 'matin', evening: 'soir',
 };
 
+/**
+ * Eighth round of issue 26 (claims and questions in the other language than their document): the common
+ * vocabulary of business documents the two tables above left out, by what documents state (money, dates and
+ * durations, parties and roles, obligations and permissions, exclusions, quantities and measures, premises and
+ * goods, materials of quotes). Still general vocabulary: no name, product or figure.
+ */
+const COMMON: Record<string, string> = {
+  // money
+  extra: 'supplement supplementaire', surcharge: 'supplement majoration', supplement: 'supplement', additional: 'supplementaire additionnel',
+  free: 'gratuit gratuite gratuits gratuitement offert', charged: 'facture factures', charges: 'charges frais', tariff: 'tarif', tariffs: 'tarifs',
+  prices: 'prix tarifs', priced: 'prix', pricing: 'tarification tarifs', instalment: 'echeance mensualite versement', instalments: 'echeances mensualites versements',
+  installment: 'echeance mensualite versement', flat: 'forfait forfaitaire', package: 'forfait', sum: 'somme', worth: 'valeur', spend: 'depenser',
+  spent: 'depense depenses', euros: 'euros', euro: 'euro', dollars: 'dollars', pounds: 'livres', expressed: 'exprime exprimes libelle libelles',
+  denominated: 'libelle libelles', budgeted: 'budgete prevu', overdue: 'retard impaye', unpaid: 'impaye impayee', receipt: 'recu quittance',
+  // dates and durations
+  dated: 'date datee', set: 'fixe fixee', scheduled: 'prevu prevue programme planifie', planned: 'prevu prevue planifie', effective: 'vigueur effet',
+  expires: 'expire', expired: 'expire', latest: 'tard', declared: 'declare declaree declarees declares', declare: 'declarer declaration',
+  declaration: 'declaration', submit: 'remettre soumettre deposer', submitted: 'remis soumis depose', received: 'recu recue recus',
+  sent: 'envoye envoyee', delivered: 'livre livree livres', completed: 'termine acheve', completion: 'achevement fin', opening: 'ouverture',
+  closing: 'fermeture cloture', closed: 'ferme fermee', open: 'ouvert ouverte', fortnight: 'quinzaine', quarter: 'trimestre', semester: 'semestre',
+  lasts: 'dure', lasting: 'durant', starts: 'commence debute', begins: 'commence debute', ends: 'termine finit', extended: 'prolonge prolongee',
+  extension: 'prolongation', deferred: 'reporte differe', weekend: 'week',
+  // parties and roles
+  adviser: 'conseiller conseillere', advisor: 'conseiller conseillere', consultant: 'consultant conseil', representative: 'representant representante',
+  signatory: 'signataire', lessor: 'bailleur', lessee: 'preneur locataire', policyholder: 'souscripteur assure', beneficiary: 'beneficiaire',
+  holder: 'titulaire', applicant: 'demandeur candidat', organiser: 'organisateur', organizer: 'organisateur', mover: 'demenageur', movers: 'demenageurs',
+  moving: 'demenagement', removal: 'demenagement', carrier: 'transporteur', shipper: 'expediteur chargeur', sender: 'expediteur', recipient: 'destinataire',
+  accountant: 'comptable', lawyer: 'avocat', notary: 'notaire', architect: 'architecte', engineer: 'ingenieur', doctor: 'medecin', nurse: 'infirmier infirmiere',
+  teacher: 'enseignant professeur', student: 'etudiant eleve', partner: 'partenaire associe', shareholder: 'actionnaire associe', chief: 'chef',
+  prepared: 'etabli etablie prepare redige', drafted: 'redige', named: 'nomme designe', appointed: 'nomme nommee designe', elected: 'elu elue',
+  hired: 'embauche recrute', employs: 'emploie', headcount: 'effectif', workforce: 'effectif effectifs',
+  // obligations and permissions
+  shall: 'doit doivent', obliged: 'tenu tenue oblige', obligation: 'obligation', obligations: 'obligations', mandatory: 'obligatoire', permitted: 'autorise permis',
+  prohibited: 'interdit interdite', provide: 'fournir', provided: 'fourni fournie fournis', supplied: 'fourni fournie fournis fournies', supply: 'fournir fourniture',
+  attached: 'annexe annexee joint jointe', appended: 'annexe annexee', annex: 'annexe', appendix: 'annexe', charter: 'charte', regulations: 'reglement',
+  bylaws: 'statuts', statutes: 'statuts', comply: 'respecter', respect: 'respecter', pack: 'emballer', packs: 'emballe', packing: 'emballage',
+  packaging: 'emballage', handled: 'traite pris', borne: 'charge', entitled: 'droit', right: 'droit', refund_: 'rembourser',
+  // exclusions
+  excluded: 'exclu exclue exclus exclues', exclusion: 'exclusion', exclusions: 'exclusions', except: 'sauf excepte', unless: 'sauf',
+  covered: 'couvert couverte couverts pris', separately: 'separement part', option: 'option', options: 'options',
+  // quantities and measures
+  number: 'nombre', area: 'surface superficie', surface: 'surface', square: 'carre carres', metres: 'metres', meters: 'metres', kilograms: 'kilogrammes kilos',
+  tonnes: 'tonnes', litres: 'litres', volume: 'volume', piece: 'piece', pieces: 'pieces', pallet: 'palette', pallets: 'palettes', box: 'carton boite',
+  boxes: 'cartons boites', sample: 'echantillon', samples: 'echantillons', kit: 'kit', kits: 'kits', dozen: 'douzaine', half: 'moitie demi', people: 'personnes',
+  person: 'personne', persons: 'personnes', bedroom: 'chambre', bedrooms: 'chambres', rooms: 'pieces salles chambres', seats_: 'places',
+  // premises and goods
+  retail: 'commerciale commerce vente', shop: 'boutique magasin', store: 'magasin', premises: 'locaux', warehouse: 'entrepot', kitchen: 'cuisine',
+  equipment: 'equipement equipements materiel', furniture: 'mobilier meubles', books: 'livres', clothes: 'vetements', crockery: 'vaisselle',
+  fragile: 'fragile fragiles', goods: 'marchandises biens', custom: 'personnalise mesure', colour: 'couleur teinte', color: 'couleur teinte', stain: 'teinte',
+  front: 'entree facade', entrance: 'entree', technical: 'technique techniques', commercial: 'commercial commerciale', bakery: 'boulangerie',
+  restaurant: 'restaurant', hotel: 'hotel', pharmacy: 'pharmacie', hairdresser: 'coiffeur', garage: 'garage', laboratory: 'laboratoire', lab: 'laboratoire',
+  // materials of quotes and works
+  wood: 'bois', oak: 'chene', pine: 'pin', solid: 'massif massive', steel: 'acier', aluminium: 'aluminium', glass: 'verre vitrage', stone: 'pierre',
+  brick: 'brique', tile: 'carrelage tuile', tiles: 'carrelage tuiles', paint: 'peinture', painting: 'peinture', insulation: 'isolation', plumbing: 'plomberie',
+  heating: 'chauffage', lighting: 'eclairage',
+};
+
 const EN_FR = new Map<string, string[]>();
 const FR_EN = new Map<string, string[]>();
-for (const [en, fr] of [...Object.entries(PAIRS), ...Object.entries(DOMAINS)]) {
+for (const [en, fr] of [...Object.entries(PAIRS), ...Object.entries(DOMAINS), ...Object.entries(COMMON)]) {
   const word = en.replace(/_$/, '');
   for (const f of fr.split(' ')) {
     EN_FR.set(word, [...(EN_FR.get(word) ?? []), f]);

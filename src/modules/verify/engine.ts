@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
+import { translationsOf } from '../../lib/language/glossary.js';
 import { paraphraseStems } from '../../lib/language/paraphrase.js';
 import { relatedOf } from '../../lib/language/wordnet.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
@@ -87,6 +88,8 @@ const SLICE_MS = 8;
 const CONTEXT_WEIGHT = 0.9;
 /** A claim word found only as a synonym or a translation counts this much. */
 const SYNONYM_WEIGHT = 0.8;
+/** A passage's language is read on its first this many characters. */
+const LANGUAGE_SAMPLE = 4_000;
 /** A claim word found only as a paraphrase of the business lexicon (src/lib/language/paraphrase.ts) counts this much. */
 const PARAPHRASE_WEIGHT = 0.7;
 /**
@@ -468,6 +471,8 @@ interface ClaimStem {
   /** Its alternatives (`alternativesOf`) and paraphrases (`paraphrasesOf`) that the index holds, on first need. */
   alternatives: string[] | null;
   paraphrases: readonly string[] | null;
+  /** Its renderings in the other language (`translationsOf`) that the index holds, on first need. */
+  translations: string[] | null;
   /** Its antonyms that are not themselves words of the claim and that some sentence holds. */
   antonyms: string[];
   /** Its shorter forms that some sentence holds, for a stem of more than five letters. */
@@ -647,6 +652,16 @@ export class Verifier {
   /** The lexicon's stems for a stem, as a list (filled on first need). */
   private readonly paraphraseLists = new Map<string, readonly string[]>();
   private readonly passages: PassageInput[] = [];
+  /** How many passages are in the other language than the verified text. */
+  private foreignPassages = 0;
+  /**
+   * Whether every passage is in the other language than the verified text: only then are the glossary's renderings
+   * read as the claim's own words (a mixed collection keeps them below the word: a French claim's *chiffre d'affaires*
+   * found as an English document's *revenue* beside the French document that states it was a wrong conflict).
+   */
+  private acrossLanguages(): boolean {
+    return this.foreignPassages > 0 && this.foreignPassages === this.passages.length;
+  }
   /** The indexed stems in order, for finding the stems a claim stem is a prefix of (built on first use). */
   private sortedStems: string[] | null = null;
   /** Context numbers by context text (a section's sentences share one). */
@@ -673,6 +688,8 @@ export class Verifier {
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
   private readonly alternativesMemo = new Map<string, string[]>();
+  /** Renderings of a claim stem in the other language by its written forms (`translationsOf`), bounded. */
+  private readonly translationsMemo = new Map<string, string[]>();
   /** Inverse sentence frequency by stem, for `idfCount` sentences. */
   private idfMemo = new Map<string, number>();
   private idfCount = -1;
@@ -736,6 +753,7 @@ export class Verifier {
     for (const p of passages) {
       const index = this.passages.length;
       this.passages.push(p);
+      if (detectLanguage(words(p.content.slice(0, LANGUAGE_SAMPLE)).map((w) => w.w)) !== this.language) this.foreignPassages++;
       // The document's own context, carried by each of its sentences: its name, its title (first heading),
       // the current section's heading and, in a table, the header row.
       const name = p.source.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
@@ -986,6 +1004,37 @@ export class Verifier {
       claim.alternatives.set(stem, alts);
     }
     return alts;
+  }
+
+  /**
+   * A claim stem's weight: its idf, or, where passages are in the other language and no sentence holds the stem
+   * itself, the idf of its rarest indexed rendering (a word found only through the glossary weighs what its
+   * rendering weighs; a word found nowhere keeps the weight of a rare word, so a missing qualifier still counts).
+   */
+  private claimIdf(claim: Claim, stem: string): number {
+    if (!this.acrossLanguages() || this.postings.has(stem)) return this.idf(stem);
+    let w = -1;
+    for (const t of this.translationsOf(claim, stem)) if (this.postings.has(t)) w = Math.max(w, this.idf(t));
+    return w >= 0 ? w : this.idf(stem);
+  }
+
+  /** Stems of a claim word's renderings in the other language (the glossary only), looked up once per written form. */
+  private translationsOf(claim: Claim, stem: string): string[] {
+    const surface = claim.surface.get(stem) ?? [];
+    const key = `${stem}\u0000${surface.join('\u0001')}`;
+    let out = this.translationsMemo.get(key);
+    if (!out) {
+      const set = new Set<string>();
+      for (const w of new Set([...surface, ...surface.map((x) => lemmaOf(x, this.language))])) {
+        for (const t of translationsOf(w)) {
+          const ts = this.stemOf(t);
+          if (ts && ts !== stem) set.add(ts);
+        }
+      }
+      if (this.translationsMemo.size >= ALTERNATIVES_MEMO) this.translationsMemo.clear();
+      this.translationsMemo.set(key, (out = [...set]));
+    }
+    return out;
   }
 
   /** Stems the business paraphrase lexicon gives a claim stem (src/lib/language/paraphrase.ts). */
@@ -1257,6 +1306,9 @@ export class Verifier {
     for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
     // Other indexed forms of the claim's words (`weigh` finds `weight`, `consum` finds `consumpt`).
     for (const s of claim.stems) for (const e of this.extensionsOf(s)) lookup.add(e);
+    // Eighth round (across languages): where a passage is in the other language than the claim, the claim's words'
+    // glossary renderings find candidates too (a claim sharing no word and no figure with its document found none).
+    if (this.acrossLanguages()) for (const s of claim.stems) for (const t of this.translationsOf(claim, s)) lookup.add(t);
     // Each stem's postings looked up once (the comparison read them twice per comparison).
     const byRarity = [...lookup]
       .map((s) => ({ s, list: this.postings.get(s) }))
@@ -1626,9 +1678,10 @@ export class Verifier {
     if (!claim.stemInfo) {
       claim.stemInfo = claim.stems.map((stem) => ({
         stem,
-        w: this.idf(stem),
+        w: this.claimIdf(claim, stem),
         alternatives: null,
         paraphrases: null,
+        translations: null,
         antonyms: [...(this.antonyms.get(stem) ?? [])].filter((a) => !claim.stems.includes(a) && this.postings.has(a)),
         shorter: stem.length > 5 ? this.shorterForms(stem).filter((f) => this.postings.has(f)) : null,
         light: claim.light.has(stem),
@@ -1655,6 +1708,8 @@ export class Verifier {
     const held = (a: string) => stems.has(a) || context.has(a);
     // A stem no sentence and no context holds is held by none: left out of the lists once per claim.
     const indexed = (a: string) => this.postings.has(a) || this.contextPostings.has(a);
+    // Eighth round (across languages): in a passage of the other language, a word's glossary rendering is that word.
+    const foreign = this.acrossLanguages();
     for (let i = 0; i < info.length; i++) {
       const x = info[i]!;
       const stem = x.stem;
@@ -1662,6 +1717,7 @@ export class Verifier {
       missing[i] = 0;
       total += w;
       if (stems.has(stem)) found += w;
+      else if (foreign && (x.translations ??= this.translationsOf(claim, stem).filter(indexed)).some(held)) found += w;
       else if (context.has(stem)) found += w * CONTEXT_WEIGHT;
       else if ((x.alternatives ??= this.alternativesOf(claim, stem).filter(indexed)).some(held)) found += w * SYNONYM_WEIGHT;
       else if ((x.paraphrases ??= this.paraphrasesOf(stem).filter(indexed)).some(held)) found += w * PARAPHRASE_WEIGHT;
