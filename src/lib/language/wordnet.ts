@@ -291,3 +291,73 @@ export function relatedOf(word: string): Related {
   e.related = { derived: [...derived], kin: [...kin] };
   return e.related;
 }
+
+/** Particles of English phrasal verbs, as WordNet writes them after the verb (`pass_on`, `carry_out`, `hand_back`). */
+export const PARTICLES = new Set(['on', 'off', 'out', 'up', 'down', 'back', 'over', 'away', 'in', 'through', 'along', 'around', 'about', 'forward', 'together', 'aside']);
+
+/**
+ * Support verbs (in WordNet's base form, a phrasal one written with `_`): said with a noun whose verb says the fact
+ * (`carry out the inspection` = `inspects`, `make a payment` = `pays`, `give notice` = `notifies`).
+ */
+export const SUPPORT_VERBS = new Set(['carry_out', 'perform', 'conduct', 'undertake', 'make', 'give', 'take', 'do', 'effect']);
+
+const phrasalMemo = new Map<string, string[]>();
+
+/**
+ * The phrasal verb `verb particle` in WordNet's base form (`passed` `on` → `pass_on`), or null when WordNet has no
+ * such verb.
+ */
+export function phrasalVerb(verb: string, particle: string): string | null {
+  if (!PARTICLES.has(particle) || !/^[a-z]{2,20}$/.test(verb)) return null;
+  const bases = baseForms(verb, 'verb');
+  // `carried` → `carry` (morphy's `ied` rule, not in DETACH: `ied` endings are read by the `ed` rules elsewhere).
+  if (verb.endsWith('ied') && verb.length > 4) bases.push(`${verb.slice(0, -3)}y`);
+  if (bases.length === 0) {
+    // An irregular past (`handed` is regular; `held`, `took`, `gave`) is in WordNet's exception list, not read here:
+    // the verb itself is tried as written.
+    bases.push(verb);
+  }
+  for (const base of bases) if (indexLine('verb', `${base}_${particle}`)) return `${base}_${particle}`;
+  return null;
+}
+
+/**
+ * One-word meanings of a phrasal verb (`pass_on` → forward, transmit, pass; `carry_out` → execute, perform,
+ * implement): the single words of its first senses' synsets and of their verb groups, and those words' derived
+ * forms (the same fact as a noun: `transmission`, `execution`). [] for a phrase WordNet does not have.
+ */
+export function phrasalMeanings(phrase: string): string[] {
+  let out = phrasalMemo.get(phrase);
+  if (out) return out;
+  const set = new Set<string>();
+  const line = indexLine('verb', phrase);
+  if (line) {
+    const parts = line.trim().split(' ');
+    const pCnt = Number(parts[3]);
+    const offsets = parts.slice(4 + pCnt + 2).map(Number).slice(0, SENSES);
+    const synsets: Synset[] = [];
+    for (const off of offsets) {
+      const s = synsetAt('verb', off);
+      if (!s) continue;
+      synsets.push(s);
+      // Verb groups (`$`): senses WordNet files together as one meaning.
+      for (const p of s.pointers) if (p.symbol === '$' && p.pos === 'verb') {
+        const g = synsetAt('verb', p.offset);
+        if (g) synsets.push(g);
+      }
+    }
+    for (const s of synsets) for (const w of s.words) if (!w.includes('_')) set.add(w);
+    // Derived forms of the one-word meanings (`execution` of execute), by their own lexical pointers.
+    for (const w of [...set]) for (const d of relatedOf(w).derived) set.add(d);
+  }
+  out = [...set].filter((w) => w.length > 2);
+  if (phrasalMemo.size >= MEMO_MAX) phrasalMemo.clear();
+  phrasalMemo.set(phrase, out);
+  return out;
+}
+
+/** Whether a verb (as written) or a phrasal verb is a support verb (SUPPORT_VERBS) in WordNet's base form. */
+export function isSupportVerb(verbOrPhrase: string): boolean {
+  if (verbOrPhrase.includes('_')) return SUPPORT_VERBS.has(verbOrPhrase);
+  return baseForms(verbOrPhrase, 'verb').some((b) => SUPPORT_VERBS.has(b)) || SUPPORT_VERBS.has(verbOrPhrase);
+}

@@ -3,7 +3,7 @@ import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { paraphraseStems } from '../../lib/language/paraphrase.js';
-import { relatedOf } from '../../lib/language/wordnet.js';
+import { isSupportVerb, PARTICLES, phrasalMeanings, phrasalVerb, relatedOf } from '../../lib/language/wordnet.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
@@ -96,8 +96,8 @@ const PARAPHRASE_WEIGHT = 0.7;
  * Graded support (fourth round): the weighted share of the claim's content words a sentence must hold when the
  * claim's anchors (amounts, dates, stated names and codes) all agree with it, and when the claim has none.
  */
-const SUPPORT_ANCHORED = 0.6;
-const SUPPORT_PLAIN = 0.75;
+const SUPPORT_ANCHORED = 0.55;
+const SUPPORT_PLAIN = 0.7;
 /** Graded support: candidates read in full, the best-covered first, until one supports. */
 const GRADED_TRIES = 3;
 /** Graded support: at most this weighted share of the words of what the claim is about (before its verb) may be missing. */
@@ -145,6 +145,9 @@ const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
+
+/** Determiners between a support verb and its object (`carry out an inspection`, `make their payment`). */
+const DETERMINERS = new Set(['a', 'an', 'the', 'its', 'their', 'his', 'her', 'our', 'your', 'any', 'each', 'every', 'this', 'that', 'these', 'those']);
 
 /** A sentence that is an option left unticked in a form: an empty box before it. */
 const UNTICKED = /^[\s>*+-]*(?:☐|□|❏|\[ \])/u;
@@ -426,6 +429,11 @@ interface Claim {
   surface: Map<string, string[]>;
   /** Per stem of `stems`: stems of its synonyms, translations and other indexed forms (filled on first need). */
   alternatives: Map<string, string[]>;
+  /**
+   * Eighth round (paraphrase): stems a word of a multi-word verb of the claim may be said by (`pass on` → forward,
+   * `carry out the inspection` → inspect): read from WordNet's phrasal verbs and support verbs (phrasalStems).
+   */
+  phrasal: Map<string, string[]>;
   entities: Entity[];
   /** Offset of the claim's first verb: entities before it are what the claim is about. */
   verbAt: number;
@@ -940,6 +948,7 @@ export class Verifier {
       lookup: [...unique, ...new Set(numbers)],
       surface,
       alternatives: new Map(),
+      phrasal: this.phrasalStems(seg.text),
       entities,
       verbAt,
       predicate: predicate.size > 0 ? [...predicate] : scored,
@@ -1001,6 +1010,9 @@ export class Verifier {
         if (this.alternativesMemo.size >= ALTERNATIVES_MEMO) this.alternativesMemo.clear();
         this.alternativesMemo.set(key, (alts = [...set]));
       }
+      // A word of a multi-word verb is said by that verb's one-word meanings (of this claim's wording, not memoised by stem).
+      const phrasal = claim.phrasal.get(stem);
+      if (phrasal) alts = [...new Set([...alts, ...phrasal])];
       claim.alternatives.set(stem, alts);
     }
     return alts;
@@ -1033,6 +1045,65 @@ export class Verifier {
       }
       if (this.translationsMemo.size >= ALTERNATIVES_MEMO) this.translationsMemo.clear();
       this.translationsMemo.set(key, (out = [...set]));
+    }
+    return out;
+  }
+
+  /**
+   * Eighth round (paraphrase): the claim's multi-word verbs said by one word. A phrasal verb WordNet knows (`pass on`,
+   * `carry out`, `cut off`, `set up`) is said by the one-word verbs of its first senses and their verb groups, and by
+   * their derived nouns (`forwards`, `executes`, `interruption`): each of its two words may be covered by any of them. A
+   * support verb (`carry out`, `perform`, `make`, `give`, `take`) before a noun is said by that noun's derived verb
+   * (`carry out the inspection` = `inspects`, `make a payment` = `pays`, `give notice` = `notifies`): the noun says the
+   * fact, the sentence's verb says both. English claims only (WordNet is English).
+   */
+  private phrasalStems(text: string): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (this.language !== 'en') return out;
+    const ws = foldedLetters(text);
+    const add = (w: string, alts: string[]) => {
+      const st = this.stemOf(w);
+      if (!st) return;
+      const list = out.get(st) ?? [];
+      for (const a of alts) {
+        const as = this.stemOf(fold(a));
+        if (as && as !== st && !list.includes(as)) list.push(as);
+      }
+      out.set(st, list);
+    };
+    // The noun a support verb governs: the last word of the run of content words within three words after it (its
+    // article apart: `an insurance claim` is a claim). A negated object (`made no claim`) gives nothing: what the verb
+    // denies is read by the polarity rules on the verb itself, never through the noun's verb.
+    const governed = (from: number): string[] => {
+      let head: string | null = null;
+      for (let j = from; j < Math.min(ws.length, from + 4); j++) {
+        const w = ws[j]!;
+        if (isNegationWord(w)) return [];
+        if (STOP_WORDS.has(w) || PARTICLES.has(w)) {
+          if (head) break;
+          // Only a determiner stands between the verb and its object: `carried out by the engineer` governs no noun.
+          if (!DETERMINERS.has(w)) return [];
+          continue;
+        }
+        head = w;
+      }
+      return head ? relatedOf(head).derived : [];
+    };
+    for (let i = 0; i < ws.length; i++) {
+      const w = ws[i]!;
+      if (w.length < 2 || STOP_WORDS.has(w)) continue;
+      const lemma = lemmaOf(w, 'en');
+      const particle = ws[i + 1];
+      const phrase = particle ? (phrasalVerb(w, particle) ?? (lemma !== w ? phrasalVerb(lemma, particle) : null)) : null;
+      if (phrase) {
+        const meanings = phrasalMeanings(phrase);
+        const alts = isSupportVerb(phrase) ? [...meanings, ...governed(i + 2)] : meanings;
+        add(w, alts);
+        add(particle!, alts);
+      } else if (isSupportVerb(w) || isSupportVerb(lemma)) {
+        const alts = governed(i + 1);
+        if (alts.length > 0) add(w, alts);
+      }
     }
     return out;
   }
