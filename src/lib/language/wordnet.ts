@@ -309,6 +309,19 @@ const phrasalMemo = new Map<string, string[]>();
  */
 export function phrasalVerb(verb: string, particle: string): string | null {
   if (!PARTICLES.has(particle) || !/^[a-z]{2,20}$/.test(verb)) return null;
+  const key = `${verb} ${particle}`;
+  const known = phrasalVerbMemo.get(key);
+  if (known !== undefined) return known;
+  const found = findPhrasalVerb(verb, particle);
+  if (phrasalVerbMemo.size >= MEMO_MAX) phrasalVerbMemo.clear();
+  phrasalVerbMemo.set(key, found);
+  return found;
+}
+
+/** Phrasal verbs found (or not: null) by verb and particle as written: a claim's words recur, the binary searches do not. */
+const phrasalVerbMemo = new Map<string, string | null>();
+
+function findPhrasalVerb(verb: string, particle: string): string | null {
   const bases = baseForms(verb, 'verb');
   // `carried` → `carry` (morphy's `ied` rule, not in DETACH: `ied` endings are read by the `ed` rules elsewhere).
   if (verb.endsWith('ied') && verb.length > 4) bases.push(`${verb.slice(0, -3)}y`);
@@ -359,5 +372,20 @@ export function phrasalMeanings(phrase: string): string[] {
 /** Whether a verb (as written) or a phrasal verb is a support verb (SUPPORT_VERBS) in WordNet's base form. */
 export function isSupportVerb(verbOrPhrase: string): boolean {
   if (verbOrPhrase.includes('_')) return SUPPORT_VERBS.has(verbOrPhrase);
-  return baseForms(verbOrPhrase, 'verb').some((b) => SUPPORT_VERBS.has(b)) || SUPPORT_VERBS.has(verbOrPhrase);
+  // Only a word starting as a support verb does (`made`, `gave`, `took` are read through their lemma by the caller):
+  // the dictionary is not searched for every word of every claim.
+  if (SUPPORT_VERBS.has(verbOrPhrase)) return true;
+  if (!SUPPORT_PREFIXES.some((p) => verbOrPhrase.startsWith(p))) return false;
+  let known = supportMemo.get(verbOrPhrase);
+  if (known === undefined) {
+    known = baseForms(verbOrPhrase, 'verb').some((b) => SUPPORT_VERBS.has(b));
+    if (supportMemo.size >= MEMO_MAX) supportMemo.clear();
+    supportMemo.set(verbOrPhrase, known);
+  }
+  return known;
 }
+
+const supportMemo = new Map<string, boolean>();
+
+/** The first letters every regular form of a one-word support verb starts with (`carr` of carried, `giv` of giving). */
+const SUPPORT_PREFIXES = [...SUPPORT_VERBS].filter((v) => !v.includes('_') && v.length > 2).map((v) => v.slice(0, -1));
