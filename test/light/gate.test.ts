@@ -391,3 +391,23 @@ describe("light's refusal, sixth round: near misses (issue 26)", () => {
     expect(askedOf('Is A the cheapest plan?').terms).toEqual([]);
   });
 });
+
+describe("light's refusal, q-nearmiss round: the question's distinctive words (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('near miss, a verb asked about: "how much gas did the boilers consume" is not answered by the gas inlet pressure', () => {
+    const q = 'How much gas did the Harlow boilers consume?';
+    expect(askedOf(q).distinctive).toEqual(['consume']);
+    expect(answers(p('Harlow boilers: the gas inlet pressure is 20 mbar.', 'boilers.md'), gateOf(q))).toBe(false);
+    // The verb said by its derived noun.
+    expect(answers(p('Harlow boilers: the gas consumption was 41,200 kWh.', 'boilers.md'), gateOf(q))).toBe(true);
+  });
+
+  it('reworded, not a near miss: a passive, a copula or a verb of another clause is not the verb asked about', () => {
+    expect(askedOf('How long are backups retained under the Brightline agreement?').distinctive).toEqual([]);
+    expect(askedOf('Within how many days must reservations noted on delivery be confirmed by registered letter?').distinctive).toEqual([]);
+    expect(askedOf('What monthly broadband allowance do UK staff who work from home receive?').distinctive).toEqual([]);
+    // A word the answer type stands for (`charge` asks money) is said by the value.
+    expect(askedOf('How much does Willowbrook charge for neutering a female dog?').distinctive).toEqual([]);
+  });
+});

@@ -58,6 +58,12 @@ export interface Asked {
    * that say it: the answering sentence of an amount must state the period (a monthly figure is no hourly rate).
    */
   periods: string[][];
+  /**
+   * The question's distinctive words besides its head (q-nearmiss round): the verb it asks about (*consume* in *How much
+   * gas did the boilers consume*). The answering passage (or its document's head) says each, as the word, a stem, a
+   * synonym, a translation, a paraphrase or a derived form (*consumption*).
+   */
+  distinctive: string[];
 }
 
 /** A period, the words that ask for a rate counted in it (adjectives, `per`/`par` phrases), and the words that state it. */
@@ -482,15 +488,46 @@ export function askedOf(whole: string): Asked {
   const months = [...monthsOf(question)];
   const when = whenOf(question);
   const periods = periodsOf(question);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods };
+  if (language === 'fr') return { language, type, value, head: frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: [] };
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read) };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods };
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read) };
+}
+
+/** Parts of speech of a subject between an inverted auxiliary and its verb (`did **the Harlow boilers** consume`). */
+const INVERTED_AUX = new Set('do does did must should shall can could will would may might'.split(' '));
+const SUBJECT_POS = new Set(['DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART', 'PRON', 'X', 'SYM', 'ADV']);
+
+/**
+ * The distinctive word of an English question besides its head (Asked.distinctive): the verb it asks about, read
+ * where an auxiliary or a modal is inverted before its subject (*How much gas **did** the boilers **consume***, *At what
+ * time **does** the ceremony **begin***), when that verb is not a light verb, the head, or a word the answer type
+ * stands for (*charge* in a money question). A passive (*is charged*, *must … be changed*) or a verb in another clause
+ * (*if it runs late*, *staff who work from home*) is left out: those are said in too many ways.
+ */
+function distinctiveOf(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean, read: Read): string[] {
+  const tokens = tag(question);
+  const at = tokens.findIndex((t) => WH_EN.has(fold(t.value)));
+  if (at < 0) return [];
+  const aux = tokens.findIndex((t, k) => k > at && t.pos === 'AUX');
+  // `do` or a modal: `is … retained`, `was … named` are passives, `is the recommended price` a copula.
+  if (aux < 0 || !INVERTED_AUX.has(fold(tokens[aux]!.value))) return [];
+  if (aux < 0 || tokens.slice(at + 1, aux).some((t) => t.pos === 'VERB')) return [];
+  let k = aux + 1;
+  while (tokens[k] && (SUBJECT_POS.has(tokens[k]!.pos) || (fold(tokens[k]!.value) === 'of' && k > aux + 1))) k++;
+  const t = tokens[k];
+  // A participle before a noun modifies it (`the routing API`): no verb.
+  // A participle before a noun modifies it (`the routing API`); one before an auxiliary is in the subject (`reservations
+  // noted on delivery be confirmed`): no verb read.
+  if (!t || t.pos !== 'VERB' || k === aux + 1 || /^(?:NOUN|PROPN)$/.test(tokens[k + 1]?.pos ?? '') || tokens.slice(k + 1).some((x) => x.pos === 'AUX')) return [];
+  const w = fold(t.value);
+  if (w === read.head || LIGHT_VERBS.has(w) || skip(t) || isGeneric(w, type, value) || DEVERBAL_PREPOSITIONS.has(w)) return [];
+  return [w];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -836,6 +873,11 @@ export function answeringSentences(
   // A passage naming a compound's part without the whole (`parent`, not `grand-parent`) is about another thing.
   if (sameLanguage && !asked.compounds.every((c) => respectsCompound(c, all))) return [];
   if (!holdsQualifiers(asked, all, sameLanguage)) return [];
+  // The question's distinctive verbs and adjectives are said in the passage or its document's head (q-nearmiss round).
+  if (sameLanguage && asked.distinctive.length > 0) {
+    const said = [...all, ...wordsOf(p.document ?? '')];
+    if (!asked.distinctive.every((w) => holdsForm(wordForms(w), said))) return [];
+  }
   const evidence = withEvidence ? { kin: withEvidence.kin, passageWords: all } : undefined;
   return sentencesWithContext(p)
     .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence))
