@@ -403,6 +403,18 @@ describe("light's refusal, q-nearmiss round: the question's distinctive words (i
     expect(answers(p('Harlow boilers: the gas consumption was 41,200 kWh.', 'boilers.md'), gateOf(q))).toBe(true);
   });
 
+  it('near miss, a French verb asked about: "quelle entreprise a remporté le marché" is not answered by the tender notice', () => {
+    const q = 'Quelle entreprise a remporté le marché de déneigement de la commune ?';
+    expect(askedOf(q).distinctive).toEqual(['remporte']);
+    expect(answers(p('Marché de déneigement : trois entreprises ont déposé une offre, dont Alpes Services SARL.', 'marche.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Marché de déneigement : Alpes Services SARL a remporté le marché.', 'marche.md'), gateOf(q))).toBe(true);
+    // The verb said by a word of its family (`signé` / *signataire*).
+    expect(answers(p("Pour l'Éditeur : Karim Benali, signataire du contrat.", 'contrat.md'), gateOf('Qui a signé le contrat ?'))).toBe(true);
+    // A passive (`a été versé`) or a relative clause (`Un client qui a commandé…`) asks no verb.
+    expect(askedOf('Quel montant a été versé au salarié ?').distinctive).toEqual([]);
+    expect(askedOf('Un client qui a commandé un meuble peut-il se rétracter ?').distinctive).toEqual([]);
+  });
+
   it('reworded, not a near miss: a passive, a copula or a verb of another clause is not the verb asked about', () => {
     expect(askedOf('How long are backups retained under the Brightline agreement?').distinctive).toEqual([]);
     expect(askedOf('Within how many days must reservations noted on delivery be confirmed by registered letter?').distinctive).toEqual([]);

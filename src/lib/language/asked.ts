@@ -488,7 +488,10 @@ export function askedOf(whole: string): Asked {
   const months = [...monthsOf(question)];
   const when = whenOf(question);
   const periods = periodsOf(question);
-  if (language === 'fr') return { language, type, value, head: frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type), phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: [] };
+  if (language === 'fr') {
+    const head = frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type);
+    return { language, type, value, head, phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: frenchDistinctiveOf(question, head) };
+  }
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
@@ -497,6 +500,27 @@ export function askedOf(whole: string): Asked {
     return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read) };
   }
   return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read) };
+}
+
+/** French auxiliaries of an active compound tense (`a remporté`), not of a passive (`est`, `a été`). */
+const FR_ACTIVE_AUX = new Set('a ont avait avaient aura auront'.split(' '));
+
+/**
+ * The verb a French question asks about (Asked.distinctive): a past participle right after an active auxiliary, itself
+ * right after the asking phrase (*Quelle entreprise **a remporté** le marché*), whose noun the head reading passes over.
+ */
+function frenchDistinctiveOf(question: string, head: string | null): string[] {
+  const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+  const m = FR_WH.exec(q);
+  // The asking word opens the question, after a preposition at most (`Dans quel…`), not a relative clause (`Un client qui…`).
+  if (!m || q.slice(0, m.index).trim().split(' ').filter(Boolean).length > 1) return [];
+  const ws = q.slice(m.index + m[0].length).trim().split(' ');
+  const k = ws.findIndex((w) => FR_ACTIVE_AUX.has(w));
+  // The auxiliary follows the asking word's noun at most (`quelle entreprise a`), never a clause further on.
+  if (k < 0 || k > 1) return [];
+  const w = ws[k + 1];
+  if (!w || w === head || w.length < 4 || FR_SKIP.has(w) || FR_GENERIC.has(w) || !/(?:e|ee|es|ees|i|is|ie|ies|u|us|ue|ues|t|te|ts|tes)$/.test(w)) return [];
+  return [w];
 }
 
 /** Parts of speech of a subject between an inverted auxiliary and its verb (`did **the Harlow boilers** consume`). */
@@ -659,6 +683,16 @@ function saysAsNoun(asked: Asked, words: string[]): boolean {
   // A folded feminine participle keeps an `e` its verb's stem has not (`réparée` stems to `repare`).
   const base = stemmed(asked.head)[1].replace(/e$/, '');
   return base.length >= 4 && words.some((w) => w.length > base.length && w.startsWith(base) && FR_NOMINAL.test(w.slice(base.length)));
+}
+
+/**
+ * A French verb said by a word of its family (q-nearmiss round): a word of the text opens with the verb's French stem of
+ * 4 letters at least (`signé` / *signataire*, *signature*), as the English verb is said by WordNet's derived forms.
+ */
+function saysFrenchFamily(asked: Asked, verb: string, words: string[]): boolean {
+  if (asked.language !== 'fr') return false;
+  const base = stemmed(verb)[1].replace(/e$/, '');
+  return base.length >= 4 && words.some((w) => w.startsWith(base));
 }
 
 /** `clean air delivery rate` stated as `CADR`: the initials of the head's phrase say all its words. */
@@ -876,7 +910,7 @@ export function answeringSentences(
   // The question's distinctive verbs and adjectives are said in the passage or its document's head (q-nearmiss round).
   if (sameLanguage && asked.distinctive.length > 0) {
     const said = [...all, ...wordsOf(p.document ?? '')];
-    if (!asked.distinctive.every((w) => holdsForm(wordForms(w), said))) return [];
+    if (!asked.distinctive.every((w) => holdsForm(wordForms(w), said) || saysFrenchFamily(asked, w, said))) return [];
   }
   const evidence = withEvidence ? { kin: withEvidence.kin, passageWords: all } : undefined;
   return sentencesWithContext(p)
