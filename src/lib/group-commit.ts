@@ -42,12 +42,22 @@ export class GroupCommit<T, R> {
 
   /** Queues `item` under `key`; settles when the write that carries it has committed. */
   submit(key: string, item: T): Promise<R> {
+    return this.submitVia(key, item);
+  }
+
+  /**
+   * As `submit`, except that when `key` is idle the item is written at once by `write` instead of `flush`
+   * (a batch of that one item): for a caller that sends the write inside a statement of its own (the chat
+   * turn's read carries its admission). `write` is called before this returns, or never: when a write for
+   * `key` is in flight, the item queues for the next one as by `submit`. Items queued meanwhile go to `flush`.
+   */
+  submitVia(key: string, item: T, write?: (items: T[]) => Promise<Outcome<R>[]>): Promise<R> {
     const stages = currentStages();
     return new Promise<R>((resolve, reject) => {
       let queue = this.queues.get(key);
       if (!queue) this.queues.set(key, (queue = []));
       queue.push(stages && this.opts.stage ? { item, resolve, reject, timed: { stages, at: performance.now() } } : { item, resolve, reject });
-      if (!this.busy.has(key)) void this.drain(key);
+      if (!this.busy.has(key)) void this.drain(key, write);
     });
   }
 
@@ -58,8 +68,9 @@ export class GroupCommit<T, R> {
     return n;
   }
 
-  private async drain(key: string): Promise<void> {
+  private async drain(key: string, first?: (items: T[]) => Promise<Outcome<R>[]>): Promise<void> {
     this.busy.add(key);
+    let write = first;
     try {
       for (;;) {
         const queue = this.queues.get(key);
@@ -71,10 +82,10 @@ export class GroupCommit<T, R> {
         const started = stageTimingOn ? performance.now() : 0;
         let outcomes: Outcome<R>[];
         try {
-          outcomes = await this.opts.flush(
-            key,
-            batch.map((w) => w.item),
-          );
+          const items = batch.map((w) => w.item);
+          const flushing = write ? write(items) : this.opts.flush(key, items);
+          write = undefined;
+          outcomes = await flushing;
           if (outcomes.length !== batch.length) throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} items`);
         } catch (err) {
           if (stageTimingOn) this.timeBatch(batch, started);

@@ -4,7 +4,7 @@
  * pg.Client#query in this process (the app runs in it); the counts asserted are today's, so a change
  * that adds a round trip to the turn fails here. Before issue 28's merge: 12 for a new session, 14 for a
  * continued one; 6 until the ledger entry went into the exchange's statement and the rate count and the key's
- * confirmation into the admission's (third pass).
+ * confirmation into the admission's (third pass); 3 until the admission rode in the turn's read (seventh pass).
  * On the embedded database (no PostgreSQL) there is no pg client to count: the file is skipped.
  */
 import { createRequire } from 'node:module';
@@ -33,6 +33,8 @@ const named = new Set<string>();
 let answered: (text: string) => void = () => {};
 /** Consulted before each statement is sent: a statement it returns an error for fails instead of being sent. */
 let refuse: (text: string) => Error | undefined = () => undefined;
+/** Consulted before each statement is sent: a statement it returns a promise for is sent once that settles. */
+let hold: (text: string) => Promise<void> | undefined = () => undefined;
 // the ORM's driver has its own copy of pg (node_modules/@mikro-orm/postgresql/node_modules/pg)
 const here = createRequire(import.meta.url);
 const driverPg = createRequire(here.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
@@ -64,6 +66,9 @@ beforeAll(async () => {
       if (typeof first === 'object' && (first as { name?: string }).name) named.add(text);
       const refusal = refuse(text);
       if (refusal) return Promise.reject(refusal);
+      const held = hold(text);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      if (held) return held.then(() => (original as any).apply(this, args));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const out = (original as any).apply(this, args);
       if (out && typeof out.then === 'function') (out as Promise<unknown>).then(() => answered(text), () => {});
@@ -95,14 +100,18 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     const sessionId = first.result.body.sessionId as string;
     const next = await counted(() => chat({ message: 'And the year after?', sessionId }));
     expect(next.result.status).toBe(200);
-    // svc_rate_admit (the rates counted with the admission, which also confirms the caller the process made
-    // from its memory of the key's last lookup) beside the turn's one read (agents, session, history,
-    // memories, knowledge links), then the one write (session, messages with proof and stages, memories)
-    // carrying svc_record. Were 6: the key lookup and the rate count each a statement before the read, and
-    // svc_record beside the write (two commits, each waiting on the other's WAL flush).
-    expect(first.statements.length, first.statements.join('\n')).toBe(3);
-    expect(next.statements.length, next.statements.join('\n')).toBe(3);
-    expect(first.statements.filter((q) => q.includes('svc_rate_admit'))).toHaveLength(1);
+    // The turn's one read (agents, session, history, memories, knowledge links) carrying svc_rate_admit (the
+    // rates counted with the admission, which also confirms the caller the process made from its memory of the
+    // key's last lookup), then the one write (session, messages with proof and stages, memories) carrying
+    // svc_record. Were 6: the key lookup and the rate count each a statement before the read, and svc_record
+    // beside the write (two commits, each waiting on the other's WAL flush); 3 until the admission rode in the read.
+    expect(first.statements.length, first.statements.join('\n')).toBe(2);
+    expect(next.statements.length, next.statements.join('\n')).toBe(2);
+    for (const turn of [first, next]) {
+      const [read, ...others] = turn.statements.filter((q) => q.includes('svc_rate_admit'));
+      expect(others).toEqual([]);
+      expect(read).toMatch(/from agent_memory/);
+    }
     expect(first.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
     expect(first.statements.filter((q) => /^(begin|commit)/.test(q))).toEqual([]);
     for (const turn of [first, next]) {
@@ -147,6 +156,46 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
     } finally {
       map.mockRestore();
     }
+  });
+
+  it('while an admission of the same workspace and minute is being written, a turn\'s admission waits for the next group write and its read goes alone', async () => {
+    const first = await counted(() => chat({ message: 'What is the budget?' }));
+    expect(first.result.status).toBe(200);
+    const ledgerRows = async () =>
+      Number((await t.app.services.orm.em.fork().execute<{ n: unknown }[]>('select count(*) as n from usage_ledger where workspace_id = ?', [a.workspaceId]))[0]!.n);
+    const before = await ledgerRows();
+    // The first turn's read, carrying its admission, is held until the second turn's read has been sent.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = true;
+    hold = (text) => {
+      if (holding && text.includes('svc_rate_admit') && text.includes('from agent_memory')) {
+        holding = false;
+        return gate;
+      }
+      return undefined;
+    };
+    seen.length = 0;
+    try {
+      const one = chat({ message: 'What is the budget for May?' });
+      await expect.poll(() => seen.filter((q) => q.includes('svc_rate_admit')).length).toBe(1);
+      const two = chat({ message: 'What is the budget for June?' });
+      const reads = () => seen.filter((q) => q.includes('from agent_memory'));
+      await expect.poll(() => reads().length).toBe(2);
+      // the second read was sent without the admission: its admission is queued behind the first's write
+      expect(reads()[1]).not.toMatch(/svc_rate_admit/);
+      expect(seen.filter((q) => q.includes('svc_rate_admit'))).toHaveLength(1);
+      release();
+      const [r1, r2] = await Promise.all([one, two]);
+      expect([r1.status, r2.status]).toEqual([200, 200]);
+      // then written by the group's own statement
+      const alone = seen.filter((q) => q.startsWith('select svc_rate_admit('));
+      expect(alone).toHaveLength(1);
+    } finally {
+      hold = () => undefined;
+      release();
+    }
+    expect(await ledgerRows()).toBe(before + 2);
   });
 
   it('a turn whose write fails is still metered, once, by a statement of its own', async () => {
@@ -234,14 +283,16 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, strea
       const proofId = done!.data.proofId as string;
       expect(proofId).toMatch(/^prf_/);
       expect(spy).toHaveBeenCalledTimes(1);
-      // svc_rate_admit (the rates and the key's confirmation) beside the read, before the stream opens; the write
+      // The read carrying svc_rate_admit (the rates and the key's confirmation), before the stream opens; the write
       // with svc_record and the certificate's append side by side (the chain's own statements: the insert, after
       // a read of the chain's head for the workspace's first certificate in this process). Five before the
-      // fourth pass: the key's lookup and the rate count each had a statement before the stream opened.
+      // fourth pass: the key's lookup and the rate count each had a statement before the stream opened; three
+      // until the admission rode in the read.
       const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
-      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(3);
+      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(2);
       const admissions = res.statements.filter((q) => q.includes('svc_rate_admit'));
       expect(admissions).toHaveLength(1);
+      expect(admissions[0]).toMatch(/from agent_memory/);
       // the admission too is a named prepared statement (fourth pass)
       expect(named.has(admissions[0]!)).toBe(true);
       expect(res.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
@@ -264,7 +315,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
   it('the tool links are read with the turn: no statement without a linked tool, one for the linked tools', async () => {
     const bare = await counted(() => chatBob({ message: 'Where should I go in May?' }));
     expect(bare.result.status).toBe(200);
-    expect(bare.statements.length, bare.statements.join('\n')).toBe(3);
+    expect(bare.statements.length, bare.statements.join('\n')).toBe(2);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
 
     const tool = await api(tt.baseUrl, b.key).post('/v1/tools', {
@@ -280,7 +331,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     const linked = await counted(() => chatBob({ message: 'Where should I go in June?' }));
     expect(linked.result.status).toBe(200);
     // the linked tools themselves, by the ids the turn's read returned
-    expect(linked.statements.length, linked.statements.join('\n')).toBe(4);
+    expect(linked.statements.length, linked.statements.join('\n')).toBe(3);
     expect(linked.statements.filter((q) => q.includes('agent_tool_link'))).toHaveLength(1);
     const offered = model.requests.at(-1)?.tools as { function: { name: string } }[];
     expect(offered.map((x) => x.function.name)).toEqual(['get_weather']);
@@ -288,7 +339,7 @@ describe.skipIf(!onPostgres)('statements per chat turn (tool-capable model, REST
     // a request naming no linked tool offers none, and reads no tool
     const none = await counted(() => chatBob({ message: 'And in July?', tools: { toolIds: ['tool_unlinked'] } }));
     expect(none.result.status).toBe(200);
-    expect(none.statements.length, none.statements.join('\n')).toBe(3);
+    expect(none.statements.length, none.statements.join('\n')).toBe(2);
     expect(model.requests.at(-1)?.tools).toBeUndefined();
   });
 });

@@ -67,4 +67,36 @@ describe('GroupCommit: one write for the requests that arrive together', () => {
     expect(await Promise.all(all)).toEqual([10, 20, 30, 40, 50]);
     expect(m.batches.map((b) => b.items)).toEqual([[1], [2, 3], [4, 5]]);
   });
+
+  it('submitVia: an idle key is written by the caller\'s own write, called before it returns; a busy one queues for the flush', async () => {
+    const m = manualFlush();
+    const gc = new GroupCommit<number, number>({ flush: m.flush });
+    const carried: number[][] = [];
+    let done!: () => void;
+    const own = gc.submitVia('ws', 1, async (items) => {
+      carried.push([...items]);
+      await new Promise<void>((resolve) => (done = resolve));
+      return items.map((n) => n * 100);
+    });
+    // called at once, alone, and the flush is not
+    expect(carried).toEqual([[1]]);
+    expect(m.batches).toEqual([]);
+    // while it is in flight, another caller's write is not used: its item waits for the flush
+    let second = false;
+    const queued = gc.submitVia('ws', 2, async (items) => {
+      second = true;
+      return items;
+    });
+    const plain = gc.submit('ws', 3);
+    expect(second).toBe(false);
+    done();
+    expect(await own).toBe(100);
+    await expect.poll(() => m.batches.length).toBe(1);
+    expect(m.batches[0]).toEqual({ key: 'ws', items: [2, 3] });
+    m.release();
+    expect(await Promise.all([queued, plain])).toEqual([20, 30]);
+    expect(second).toBe(false);
+    // idle again: the next caller's write is used
+    expect(await gc.submitVia('ws', 4, async (items) => items.map((n) => n + 1))).toBe(5);
+  });
 });

@@ -12,7 +12,7 @@ import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
 import { MeteredModel } from '../models/index.js';
 import { foldText } from '../models/index.js';
 import { issueProof } from '../proofs/index.js';
-import { assertCanConsume, recordStatement, type Admission } from '../usage/index.js';
+import { assertCanConsume, recordStatement, type Admission, type AdmissionCarrier } from '../usage/index.js';
 import { planAgent } from './auto-pick.js';
 import type { ChatTurnDone, Consultation, Mood } from './chat.schemas.js';
 import { askColleague, consultable, consultToolDef, MAX_CONSULTATIONS, namedColleagues } from './consultation.js';
@@ -25,7 +25,7 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
-import { readTurn, writeExchange, type ExchangeWrite, type TurnReads } from './turn.repository.js';
+import { readTurn, writeExchange, type AlongsideStatement, type ExchangeWrite, type TurnReads } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -118,10 +118,19 @@ export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
   const { ctx, input, opts, pick } = turn;
   const planned = pick && 'plan' in pick ? pick : undefined;
   const agentId = planned?.plan.agent.id ?? opts.agentId ?? '';
-  const [reads, admission] = await Promise.all([
-    settle(
-      // Its own EntityManager for the entities it maps, forked from the ORM's (the request's is not needed here).
-      readTurn(ctx.app.orm.em.fork(), {
+  // The admission's statement rides in the read when it can (`AdmissionCarrier`): the read waits until the
+  // admission has said whether it does, before any statement of either (a few microtasks; a key with a ceiling
+  // whose month total is not cached reads it first).
+  const carrier = planned ? undefined : readCarrier();
+  const admission = planned
+    ? Promise.resolve({ ok: true as const, value: planned.admitted })
+    : settle(assertCanConsume(forkedContext(ctx), { feature: 'chat', carrier: carrier!.carrier }).then((a) => admitted(turn, a)));
+  const carried = carrier ? await carrier.handed : undefined;
+  const reads = await settle(
+    // Its own EntityManager for the entities it maps, forked from the ORM's (the request's is not needed here).
+    readTurn(
+      ctx.app.orm.em.fork(),
+      {
         workspaceId: ctx.caller.workspace.id,
         userId: ctx.caller.user.id,
         agentId: storable(agentId) ?? '',
@@ -130,13 +139,40 @@ export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
         recall: opts.recall !== false,
         links: input.knowledge.enabled,
         tools: offersTools(turn),
-      }),
+      },
+      carried?.statement,
+    ).then(
+      (read) => {
+        carried?.answer(read.carried);
+        return read;
+      },
+      (err: unknown) => {
+        carried?.fail(err);
+        throw err;
+      },
     ),
-    planned
-      ? { ok: true as const, value: planned.admitted }
-      : settle(assertCanConsume(forkedContext(ctx), { feature: 'chat' }).then((a) => admitted(turn, a))),
-  ]);
-  return { reads, admission };
+  );
+  return { reads, admission: await admission };
+}
+
+/** The admission's statement handed to the turn's read, and how to answer it. */
+interface CarriedAdmission {
+  statement: AlongsideStatement;
+  answer: (value: unknown) => void;
+  fail: (err: unknown) => void;
+}
+
+/** The read's side of `AdmissionCarrier`: `handed` settles with the admission's statement, or undefined when it goes alone. */
+function readCarrier(): { carrier: AdmissionCarrier; handed: Promise<CarriedAdmission | undefined> } {
+  let hand!: (carried: CarriedAdmission | undefined) => void;
+  const handed = new Promise<CarriedAdmission | undefined>((resolve) => (hand = resolve));
+  return {
+    handed,
+    carrier: {
+      carry: (statement) => new Promise((answer, fail) => hand({ statement, answer, fail })),
+      none: () => hand(undefined),
+    },
+  };
 }
 
 /**

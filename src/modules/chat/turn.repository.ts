@@ -90,9 +90,13 @@ select (select v from agents) as agents, exists (select 1 from session) as sessi
 /** JSON columns: parsed by the pg driver, a string on a driver that leaves them as text. */
 const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
-/** What the turn reads before the model, in one statement. */
-export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
-  const [row] = await preparedSql<Record<string, unknown>>(em, READ, [
+/**
+ * What the turn reads before the model, in one statement. With `alongside` (the turn's admission with its
+ * rates, `svc_rate_admit`: docs/chat.md), that statement runs in the same one, whose value is `carried`.
+ */
+export async function readTurn(em: Em, q: TurnReadQuery, alongside?: AlongsideStatement): Promise<TurnReads & { carried?: unknown }> {
+  const [row] = await preparedSql<Record<string, unknown>>(em, withAlongside(READ, alongside), [
+    ...(alongside?.params ?? []),
     q.agents,
     q.workspaceId,
     q.sessionId ?? null,
@@ -110,6 +114,7 @@ export async function readTurn(em: Em, q: TurnReadQuery): Promise<TurnReads> {
     memories: json<StoredMemory[]>(row?.memories ?? []),
     links: json<KnowledgeLink[]>(row?.links ?? []),
     toolIds: json<string[]>(row?.tools ?? []),
+    ...(alongside ? { carried: row?.alongside } : {}),
   };
 }
 
@@ -191,18 +196,23 @@ export interface AlongsideStatement {
   params: readonly unknown[];
 }
 
-/** WRITE with the statement sent alongside: its parameters first, WRITE's numbered after them; built once per alongside text. */
-const writes = new Map<string, string>();
-const writeWith = (alongside: AlongsideStatement | undefined): string => {
-  const key = alongside?.select ?? '';
-  let text = writes.get(key);
-  if (text === undefined) {
-    const offset = alongside?.params.length ?? 0;
-    text = WRITE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) + (alongside ? `, (${alongside.select}) as alongside` : '');
-    writes.set(key, text);
+/**
+ * `text` (one of this file's statements, ending in its select list) with the statement sent alongside as a
+ * last column, `alongside`: its parameters first, `text`'s numbered after them; built once per pair of texts.
+ */
+const texts = new Map<string, Map<string, string>>();
+function withAlongside(text: string, alongside: AlongsideStatement | undefined): string {
+  if (!alongside) return text;
+  let built = texts.get(text);
+  if (!built) texts.set(text, (built = new Map()));
+  let out = built.get(alongside.select);
+  if (out === undefined) {
+    const offset = alongside.params.length;
+    out = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) + `, (${alongside.select}) as alongside`;
+    built.set(alongside.select, out);
   }
-  return text;
-};
+  return out;
+}
 
 /**
  * Writes the exchange in one statement; false when the continued session no longer exists. With
@@ -210,7 +220,7 @@ const writeWith = (alongside: AlongsideStatement | undefined): string => {
  * single commit covers both: a session gone meanwhile still records the ledger entry, a failure writes neither.
  */
 export async function writeExchange(em: Em, x: ExchangeWrite, alongside?: AlongsideStatement): Promise<boolean> {
-  const [row] = await preparedSql<{ messages: number }>(em, writeWith(alongside), [
+  const [row] = await preparedSql<{ messages: number }>(em, withAlongside(WRITE, alongside), [
     ...(alongside?.params ?? []),
     x.workspaceId,
     x.userId,

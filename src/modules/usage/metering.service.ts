@@ -219,11 +219,42 @@ export async function assertKeyBudget(ctx: ServiceContext, required = 1): Promis
  * Admitted, the questions are held and the request's Admission is returned (the one it already has
  * when it was admitted before: the gateway's agent models enter the chat pipeline).
  */
-export function assertCanConsume(ctx: ServiceContext, opts: { feature: 'chat' | 'gateway'; required?: number }): Promise<Admission> {
+export function assertCanConsume(ctx: ServiceContext, opts: AdmissionOptions): Promise<Admission> {
   return withSpan('pipeline.admission', { 'svc.feature': opts.feature }, () => admitAnswer(ctx, opts));
 }
 
-async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gateway'; required?: number }): Promise<Admission> {
+export interface AdmissionOptions {
+  feature: 'chat' | 'gateway';
+  required?: number;
+  /**
+   * A statement of the caller's that may carry the admission's (the chat turn's read): one round trip for
+   * both. Told once, before the admission waits on anything of its own: `carry` when its statement rides in
+   * the caller's, `none` otherwise.
+   */
+  carrier?: AdmissionCarrier;
+}
+
+/**
+ * The caller's side of a carried admission. `carry` receives the admission's statement (a `select …` with its
+ * own parameters `$1…`, as `recordStatement`'s) and settles with the value of its one column once the
+ * caller's statement has answered (or its failure); `none` says the caller's statement goes without it.
+ * Whichever is called first counts; the other is then ignored.
+ */
+export interface AdmissionCarrier {
+  carry(statement: { select: string; params: readonly unknown[] }): Promise<unknown>;
+  none(): void;
+}
+
+async function admitAnswer(ctx: ServiceContext, opts: AdmissionOptions): Promise<Admission> {
+  const { carrier } = opts;
+  try {
+    return await admitWith(ctx, opts, carrier);
+  } finally {
+    carrier?.none();
+  }
+}
+
+async function admitWith(ctx: ServiceContext, opts: AdmissionOptions, carrier: AdmissionCarrier | undefined): Promise<Admission> {
   const required = Math.max(1, Math.ceil(opts.required ?? 1));
   const ws = ctx.caller.workspace;
   const now = ctx.clock.now();
@@ -235,24 +266,48 @@ async function admitAnswer(ctx: ServiceContext, opts: { feature: 'chat' | 'gatew
   // A request admitted once holds once; asked again for more (a debate before its next turn), its hold grows.
   const admitted = ctx.scope.get<Admission>(ADMISSION);
   if (admitted) {
+    carrier?.none();
     await admitted.extend(required);
     return admitted;
   }
   // Admissions to one workspace that arrive together are decided in one transaction (group commit); with
-  // the request's deferred rates, counted in the same statement (`svc_rate_admit`).
+  // the request's deferred rates, counted in the same statement (`svc_rate_admit`), which the caller's own
+  // statement carries when it offers to and no admission of the same group is being written.
   const pending = ctx.scope.get<PendingRates>(RATES);
   const rates = pending?.claim();
-  const holdId = rates
-    ? await withSpan('pipeline.rate_limits', { 'svc.operation': pending?.route, 'svc.with_admission': true }, () =>
-        ctx.app.usage.rateAdmissions.submit(rateAdmissionKey(ws, rates.minute, rates.rates), {
+  let holding: Promise<string>;
+  let told = false;
+  if (rates) {
+    const kernel = ctx.app;
+    const carried =
+      carrier &&
+      (async (items: PendingRateAdmission[]) => {
+        // Written later than the offer (never on today's paths): the caller's statement has gone, this one goes alone.
+        if (told) return rateAdmitBatch(kernel, '', items);
+        told = true;
+        const statement = rateAdmitStatement(kernel, items);
+        return statement.outcomes(await carrier.carry(statement));
+      });
+    holding = withSpan('pipeline.rate_limits', { 'svc.operation': pending?.route, 'svc.with_admission': true }, () =>
+      ctx.app.usage.rateAdmissions.submitVia(
+        rateAdmissionKey(ws, rates.minute, rates.rates),
+        {
           workspace: ws,
           required,
           minute: rates.minute,
           rates: rates.rates,
           key: rates.keyCheck && { hash: rates.keyCheck.hash, fingerprint: rates.keyCheck.fingerprint },
-        }),
-      )
-    : await ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
+        },
+        carried,
+      ),
+    );
+  } else {
+    holding = ctx.app.usage.admissions.submit(ws.id, { workspace: ws, required });
+  }
+  // Not carried (the group's write was in flight, or no rates to count with it): the caller's statement goes alone.
+  told = true;
+  carrier?.none();
+  const holdId = await holding;
   const admission = new Admission(ctx, holdId, required);
   ctx.scope.own(ADMISSION, admission, (a) => a.release());
   return admission;
@@ -351,14 +406,26 @@ const rateAdmissionKey = (ws: Workspace, minute: number, rates: RequestRate[]): 
  * their workspace's terms (the group commit's key).
  */
 export async function rateAdmitBatch(kernel: Kernel, _key: string, items: PendingRateAdmission[]): Promise<Outcome<string>[]> {
+  const statement = rateAdmitStatement(kernel, items);
+  const [row] = await preparedSql<{ outcome: unknown }>(kernel.orm.em, `${statement.select} as outcome`, statement.params);
+  return statement.outcomes(row?.outcome);
+}
+
+/**
+ * `rateAdmitBatch`'s statement (`select svc_rate_admit(…)`, its own parameters `$1…`), for a caller that sends it
+ * inside a statement of its own (`AdmissionCarrier`); `outcomes` reads the value it returned.
+ */
+export function rateAdmitStatement(
+  kernel: Kernel,
+  items: PendingRateAdmission[],
+): { select: string; params: unknown[]; outcomes: (value: unknown) => Outcome<string>[] } {
   const now = kernel.clock.now();
   const { workspace: ws, minute, rates } = items[0];
   const window = allowanceWindow(ws, now);
   const ids = items.map(() => newId('hold'));
-  const [row] = await preparedSql<{ outcome: unknown }>(
-    kernel.orm.em,
-    'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11, $12::text[], $13::text[]) as outcome',
-    [
+  return {
+    select: 'select svc_rate_admit($1::text[], $2, $3::int[], $4, $5, $6, $7, $8, $9::int[], $10::text[], $11, $12::text[], $13::text[])',
+    params: [
       pgArrayLiteral(rates.map((r) => r.bucket)),
       minute,
       pgArrayLiteral(rates.map((r) => r.limit)),
@@ -373,14 +440,16 @@ export async function rateAdmitBatch(kernel: Kernel, _key: string, items: Pendin
       pgArrayLiteral(items.map((i) => i.key?.hash ?? null)),
       pgArrayLiteral(items.map((i) => i.key?.fingerprint ?? null)),
     ],
-  );
-  const outcome = pgArray(row?.outcome);
-  return items.map((item, i) => {
-    if (outcome[i] === null || outcome[i] === 'NULL') return new StaleCaller();
-    const available = Number(outcome[i] ?? 0);
-    if (available < 0) return rates[-available - 1].refusal();
-    return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
-  });
+    outcomes: (value) => {
+      const outcome = pgArray(value);
+      return items.map((item, i) => {
+        if (outcome[i] === null || outcome[i] === 'NULL') return new StaleCaller();
+        const available = Number(outcome[i] ?? 0);
+        if (available < 0) return rates[-available - 1].refusal();
+        return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
+      });
+    },
+  };
 }
 
 /** A PostgreSQL array as the driver returns it: an array (pg), or its text form `{1,2}` (some drivers). */
