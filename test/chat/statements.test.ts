@@ -218,6 +218,28 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
   });
 });
 
+describe.skipIf(!onPostgres)('statements per auto-pick turn (local model, REST, plain)', () => {
+  it('the workspace\'s agents are read as personas in a statement carrying the admission: 3 statements, no Agent mapped', async () => {
+    const auto = (body: unknown) => api(t.baseUrl, a.key).post('/v1/agents/chat', body);
+    expect((await auto({ message: 'What is the budget?' })).status).toBe(200);
+    const map = vi.spyOn(EntityManager.prototype, 'map');
+    try {
+      const turn = await counted(() => auto({ message: 'What is the budget for next year?' }));
+      expect(turn.result.status).toBe(200);
+      expect(turn.result.body.agentId).toBe(ada);
+      // The roster with svc_rate_admit, the turn's read (the session, history, memories), the write with svc_record.
+      // Were 4: the agents listed through the ORM (each mapped into an entity), then svc_rate_admit alone.
+      expect(turn.statements.length, turn.statements.join('\n')).toBe(3);
+      const [roster, ...others] = turn.statements.filter((q) => q.includes('svc_rate_admit'));
+      expect(others).toEqual([]);
+      expect(roster).toMatch(/from agent a where/);
+      expect(map.mock.calls.filter(([entity]) => entity === Agent)).toEqual([]);
+    } finally {
+      map.mockRestore();
+    }
+  });
+});
+
 describe.skipIf(!onPostgres)('a plain turn\'s caller made from memory (local model, REST)', () => {
   /** Changes the database from a connection of its own (as another process would), not through the app. */
   async function elsewhere(text: string, params: unknown[]): Promise<void> {

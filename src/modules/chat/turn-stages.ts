@@ -8,7 +8,7 @@ import { forkedContext, type ServiceContext } from '../../core/context.js';
 import { errors, isDomainError, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { isPoste, type AgentPersona } from '../agents/index.js';
-import { agentNotFound, loadWorkspaceAgents } from '../agents/index.js';
+import { agentNotFound } from '../agents/index.js';
 import { MeteredModel } from '../models/index.js';
 import { foldText } from '../models/index.js';
 import { issueProof } from '../proofs/index.js';
@@ -25,7 +25,7 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
-import { readTurn, writeExchange, type AlongsideStatement, type ExchangeWrite, type TurnReads } from './turn.repository.js';
+import { readTurn, writeExchange, type AlongsideStatement, type ExchangeWrite, type TurnReadQuery, type TurnReads } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -68,21 +68,25 @@ export async function meteredUntilDone<T>(model: TurnModel | undefined, log: Ser
 
 /**
  * Auto-pick, before any stream: lists the agents (404 when none), admits the turn (a refusal is kept
- * for the stream to report) and plans the agent (500 `Agent planning failed`).
+ * for the stream to report; a changed key starts the request again first) and plans the agent (500 `Agent
+ * planning failed`). The agents' list and the admission are one statement when the admission can ride in it.
  */
 export async function autoPick(turn: TurnInputs): Promise<AutoPick> {
   const { ctx, input, masker, stages } = turn;
-  const agents = await loadWorkspaceAgents(ctx);
+  // The workspace's agents as personas (the turn's read, asking for its roster alone), carrying the admission
+  // when it can (a plain auto-pick turn's, with its rates): one statement instead of two, and no entity mapped.
+  const carrier = readCarrier();
+  const admitting = settle(assertCanConsume(ctx, { feature: 'chat', carrier: carrier.carrier }));
+  const roster = await settle(readCarried(ctx, await carrier.handed, { ...NOTHING_ELSE, agents: true }));
+  const admission = await admitting;
+  // A caller whose key changed starts the request again (with a lookup) before anything else is decided.
+  if (!admission.ok && !isDomainError(admission.error)) throw admission.error;
+  if (!roster.ok) throw roster.error;
+  const agents = roster.value.agents;
   // Postes cannot be chatted with: a workspace of postes only has no agent to pick.
   if (!agents.some((a) => !isPoste(a))) throw errors.notFound('agent', null, NO_AGENTS);
-  let admission: Admission;
-  try {
-    admission = await assertCanConsume(ctx, { feature: 'chat' });
-  } catch (err) {
-    if (!isDomainError(err)) throw err;
-    return { agents, refusal: err };
-  }
-  const admit = admitted(turn, admission);
+  if (!admission.ok) return { agents, refusal: admission.error };
+  const admit = admitted(turn, admission.value);
   const plan = await meteredUntilDone(admit.model, ctx.log, () =>
     stages.run('planning', () => planAgent(admit.model, agents, input.message, masker)),
   );
@@ -127,32 +131,34 @@ export async function lookUp(turn: PendingTurn): Promise<TurnLookup> {
     : settle(assertCanConsume(forkedContext(ctx), { feature: 'chat', carrier: carrier!.carrier }).then((a) => admitted(turn, a)));
   const carried = carrier ? await carrier.handed : undefined;
   const reads = await settle(
-    // Its own EntityManager for the entities it maps, forked from the ORM's (the request's is not needed here).
-    readTurn(
-      ctx.app.orm.em.fork(),
-      {
-        workspaceId: ctx.caller.workspace.id,
-        userId: ctx.caller.user.id,
-        agentId: storable(agentId) ?? '',
-        sessionId: storable(input.sessionId),
-        agents: pick === undefined,
-        recall: opts.recall !== false,
-        links: input.knowledge.enabled,
-        tools: offersTools(turn),
-      },
-      carried?.statement,
-    ).then(
-      (read) => {
-        carried?.answer(read.carried);
-        return read;
-      },
-      (err: unknown) => {
-        carried?.fail(err);
-        throw err;
-      },
-    ),
+    readCarried(ctx, carried, {
+      agentId: storable(agentId) ?? '',
+      sessionId: storable(input.sessionId),
+      agents: pick === undefined,
+      recall: opts.recall !== false,
+      links: input.knowledge.enabled,
+      tools: offersTools(turn),
+    }),
   );
   return { reads, admission: await admission };
+}
+
+/** A read asking for nothing: each caller names what it wants. */
+const NOTHING_ELSE = { agentId: '', agents: false, recall: false, links: false, tools: false } as const;
+
+/** The turn's read, carrying the admission's statement when handed one (then answered with its value, or failed). */
+function readCarried(ctx: ServiceContext, carried: CarriedAdmission | undefined, q: Omit<TurnReadQuery, 'workspaceId' | 'userId'>): Promise<TurnReads> {
+  // Its own EntityManager for the entities it maps, forked from the ORM's (the request's is not needed here).
+  return readTurn(ctx.app.orm.em.fork(), { ...q, workspaceId: ctx.caller.workspace.id, userId: ctx.caller.user.id }, carried?.statement).then(
+    (read) => {
+      carried?.answer(read.carried);
+      return read;
+    },
+    (err: unknown) => {
+      carried?.fail(err);
+      throw err;
+    },
+  );
 }
 
 /** The admission's statement handed to the turn's read, and how to answer it. */
