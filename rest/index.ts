@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type { Deps } from '../src/core/deps.js';
 import { bodyParseError, errors, illFormedTextError, notAnObjectBody } from '../src/errors/index.js';
 import { firstIllFormedText } from '../src/lib/well-formed-text.js';
@@ -29,7 +29,9 @@ import { partnerClientsRouter } from './partner/clients.routes.js';
 import { partnerStatementsRouter } from './partner/statements.routes.js';
 import { partnerDevicesRouter } from './partner/devices.routes.js';
 import { partnerPaymentsRouter, partnerProviderWebhookRouter } from './partner/payments.routes.js';
-import { bodyDialectOf, credentialsOf } from './route.js';
+import { bodyDialectOf, credentialsOf, exactRoutesOf } from './route.js';
+import { directRoutes } from './direct-routes.js';
+import { jsonBody } from './json-body.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
 import { widgetPublicRouter } from './widget-public.routes.js';
@@ -62,17 +64,24 @@ const objectBody: RequestHandler = (req, res, next) => {
 };
 
 export function mountRest(server: Express, app: Deps): void {
-  server.use(flowHooksRouter(app)); // reads its raw body (the signature covers the exact bytes): before the JSON parser
-  server.use(partnerProviderWebhookRouter(app)); // raw body: its signature covers the exact bytes
-  server.use(express.json({ limit: app.config.bodyLimit, strict: false }));
-  server.use(bodyErrors);
-  server.use(objectBody);
+  const readJson = jsonBody(app.config.bodyLimit);
   // Built in the order of /openapi.json's paths; the gateway's answering routes (issue 28's hot path) are
   // mounted first, so a gateway call meets no other router's layers on its way. No route of the routers
   // it passes defines one of its paths (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`,
-  // `/v1/messages/count_tokens`, `/v1/models`), so the answer of every path is the same in either order.
+  // `/v1/messages/count_tokens`, `/v1/models`), so the answer of every path is the same in either order;
+  // nor does any layer before the JSON reader (the raw-body routers below match /engine/hooks and
+  // /partner/stripe/webhook), so its exact paths are answered first of all (`directRoutes`).
+  const hooks = flowHooksRouter(app); // reads its raw body (the signature covers the exact bytes): before the JSON parser
+  const providerHooks = partnerProviderWebhookRouter(app); // raw body: its signature covers the exact bytes
   const before = [healthRouter(app), metricsRouter(app), authRouter(app), agentsRouter(app), chatRouter(app), conversationsRouter(app)];
-  server.use(gatewayRouter(app));
+  const gateway = gatewayRouter(app);
+  server.use(directRoutes(exactRoutesOf(gateway), [readJson, bodyErrors, objectBody]));
+  server.use(hooks);
+  server.use(providerHooks);
+  server.use(readJson);
+  server.use(bodyErrors);
+  server.use(objectBody);
+  server.use(gateway);
   for (const router of before) server.use(router);
   server.use(proofsRouter(app));
   server.use(webhooksRouter(app));

@@ -151,10 +151,34 @@ function send(res: Response, reply: Reply | void): void {
   else res.status(reply.status).json(reply.body);
 }
 
+/** A route's express handler, and the express route it is mounted on (what `req.route` is while it runs). */
+export interface MountedRoute {
+  route: { path: string };
+  handle: (req: Request, res: Response) => Promise<void>;
+}
+
+/** The routes of each router whose path has no parameter, by `METHOD /path` (`exactRoutesOf`). */
+const exactRoutes = new WeakMap<Router, Map<string, MountedRoute>>();
+
+/**
+ * The routes mounted on `router` whose path has no parameter, by `METHOD /path` (`POST /v1/chat/completions`):
+ * what a dispatcher can run without walking express's layers (rest/index.ts, `directRoutes`).
+ */
+export const exactRoutesOf = (router: Router): ReadonlyMap<string, MountedRoute> => exactRoutes.get(router) ?? new Map();
+
 function register(router: Router, def: AnyRoute, run: (req: Request, res: Response) => Promise<void>): void {
   if (!routeRegistry.some((r) => r.method === def.method && r.path === def.path)) routeRegistry.push(def);
   // With stage timing on, what the request awaits records into its stages (src/lib/stage-timing.ts).
-  router[def.method](def.path, (req: Request, res: Response) => withStages(req.stages, () => run(req, res)));
+  const handle = (req: Request, res: Response) => withStages(req.stages, () => run(req, res));
+  // `router[method](path, fn)` is `router.route(path)[method](fn)`; the route is kept for `exactRoutesOf`.
+  const route = router.route(def.path);
+  route[def.method](handle);
+  if (!def.path.includes(':')) {
+    const exact = exactRoutes.get(router) ?? new Map<string, MountedRoute>();
+    exactRoutes.set(router, exact);
+    const key = `${def.method.toUpperCase()} ${def.path}`;
+    if (!exact.has(key)) exact.set(key, { route, handle });
+  }
 }
 
 /** The pipeline's view of a route: its bucket name and what it declared (its operation's needs). */

@@ -1,0 +1,181 @@
+import { once } from 'node:events';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directRoutes } from '../../rest/direct-routes.js';
+import { jsonBody, limitBytes } from '../../rest/json-body.js';
+
+/** What a reader made of a request: the body it set, or the error it passed on (status and body-parser's type). */
+const report: ErrorRequestHandler = (err, _req, res, _next) => {
+  res.status(299).json({ error: { status: err.status, type: err.type } });
+};
+const echo: RequestHandler = (req, res) => {
+  res.json({ hasBody: 'body' in req && req.body !== undefined, body: req.body as unknown });
+};
+
+function appWith(reader: RequestHandler): express.Express {
+  const app = express();
+  app.use(reader);
+  app.use(report);
+  app.post('/echo', echo);
+  return app;
+}
+
+async function listen(app: express.Express): Promise<{ server: Server; port: number }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** A raw request (exact headers and bytes, the body written in `parts`), its status and body. */
+function send(port: number, headers: Record<string, string>, parts: Buffer[], path = '/echo', method = 'POST'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    for (const p of parts) req.write(p);
+    req.end();
+  });
+}
+
+describe('the JSON body reader (rest/json-body.ts)', () => {
+  const LIMIT = '2kb';
+  let plain: { server: Server; port: number };
+  let bodyParser: { server: Server; port: number };
+
+  beforeAll(async () => {
+    plain = await listen(appWith(jsonBody(LIMIT)));
+    bodyParser = await listen(appWith(express.json({ limit: LIMIT, strict: false })));
+  });
+  afterAll(() => {
+    plain.server.close();
+    bodyParser.server.close();
+  });
+
+  it('reads limits as body-parser does', () => {
+    expect(limitBytes('1mb')).toBe(1024 * 1024);
+    expect(limitBytes('2kb')).toBe(2048);
+    expect(limitBytes('1.5KB')).toBe(1536);
+    expect(limitBytes('100')).toBe(100);
+    expect(limitBytes('lots')).toBeNull();
+  });
+
+  const json = (text: string | Buffer) => (typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
+  const cases: [string, Record<string, string>, Buffer[]][] = [
+    ['an object', {}, [json('{"model":"m","messages":[{"role":"user","content":"héllo 😀"}]}')]],
+    ['an object in several writes, a character split between them', {}, [json('{"a":"'), Buffer.from([0xf0, 0x9f]), Buffer.from([0x98, 0x80]), json('"}')]],
+    ['an empty body', {}, []],
+    ['a byte-order mark first', {}, [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json('{"a":1}')])]],
+    ['malformed JSON', {}, [json('{"a":')]],
+    ['a scalar', {}, [json('42')]],
+    ['invalid UTF-8', {}, [Buffer.concat([json('{"a":"'), Buffer.from([0xed, 0xa0, 0x80, 0xc3]), json('"}')])]],
+    ['a body over the limit', {}, [json(`{"a":"${'x'.repeat(3000)}"}`)]],
+    ['a charset parameter', { 'content-type': 'application/json; charset=utf-8' }, [json('{"a":1}')]],
+    ['a charset that is not UTF', { 'content-type': 'application/json; charset=latin1' }, [json('{"a":1}')]],
+    ['another JSON media type', { 'content-type': 'application/vnd.api+json' }, [json('{"a":1}')]],
+    ['a text body', { 'content-type': 'text/plain' }, [json('{"a":1}')]],
+    ['an unknown content encoding', { 'content-encoding': 'snappy' }, [json('{"a":1}')]],
+  ];
+
+  for (const [name, headers, parts] of cases) {
+    it(`answers as express.json for ${name}`, async () => {
+      const length = parts.reduce((n, p) => n + p.length, 0);
+      const sent = { 'content-type': 'application/json', 'content-length': String(length), ...headers };
+      const [ours, theirs] = await Promise.all([send(plain.port, sent, parts), send(bodyParser.port, sent, parts)]);
+      expect(ours).toEqual(theirs);
+    });
+  }
+
+  it('answers as express.json for a chunked body (no content-length)', async () => {
+    const sent = { 'content-type': 'application/json', 'transfer-encoding': 'chunked' };
+    const parts = [json('{"a":'), json('[1,2]}')];
+    const [ours, theirs] = await Promise.all([send(plain.port, sent, parts), send(bodyParser.port, sent, parts)]);
+    expect(ours).toEqual(theirs);
+    expect(JSON.parse(ours.body)).toEqual({ hasBody: true, body: { a: [1, 2] } });
+  });
+
+  it('answers as express.json for random bytes', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = Buffer.from('{}[]",:\\u0aA1 .-eE\ttrue', 'latin1');
+    for (let i = 0; i < 150; i++) {
+      const n = Math.floor(random() * 24);
+      const body = Buffer.alloc(n);
+      for (let j = 0; j < n; j++) body[j] = random() < 0.7 ? alphabet[Math.floor(random() * alphabet.length)]! : Math.floor(random() * 256);
+      const sent = { 'content-type': 'application/json', 'content-length': String(n) };
+      const [ours, theirs] = await Promise.all([send(plain.port, sent, [body]), send(bodyParser.port, sent, [body])]);
+      expect(ours, body.toString('hex')).toEqual(theirs);
+    }
+  });
+});
+
+describe('routes answered directly (rest/direct-routes.ts)', () => {
+  let server: Server;
+  let port: number;
+  /** Requests that walked the layers between the direct dispatch and the router. */
+  const walked: string[] = [];
+
+  beforeAll(async () => {
+    const router = Router();
+    const route = router.route('/v1/things');
+    const handle = async (req: express.Request, res: express.Response) => {
+      res.json({ route: (req.route as { path: string }).path, body: req.body as unknown });
+    };
+    route.post(handle);
+    route.get(handle);
+    router.get('/v1/things/:id', (req, res) => res.json({ id: req.params.id }));
+    const routes = new Map([
+      ['POST /v1/things', { route, handle }],
+      ['GET /v1/things', { route, handle }],
+    ]);
+    const read = jsonBody('1kb');
+    const bodyErrors: ErrorRequestHandler = (err, _req, res, _next) => res.status(400).json({ refused: (err as { type?: string }).type });
+    const objectOnly: RequestHandler = (req, res, next) => (Array.isArray(req.body) ? res.status(400).json({ refused: 'array' }) : next());
+    const app = express();
+    app.use(directRoutes(routes, [read, bodyErrors, objectOnly]));
+    app.use((req, _res, next) => {
+      walked.push(`${req.method} ${req.path}`);
+      next();
+    });
+    app.use(read);
+    app.use(bodyErrors);
+    app.use(objectOnly);
+    app.use(router);
+    server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, text: string) =>
+    send(port, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }, [Buffer.from(text)], path);
+
+  it('answers an exact path without walking the layers, and another spelling through them, alike', async () => {
+    walked.length = 0;
+    const direct = await post('/v1/things', '{"a":1}');
+    expect(walked).toEqual([]);
+    const walkedThrough = await post('/v1/things/', '{"a":1}');
+    expect(walked).toEqual(['POST /v1/things/']);
+    expect(direct).toEqual(walkedThrough);
+    expect(JSON.parse(direct.body)).toEqual({ route: '/v1/things', body: { a: 1 } });
+  });
+
+  it('refuses a body with the same layers', async () => {
+    walked.length = 0;
+    expect(await post('/v1/things', '{"a":')).toEqual({ status: 400, body: '{"refused":"entity.parse.failed"}' });
+    expect(await post('/v1/things', '[1]')).toEqual({ status: 400, body: '{"refused":"array"}' });
+    expect(walked).toEqual([]);
+  });
+
+  it('leaves paths with parameters and other methods to the layers', async () => {
+    walked.length = 0;
+    const one = await send(port, {}, [], '/v1/things/7', 'GET');
+    expect(JSON.parse(one.body)).toEqual({ id: '7' });
+    await send(port, {}, [], '/v1/things', 'HEAD');
+    expect(walked).toEqual(['GET /v1/things/7', 'HEAD /v1/things']);
+  });
+});
