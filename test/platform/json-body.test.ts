@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createConnection, type AddressInfo } from 'node:net';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directRoutes } from '../../rest/direct-routes.js';
 import { jsonBody, limitBytes } from '../../rest/json-body.js';
+import { sendJson } from '../../rest/route.js';
 
 /** What a reader made of a request: the body it set, or the error it passed on (status and body-parser's type). */
 const report: ErrorRequestHandler = (err, _req, res, _next) => {
@@ -177,5 +178,54 @@ describe('routes answered directly (rest/direct-routes.ts)', () => {
     expect(JSON.parse(one.body)).toEqual({ id: '7' });
     await send(port, {}, [], '/v1/things', 'HEAD');
     expect(walked).toEqual(['GET /v1/things/7', 'HEAD /v1/things']);
+  });
+});
+
+describe('JSON replies written directly (rest/route.ts, sendJson)', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    const body = { id: 'chatcmpl-1', text: 'héllo 😀 "quoted" \u2028', n: [1, 2.5, null], long: 'x'.repeat(1200) };
+    app.all('/direct/:status', (req, res) => {
+      res.setHeader('x-svc-proof', 'prf_1');
+      const status = Number(req.params.status);
+      if (!sendJson(res, status, body)) res.setHeader('x-fell-back', 'yes').status(status).json(body);
+    });
+    app.all('/express/:status', (req, res) => {
+      res.setHeader('x-svc-proof', 'prf_1');
+      res.status(Number(req.params.status)).json(body);
+    });
+    server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  /** The response's head (without its Date line) and body, as bytes on the wire. */
+  const raw = (method: string, path: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = createConnection(port, '127.0.0.1', () => socket.end(`${method} ${path} HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\nConnection: close\r\n\r\n`));
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1').replace(/\r\nDate: [^\r]*/, '')));
+      socket.on('error', reject);
+    });
+
+  it('writes what res.json writes', async () => {
+    for (const status of [200, 201, 400]) {
+      const [ours, theirs] = [await raw('POST', `/direct/${status}`), await raw('POST', `/express/${status}`)];
+      expect(ours).toBe(theirs);
+      expect(ours).toContain('Content-Type: application/json; charset=utf-8');
+    }
+  });
+
+  it('leaves to res.json what it could answer otherwise (GET, HEAD, 204)', async () => {
+    expect(await raw('GET', '/direct/200')).toContain('x-fell-back: yes');
+    expect(await raw('GET', '/express/200')).toMatch(/^HTTP\/1.1 304/);
+    expect(await raw('HEAD', '/direct/200')).toContain('x-fell-back: yes');
+    expect(await raw('POST', '/direct/204')).toContain('x-fell-back: yes');
   });
 });
