@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent } from '../../src/modules/agents/index.js';
+import { SessionMessage } from '../../src/modules/chat/chat.entity.js';
 import { sha256Hex } from '../../src/lib/secrets.js';
 import { api } from '../support/api.js';
 import { startTestApp, type TestApp, type TestTenant } from '../support/app.js';
@@ -196,6 +197,22 @@ describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, plain
       release();
     }
     expect(await ledgerRows()).toBe(before + 2);
+  });
+
+  it('a continued turn maps none of its history into ORM entities: the messages are read as plain values (issue 28)', async () => {
+    const first = await chat({ message: 'My budget code is ZX-41.' });
+    expect(first.status).toBe(200);
+    const sessionId = first.body.sessionId as string;
+    expect((await chat({ message: 'Noted?', sessionId })).status).toBe(200);
+    const map = vi.spyOn(EntityManager.prototype, 'map');
+    try {
+      const next = await chat({ message: 'What was my budget code?', sessionId });
+      expect(next.status).toBe(200);
+      // Was one SessionMessage per message of the history (4 here).
+      expect(map.mock.calls.filter(([entity]) => entity === SessionMessage)).toEqual([]);
+    } finally {
+      map.mockRestore();
+    }
   });
 
   it('a turn whose write fails is still metered, once, by a statement of its own', async () => {

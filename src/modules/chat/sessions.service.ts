@@ -3,6 +3,7 @@ import { errors } from '../../errors/index.js';
 import { z } from 'zod';
 import { Agent } from '../agents/index.js';
 import { ChatSession, SessionMessage, type StoredMood } from './chat.entity.js';
+import type { HistoryRow } from './turn.repository.js';
 import type { HistoryMessage } from './prompt.js';
 
 const TITLE_CHARS = 80;
@@ -20,7 +21,7 @@ export async function findOwnSession(ctx: ServiceContext, id: string): Promise<C
  * The history the model reads. A stopped exchange is part of it with what had streamed; one stopped
  * before any text streamed is left out whole (an empty answer is not a message a model accepts).
  */
-export function historyOf(messages: SessionMessage[]): HistoryMessage[] {
+export function historyOf(messages: readonly HistoryRow[]): HistoryMessage[] {
   const unanswered = new Set(messages.filter((m) => m.role === 'assistant' && m.stopped && !m.content.trim()).map((m) => m.position - 1));
   return messages
     .filter((m) => !(m.role === 'assistant' ? m.stopped && !m.content.trim() : unanswered.has(m.position)))
@@ -28,7 +29,7 @@ export function historyOf(messages: SessionMessage[]): HistoryMessage[] {
 }
 
 /** The agent's last mood in these messages, if it answered there before. */
-export function previousMood(messages: SessionMessage[], agentId: string): StoredMood | null {
+export function previousMood(messages: readonly HistoryRow[], agentId: string): StoredMood | null {
   return messages.findLast((m) => m.role === 'assistant' && m.agentId === agentId)?.mood ?? null;
 }
 

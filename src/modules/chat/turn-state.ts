@@ -11,7 +11,7 @@ import type { AgentPersona } from '../agents/index.js';
 import type { Plan } from './auto-pick.js';
 import type { EventSink } from './chat-events.js';
 import type { ChatRequest, Consultation, ExtractedFact, MemorySaved, Mood } from './chat.schemas.js';
-import type { SessionMessage } from './chat.entity.js';
+import type { HistoryRow } from './turn.repository.js';
 import type { RenderedBlock } from './context-blocks.js';
 import type { ConsultHandler, Generation } from './generation.js';
 import type { RecalledMemory } from './memory.js';
@@ -94,7 +94,7 @@ export interface Prepared extends Admitted {
   readonly sessionId: string;
   /** The session exists already (a new one is created when the exchange is saved). */
   readonly existing: boolean;
-  readonly stored: SessionMessage[];
+  readonly stored: HistoryRow[];
   readonly history: HistoryMessage[];
   readonly memories: RecalledMemory[];
   /** The agent's knowledge links, read with the rest (empty when knowledge is off). */

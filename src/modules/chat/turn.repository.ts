@@ -5,14 +5,14 @@
  * writes after in one (the session, the two messages with the answer's certificate and stages, the
  * memories, and the turn's ledger entry sent alongside: one commit at the end of a turn, not two). Both are
  * named prepared statements with bound parameters (`preparedSql`: planned once per connection on PostgreSQL;
- * `sql` on the embedded database); the rows come back as JSON and are mapped into the ORM's entities (the
- * messages) or taken as the plain values the turn uses (the agents' personas, memories, links).
+ * `sql` on the embedded database); the rows come back as JSON, taken as the plain values the turn uses (the
+ * agents' personas, the history's messages, memories, links): no entity is mapped.
  */
 import type { Em } from '../../db/types.js';
 import { preparedSql } from '../../db/sql.js';
 import type { AgentPersona } from '../agents/index.js';
 import type { TokenUsage } from '../models/index.js';
-import { SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
+import { type SessionMessage, type StoredCitation, type StoredMood, type StoredStage } from './chat.entity.js';
 import { CHAT_LIMITS, type MemorySaved } from './chat.schemas.js';
 
 /** Memories read per turn before ranking (the most recent ones). */
@@ -34,8 +34,8 @@ export interface TurnReads {
   agents: AgentPersona[];
   /** The session exists and is the caller's (false when no session was asked for). */
   sessionFound: boolean;
-  /** Its last messages, oldest first (empty for another user's or a missing session). */
-  history: SessionMessage[];
+  /** Its last messages, oldest first, as the fields the turn reads (plain values, not entities; empty for another user's or a missing session). */
+  history: HistoryRow[];
   /** The agent's memories of this caller (of every user when the agent's memories are shared), newest first. */
   memories: StoredMemory[];
   /** The agent's knowledge links, oldest first (empty when not asked for). */
@@ -43,6 +43,9 @@ export interface TurnReads {
   /** The ids of the tools linked to the agent, oldest link first (empty when not asked for). */
   toolIds: string[];
 }
+
+/** A stored message as a turn reads it: its history and the agent's last mood (`historyOf`, `previousMood`). */
+export type HistoryRow = Pick<SessionMessage, 'position' | 'role' | 'content' | 'agentId' | 'mood' | 'stopped'>;
 
 export interface TurnReadQuery {
   workspaceId: string;
@@ -66,8 +69,9 @@ with agents as (
 ), session as (
   select s.id from chat_session s where s.id = $3::text and s.workspace_id = $2::text and s.user_id = $4::text
 ), history as (
-  select coalesce(json_agg(h order by h.position), '[]'::json) as v
-    from (select m.* from chat_message m join session s on s.id = m.session_id
+  select coalesce(json_agg(json_build_object('position', h.position, 'role', h.role, 'content', h.content, 'agentId', h.agent_id,
+                                             'mood', h.mood, 'stopped', h.stopped) order by h.position), '[]'::json) as v
+    from (select m.position, m.role, m.content, m.agent_id, m.mood, m.stopped from chat_message m join session s on s.id = m.session_id
            where m.workspace_id = $2::text order by m.position desc limit ${CHAT_LIMITS.historyMessages}) h
 ), memories as (
   select coalesce(json_agg(json_build_object('key', m.key, 'value', m.value, 'salience', m.salience)
@@ -106,11 +110,10 @@ export async function readTurn(em: Em, q: TurnReadQuery, alongside?: AlongsideSt
     q.links,
     q.tools,
   ]);
-  const history = json<Record<string, unknown>[]>(row?.history ?? []);
   return {
     agents: json<AgentPersona[]>(row?.agents ?? []),
     sessionFound: Boolean(row?.session_found),
-    history: history.map((m) => em.map(SessionMessage, m)),
+    history: json<HistoryRow[]>(row?.history ?? []),
     memories: json<StoredMemory[]>(row?.memories ?? []),
     links: json<KnowledgeLink[]>(row?.links ?? []),
     toolIds: json<string[]>(row?.tools ?? []),
