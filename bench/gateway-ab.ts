@@ -9,6 +9,9 @@
  *   AB_A=/work/main AB_B=. ROUNDS=3 DURATION_S=6 BENCH_SCENARIOS=plain-1,plain-100,stream-1,stream-100 \
  *     npx tsx bench/gateway-ab.ts
  *
+ * AB_A_ENV / AB_B_ENV: settings of that build's service only, `NAME=value` separated by spaces (for example
+ * `AB_A=. AB_B=. AB_B_ENV=SVC_ANSWER_COMMIT=committed`: one checkout under two settings).
+ *
  * Prints a markdown table with each round and the medians, and the load average before and after. The
  * ratios between the two columns are what it measures; the absolute figures are this machine's at that moment.
  */
@@ -103,6 +106,7 @@ async function service(label: 'A' | 'B', modelOrigin: string): Promise<Target> {
       SVC_SHUTDOWN_GRACE_MS: '3000',
       SVC_WORKERS: '1',
       ...(process.env[`AB_${label}_NODE_OPTIONS`] ? { NODE_OPTIONS: process.env[`AB_${label}_NODE_OPTIONS`]! } : {}),
+      ...Object.fromEntries((process.env[`AB_${label}_ENV`] ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
     },
     `service ${label}`,
   );
@@ -118,6 +122,7 @@ async function service(label: 'A' | 'B', modelOrigin: string): Promise<Target> {
 interface Measured {
   rps: number;
   p50: number;
+  p99: number;
   ok: number;
   errors: number;
   cpuMsPerCall: number;
@@ -140,8 +145,8 @@ async function measure(t: Target, connections: number, stream: boolean): Promise
   const out = await run(cwd, process.execPath, ['--import', 'tsx', loader, spec(DURATION_S)]);
   const cpu = cpuSeconds(t.child.pid) - before;
   const db = backendDelta(dbBefore, await backendSeconds(t.dbUrl));
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { rps: number; p50: number; ok: number; errors: number; timeouts: number; non2xx: number; mismatches: number };
-  return { rps: r.rps, p50: r.p50, ok: r.ok, errors: r.errors + r.timeouts + r.non2xx + r.mismatches, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN, dbMsPerCall: r.ok > 0 ? (db * 1000) / r.ok : Number.NaN };
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { rps: number; p50: number; p99: number; ok: number; errors: number; timeouts: number; non2xx: number; mismatches: number };
+  return { rps: r.rps, p50: r.p50, p99: r.p99, ok: r.ok, errors: r.errors + r.timeouts + r.non2xx + r.mismatches, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN, dbMsPerCall: r.ok > 0 ? (db * 1000) / r.ok : Number.NaN };
 }
 
 const median = (xs: number[]) => {
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
   const targets = { A: await service('A', modelOrigin), B: await service('B', modelOrigin) };
   const only = process.env.BENCH_SCENARIOS?.split(',') ?? ['plain-1', 'plain-100', 'stream-1', 'stream-100'];
   const loadBefore = loadavg()[0]!;
-  process.stderr.write(`A = ${roots.A}, B = ${roots.B}; load average ${loadBefore.toFixed(2)}; ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s\n`);
+  process.stderr.write(`A = ${roots.A}${process.env.AB_A_ENV ? ` (${process.env.AB_A_ENV})` : ''}, B = ${roots.B}${process.env.AB_B_ENV ? ` (${process.env.AB_B_ENV})` : ''}; load average ${loadBefore.toFixed(2)}; ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s\n`);
   const results = new Map<string, Measured[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of only) {
@@ -172,7 +177,7 @@ async function main(): Promise<void> {
         const m = await measure(targets[label], Number(c), mode === 'stream');
         const key = `${scenario}|${label}`;
         results.set(key, [...(results.get(key) ?? []), m]);
-        process.stderr.write(`round ${round + 1} ${scenario} ${label}: ${m.rps.toFixed(0)}/s p50 ${m.p50.toFixed(2)} ms CPU ${m.cpuMsPerCall.toFixed(3)} ms/call, PostgreSQL ${m.dbMsPerCall.toFixed(3)} ms/call, errors ${m.errors} (load ${loadavg()[0]!.toFixed(1)})\n`);
+        process.stderr.write(`round ${round + 1} ${scenario} ${label}: ${m.rps.toFixed(0)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms CPU ${m.cpuMsPerCall.toFixed(3)} ms/call, PostgreSQL ${m.dbMsPerCall.toFixed(3)} ms/call, errors ${m.errors} (load ${loadavg()[0]!.toFixed(1)})\n`);
       }
     }
   }
@@ -188,10 +193,10 @@ async function main(): Promise<void> {
     }
   }
   const lines = [
-    `${new Date().toISOString()}: A = ${roots.A}, B = ${roots.B}; load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, alternating`,
+    `${new Date().toISOString()}: A = ${roots.A}${process.env.AB_A_ENV ? ` (${process.env.AB_A_ENV})` : ''}, B = ${roots.B}${process.env.AB_B_ENV ? ` (${process.env.AB_B_ENV})` : ''}; load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; ${ROUNDS} rounds of ${DURATION_S} s after ${WARMUP_S} s of warm-up, alternating`,
     '',
-    '| scenario | build | calls/s per round | p50 ms per round | CPU ms per call per round | median CPU ms per call | B / A | PostgreSQL CPU ms per call per round | median | B / A |',
-    '| --- | --- | --- | --- | --- | ---: | ---: | --- | ---: | ---: |',
+    '| scenario | build | calls/s per round | p50 ms per round | p99 ms per round | CPU ms per call per round | median CPU ms per call | B / A | PostgreSQL CPU ms per call per round | median | B / A |',
+    '| --- | --- | --- | --- | --- | --- | ---: | ---: | --- | ---: | ---: |',
   ];
   for (const scenario of only) {
     const a = results.get(`${scenario}|A`)!;
@@ -200,7 +205,7 @@ async function main(): Promise<void> {
       const ratio = label === 'B' ? (median(b.map((m) => m.cpuMsPerCall)) / median(a.map((m) => m.cpuMsPerCall))).toFixed(3) : '';
       const dbRatio = label === 'B' ? (median(b.map((m) => m.dbMsPerCall)) / median(a.map((m) => m.dbMsPerCall))).toFixed(3) : '';
       lines.push(
-        `| ${scenario} | ${label} | ${ms.map((m) => m.rps.toFixed(0)).join(' / ')} | ${ms.map((m) => m.p50.toFixed(2)).join(' / ')} | ${ms.map((m) => m.cpuMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.cpuMsPerCall)).toFixed(3)} | ${ratio} | ${ms.map((m) => m.dbMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.dbMsPerCall)).toFixed(3)} | ${dbRatio} |`,
+        `| ${scenario} | ${label} | ${ms.map((m) => m.rps.toFixed(0)).join(' / ')} | ${ms.map((m) => m.p50.toFixed(2)).join(' / ')} | ${ms.map((m) => m.p99.toFixed(2)).join(' / ')} | ${ms.map((m) => m.cpuMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.cpuMsPerCall)).toFixed(3)} | ${ratio} | ${ms.map((m) => m.dbMsPerCall.toFixed(3)).join(' / ')} | ${median(ms.map((m) => m.dbMsPerCall)).toFixed(3)} | ${dbRatio} |`,
       );
     }
   }

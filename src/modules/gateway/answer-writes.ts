@@ -16,10 +16,15 @@ export interface PendingAnswer {
  * violation on (workspace, seq) (another process appended first) rolls both back; the retry re-reads the
  * chain's head and sends both again. So the chain's invariants (one line across processes, nothing lost
  * on kill -9) hold as for the chain alone, and an answer's two writes are one round trip.
+ *
+ * With `SVC_ANSWER_COMMIT=committed` the statement commits without waiting for the WAL flush (`synchronous_commit`
+ * off for its transaction only, as the admission's): the answer leaves once its certificate and ledger entry are
+ * committed, not once they are on disk (docs/decisions.md, "When a gateway answer leaves").
  */
 export type AnswerWrites = GroupCommit<PendingAnswer, RecordedConsumption>;
 
 export function createAnswerWrites(kernel: Kernel, signing: GatewaySigning, heads: ChainHeads): AnswerWrites {
+  const flushed = kernel.config.answerCommit === 'flushed';
   return new GroupCommit({
     stage: 'answer_write',
     flush: async (workspaceId, items): Promise<Outcome<RecordedConsumption>[]> => {
@@ -34,7 +39,7 @@ export function createAnswerWrites(kernel: Kernel, signing: GatewaySigning, head
         heads,
         workspaceId,
         items.map((i) => i.proof),
-        record,
+        flushed ? record : { select: `${record.select} from (select set_config('synchronous_commit', 'off', true)) as async_commit`, params: record.params },
       );
       const recorded = await record.outcomes(kernel.orm.em.fork());
       return recorded.map((r, i) => (appended[i] instanceof Error ? appended[i] : r));
