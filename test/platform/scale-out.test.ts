@@ -42,7 +42,8 @@ const serverEnv = (db: TestDatabase, extra: Record<string, string> = {}) => ({
 });
 
 async function start(db: TestDatabase, extra: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = await startServerProcess({ ...serverEnv(db, extra), LOG_LEVEL: 'info' });
+  // A server process's start (tsx, migrations) took over 30 s at a load average of 16 to 22: up to 2 minutes here.
+  const proc = await startServerProcess({ ...serverEnv(db, extra), LOG_LEVEL: 'info' }, { startTimeoutMs: 120_000 });
   started.push(proc);
   return proc;
 }
@@ -90,7 +91,7 @@ async function countOf(db: TestDatabase, query: string): Promise<number> {
 }
 
 // Each test starts two or three server processes: slow on a loaded machine, hence the long timeouts.
-describe.runIf(available)('several server processes on one database', { timeout: 180_000 }, () => {
+describe.runIf(available)('several server processes on one database', { timeout: 420_000 }, () => {
   it('200 concurrent gateway calls from two processes leave one unbroken chain', async () => {
     const { db, a, b, key } = await twoProcesses();
     const responses = await Promise.all(
@@ -145,7 +146,7 @@ describe.runIf(available)('several server processes on one database', { timeout:
     const db = await createTestDatabase();
     databases.push(db);
     const proc = await start(db, { SVC_WORKERS: '2' });
-    await proc.waitForLog('svc listening with several server processes');
+    await proc.waitForLog('svc listening with several server processes', 120_000);
     await expect.poll(() => proc.firstKey).not.toBe('');
     // The first start's key is printed once, by the first server process only.
     expect(proc.output().match(/^\s+svc_\S+\s*$/gm)).toHaveLength(1);
@@ -164,8 +165,8 @@ describe.runIf(available)('several server processes on one database', { timeout:
     const [victim] = children();
     process.kill(victim, 'SIGKILL');
     await proc.waitForLog('server process exited: starting another');
-    await expect.poll(() => children().filter((pid) => pid !== victim).length, { timeout: 20_000 }).toBe(2);
-    await expect.poll(() => proc.logs.filter((l) => l.msg === 'svc listening').length, { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => children().filter((pid) => pid !== victim).length, { timeout: 120_000 }).toBe(2);
+    await expect.poll(() => proc.logs.filter((l) => l.msg === 'svc listening').length, { timeout: 120_000 }).toBe(3);
     await expect.poll(async () => (await chatCall(proc.baseUrl, proc.firstKey, 99)).status, { timeout: 20_000 }).toBe(200);
 
     proc.signal('SIGTERM');
