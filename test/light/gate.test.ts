@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerTypeOf, holdsAnswerType } from '../../src/lib/language/answer-type.js';
 import { askedOf, relatedWords, typeWords } from '../../src/lib/language/asked.js';
 import { paraphrasesOf } from '../../src/lib/language/paraphrase.js';
-import { relatedOf } from '../../src/lib/language/wordnet.js';
+import { contrastsOf, relatedOf } from '../../src/lib/language/wordnet.js';
 import { expansionTerms, queryTerms } from '../../src/modules/knowledge/search-text.js';
 import { coverageOf, termGroups } from '../../src/modules/light/coverage.js';
 import { declined } from '../../src/modules/light/grounded.js';
@@ -421,5 +421,45 @@ describe("light's refusal, q-nearmiss round: the question's distinctive words (i
     expect(askedOf('What monthly broadband allowance do UK staff who work from home receive?').distinctive).toEqual([]);
     // A word the answer type stands for (`charge` asks money) is said by the value.
     expect(askedOf('How much does Willowbrook charge for neutering a female dog?').distinctive).toEqual([]);
+  });
+});
+
+describe("light's refusal, q-refuse round: opposed and sister words, a time of day (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('near miss, an antonym of the narrowing adjective: the male row does not answer the price for a female dog', () => {
+    const q = 'How much does Willowbrook charge for neutering a female dog?';
+    expect(contrastsOf('female')).toContain('male');
+    expect(answers(p('Service | Price\nDog neutering (male, under 20 kg) | £285.00', 'willowbrook-prices.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Service | Price\nDog neutering (female) | £320.00', 'willowbrook-prices.md'), gateOf(q))).toBe(true);
+    // A row naming both is not about the other one only.
+    expect(answers(p('Service | Price\nDog neutering (male or female) | £300.00', 'willowbrook-prices.md'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss, the opposite bound: a minimum does not answer a question about the maximum', () => {
+    const q = 'What is the maximum deposit for the hall?';
+    expect(answers(p('A minimum deposit of £200 is payable on booking the hall.', 'hall.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The maximum deposit for the hall is £500.', 'hall.md'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss, a sister noun before the same noun: the day rate does not answer the evening rate', () => {
+    const q = 'What is the evening rate for the main hall?';
+    expect(answers(p('The main hall is let at a day rate of £40 per hour.', 'hall.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The main hall is let at an evening rate of £55 per hour.', 'hall.md'), gateOf(q))).toBe(true);
+  });
+
+  it('reworded, not a near miss: a synonym of the narrowing word is no opposite, nor a word of another class', () => {
+    // `yearly` is said by `annual` (a WordNet synonym).
+    expect(answers(p('The annual fee for the service is £120.', 'fees.md'), gateOf('What is the yearly fee for the service?'))).toBe(true);
+    // `storage` and `rental` are not sisters of a kind: the sentence about storage fees answers.
+    expect(answers(p('Storage fees: the monthly storage charge is £45.', 'fees.md'), gateOf('What is the monthly storage fee?'))).toBe(true);
+  });
+
+  it('answer type, a time of day: a date does not answer "at what time does the ceremony begin"', () => {
+    const q = 'At what time does the wedding ceremony begin?';
+    expect(askedOf(q).value).toBe('clock');
+    expect(answers(p('The wedding ceremony will be held on 12 June 2026 in the chapel.', 'wedding.md'), gateOf(q))).toBe(false);
+    expect(answers(p('The wedding ceremony begins at 2.30 pm in the chapel.', 'wedding.md'), gateOf(q))).toBe(true);
+    expect(answers(p('La cérémonie commence à 14h30.', 'mariage.md'), gateOf('À quelle heure commence la cérémonie ?'))).toBe(true);
   });
 });

@@ -66,6 +66,19 @@ export function asksDay(question: string): boolean {
   return /\b(?:what|which) (?:date|day)\b|\bquel(?:le)? (?:date|jour)\b/.test(fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' '));
 }
 
+/** Whether a question asks for a time of day (`at what time`, `what time does … begin`, `à quelle heure`), not a day. */
+export function asksClock(question: string): boolean {
+  return /\b(?:what time|a quelle heure)\b/.test(fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' '));
+}
+
+/** A time of day: `14:30`, `9.30 am`, `2 pm`, `10h30`, `14 h`, `noon`, `midnight`, `midi`, `minuit`, `o'clock`. */
+const CLOCK = /\b(?:\d{1,2}[:.h]\d{2}|\d{1,2}\s?(?:am|pm|a\.m|p\.m|h|o'?clock)|noon|midday|midnight|midi|minuit)\b/;
+
+/** Whether a text states a time of day (CLOCK; `14h30` is read as a code, so codes are kept). */
+export function holdsClock(text: string): boolean {
+  return CLOCK.test(fold(text));
+}
+
 /** Whether a text states a day (DAY, or a month). */
 export function holdsDay(text: string): boolean {
   const t = fold(withoutCodes(text));

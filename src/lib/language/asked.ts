@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { alternativesOf } from './alternatives.js';
 import { translationsOf } from './glossary.js';
 import { paraphrasesOf } from './paraphrase.js';
-import { baseFormsOf, LEX, nounClasses, relatedOf } from './wordnet.js';
-import { answerTypeOf, asksDay, holdsAnswerType, holdsDay, withoutCodes, type AnswerType } from './answer-type.js';
+import { baseFormsOf, contrastsOf, firstNounClass, LEX, nounClasses, relatedOf } from './wordnet.js';
+import { answerTypeOf, asksClock, asksDay, holdsAnswerType, holdsClock, holdsDay, withoutCodes, type AnswerType } from './answer-type.js';
 import { codesOf, specificTermsOf, tag, type Entity, type Token } from './entities.js';
 
 const require = createRequire(import.meta.url);
@@ -26,7 +26,7 @@ const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCa
 const wordsOf = (text: string): string[] => fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** The kind of value a question asks for, narrower than its type when the question says so (`day`: a date question asking *what date*). */
-export type ValueKind = 'money' | 'weight' | 'sound' | 'length' | 'speed' | 'percentage' | 'day';
+export type ValueKind = 'money' | 'weight' | 'sound' | 'length' | 'speed' | 'percentage' | 'day' | 'clock';
 
 export type Language = 'en' | 'fr';
 
@@ -64,6 +64,22 @@ export interface Asked {
    * synonym, a translation, a paraphrase or a derived form (*consumption*).
    */
   distinctive: string[];
+  /**
+   * The words narrowing a noun of the question (q-refuse round: *female* in *a female dog*, *evening* in *the evening
+   * rate*, *maximum*), each with the words WordNet opposes to it (contrastsOf: *male*, *afternoon*, *minimum*). A
+   * sentence saying an opposed word and not the question's is about the other thing of the kind.
+   */
+  contrasts: Contrast[];
+}
+
+export interface Contrast {
+  word: string;
+  /** English stems of the opposed words. */
+  against: Set<string>;
+  /** The English stem of the noun it narrows (*rate* of *evening rate*). */
+  noun: string;
+  /** The class of its first noun sense (firstNounClass), when it is a noun: another noun of the class before the same noun is a sister. */
+  lex: number | null;
 }
 
 /** A period, the words that ask for a rate counted in it (adjectives, `per`/`par` phrases), and the words that state it. */
@@ -182,6 +198,8 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
 /** The value kind the question names, read on a question of type amount (or any type for a cue such as *price*). */
 export function valueKindOf(question: string, type: AnswerType | null): ValueKind | null {
   if ((type === 'date' || type === 'deadline') && asksDay(question)) return 'day';
+  // `At what time does the ceremony begin`: a time of day (q-refuse round), which a date does not state.
+  if ((type === 'date' || type === 'deadline') && asksClock(question)) return 'clock';
   if (type !== 'amount') return null;
   const q = fold(question).replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
   for (const [kind, re] of VALUE_CUES) if (re.test(q)) return kind;
@@ -196,11 +214,14 @@ const VALUE_PATTERNS: Record<ValueKind, RegExp> = {
   length: /\d\s*(?:mm|cm|m|km|in|inches|ft|feet|foot|miles?|metres?|meters?|kilometres?|kilometers?|centimetres?|centimeters?|millimetres?|yards?)\b/,
   percentage: /%|\b(?:percent|per cent|pour cent|percentage points?|points? de pourcentage)\b/,
   day: /$^/,
+  clock: /$^/,
 };
 
 /** Whether a text holds a value of the asked type (and kind, when the question names one). */
 export function holdsValue(asked: Pick<Asked, 'type' | 'value'>, text: string): boolean {
   if (!asked.type) return true;
+  // A time of day (`2.30 pm`) is its own type: DATE reads only `14:30`.
+  if (asked.value === 'clock') return holdsClock(text);
   if (!holdsAnswerType(asked.type, text)) return false;
   if (asked.value === 'day') return holdsDay(text);
   return !asked.value || VALUE_PATTERNS[asked.value].test(fold(withoutCodes(text)));
@@ -230,6 +251,7 @@ const GENERIC: Record<AnswerType | ValueKind, Set<string>> = {
   length: new Set('length width height depth distance size far tall wide high deep'.split(' ')),
   percentage: new Set('percentage percent share proportion rate'.split(' ')),
   day: new Set('date dates day days'.split(' ')),
+  clock: new Set('time times hour hours heure heures'.split(' ')),
 };
 
 const FR_GENERIC = new Set(
@@ -490,16 +512,16 @@ export function askedOf(whole: string): Asked {
   const periods = periodsOf(question);
   if (language === 'fr') {
     const head = frenchHead(question, new Set([...specific, ...frenchNameWords(question)]), type);
-    return { language, type, value, head, phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: frenchDistinctiveOf(question, head) };
+    return { language, type, value, head, phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: frenchDistinctiveOf(question, head), contrasts: [] };
   }
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read) };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip) };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read) };
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip) };
 }
 
 /** French auxiliaries of an active compound tense (`a remporté`), not of a passive (`est`, `a été`). */
@@ -552,6 +574,52 @@ function distinctiveOf(question: string, type: AnswerType | null, value: ValueKi
   const w = fold(t.value);
   if (w === read.head || LIGHT_VERBS.has(w) || skip(t) || isGeneric(w, type, value) || DEVERBAL_PREPOSITIONS.has(w)) return [];
   return [w];
+}
+
+/** Adjectives of quantity, identity and distribution: they narrow nothing to one kind (*other*, *same*, *many*). */
+const NOT_NARROWING = new Set('other same such many much more most less least few fewer several own each every any all both various certain different new usual normal'.split(' '));
+
+/**
+ * The words narrowing a noun of an English question (Asked.contrasts): an adjective or a noun right before a noun (*a
+ * **female** dog*, *the **evening** rate*, *the **maximum** deposit*), not a name, a figure, a word saying when or a
+ * word the answer type stands for, with the words WordNet opposes to it.
+ */
+function contrastsIn(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean): Contrast[] {
+  const tokens = tag(question);
+  const out: Contrast[] = [];
+  for (let k = 0; k + 1 < tokens.length; k++) {
+    const t = tokens[k]!;
+    if ((t.pos !== 'ADJ' && t.pos !== 'NOUN') || tokens[k + 1]!.pos !== 'NOUN' || !/^\p{Ll}+$/u.test(t.value)) continue;
+    const w = fold(t.value);
+    if (skip(t) || NOW.has(w) || NOT_NARROWING.has(w) || isGeneric(w, type, value) || whenOf(w) || periodsOf(w).length > 0 || out.some((c) => c.word === w)) continue;
+    const against = contrastsOf(w);
+    const lex = t.pos === 'NOUN' ? firstNounClass(w) : null;
+    if (against.length > 0 || lex !== null) out.push({ word: w, against: new Set(against.map((a) => stemmed(a)[0])), noun: stemmed(fold(tokens[k + 1]!.value))[0], lex });
+  }
+  return out;
+}
+
+/**
+ * Whether a sentence is about another thing of the kind the question narrows (Asked.contrasts): it says a word opposed
+ * to a narrowing word of the question (*male* for *female*, *minimum* for *maximum*) and not that word itself, nor its
+ * synonyms, translations or derived forms, anywhere in its context.
+ */
+function saysOpposite(asked: Asked, sentenceWords: string[], contextWords: string[]): boolean {
+  return asked.contrasts.some((c) => (sentenceWords.some((w) => c.against.has(stemmed(w)[0])) || saysSister(c, sentenceWords)) && !holdsForm(wordForms(c.word), contextWords));
+}
+
+/**
+ * The noun the question narrows, narrowed in the sentence by another noun of the same class (*the **day** rate* for
+ * *the evening rate*: two times of day): a sister thing, when that noun is no form of the question's.
+ */
+function saysSister(c: Contrast, words: string[]): boolean {
+  if (c.lex === null) return false;
+  for (let i = 1; i < words.length; i++) {
+    if (stemmed(words[i]!)[0] !== c.noun) continue;
+    const w = words[i - 1]!;
+    if (w !== c.word && w.length >= 3 && /^\p{L}+$/u.test(w) && firstNounClass(w) === c.lex && !holdsForm(wordForms(c.word), [w])) return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -771,6 +839,8 @@ export function sentenceAnswers(
     const period = named.size === 0 && context.document ? monthsSpannedOf(context.document) : null;
     if (period && period.size > 0 && !asked.months.some((m) => period.has(m))) return false;
   }
+  // A sentence about the opposite of what the question narrows (*male* for a *female* dog) answers another question.
+  if (sameLanguage && asked.contrasts.length > 0 && saysOpposite(asked, wordsOf(`${sentence}\n${context.header}`), [...words, ...wordsOf(context.document ?? '')])) return false;
   // The nouns narrowing the head are said beside it too: the *contents* sum insured is not the buildings one.
   if (sameLanguage && !holdsModifiers(asked, words) && !(evidence && holdsModifiers(asked, evidence.passageWords))) return false;
   // A question about the value now, or a former one, is answered only by a sentence saying so (WHEN).
@@ -852,7 +922,7 @@ export function rowHoldsValue(asked: Pick<Asked, 'type' | 'value'>, row: string,
   if (holdsValue(asked, row)) return true;
   const cells = cellsOf(row);
   const heads = cellsOf(header);
-  if (!asked.type || !asked.value || asked.value === 'day' || cells.length !== heads.length) return false;
+  if (!asked.type || !asked.value || asked.value === 'day' || asked.value === 'clock' || cells.length !== heads.length) return false;
   return cells.some((c, i) => holdsAnswerType(asked.type!, c) && VALUE_PATTERNS[asked.value!].test(fold(withoutCodes(`${heads[i]} ${c}`))));
 }
 

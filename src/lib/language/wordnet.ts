@@ -122,6 +122,8 @@ interface Pointer {
 
 interface Synset {
   lex: number;
+  /** An adjective satellite (`s`): its meaning hangs on a head adjective it is similar to (`&`). */
+  satellite: boolean;
   words: string[];
   pointers: Pointer[];
 }
@@ -133,6 +135,7 @@ function synsetAt(pos: Pos, offset: number): Synset | null {
   if (!l) return null;
   const parts = l.line.split(' ');
   const lex = Number(parts[1]);
+  const satellite = parts[2] === 's';
   const count = parseInt(parts[3]!, 16);
   const words: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -147,7 +150,7 @@ function synsetAt(pos: Pos, offset: number): Synset | null {
     if (!symbol || !off || !pos || !st || !POS_OF[pos]) continue;
     pointers.push({ symbol, offset: Number(off), pos: POS_OF[pos]!, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
   }
-  return { lex, words, pointers };
+  return { lex, satellite, words, pointers };
 }
 
 const DETACH: Record<Pos, [string, string][]> = {
@@ -162,6 +165,8 @@ interface Entry {
   synsets: { pos: Pos; synset: Synset; base: string }[];
   /** Words one step away (relatedOf), read on first use. */
   related?: Related;
+  /** Words it is opposed to (contrastsOf), read on first use. */
+  contrasts?: string[];
 }
 
 const memo = new Map<string, Entry>();
@@ -236,6 +241,16 @@ export function nounClasses(word: string): Set<number> {
   );
 }
 
+/**
+ * The lexicographer file of a noun's first sense (noun.time for *evening* and *day*, noun.animal for *dog* and *cat*),
+ * or null for a word that is no noun or is an adjective too (its class says nothing of how it narrows a noun).
+ */
+export function firstNounClass(word: string): number | null {
+  const e = entry(word.toLowerCase());
+  if (e.synsets.some((s) => s.pos === 'adj')) return null;
+  return e.synsets.find((s) => s.pos === 'noun')?.synset.lex ?? null;
+}
+
 /** At most this many words taken from one related synset (a general word has hundreds of hyponyms). */
 const RELATED_PER_SYNSET = 12;
 /** At most this many related words per word and relation. */
@@ -290,6 +305,63 @@ export function relatedOf(word: string): Related {
   for (const w of derived) kin.delete(w);
   e.related = { derived: [...derived], kin: [...kin] };
   return e.related;
+}
+
+/** A hypernym with more hyponyms than this is too general for its hyponyms to be one word's sister terms. */
+const SISTERS_MAX = 40;
+
+/**
+ * Words a word is opposed to in WordNet (the q-refuse round of issue 26): the antonyms of its first senses
+ * (*maximum* / *minimum*, *female* / *male*), the antonyms of the head adjective a satellite hangs on (*frozen* is
+ * similar to *cold*, opposed to *hot*), and its sister terms, the other hyponyms of the hypernym of its first noun
+ * sense when it is no adjective (*evening* / *afternoon*, *day* / *night*, under one hypernym of at most SISTERS_MAX hyponyms: a general one,
+ * *animal*, has hundreds that oppose nothing). Single words, lower case; the word's synonyms and the forms derived
+ * from it are left out. Two such words name two different things of one kind: a passage saying one does not
+ * say the other.
+ */
+export function contrastsOf(word: string): string[] {
+  const e = entry(word.toLowerCase());
+  if (e.contrasts) return e.contrasts;
+  const own = new Set([word.toLowerCase(), ...synonymsOf(word), ...relatedOf(word).derived]);
+  const out = new Set<string>();
+  const add = (w: string | undefined, min = 3) => {
+    // Abbreviations and letters (`hr`, `s` under *time unit*) would be read in any text.
+    if (w && w.length >= min && /^[a-z-]+$/.test(w) && !own.has(w)) out.add(w);
+  };
+  const antonyms = (synset: Synset, me: number) => {
+    for (const p of synset.pointers) {
+      if (p.symbol !== '!' || (p.source !== 0 && p.source !== me)) continue;
+      const target = synsetAt(p.pos, p.offset);
+      if (target) add(target.words[p.target - 1]);
+    }
+  };
+  // Sister terms only for a noun that is no adjective too: an adjective's noun senses (*maximum* as an amount, *annual* as
+  // a plant) have sisters that oppose nothing (*lot*, *much*).
+  const firstNoun = e.synsets.some((s) => s.pos === 'adj') ? undefined : e.synsets.find((s) => s.pos === 'noun');
+  for (const sense of e.synsets) {
+    const { synset, base } = sense;
+    antonyms(synset, synset.words.indexOf(base) + 1);
+    if (synset.satellite) {
+      for (const p of synset.pointers) {
+        if (p.symbol !== '&') continue;
+        const head = synsetAt(p.pos, p.offset);
+        if (head) for (let i = 0; i < head.words.length; i++) antonyms(head, i + 1);
+      }
+    }
+    if (sense !== firstNoun) continue;
+    for (const p of synset.pointers) {
+      if (p.symbol !== '@') continue;
+      const hyper = synsetAt(p.pos, p.offset);
+      const hyponyms = hyper?.pointers.filter((x) => x.symbol === '~') ?? [];
+      if (hyponyms.length > SISTERS_MAX) continue;
+      for (const h of hyponyms) {
+        const sister = synsetAt(h.pos, h.offset);
+        if (sister && !sister.words.includes(base)) for (const w of sister.words.slice(0, RELATED_PER_SYNSET)) add(w, 4);
+      }
+    }
+  }
+  e.contrasts = [...out];
+  return e.contrasts;
 }
 
 /** Particles of English phrasal verbs, as WordNet writes them after the verb (`pass_on`, `carry_out`, `hand_back`). */
