@@ -49,6 +49,19 @@ export interface ClaimResult {
   evidence: Evidence[];
 }
 
+/**
+ * Which mechanism of `compare` made a claim's verdict (finer than its `rule`: `amount-conflict`, `date-conflict`,
+ * `numbers-conflict-document-names`, `negation-reversed`, `reversed-document-names`, `name-replaced`, `role-replaced`,
+ * `support-covered`, `support-document-names`, `graded:…`), for the quality benches' audit of each rule (issue 26, ninth
+ * round). Kept beside the result, not in it: the report's shape (SPEC) and its certificate's hash stay as they were.
+ */
+const reasons = new WeakMap<object, string>();
+export const reasonOf = (r: Pick<ClaimResult, 'verdict' | 'rule'>): string => reasons.get(r) ?? (r.verdict === 'unverifiable' ? 'none' : r.rule);
+function explained<T extends Pick<ClaimResult, 'verdict' | 'rule'>>(r: T, reason: string | undefined): T {
+  if (reason) reasons.set(r, reason);
+  return r;
+}
+
 /** Thresholds of docs/verifier.md, on the weighted share of the claim's words found in a sentence. */
 export const THRESHOLDS = {
   /** Supported: at least this share, every amount, date and name of the claim found, same polarity. */
@@ -869,7 +882,7 @@ export class Verifier {
     for (const seg of eachClaim(text, isContent)) {
       let result = this.judged.get(seg.text);
       if (!result) this.judged.set(seg.text, (result = this.judge(this.analyse(seg))));
-      out.push({ text: result.text, start: seg.start, end: seg.end, verdict: result.verdict, rule: result.rule, evidence: result.evidence });
+      out.push(explained({ text: result.text, start: seg.start, end: seg.end, verdict: result.verdict, rule: result.rule, evidence: result.evidence }, reasonOf(result)));
       await this.breathe();
     }
     return out;
@@ -1478,9 +1491,9 @@ export class Verifier {
     // A capitalised word of the claim (a nationality, a plan, a product line) that no passage mentions: the
     // claim is about something the evidence does not cover.
     const unknown = claim.capitals.find((w) => !this.mentioned({ text: w, words: [w], kind: 'name', start: 0, end: 0 }));
-    let best: { verdict: Verdict; rule: string; score: number; id: number } | null = null;
+    let best: { verdict: Verdict; rule: string; reason?: string; score: number; id: number } | null = null;
     let nearest: { score: number; id: number } | null = null;
-    let support: { verdict: Verdict; rule: string; score: number; own?: number; id: number } | null = null;
+    let support: { verdict: Verdict; rule: string; reason?: string; score: number; own?: number; id: number } | null = null;
     const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
     // The candidates a graded support may come from (fourth round), those covering most of the claim's weight first.
     const graded: { coverage: number; id: number; held: Cover }[] = [];
@@ -1511,9 +1524,9 @@ export class Verifier {
     for (const g of graded.slice(0, GRADED_TRIES)) {
       if (best) break;
       const r = this.compare(claim, this.sentences[g.id]!, g.held, true);
-      if (r.verdict !== 'unverifiable') best = { ...r, id: g.id };
+      if (r.verdict !== 'unverifiable') best = { ...r, reason: `graded:${r.reason ?? r.rule}`, id: g.id };
     }
-    if (best && !unknown) return { ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] };
+    if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
   }
@@ -1848,7 +1861,7 @@ export class Verifier {
    * The verdict one sentence gives a claim, by the rules in the order of docs/verifier.md, from what of the claim it
    * holds (`cover`, kept by judge for a graded read of the same candidate).
    */
-  private compare(claim: Claim, s: Sentence, held: Cover, gradedRead = false): { verdict: Verdict; rule: string; score: number; own?: number; coverage?: number } {
+  private compare(claim: Claim, s: Sentence, held: Cover, gradedRead = false): { verdict: Verdict; rule: string; reason?: string; score: number; own?: number; coverage?: number } {
     const { score, full, coverage, uncovered, flipped, strictPossible, gradedPossible } = held;
     const none = { verdict: 'unverifiable' as const, rule: 'none', score };
     // An option left unticked (`☐ prononcer la réception sans réserve`, `- [ ] …`) is one the document did not choose: it states nothing.
@@ -1957,7 +1970,7 @@ export class Verifier {
       // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
       const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' ? 'dates' : null;
       if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
-        return { verdict: 'contradicted', rule: conflict, score: full };
+        return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-document-names`, score: full };
       }
       if (amounts !== 'match' || when !== 'match' || (absent.length > 0 && !docOnly())) return none;
       // Fifth round (precision): a sentence saying nothing of the claim itself supports nothing (saysNothingOf). A graded
@@ -1975,13 +1988,13 @@ export class Verifier {
       // Papeterie Gendrault, …`, `La remise de … de Papeterie Gendrault`) and the sentence holds every word of the claim
       // (a pronoun's antecedent, its context, included) with the opposite polarity: the document's own statement reversed.
       if (polarity === 'opposite' && covered && absent.every(aboutName) && this.oppositeStands(claim, s)) {
-        return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
+        return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: 'reversed-document-names', score: full };
       }
       if (polarity !== 'same') return none;
       if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
-      return { verdict: 'supported', rule, score: full, own: score };
+      return { verdict: 'supported', rule, reason: covered ? 'support-document-names' : 'support-graded', score: full, own: score };
     }
     if (absent.length > 0) {
       // A name the sentence does not hold: another name of the same kind in its place, said of what the claim
@@ -1990,17 +2003,17 @@ export class Verifier {
       const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
       const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
       if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
-      if (absent.length === 1) return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', score } : none;
+      if (absent.length === 1) return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced', score } : none;
       // Sixth round: several names absent from the sentence, one of them replaced there by a name of its shape (as many
       // words) and the others mentioned by the document (`Payroll questions … at Fennimore go to Rosalind Achterberg` in
       // Fennimore's policy, against `… go to the Payroll Lead, Rosalyn Achterfeld`): the others are left to the document.
       const replaced = absent.filter((e) => this.replacedName(claim, s, e)?.words.length === e.words.length);
       const left = absent.filter((e) => !replaced.includes(e)).every((e) => this.inPassage(e, s.passage));
-      return replaced.length === 1 && left ? { verdict: 'contradicted', rule: 'entities', score } : none;
+      return replaced.length === 1 && left ? { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced-among-several', score } : none;
     }
     // Sixth round: the sentence has another name act for the party the claim's name acts for (`signed for the Landlord by
     // Simon Fenwick, and for the Tenant by Rachel Okafor` against `signed for the tenant by Simon Fenwick`).
-    if (covered && amounts === 'match' && when === 'match' && this.rolesAgainst(claim, s) === 'replaced') return { verdict: 'contradicted', rule: 'entities', score: full };
+    if (covered && amounts === 'match' && when === 'match' && this.rolesAgainst(claim, s) === 'replaced') return { verdict: 'contradicted', rule: 'entities', reason: 'role-replaced', score: full };
     // Eighth round: a name held only through the document's head names contradicts an amount as it supports one. The seventh
     // round's exception (such a name never contradicting an amount) came of one wrong conflict on tuning-6, a year read as an
     // amount (`for 2026` against `21,585.00`): years alone are no amounts now (`amountsOf`).
@@ -2010,8 +2023,8 @@ export class Verifier {
     const negatedFact = (f: Fact<unknown>) =>
       DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
     if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
-    if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', score: full };
-    if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', score: full };
+    if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', reason: 'amount-conflict', score: full };
+    if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', reason: 'date-conflict', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
     if (polarity === 'opposite') {
@@ -2021,7 +2034,7 @@ export class Verifier {
       // (`after the end of the membership` against `the membership starts on 1 October 2026`), not against the claim. (An
       // amount's antonym, `en baisse de 9 %` against `en hausse de 9 %`, is what the amount is said of: it stays a conflict.)
       if (flipped && when === 'missing') return none;
-      return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', score: full };
+      return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
     // A condition or exception in the sentence the claim does not state (`open to all staff except contractors`): partial.
@@ -2034,7 +2047,7 @@ export class Verifier {
     // table row with its column headers) must hold it, now that the document's head names may cover the rest of a name.
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
-    return { verdict: 'supported', rule, score: full, own: score };
+    return { verdict: 'supported', rule, reason: 'support-covered', score: full, own: score };
   }
 
   /**
