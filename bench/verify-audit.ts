@@ -4,7 +4,8 @@
  * verdict is counted under the mechanism that made it (`reasonOf`, finer than the report's `rule`), with how many were
  * right, per set. A rule whose verdicts are few, or right only on the set it was written for, is suspect.
  *
- *   npx tsx bench/verify-audit.ts [--sets tuning,tuning-2,…]   WRONG=1 lists every wrong supported / contradicted verdict
+ *   npx tsx bench/verify-audit.ts [--sets tuning,tuning-2,…]   WRONG=1 lists every wrong supported / contradicted verdict,
+ *   ALL=1 every supported / contradicted verdict with its mechanism (to compare two versions)
  *
  * Held-out sets are refused: they are measured by the coordinator only.
  */
@@ -37,6 +38,7 @@ for (const name of sets) {
     if (got === claim.label) cell[1]++;
     else wrong.push(`- ${name} ${claim.id} [${claim.kind}] ${claim.label} -> ${got} (${reasonOf(decisive)}): ${claim.claim}\n    evidence: ${decisive.evidence[0]?.quote ?? '-'}`);
     row.set(name, cell);
+    if (process.env.ALL) console.log(`${name} ${claim.id} ${claim.label} -> ${got} ${reasonOf(decisive)}`);
   }
 }
 console.log(`| verdict and mechanism | ${sets.join(' | ')} | all |`);

@@ -56,6 +56,14 @@ export interface ClaimResult {
  * round). Kept beside the result, not in it: the report's shape (SPEC) and its certificate's hash stay as they were.
  */
 const reasons = new WeakMap<object, string>();
+
+/**
+ * Ninth round (precision): a claim dated by its year alone (`in 2025`, `in spring 2025`) against a sentence dating the thing
+ * in another year: most often two occurrences of a thing that recurs (a yearly sale, an annual meeting, a season's
+ * timetable), the document telling when this one is and nothing of the other. No conflict of dates comes of it; a claim
+ * dated to the month or the day still conflicts.
+ */
+const yearOnly = (claim: { dates: { fact: DateSpan }[] }) => claim.dates.length > 0 && claim.dates.every((d) => d.fact.granularity === 'year');
 export const reasonOf = (r: Pick<ClaimResult, 'verdict' | 'rule'>): string => reasons.get(r) ?? (r.verdict === 'unverifiable' ? 'none' : r.rule);
 function explained<T extends Pick<ClaimResult, 'verdict' | 'rule'>>(r: T, reason: string | undefined): T {
   if (reason) reasons.set(r, reason);
@@ -368,6 +376,8 @@ interface Sentence {
   header: string[] | null;
   /** Eighth round: the heading of the list the sentence is an item of, where that heading is negated (`What is not covered`). */
   negatedHeading?: string;
+  /** Ninth round: the previous sentence, where this one opens on a pronoun subject (its antecedent, also in its context). */
+  antecedent?: string;
   facts?: Facts;
   /** Folded words of the sentence itself (filled on first need). */
   words?: Set<string>;
@@ -813,14 +823,14 @@ export class Verifier {
         // Eighth round: an item of a list under a negated heading (`## What is not covered`, `Ne sont pas compris :`) is said with
         // the heading's polarity.
         const negatedHeading = sectionNegated && LIST_ITEM.test(whole.text) ? section : undefined;
-        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader, negatedHeading);
+        for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader, negatedHeading, antecedent);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
       }
     }
   }
 
-  private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null, negatedHeading?: string): void {
+  private addSentence(passage: number, seg: Segment, contextText: string, header: string[] | null, negatedHeading?: string, antecedent?: string): void {
     const { stems, numbers } = this.contentStems(seg.text);
     let contextId = this.contextIds.get(contextText);
     if (contextId === undefined) {
@@ -846,7 +856,7 @@ export class Verifier {
       list.push(id);
       if (!s.startsWith('#')) unique.push(s);
     }
-    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header, ...(negatedHeading ? { negatedHeading } : {}) });
+    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header, ...(negatedHeading ? { negatedHeading } : {}), ...(antecedent ? { antecedent } : {}) });
     this.contextOf.push(contextId);
   }
 
@@ -1319,6 +1329,22 @@ export class Verifier {
           if (st && w.negated && !polarity.has(st)) polarity.set(st, [true]);
         }
       }
+      // Ninth round (precision): a sentence opening on a pronoun takes the words it does not say from the previous sentence
+      // (its antecedent, its context). The antecedent's subject is what the pronoun stands for: under the sentence's own
+      // polarity (`It is not available to warehouse staff` after `Remote work is open to …`). The rest of the antecedent (after
+      // its verb) is said there, with the polarity it has there (`il restera ouvert du lundi au samedi` after `le caveau ne
+      // sera pas ouvert le dimanche`: *dimanche* is negated), so a claim word held only there is not read as the sentence's.
+      if (s.antecedent) {
+        const own = new Set(polarity.keys());
+        const verbAt = readClaim(s.antecedent, this.language).verbAt;
+        for (const w of verbAt < 0 ? [] : scopedWords(s.antecedent).filter((x) => x.start > verbAt)) {
+          const st = this.stemOf(w.w);
+          if (!st || own.has(st)) continue;
+          let list = polarity.get(st);
+          if (!list) polarity.set(st, (list = []));
+          list.push(w.negated);
+        }
+      }
       f.polarity = polarity;
       f.negatedRuns = negatedRuns;
     }
@@ -1349,6 +1375,27 @@ export class Verifier {
     if (claim.quantities.length + claim.dates.length > 0) return true;
     const runs = this.polarityIn(s).negatedRuns;
     return !(runs.length > 0 && [...this.quantitiesIn(s), ...this.datesIn(s)].some((f) => runs.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1)));
+  }
+
+  /**
+   * Ninth round (precision): a statement reversed by an antonym (`starts` against `ends`, no negation on either side) is the
+   * sentence's own only where the sentence itself states each amount and date of the claim (equal), not only its context:
+   * a claim's date held by the previous sentence or the title, against a sentence whose antonym is about another moment of
+   * the same thing (`… what stores must do before the event starts` after `the event runs … until … 12 April 2026`, against
+   * `the event ends … on 12 April 2026`), is no reversal. (A negation is the statement's own polarity: not read here.)
+   */
+  private antonymOwnFacts(claim: Claim, s: Sentence, flipped: boolean): boolean {
+    if (claim.quantities.length + claim.dates.length === 0) return true;
+    if (!flipped) {
+      const f = this.polarityIn(s).polarity;
+      let read = this.decide(claim, f, claim.predicate);
+      if (read.decisions.length === 0) read = this.decide(claim, f, claim.stems);
+      if (read.flips.length === 0) return true;
+    }
+    if (claim.quantities.length + claim.dates.length === 0) return true;
+    const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
+    const ds = claim.dates.length > 0 ? this.datesIn(s) : [];
+    return claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact))) && claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact)));
   }
 
   /**
@@ -1968,7 +2015,7 @@ export class Verifier {
       // Eighth round: the names of what the claim is about left to the document (`for shipment MFF-SHP-30977` in that shipment's
       // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
       // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
-      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' ? 'dates' : null;
+      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' && !yearOnly(claim) ? 'dates' : null;
       if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
         return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-document-names`, score: full };
       }
@@ -1987,7 +2034,7 @@ export class Verifier {
       // Seventh round: the claim's names left to the document are all of what it is about (before its verb, `Chez
       // Papeterie Gendrault, …`, `La remise de … de Papeterie Gendrault`) and the sentence holds every word of the claim
       // (a pronoun's antecedent, its context, included) with the opposite polarity: the document's own statement reversed.
-      if (polarity === 'opposite' && covered && absent.every(aboutName) && this.oppositeStands(claim, s)) {
+      if (polarity === 'opposite' && covered && absent.every(aboutName) && this.oppositeStands(claim, s) && this.antonymOwnFacts(claim, s, flipped)) {
         return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: 'reversed-document-names', score: full };
       }
       if (polarity !== 'same') return none;
@@ -2024,6 +2071,7 @@ export class Verifier {
       DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
     if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', reason: 'amount-conflict', score: full };
+    if (when === 'conflict' && yearOnly(claim)) return none;
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', reason: 'date-conflict', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
@@ -2033,7 +2081,10 @@ export class Verifier {
       // Seventh round: an antonym in a sentence that does not state the claim's date is about the other end of the thing
       // (`after the end of the membership` against `the membership starts on 1 October 2026`), not against the claim. (An
       // amount's antonym, `en baisse de 9 %` against `en hausse de 9 %`, is what the amount is said of: it stays a conflict.)
+      // Ninth round (precision): the same where the sentence's antonym is read through the word-by-word polarity (`before the
+      // event starts` against `the event ends`), and where the claim's date is held only by the sentence's context.
       if (flipped && when === 'missing') return none;
+      if (!this.antonymOwnFacts(claim, s, flipped)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
