@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { reasonOf, Verifier, type ClaimResult } from '../../src/modules/verify/engine.js';
+
+/** The result of one claim against passages (each a document of its own). */
+async function judge(claim: string, ...documents: string[]): Promise<ClaimResult> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!;
+}
+
+/**
+ * Ninth round of issue 26 (docs/quality.md, "Ninth round: precision on unseen documents"): contradictions made on a
+ * document the rules had never seen (tuning-7, last round's validation set), each by a sentence that was not about the
+ * claim's fact. Sentences written for these tests, none from a labelled set.
+ */
+describe('ninth round: precision of contradictions', () => {
+  it('a word a pronoun sentence takes from its antecedent keeps the antecedent’s polarity (no reversal)', async () => {
+    const doc = "## 5. Piscine\n\nLe comité décide que le bassin ne sera pas ouvert le dimanche pendant l'hiver (de novembre à mars) ; il restera ouvert du lundi au samedi, de 9 h à 12 h et de 14 h à 19 h.";
+    expect((await judge('Le bassin ne sera pas ouvert le dimanche de novembre à mars.', doc)).verdict).not.toBe('contradicted');
+    // The statement itself reversed in its own sentence is still a contradiction.
+    expect((await judge('Le bassin sera ouvert le dimanche pendant l’hiver.', doc)).verdict).toBe('contradicted');
+  });
+
+  it('the antecedent’s subject stays under the pronoun sentence’s negation', async () => {
+    const doc = '# Ambrel Logistics flexible working policy\n\n## Eligibility\n\nFlexible working is open to employees who have completed their trial period. It is not available to drivers or to security guards, whose shifts are fixed.';
+    expect((await judge('Drivers at Ambrel Logistics are eligible for flexible working.', doc)).verdict).toBe('contradicted');
+  });
+
+  it('an antonym about another moment, the claim’s date only in the context, does not reverse the claim', async () => {
+    const doc = 'Our Autumn Clearance runs from Monday 5 October 2026 until close of business on Sunday 1 November 2026. This note lists the reductions and what branches must prepare before the clearance starts.';
+    const r = await judge('The Autumn Clearance ends at close of business on Sunday 1 November 2026.', doc);
+    expect(r.verdict).not.toBe('contradicted');
+    // The same antonym with the claim's date in its own sentence is a reversal.
+    expect((await judge('The Autumn Clearance starts on 1 November 2026.', 'The Autumn Clearance ends on 1 November 2026.')).verdict).toBe('contradicted');
+  });
+
+  it('a claim dated by its year alone is not contradicted by another year’s dates (another occurrence)', async () => {
+    const doc = '# Ambrel Market price note\n\nOur Autumn Clearance runs from Monday 5 October 2026 until close of business on Sunday 1 November 2026 (four weeks). This note lists the reductions.';
+    expect((await judge('Ambrel Market ran the same Autumn Clearance with the same products in autumn 2025.', doc)).verdict).toBe('unverifiable');
+    // Dated to the day, it still conflicts.
+    expect((await judge('The Autumn Clearance runs from 5 October 2025.', doc)).verdict).toBe('contradicted');
+  });
+
+  it('each verdict keeps the mechanism that made it', async () => {
+    const r = await judge('The annual licence costs 1 400 EUR.', 'The annual licence costs 1 200 EUR.');
+    expect(r.verdict).toBe('contradicted');
+    expect(reasonOf(r)).toBe('amount-conflict');
+    expect(Object.keys(r).sort()).toEqual(['end', 'evidence', 'rule', 'start', 'text', 'verdict']);
+    const s = await judge('The annual licence costs 1 200 EUR.', 'The annual licence costs 1 200 EUR.');
+    expect(reasonOf(s)).toBe('support-covered');
+  });
+});
