@@ -57,13 +57,7 @@ export interface ClaimResult {
  */
 const reasons = new WeakMap<object, string>();
 
-/**
- * Ninth round (precision): a claim dated by its year alone (`in 2025`, `in spring 2025`) against a sentence dating the thing
- * in another year: most often two occurrences of a thing that recurs (a yearly sale, an annual meeting, a season's
- * timetable), the document telling when this one is and nothing of the other. No conflict of dates comes of it; a claim
- * dated to the month or the day still conflicts.
- */
-const yearOnly = (claim: { dates: { fact: DateSpan }[] }) => claim.dates.length > 0 && claim.dates.every((d) => d.fact.granularity === 'year');
+
 export const reasonOf = (r: Pick<ClaimResult, 'verdict' | 'rule'>): string => reasons.get(r) ?? (r.verdict === 'unverifiable' ? 'none' : r.rule);
 function explained<T extends Pick<ClaimResult, 'verdict' | 'rule'>>(r: T, reason: string | undefined): T {
   if (reason) reasons.set(r, reason);
@@ -1378,6 +1372,19 @@ export class Verifier {
   }
 
   /**
+   * Ninth round (precision): a claim dated by its year alone (`in 2025`, `in spring 2025`) against a sentence that dates the
+   * thing only to the day or the month, in another year (`runs from 16 March 2026 until 12 April 2026`): the sentence
+   * dates one occurrence of a thing that may recur (a yearly sale, an annual meeting, a season's timetable) and says
+   * nothing of another year's. No conflict of dates comes of it. A year against a year (`founded in 2009` against `founded
+   * in 2008`) and a claim dated to the month or the day still conflict.
+   */
+  private yearAgainstDays(claim: Claim, s: Sentence): boolean {
+    if (claim.dates.length === 0 || !claim.dates.every((d) => d.fact.granularity === 'year')) return false;
+    const own = this.datesIn(s);
+    return own.length > 0 && own.every((d) => d.fact.granularity === 'day' || d.fact.granularity === 'month');
+  }
+
+  /**
    * Ninth round (precision): a statement reversed by an antonym (`starts` against `ends`, no negation on either side) is the
    * sentence's own only where the sentence itself states each amount and date of the claim (equal), not only its context:
    * a claim's date held by the previous sentence or the title, against a sentence whose antonym is about another moment of
@@ -2015,7 +2022,7 @@ export class Verifier {
       // Eighth round: the names of what the claim is about left to the document (`for shipment MFF-SHP-30977` in that shipment's
       // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
       // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
-      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' && !yearOnly(claim) ? 'dates' : null;
+      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
       if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
         return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-document-names`, score: full };
       }
@@ -2071,7 +2078,7 @@ export class Verifier {
       DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
     if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', reason: 'amount-conflict', score: full };
-    if (when === 'conflict' && yearOnly(claim)) return none;
+    if (when === 'conflict' && this.yearAgainstDays(claim, s)) return none;
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', reason: 'date-conflict', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
