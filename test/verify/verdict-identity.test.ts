@@ -83,3 +83,23 @@ describe('verdicts kept by the verifier speed work', () => {
     expect(cache.size).toBe(50);
   });
 });
+
+describe("a claim stem's shared reading (what cover reads of it, kept per verifier)", () => {
+  it('is read again once passages are added: the same report as a fresh verifier over all of them', async () => {
+    // The claim's words weigh less once the added passages repeat them, so the evidence's score (the weighted share of the
+    // claim the sentence holds: `promptly` missing) moves: a reading kept from before the passages were added gives 0.713.
+    const first = [{ source: 'lease.md', content: 'The tenant pays the rent to the landlord. The landlord insures the building.' }];
+    const more = [{ source: 'notes.md', content: 'The tenant signed the lease. The tenant moved in. The tenant left the keys. The rent is reviewed.' }];
+    const claim = 'The tenant promptly pays the rent to the landlord.';
+    const v = new Verifier(claim);
+    await v.addPassages(first);
+    // Another claim writing the same words (a claim's own text is judged once per verifier).
+    await v.verify('The tenant pays the rent promptly to the landlord.');
+    await v.addPassages(more);
+    const fresh = new Verifier(claim);
+    await fresh.addPassages([...first, ...more]);
+    const expected = await fresh.verify(claim);
+    expect(expected[0]!.evidence[0]!.score).toBe(0.687);
+    expect(await v.verify(claim)).toEqual(expected);
+  });
+});
