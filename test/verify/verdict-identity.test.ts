@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadHalf } from '../../bench/support/quality-set.js';
 import { verifyInput } from '../../bench/support/verify-input.js';
 import { SentenceFactsCache, Verifier, type ClaimResult, type PassageInput } from '../../src/modules/verify/engine.js';
+import { words, wordsOf } from '../../src/modules/verify/text.js';
 
 /**
  * The verifier's speed work (issues 26 and 28) must not change a verdict: every report below is compared,
@@ -101,5 +102,21 @@ describe("a claim stem's shared reading (what cover reads of it, kept per verifi
     const expected = await fresh.verify(claim);
     expect(expected[0]!.evidence[0]!.score).toBe(0.687);
     expect(await v.verify(claim)).toEqual(expected);
+  });
+});
+
+describe('the folded words of a text without offsets (wordsOf)', () => {
+  it("are words()'s, runs over 40 characters left out, in ASCII and in other scripts", () => {
+    const long = 'x'.repeat(41);
+    for (const text of [
+      'The Tenant pays €1,200 on 3 March 2026 (INV-2025-0412).',
+      `A run ${long} and ${'y'.repeat(40)} here.`,
+      `Le locataire réglera l'échéance ${'é'.repeat(41)} au bailleur, soit 2 916 € TTC.`,
+      'Ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ and naïve café',
+      '',
+    ]) {
+      expect(wordsOf(text), text).toEqual(words(text).map((w) => w.w));
+    }
+    expect(wordsOf(`a ${long} b`)).toEqual(['a', 'b']);
   });
 });

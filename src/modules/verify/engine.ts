@@ -13,7 +13,7 @@ import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
-import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, type Language } from './text.js';
+import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
 
@@ -761,7 +761,7 @@ export class Verifier {
     private readonly checkpoint: () => void = () => {},
     private readonly factsCache?: SentenceFactsCache,
   ) {
-    this.language = detectLanguage(words(text.slice(0, 20_000)).map((w) => w.w));
+    this.language = detectLanguage(wordsOf(text.slice(0, 20_000)));
     this.stem = stemmerFor(this.language);
     this.antonyms = antonymsFor(this.stem);
     this.paraphrases = paraphraseStems(this.language, this.stem);
@@ -803,7 +803,7 @@ export class Verifier {
     for (const p of passages) {
       const index = this.passages.length;
       this.passages.push(p);
-      if (detectLanguage(words(p.content.slice(0, LANGUAGE_SAMPLE)).map((w) => w.w)) !== this.language) this.foreignPassages++;
+      if (detectLanguage(wordsOf(p.content.slice(0, LANGUAGE_SAMPLE))) !== this.language) this.foreignPassages++;
       // The document's own context, carried by each of its sentences: its name, its title (first heading),
       // the current section's heading and, in a table, the header row.
       const name = p.source.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[-_]+/g, ' ');
@@ -1202,7 +1202,7 @@ export class Verifier {
         const col = cells.findIndex((c) => fact.start >= c.start && fact.start < c.end);
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
         const cell = header?.[col];
-        const column = cell ? { words: new Set(words(cell).map((w) => w.w)), stems: new Set(this.contentStems(cell).stems) } : undefined;
+        const column = cell ? { words: new Set(wordsOf(cell)), stems: new Set(this.contentStems(cell).stems) } : undefined;
         return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), ...(column ? { column } : {}) };
       });
     }
@@ -1306,7 +1306,7 @@ export class Verifier {
   private rowWords(s: Sentence): Set<string> {
     if (!s.header) return this.sentenceWords(s);
     const f = this.facts(s);
-    return (f.rowWords ??= new Set([...this.sentenceWords(s), ...words(s.header.join(' ')).map((w) => w.w)]));
+    return (f.rowWords ??= new Set([...this.sentenceWords(s), ...wordsOf(s.header.join(' '))]));
   }
 
   /** Folded words of the sentence's context without its document's head names (the parties, `headNames`). */
@@ -1314,7 +1314,7 @@ export class Verifier {
     let context = this.contextWords.get(s.contextText);
     if (!context) {
       const own = s.contextText.slice(0, s.contextText.lastIndexOf(' \n '));
-      this.contextWords.set(s.contextText, (context = new Set(words(own).map((w) => w.w))));
+      this.contextWords.set(s.contextText, (context = new Set(wordsOf(own))));
     }
     return context;
   }
@@ -1322,7 +1322,7 @@ export class Verifier {
   /** Folded words of the sentence and its context. */
   private wordsIn(s: Sentence): Set<string> {
     const f = this.facts(s);
-    return (f.words ??= new Set([...words(s.seg.text).map((w) => w.w), ...words(s.contextText).map((w) => w.w)]));
+    return (f.words ??= new Set([...wordsOf(s.seg.text), ...wordsOf(s.contextText)]));
   }
 
   /** Each stem of the sentence with whether a negation governs each occurrence, and the runs a negation governs. */
@@ -1384,7 +1384,7 @@ export class Verifier {
   /** A word of the sentence whose meaning holds a negation. */
   private negativeIn(s: Sentence): boolean {
     const f = this.facts(s);
-    return (f.negative ??= hasNegativeMeaning(words(s.seg.text).map((w) => w.w)));
+    return (f.negative ??= hasNegativeMeaning(wordsOf(s.seg.text)));
   }
 
   /**
@@ -1454,7 +1454,7 @@ export class Verifier {
   }
 
   private sentenceWords(s: Sentence): Set<string> {
-    return (s.words ??= new Set(words(s.seg.text).map((w) => w.w)));
+    return (s.words ??= new Set(wordsOf(s.seg.text)));
   }
 
   /** The shorter forms of `stem` a sentence may hold instead (at least five letters: `month` of `monthli`), longest first, cut once per stem. */
@@ -2343,7 +2343,7 @@ export class Verifier {
     let set = this.passageWords[passage];
     if (!set) {
       const p = this.passages[passage]!;
-      this.passageWords[passage] = set = new Set(words(`${p.source}\n${p.content}`).map((w) => w.w));
+      this.passageWords[passage] = set = new Set(wordsOf(`${p.source}\n${p.content}`));
     }
     return e.words.every((w) => set.has(w));
   }

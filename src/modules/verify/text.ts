@@ -70,6 +70,17 @@ export function words(text: string): Word[] {
   return out;
 }
 
+/** The folded words of a text without their offsets (`words(text).map((w) => w.w)`, without an object per word). */
+export function wordsOf(text: string): string[] {
+  if (isAscii(text)) {
+    const found = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    return found.some((w) => w.length > MAX_WORD) ? found.filter((w) => w.length <= MAX_WORD) : found;
+  }
+  const out: string[] = [];
+  for (const m of text.match(/[\p{L}\p{N}]+/gu) ?? []) if (m.length <= MAX_WORD) out.push(fold(m));
+  return out;
+}
+
 export type { Language } from './language.js';
 
 const EN = new Set(
