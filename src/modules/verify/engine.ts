@@ -221,6 +221,14 @@ const FRACTION_NUMERATORS: Record<string, number> = {
 };
 const FRACTION_DENOMINATORS: Record<string, number> = { quarter: 4, fifth: 5, tenth: 10, hundredth: 100, quart: 4, cinquieme: 5, dixieme: 10, centieme: 100 };
 
+/**
+ * `before VAT`, `before tax` say the tax basis of an amount, as `excluding VAT` does (`€4,750 a month before VAT` against
+ * `€4,750 (excluding VAT)`): `before` is read as `excl`, of the paraphrase lexicon's group of `excluding`, `net`, `HT`, `hors`.
+ */
+const TAX_BEFORE = /(?<![\p{L}])([Bb])efore(?=\s+(?:VAT|vat|[Tt]ax(?:es)?|TVA)(?![\p{L}]))/gu;
+const taxBasis = (text: string) => text.replace(TAX_BEFORE, 'excl  ');
+/** A clause's or section's number opening a sentence (`6.1 `, `12.3.2 `), before a capitalised word: what precedes it, then the number. */
+const CLAUSE_NUMBER = /^([\s>*_#]*(?:[-+•]\s+)?)\d{1,3}(?:\.\d{1,3}){1,3}\.?\s+(?=\p{Lu})/u;
 /** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */
 function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
   // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
@@ -233,6 +241,10 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
       !times.some((t) => q.start < t.end && q.end > t.start) &&
       (q.dimension !== null || !/(?<![\p{L}])\p{Lu}[\p{L}-]*\s+$/u.test(text.slice(Math.max(0, q.start - 30), q.start))),
   );
+  // The number of a clause or section opening the sentence (`6.1 The Processor shall…`, `4.3 Partial repayments…`) numbers the
+  // text, it is no amount: a figure with dots between its parts, no unit, and a capitalised word after it.
+  const numbering = CLAUSE_NUMBER.exec(text);
+  if (numbering) for (let i = amounts.length - 1; i >= 0; i--) if (amounts[i]!.start === numbering[1]!.length && amounts[i]!.dimension === null) amounts.splice(i, 1);
   // Eighth round (support): a number word in an idiom is no amount: `d'une année sur l'autre`, `from one year to the next`
   // (a year read as 12 months), `à neuf`, `comme neuf` (new, not nine).
   for (let i = amounts.length - 1; i >= 0; i--) {
@@ -245,8 +257,11 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     const d = FRACTION_DENOMINATORS[fold(m[2]!).replace(/s$/, '')];
     const start = m.index!;
     const end = start + m[0].length;
-    if (!n || !d || amounts.some((q) => q.start < end && q.end > start) || /(?:per|each|every|once|twice|times|par|chaque|fois)\s+$/iu.test(text.slice(Math.max(0, start - 10), start))) continue;
+    // The numerator word read alone (`seven` of `seven-tenths`, its unit the denominator) is the fraction's, not an amount of its own.
+    const own = (q: Quantity) => q.start >= start && q.end <= end && q.dimension === null;
+    if (!n || !d || amounts.some((q) => q.start < end && q.end > start && !own(q)) || /(?:per|each|every|once|twice|times|par|chaque|fois)\s+$/iu.test(text.slice(Math.max(0, start - 10), start))) continue;
     if (/^\s+(?:of\s+(?:the|a)\s+year|de\s+l['’]ann[ée]e|d['’]heure|of\s+an\s+hour)/iu.test(text.slice(end, end + 20))) continue;
+    for (let i = amounts.length - 1; i >= 0; i--) if (own(amounts[i]!)) amounts.splice(i, 1);
     amounts.push({ value: (100 * n) / d, figure: (100 * n) / d, unit: '%', dimension: 'ratio', start, end });
   }
   amounts.sort((a, b) => a.start - b.start);
@@ -272,7 +287,7 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     if (rate && per && !per.dimension.startsWith('time') && rate[1]!.length > 1) {
       q.per = per.unit;
       q.end += rate[0].length;
-    }
+    } else if (rate && !per && !q.period && PER_ITEM.test(rate[0]) && !STOP_WORDS.has(fold(rate[1]!)) && !MAY_NAME_PERIOD.test(rate[1]!)) q.perItem = true;
   }
   return [...amounts, ...times].sort((a, b) => a.start - b.start);
 }
@@ -289,6 +304,13 @@ const HEADING = /^#{1,6}\s/u;
 const YEAR = '#year';
 /** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
 const PER_MEASURE = /^\s*(?:per|par|a|an|each|le|la|\/)\s*(\p{L}+)(?![\p{L}\p{N}])/iu;
+
+/** The longest parenthesis read as a figure's qualifier. */
+const ASIDE_MAX = 40;
+/** A parenthesis right after a figure (`€4,750 (excluding VAT)`), its closing marks of emphasis apart. */
+const AFTER_ASIDE = new RegExp(`^[*_]*\\s*\\(([^()]{1,${ASIDE_MAX}})\\)`, 'u');
+/** The markers of a price or count per item (`per visit`, `par personne`, `each`), not the articles `a`, `le` that may start a noun phrase. */
+const PER_ITEM = /^\s*(?:per|par|each|\/)\s*/iu;
 
 /** Periods a rate is counted over, by their nouns (after `per`, `a`, `par`…) and their adjectives and adverbs. */
 const PERIOD_NOUNS: Record<string, string> = {
@@ -549,6 +571,8 @@ function verifierNames(entities: Entity[]): Entity[] {
  * `per year`) only for the same figure (a conflict): another figure may be the same rate converted.
  */
 const amountsComparable = (a: Quantity, b: Quantity) =>
+  // A rate over a period against a price per item (`£58,320 a year` against `£148 per visit`): two facts, unless the figure is one.
+  ((!a.period || !b.perItem) && (!b.period || !a.perItem) || sameValue(a.value, b.value)) &&
   (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit) &&
   (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)) &&
   (a.per === b.per || sameValue(a.value, b.value));
@@ -787,7 +811,7 @@ export class Verifier {
 
   private contentStems(text: string): { stems: string[]; numbers: string[] } {
     // Folded once for the whole text (offsets are not needed here): far cheaper than word by word.
-    const folded = foldedWords(text);
+    const folded = foldedWords(text.includes('efore') ? taxBasis(text) : text);
     const stems: string[] = [];
     const numbers: string[] = [];
     for (const w of folded) {
@@ -1232,6 +1256,9 @@ export class Verifier {
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
       if (at > 0) own = [...own, ...inherited(at)];
+      // A parenthesis right after the figure qualifies it (`€4,750 (excluding VAT)`, `30 days (one month)`): its words are the fact's.
+      const aside = AFTER_ASIDE.exec(original.slice(fact.end, fact.end + ASIDE_MAX + 4));
+      if (aside) own = [...own, ...this.contentStems(aside[1]!).stems];
       const about = new Set([...own, ...extra]);
       const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start) };
       if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));

@@ -19,6 +19,11 @@ export interface Quantity {
    * `m`, `kg`…; absent when none is said. Two rates per different units are the same fact only for the same figure.
    */
   per?: string;
+  /**
+   * A price or count per item, neither a unit of measure nor a period (`£148 per visit`, `12 € par personne`): never the
+   * same fact as a rate over a period (`£58,320 a year`), whatever their figures.
+   */
+  perItem?: boolean;
   start: number;
   end: number;
 }
@@ -148,7 +153,9 @@ const COMPOUND = new RegExp(
   'giu',
 );
 
-const WORD = /^[\s\u00a0\u202f'’]*([\p{L}%€$£]+)/u;
+// A unit joined to its number by a hyphen is read as written apart (`a three-year term` is `a term of three years`, `a 12-month
+// contract`, `a 3-bedroom flat`): a compound adjective of a number and a noun counts that noun.
+const WORD = /^(?:-(?=\p{L})|[\s\u00a0\u202f'’]*)([\p{L}%€$£]+)/u;
 
 /** The next word after `at` (letters, or a currency or percent sign), with its end. */
 function nextWord(text: string, at: number): { raw: string; end: number } | null {

@@ -122,9 +122,10 @@ export const hasNegation = (scoped: readonly ScopedWord[]): boolean => scoped.so
 /**
  * Conditions, exceptions and contrasts: with one of them, a sentence's polarity is not the claim's to take
  * (`unlike salaried staff, contractors are not eligible`, `may not … unless the owner agrees`, `ne … que`).
+ * `excluding VAT` (or tax) is an amount's tax basis, not an exception to what the sentence says.
  */
 const RESTRICTION =
-  /(?<![\p{L}])(?:unlike|except|excepting|excluding|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|with\s+the\s+exception|sauf|except[ée]s?|hormis|[àa]\s+l['’]exception|exception\s+faite|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:unlike|except|excepting|excluding(?!\s+(?:VAT|vat|[Tt]ax(?:es)?|TVA)(?![\p{L}]))|other\s+than|apart\s+from|instead\s+of|rather\s+than|unless|if|provided|only|whether|with\s+the\s+exception|sauf|except[ée]s?|hormis|[àa]\s+l['’]exception|exception\s+faite|contrairement|[àa]\s+la\s+diff[ée]rence|au\s+lieu|plut[ôo]t\s+que|[àa]\s+moins|si|seulement|uniquement|[àa]\s+condition|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
 
 export const hasRestriction = (text: string): boolean => RESTRICTION.test(text);
 
