@@ -159,9 +159,17 @@ export function entitiesOf(text: string, tokens?: Token[]): Entity[] {
   return [...names, ...codes].sort((a, b) => a.start - b.start);
 }
 
+/**
+ * A participle opening a sentence right before a noun modifies that noun (`Planned maintenance … counts as downtime`, `Frozen
+ * goods are …`): an adjective, not the sentence's verb.
+ */
+const PARTICIPLE = /^\p{L}{2,}(?:ed|en|ing)$/iu;
+const OPENING_MODIFIER = (tokens: Token[], i: number) =>
+  tokens[i]!.pos === 'VERB' && PARTICIPLE.test(tokens[i]!.value) && tokens.slice(0, i).every((x) => x.pos === 'PUNCT' || x.pos === 'SYM') && (tokens[i + 1]?.pos === 'NOUN' || tokens[i + 1]?.pos === 'PROPN');
+
 /** The offset of the first verb of a text (its main predicate, roughly), or -1. */
 export function firstVerbAt(text: string, tokens: Token[] = tag(text)): number {
-  const t = tokens.find((x) => x.pos === 'VERB' || x.pos === 'AUX');
+  const t = tokens.find((x, i) => (x.pos === 'VERB' || x.pos === 'AUX') && !OPENING_MODIFIER(tokens, i));
   return t ? t.start : -1;
 }
 

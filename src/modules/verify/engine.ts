@@ -305,10 +305,11 @@ const YEAR = '#year';
 /** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
 const PER_MEASURE = /^\s*(?:per|par|a|an|each|le|la|\/)\s*(\p{L}+)(?![\p{L}\p{N}])/iu;
 
-/** The longest parenthesis read as a figure's qualifier. */
-const ASIDE_MAX = 40;
-/** A parenthesis right after a figure (`€4,750 (excluding VAT)`), its closing marks of emphasis apart. */
-const AFTER_ASIDE = new RegExp(`^[*_]*\\s*\\(([^()]{1,${ASIDE_MAX}})\\)`, 'u');
+/**
+ * A tax basis in a parenthesis right after a figure (`€4,750 (excluding VAT)`, `1 200 € (HT)`, `£96 (incl. VAT)`): it says what the
+ * figure is, as the same words written after it without the parenthesis do.
+ */
+const AFTER_ASIDE = /^[*_]*\s*\(\s*((?:(?:excl(?:uding|usive\s+of|\.)?|incl(?:uding|usive\s+of|\.)?|before|net\s+of|hors|toutes)\s*(?:VAT|tax(?:es)?|TVA)|HT|TTC|H\.T\.|T\.T\.C\.))\s*\)/iu;
 /** The markers of a price or count per item (`per visit`, `par personne`, `each`), not the articles `a`, `le` that may start a noun phrase. */
 const PER_ITEM = /^\s*(?:per|par|each|\/)\s*/iu;
 
@@ -983,11 +984,12 @@ export class Verifier {
     const light = this.lightStems([...new Set(qs.map((q) => q.dimension ?? ''))].sort().join(' ') + (ds.length > 0 ? ' date' : ''));
     const said = new Set(predicate);
     // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
-    const verbStems = tokens
-      .filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))
-      .map((t) => this.stemOf(fold(t.value)));
+    const verbTokens = tokens.filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')));
+    const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value)));
     const verbs = new Set(verbStems.filter(Boolean));
-    const mainVerb = verbStems.find((st) => st !== '' && !light.has(st) && !nameStems.has(st)) ?? null;
+    // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
+    const main = (st: string) => st !== '' && !light.has(st) && !nameStems.has(st);
+    const mainVerb = verbStems.find((st, i) => main(st) && verbTokens[i]!.start >= verbAt) ?? verbStems.find(main) ?? null;
     // The light stems out of what the claim says: the claim's few stems tested against the light ones (were all the light
     // stems, about forty, deleted one by one from every claim's).
     for (const x of predicate) if (light.has(x)) predicate.delete(x);
@@ -1256,8 +1258,8 @@ export class Verifier {
         own = this.contentStems(before ? text.slice(before.start, before.end) : text).stems;
       }
       if (at > 0) own = [...own, ...inherited(at)];
-      // A parenthesis right after the figure qualifies it (`€4,750 (excluding VAT)`, `30 days (one month)`): its words are the fact's.
-      const aside = AFTER_ASIDE.exec(original.slice(fact.end, fact.end + ASIDE_MAX + 4));
+      // A tax basis in a parenthesis right after the figure qualifies it (`€4,750 (excluding VAT)`): its words are the fact's.
+      const aside = AFTER_ASIDE.exec(original.slice(fact.end, fact.end + 40));
       if (aside) own = [...own, ...this.contentStems(aside[1]!).stems];
       const about = new Set([...own, ...extra]);
       const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start) };

@@ -37,6 +37,9 @@ const PREDICATE_OPENERS = new Set([
   'l', 'un', 'une', 'des', 'son', 'sa', 'ses', 'leur', 'leurs', 'se', 's',
 ]);
 
+/** A past participle (`counted`, `treated`, `regarded`, `seen`, `taken`): `as` after it is a preposition. */
+const PARTICIPLE_BEFORE_AS = /^\p{L}{2,}(?:ed|en)$/u;
+
 /** Auxiliaries and modals: after a verbal negation and a word of its own, one starts the next predicate. */
 const AUXILIARIES = new Set([
   'is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'shall', 'may', 'must', 'can', 'could', 'should', 'would', 'might', 'does', 'do',
@@ -82,6 +85,8 @@ export function scopedWords(text: string): ScopedWord[] {
     const w = ws[i]!.w;
     if (boundaryBefore(i)) return true;
     if ((w === 'and' || w === 'or' || w === 'et' || w === 'ou') && !PREDICATE_OPENERS.has(ws[i + 1]?.w ?? '')) return false;
+    // `as` after a participle introduces its complement (`is not counted as downtime`, `not treated as income`), not a clause.
+    if (w === 'as' && PARTICIPLE_BEFORE_AS.test(ws[i - 1]?.w ?? '')) return false;
     if (BOUNDARY_WORDS.has(w)) return true;
     return verbal && held > 0 && AUXILIARIES.has(w);
   };
