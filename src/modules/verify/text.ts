@@ -113,7 +113,7 @@ export const STOP_WORDS = new Set(
     'le la les l un une des du de d et ou mais donc ni car si que qu qui quoi dont ce cet cette ces c ca cela ceci ' +
     'je j me m tu te il elle on nous vous ils elles leur leurs lui y en mon ma mes ton ta tes son sa ses notre nos votre vos ' +
     'est sont etre ete etait etaient sera seront ai as avons avez ont avait a au aux avec pour par sur sous dans chez vers entre ' +
-    'tres tout tous toute toutes aussi comme se dela chaque chacun chacune ' +
+    'tres tout tous toute toutes aussi comme se dela ' +
     'according accordance currently respectively actually selon actuellement'
   ).split(' '),
 );
