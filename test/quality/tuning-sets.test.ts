@@ -19,9 +19,10 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
   // Seventh round, both (paraphrase and negation, document structure) on main: tuning-2 62.0 %, tuning-3 55.4 %, tuning-4 59.8 %.
   // Eighth round (support recall): tuning-2 64.1 % (contradicted 0.950), tuning-3 57.6 %, tuning-4 60.9 %, other precisions 1.000.
   // Eighth round, with the contradiction work: tuning-2 67.4 %, tuning-3 64.1 %, tuning-4 60.9 %.
+  // Ninth round (vrecall, the same fact in other forms): tuning-3 65.2 %, others unchanged.
   // Eighth round (multi-word paraphrase): tuning-4 62.0 %, tuning half 81.5 %.
   'tuning-2': { accuracy: 0.62, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
-  'tuning-3': { accuracy: 0.59, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
+  'tuning-3': { accuracy: 0.6, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
   'tuning-4': { accuracy: 0.57, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
 };
 
