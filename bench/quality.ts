@@ -8,7 +8,7 @@
  *   JSON=1 prints every outcome as one JSON line at the end; FAILURES=1 lists the wrong ones; LIGHT_ONLY=1
  *   runs the light questions only (no claims, no recall); RECALL_ONLY=1 the recall of the knowledge search only
  *   (no claims, no light questions), with FAILURES=1 listing each question found with and not without
- *   synonyms or the reverse, and each found by neither.
+ *   synonyms or the reverse, and each found by neither. ONLY=id1,id2 runs those questions and claims alone.
  *
  * One process: the app on a throwaway database (DATABASE_URL, else the local PostgreSQL server, else the
  * embedded database), the half's documents uploaded over HTTP and ingested, then what
@@ -48,7 +48,10 @@ const half: Half =
       : process.argv.includes('--held-out')
         ? 'held-out'
         : 'tuning';
-const set = loadHalf(half);
+const loaded = loadHalf(half);
+// ONLY=id1,id2 asks those questions and checks those claims alone (the documents are all uploaded).
+const only = process.env.ONLY ? new Set(process.env.ONLY.split(',').map((s) => s.trim())) : null;
+const set = only ? { ...loaded, questions: loaded.questions.filter((q) => only.has(q.id)), claims: loaded.claims.filter((c) => only.has(c.id)) } : loaded;
 
 async function withApp<T>(env: Record<string, string>, fn: (c: { baseUrl: string; key: string }) => Promise<T>): Promise<T> {
   const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, dataDir: 'memory://', drop: async () => {} } : await createTestDatabase();

@@ -463,3 +463,16 @@ describe("light's refusal, q-refuse round: opposed and sister words, a time of d
     expect(answers(p('La cérémonie commence à 14h30.', 'mariage.md'), gateOf('À quelle heure commence la cérémonie ?'))).toBe(true);
   });
 });
+
+describe("light's answers, lanswer round (issue 26)", () => {
+  it('a name written with a function word inside (Fournil de Margaux, Soleil d\'Armor) is found as the run the document writes', () => {
+    const q = "Quel est le montant du droit d'entrée du contrat de franchise Le Fournil de Margaux ?";
+    const doc = passage("Droit d'entrée : 28 000 € HT, payable à la signature du contrat.", 'contrat-franchise.md', 'Contrat de franchise — Réseau « Le Fournil de Margaux » > Article 3');
+    expect(answers(doc, gateOf(q))).toBe(true);
+    // Another run of the same words is still another name.
+    const other = passage("Droit d'entrée : 28 000 € HT, payable à la signature du contrat.", 'contrat-franchise.md', 'Contrat de franchise — Fournil Pierre, Margaux et fils > Article 3');
+    expect(answers(other, gateOf(q))).toBe(false);
+    const elided = "What is the annual fee of the Soleil d'Armor maintenance contract?";
+    expect(answers(passage('The annual fee is €240.', 'contract.md', "Maintenance contract — Soleil d'Armor Énergies > Fees"), gateOf(elided))).toBe(true);
+  });
+});

@@ -72,12 +72,21 @@ async function sourcesNaming(ctx: ServiceContext, names: Entity[]): Promise<Set<
   const parts = names.map((_n, i) => `(select coalesce(array_agg(distinct source_id), '{}') from knowledge_chunk where workspace_id = ? and search_vector @@ to_tsquery('simple', ?)) as n${i}`);
   const params: unknown[] = [];
   // Fifth round (precision): a name of several words is said as one run (`Thermo Centre`, not `Thermo Loire` and `Élec'Centre`).
-  for (const n of names) params.push(ctx.caller.workspace.id, n.words.map((w) => `'${w.replace(/'/g, '')}'`).join(' <-> '));
+  for (const n of names) params.push(ctx.caller.workspace.id, nameRun(n).map((w) => `'${w.replace(/'/g, '')}'`).join(' <-> '));
   const [row] = await ctx.em.fork().execute<Record<string, string[] | string>[]>(`select ${parts.join(', ')}`, params);
   return names.map((_n, i) => {
     const v = row?.[`n${i}`];
     return new Set(Array.isArray(v) ? v : typeof v === 'string' ? v.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : []);
   });
+}
+
+/**
+ * The words of a name as one run, as it is written (`Fournil de Margaux`, `Soleil d'Armor`, `Bank of England`): the
+ * name's own words leave out the function words inside it, which the document writes between them all the same.
+ */
+export function nameRun(name: Entity): string[] {
+  const run = indexText(name.text).split(' ').filter(Boolean);
+  return run.length >= name.words.length ? run : name.words;
 }
 
 /** At most this many characters of a document's head are read (its fields, not a long opening section). */
@@ -151,7 +160,7 @@ export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'so
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
     // A file name writes `aq200` for AQ-200.
     // A name of several words as one run of words (fifth round: `Thermo Centre` is not `Thermo Loire` and `Élec'Centre`).
-    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${t.words.join(' ')} `);
+    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${nameRun(t).join(' ')} `);
     const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;
