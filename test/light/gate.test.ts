@@ -475,4 +475,29 @@ describe("light's answers, lanswer round (issue 26)", () => {
     const elided = "What is the annual fee of the Soleil d'Armor maintenance contract?";
     expect(answers(passage('The annual fee is €240.', 'contract.md', "Maintenance contract — Soleil d'Armor Énergies > Fees"), gateOf(elided))).toBe(true);
   });
+
+  it('a figure joined to its unit as a modifier (a 15-minute consultation) is said by the figure and its unit in the plural', () => {
+    const q = 'How much does a standard 15-minute consultation cost at the clinic?';
+    const rows = (minutes: number) => passage(`Code | Service | Price\nCON-01 | Standard consultation (${minutes} minutes) | £48.00`, 'clinic-prices.md', 'Price list');
+    expect(answers(rows(15), gateOf(q))).toBe(true);
+    expect(answers(rows(30), gateOf(q))).toBe(false);
+  });
+
+  it('a code the passage states alone of its shape is what each of its sentences is about (project code, year of the accounts)', () => {
+    const letter = 'Award of a research grant (project code PEAT-MP-26).\n\nPrincipal investigator: Dr. Helena Moore Co-investigator: Prof. Olumide Adeyemi (School of Chemistry) Cost centre: RC-44815';
+    expect(answers(passage(letter, 'award-letter.md', 'Research Grant Award Letter'), gateOf('Who is the co-investigator on project PEAT-MP-26?'))).toBe(true);
+    // Two project codes in the passage: each sentence keeps its own.
+    const two = 'Award of two research grants (project codes PEAT-MP-26 and PEAT-MP-27).\n\nBoth start in September.\n\nCo-investigator: Prof. Olumide Adeyemi';
+    expect(answers(passage(two, 'award-letter.md', 'Research Grant Award Letter'), gateOf('Who is the co-investigator on project PEAT-MP-26?'))).toBe(false);
+    const accounts = (intro: string) => passage(`La trésorière présente les comptes ${intro} :\n\nPoste | Montant\nCotisations | 58 740 €\nExcédent | 7 250 €`, 'pv-ag.md', 'Rapport financier');
+    const q = "Quel est le montant de l'excédent de l'exercice 2025 ?";
+    expect(answers(accounts("de l'exercice clos le 31 décembre 2025"), gateOf(q))).toBe(true);
+    expect(answers(accounts("des exercices 2024 et 2025"), gateOf(q))).toBe(false);
+  });
+
+  it('a hyphenated head (co-investigator) is said by its parts as the text splits them', () => {
+    const q = 'Who is the co-investigator of the grant?';
+    expect(answers(passage('Co-investigator: Prof. Olumide Adeyemi (School of Chemistry)', 'award-letter.md'), gateOf(q))).toBe(true);
+    expect(answers(passage('Investigator: Prof. Olumide Adeyemi (School of Chemistry)', 'award-letter.md'), gateOf(q))).toBe(false);
+  });
 });

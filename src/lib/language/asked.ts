@@ -724,6 +724,11 @@ export interface SentenceContext {
   /** A field's record (seventh round): the whole block of `Label: value` fields it was read from (recordFields). */
   record?: string;
   /**
+   * The codes the passage states alone of their shape (lanswer round, soleCodes), as folded words: a passage naming one
+   * project code, one invoice number or one year is about it in each of its sentences.
+   */
+  sole?: string;
+  /**
    * The document's head (eighth round): what it states before its first section, its number, parties and period
    * (`Policy number: PSM-CH-2026-58317`), which each of its rows and sentences is about without repeating it.
    */
@@ -736,7 +741,22 @@ function holdsHead(asked: Asked, forms: Set<string>, words: string[]): boolean {
     const [en, fr] = stemmed(w);
     return forms.has(en) || forms.has(fr);
   })) return true;
-  return saysInitials(asked, words) || saysAsNoun(asked, words);
+  return saysInitials(asked, words) || saysAsNoun(asked, words) || saysHyphenated(asked.head, words);
+}
+
+/**
+ * A hyphenated head (`co-investigator`, `sous-traitant`) is said by its parts in a row, as a text's words split it, or
+ * written as one word (`coinvestigator`).
+ */
+function saysHyphenated(head: string, words: string[]): boolean {
+  const parts = head.split('-').filter(Boolean);
+  if (parts.length < 2) return false;
+  const joined = parts.join('');
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === joined || stemmed(words[i]!)[0] === stemmed(joined)[0]) return true;
+    if (parts.every((p, k) => words[i + k] === p || (k === parts.length - 1 && words[i + k] !== undefined && stemmed(words[i + k]!)[0] === stemmed(p)[0]))) return true;
+  }
+  return false;
 }
 
 /** French nouns made from a verb's stem (`coulage`, `livraison`, `versement`, `fermeture`). */
@@ -794,8 +814,13 @@ const ANAPHORA = /^\s*(?:it|its|this|that|these|those|they|their|such|he|she|il|
 /** A text without its plain figures with a unit (`12-month`, `24-hour`), which are no codes of a thing. */
 const withoutFigures = (text: string) => text.replace(/\b\d+(?:[.,]\d+)?-\p{L}+/gu, ' ');
 
-/** A code or a figure of the question, as written (`aqf 50` for AQF-50), in a folded text. */
-const holdsTerm = (t: Entity, flat: string) => flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `);
+/**
+ * A code or a figure of the question, as written (`aqf 50` for AQF-50), in a folded text. A figure joined to its unit
+ * as a modifier (`a 15-minute consultation`, `a 3-year term`) is said by the figure and its unit in the plural too
+ * (`15 minutes`, `3 years`): the same measure as a noun phrase.
+ */
+export const holdsTerm = (t: Pick<Entity, 'words'>, flat: string): boolean =>
+  flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) || (t.words.length === 2 && /^\d+$/.test(t.words[0]!) && /^\p{L}{2,}$/u.test(t.words[1]!) && flat.includes(` ${t.words[0]} ${t.words[1]}s `));
 
 /**
  * Whether one sentence answers what is asked: it holds a value of the asked type and kind, and the head,
@@ -823,7 +848,7 @@ export function sentenceAnswers(
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
     if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
   }
-  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} ${context.sole ?? ''} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
@@ -926,6 +951,32 @@ export function rowHoldsValue(asked: Pick<Asked, 'type' | 'value'>, row: string,
   return cells.some((c, i) => holdsAnswerType(asked.type!, c) && VALUE_PATTERNS[asked.value!].test(fold(withoutCodes(`${heads[i]} ${c}`))));
 }
 
+/** A year as a code of a question or a passage (`2025`, `FY2026` is a code with letters). */
+const YEAR = /\b(?:19|20)\d{2}\b/g;
+
+/**
+ * The codes a passage states alone of their shape (lanswer round): a code with letters (`PEAT-MP-26`, `INV-2025-0318`)
+ * when the passage names no other code written the same way (its letters alike, its digits aside), and a year when it
+ * names no other year. The passage is then about that project, invoice or year in each of its sentences: *Co-investigator:
+ * Prof. Adeyemi* in the award letter of project PEAT-MP-26, the table under *the accounts of the year ended 31 December
+ * 2025*. A passage naming two (the AQ-150 and the AQ-350, two invoices, two years) leaves each sentence its own, and a
+ * plain figure is never a passage's subject. Folded words, space-separated.
+ */
+export function soleCodes(text: string): string {
+  const shapes = new Map<string, Set<string>>();
+  for (const c of codesOf(text)) {
+    if (!/\p{L}/u.test(c.text) || !/\d/.test(c.text) || /^\d+(?:[.,]\d+)?-\p{L}+$/u.test(c.text)) continue;
+    const shape = c.words.map((w) => w.replace(/\d/g, '#')).join(' ');
+    const at = shapes.get(shape) ?? new Set<string>();
+    at.add(c.words.join(' '));
+    shapes.set(shape, at);
+  }
+  const years = new Set(withoutCodes(text).match(YEAR) ?? []);
+  const out = [...shapes.values()].filter((s) => s.size === 1).map((s) => [...s][0]!);
+  if (years.size === 1) out.push([...years][0]!);
+  return out.join(' ');
+}
+
 /**
  * Each sentence of a passage with its context (the sentence before, the header row of its table, its record, the
  * document's head). A table's header row is the context of its rows, never a sentence of its own: it names the
@@ -936,7 +987,8 @@ export function sentencesWithContext(p: { text: string; section?: string; source
   let previous = '';
   let header = '';
   let inTable = false;
-  const document = p.document ? { document: p.document } : {};
+  const sole = soleCodes(p.text);
+  const document = { ...(p.document ? { document: p.document } : {}), ...(sole ? { sole } : {}) };
   for (const s of sentencesOf(p.text)) {
     if (isSeparator(s)) continue;
     if (isTableRow(s)) {

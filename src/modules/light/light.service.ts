@@ -6,7 +6,7 @@
  * nothing).
  */
 import type { ServiceContext } from '../../core/context.js';
-import { answeringSentences, askedOf, headFields, headForms, kinForms, relatedWords, typeWords, type Asked } from '../../lib/language/asked.js';
+import { answeringSentences, askedOf, headFields, headForms, holdsTerm, kinForms, relatedWords, typeWords, type Asked } from '../../lib/language/asked.js';
 import { specificTermsOf, type Entity } from '../../lib/language/entities.js';
 import { errors } from '../../errors/index.js';
 import type { KnowledgeUsedItem } from '../chat/index.js';
@@ -160,7 +160,7 @@ export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'so
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
     // A file name writes `aq200` for AQ-200.
     // A name of several words as one run of words (fifth round: `Thermo Centre` is not `Thermo Loire` and `Élec'Centre`).
-    const inPassage = t.kind === 'code' ? flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${nameRun(t).join(' ')} `);
+    const inPassage = t.kind === 'code' ? holdsTerm(t, flat) : t.words.length === 1 ? words.has(t.words[0]!) : flat.includes(` ${nameRun(t).join(' ')} `);
     const inDocument = t.kind === 'name' && gate.namedIn[name]?.has(p.sourceId);
     if (t.kind === 'name') name++;
     if (!inPassage && !inDocument) return false;
