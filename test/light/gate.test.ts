@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerTypeOf, holdsAnswerType } from '../../src/lib/language/answer-type.js';
-import { askedOf, relatedWords, typeWords } from '../../src/lib/language/asked.js';
+import { askedOf, headFields, relatedWords, typeWords } from '../../src/lib/language/asked.js';
 import { paraphrasesOf } from '../../src/lib/language/paraphrase.js';
 import { contrastsOf, relatedOf } from '../../src/lib/language/wordnet.js';
 import { expansionTerms, queryTerms } from '../../src/modules/knowledge/search-text.js';
@@ -493,6 +493,9 @@ describe("light's answers, lanswer round (issue 26)", () => {
     const q = "Quel est le montant de l'excédent de l'exercice 2025 ?";
     expect(answers(accounts("de l'exercice clos le 31 décembre 2025"), gateOf(q))).toBe(true);
     expect(answers(accounts("des exercices 2024 et 2025"), gateOf(q))).toBe(false);
+    // A figure of the question is no code of the passage: the ErgoMesh 240 is not the item code NG-CHR-240 of another sentence.
+    const warranty = 'The ErgoMesh 220 chairs carry a 5-year warranty on the frame.\n\nBack-order: two ErgoMesh 240 chairs (item code NG-CHR-240) will be delivered later.';
+    expect(answers(passage(warranty, 'invoice.md', 'Notes'), gateOf('How long is the warranty on the ErgoMesh 240 chairs?'))).toBe(false);
   });
 
   it('a hyphenated head (co-investigator) is said by its parts as the text splits them', () => {
@@ -500,4 +503,15 @@ describe("light's answers, lanswer round (issue 26)", () => {
     expect(answers(passage('Co-investigator: Prof. Olumide Adeyemi (School of Chemistry)', 'award-letter.md'), gateOf(q))).toBe(true);
     expect(answers(passage('Investigator: Prof. Olumide Adeyemi (School of Chemistry)', 'award-letter.md'), gateOf(q))).toBe(false);
   });
+
+  it("a document's head written as a two-column table (Invoice number | INV-…) states its number for each of its passages", () => {
+    const head = headFields('Item | Details\n| --- | --- |\nInvoice number | INV-2026-083315\nInvoice date | 5 March 2026');
+    expect(head).toBe('Invoice number: INV-2026-083315\nInvoice date: 5 March 2026');
+    // A wider table is a table of rows, no fields of the document.
+    expect(headFields('Model | Size | Price\nAQ-1 | 20 m2 | £100')).toBe('');
+    const summary = { ...passage('Item | Amount\nBalance brought forward | £0.00\nThis invoice | £3,296.70', 'energy-invoice.md', 'Account summary'), document: head };
+    expect(answers(summary, gateOf('What is the total amount due on invoice INV-2026-083315?'))).toBe(true);
+    expect(answers(summary, gateOf('What is the total amount due on invoice INV-2026-083316?'))).toBe(false);
+  });
 });
+

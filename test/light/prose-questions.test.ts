@@ -80,3 +80,13 @@ describe('French names the tagger misses', () => {
     expect(askedOf("À quelle fréquence Nettoyage Pro passe-t-il pour l'entretien des vitres ?").head).toBe('entretien');
   });
 });
+
+describe("the built-in model's sentence, lanswer round (issue 26)", () => {
+  it('a which-question asking no head is answered by the sentence naming the kind asked (Tariff), not the one sharing its names', () => {
+    const material: TurnMaterial = {
+      passages: [{ ref: 1, sourceName: 'energy-invoice.md', text: 'Item | Details\nCustomer | Brindle Lane Bakery Ltd\nSupply address | 27 Brindle Lane, Preston\nTariff | Voltara Business Fix 24 (fixed-rate)' }],
+    };
+    expect(askedOf('Which electricity tariff is Brindle Lane Bakery on?').kind).toBe('tariff');
+    expect(ask('Which electricity tariff is Brindle Lane Bakery on?', material)).toMatch(/^Tariff \| Voltara Business Fix 24/);
+  });
+});

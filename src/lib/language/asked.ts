@@ -70,6 +70,12 @@ export interface Asked {
    * sentence saying an opposed word and not the question's is about the other thing of the kind.
    */
   contrasts: Contrast[];
+  /**
+   * The noun naming the kind of answer when a question asks *which* or *what* thing without asking it as a head (lanswer
+   * round: *Which electricity **tariff** is the bakery on*, *In which **cities** is the data kept*): the answering
+   * sentence names it (`Tariff | Business Fix 24`). Read by the built-in model to choose its sentence, never by the gate.
+   */
+  kind?: string;
 }
 
 export interface Contrast {
@@ -521,7 +527,32 @@ export function askedOf(whole: string): Asked {
     read = englishHead(question, 'amount', named, skip);
     return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip) };
   }
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip) };
+  const kind = read.head ? null : kindOf(question, skip);
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), ...(kind ? { kind } : {}) };
+}
+
+/**
+ * The noun of a *which* or *what* phrase right before its verb (`Which electricity tariff is…`, `In which cities are…`,
+ * `What documents does…`): the last noun of the phrase, not a name, code or figure. Null when the asking word is
+ * followed by its verb (`What is…`) or the phrase runs on past a preposition (`Which items from order…`).
+ */
+function kindOf(question: string, skip: (t: Token) => boolean): string | null {
+  const tokens = tag(question).filter((t) => t.pos !== 'PUNCT');
+  const at = tokens.findIndex((t) => /^(?:which|what)$/i.test(t.value));
+  if (at < 0) return null;
+  let noun: string | null = null;
+  for (let k = at + 1; k < tokens.length && k <= at + 4; k++) {
+    const t = tokens[k]!;
+    if (t.pos === 'AUX' || (t.pos === 'VERB' && noun)) return noun;
+    if (t.pos === 'NOUN' && !skip(t)) noun = fold(t.value);
+    else if (t.pos !== 'ADJ' && t.pos !== 'NOUN') return null;
+  }
+  return null;
+}
+
+/** Whether a text says a word (lanswer round, Asked.kind): the word, a stem, a synonym, a translation, a paraphrase or a derived form. */
+export function saysWord(word: string, text: string): boolean {
+  return holdsForm(wordForms(word), wordsOf(text));
 }
 
 /** French auxiliaries of an active compound tense (`a remporté`), not of a passive (`est`, `a été`). */
@@ -725,9 +756,10 @@ export interface SentenceContext {
   record?: string;
   /**
    * The codes the passage states alone of their shape (lanswer round, soleCodes), as folded words: a passage naming one
-   * project code, one invoice number or one year is about it in each of its sentences.
+   * project code, one invoice number or one year is about it in each of its sentences. A question's code is one of them
+   * only as a whole (the figure 240 is not the item code NG-CHR-240).
    */
-  sole?: string;
+  sole?: string[];
   /**
    * The document's head (eighth round): what it states before its first section, its number, parties and period
    * (`Policy number: PSM-CH-2026-58317`), which each of its rows and sentences is about without repeating it.
@@ -848,11 +880,12 @@ export function sentenceAnswers(
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
     if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
   }
-  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} ${context.sole ?? ''} `;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
   // AQ-200 … Decision: two additional QA engineers…`); one naming another code is about that one.
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
-  if (!asked.terms.every((t) => holdsTerm(t, near) || (before !== '' && holdsTerm(t, before)))) return false;
+  const sole = (t: Entity) => context.sole?.includes(t.words.join(' ')) ?? false;
+  if (!asked.terms.every((t) => holdsTerm(t, near) || sole(t) || (before !== '' && holdsTerm(t, before)))) return false;
   // An amount counted per period (`hourly rate`, `montant mensuel`) is stated with its period, here or in its context.
   if ((asked.type === 'amount' || asked.type === null) && !asked.periods.every((p) => p.some((w) => words.includes(w)))) return false;
   // A sentence naming months, none of them the question's, is about another period (September for August).
@@ -922,8 +955,18 @@ export function recordFields(sentence: string): string[] {
  */
 export function headFields(text: string): string {
   const out: string[] = [];
+  let header = true;
   for (const s of sentencesOf(text)) {
-    if (isTableRow(s)) continue;
+    if (isSeparator(s)) continue;
+    if (isTableRow(s)) {
+      // A table of two columns is a record written as rows (lanswer round: `Invoice number | INV-2026-083315`), its
+      // header row (`Item | Details`) naming the columns; a wider table's rows are no fields of the document.
+      const cells = cellsOf(s);
+      if (!header && cells.length === 2 && /^\p{Lu}/u.test(cells[0]!) && cells[1]!.length > 0) out.push(`${cells[0]}: ${cells[1]}`);
+      header = false;
+      continue;
+    }
+    header = true;
     for (const f of recordFields(s)) if (new RegExp(`^${FIELD_LABEL.source}`, 'u').test(f)) out.push(f);
   }
   return out.join('\n');
@@ -960,9 +1003,9 @@ const YEAR = /\b(?:19|20)\d{2}\b/g;
  * names no other year. The passage is then about that project, invoice or year in each of its sentences: *Co-investigator:
  * Prof. Adeyemi* in the award letter of project PEAT-MP-26, the table under *the accounts of the year ended 31 December
  * 2025*. A passage naming two (the AQ-150 and the AQ-350, two invoices, two years) leaves each sentence its own, and a
- * plain figure is never a passage's subject. Folded words, space-separated.
+ * plain figure is never a passage's subject. Each code as its folded words, space-separated.
  */
-export function soleCodes(text: string): string {
+export function soleCodes(text: string): string[] {
   const shapes = new Map<string, Set<string>>();
   for (const c of codesOf(text)) {
     if (!/\p{L}/u.test(c.text) || !/\d/.test(c.text) || /^\d+(?:[.,]\d+)?-\p{L}+$/u.test(c.text)) continue;
@@ -974,7 +1017,7 @@ export function soleCodes(text: string): string {
   const years = new Set(withoutCodes(text).match(YEAR) ?? []);
   const out = [...shapes.values()].filter((s) => s.size === 1).map((s) => [...s][0]!);
   if (years.size === 1) out.push([...years][0]!);
-  return out.join(' ');
+  return out;
 }
 
 /**
@@ -988,7 +1031,7 @@ export function sentencesWithContext(p: { text: string; section?: string; source
   let header = '';
   let inTable = false;
   const sole = soleCodes(p.text);
-  const document = { ...(p.document ? { document: p.document } : {}), ...(sole ? { sole } : {}) };
+  const document = { ...(p.document ? { document: p.document } : {}), ...(sole.length > 0 ? { sole } : {}) };
   for (const s of sentencesOf(p.text)) {
     if (isSeparator(s)) continue;
     if (isTableRow(s)) {

@@ -1,4 +1,4 @@
-import { askedOf, headForms, languageOf, sentenceAnswers } from '../../lib/language/asked.js';
+import { askedOf, headForms, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
@@ -63,7 +63,10 @@ function answerText(
   const none = { previous: '', header: '', section: '', sourceName: '' };
   const answering = (c: Candidate) =>
     c.source !== 'persona' && sentenceAnswers(asked, c.text, c.context ?? none, forms, languageOf(`${c.context?.previous ?? ''} ${c.text}`) === asked.language);
-  const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : ranked;
+  // A which-question asking no head (`Which electricity tariff is the bakery on?`) is answered by a sentence naming the
+  // kind of thing asked (`Tariff | Business Fix 24`), not by the one sharing most of its other words (the customer's name).
+  const naming = (c: Candidate) => c.source !== 'persona' && saysWord(asked.kind!, `${c.text}\n${c.context?.header ?? ''}`);
+  const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : asked.kind ? ranked.filter((r) => naming(r.candidate)) : ranked;
   // Graded: without a sentence saying the head beside the value, one holding the value (and the codes) beside
   // the question's other words, before any sentence at all (the gate let the passage through on its evidence).
   const valueOnly = { ...asked, head: null };
