@@ -489,10 +489,9 @@ describe("light's answers, lanswer round (issue 26)", () => {
     // Two project codes in the passage: each sentence keeps its own.
     const two = 'Award of two research grants (project codes PEAT-MP-26 and PEAT-MP-27).\n\nBoth start in September.\n\nCo-investigator: Prof. Olumide Adeyemi';
     expect(answers(passage(two, 'award-letter.md', 'Research Grant Award Letter'), gateOf('Who is the co-investigator on project PEAT-MP-26?'))).toBe(false);
-    const accounts = (intro: string) => passage(`La trésorière présente les comptes ${intro} :\n\nPoste | Montant\nCotisations | 58 740 €\nExcédent | 7 250 €`, 'pv-ag.md', 'Rapport financier');
-    const q = "Quel est le montant de l'excédent de l'exercice 2025 ?";
-    expect(answers(accounts("de l'exercice clos le 31 décembre 2025"), gateOf(q))).toBe(true);
-    expect(answers(accounts("des exercices 2024 et 2025"), gateOf(q))).toBe(false);
+    // A year is no passage's subject: one said in passing is no period of the passage's other sentences.
+    const accounts = passage("Le prix d'acompte est de 92 € l'hectolitre.\n\nLe degré moyen des apports s'établit à 13,4 % vol., contre 12,9 % vol. en 2024.", 'ca.md', 'Bilan');
+    expect(answers(accounts, gateOf("Quel était le prix d'acompte par hectolitre en 2024 ?"))).toBe(false);
     // A figure of the question is no code of the passage: the ErgoMesh 240 is not the item code NG-CHR-240 of another sentence.
     const warranty = 'The ErgoMesh 220 chairs carry a 5-year warranty on the frame.\n\nBack-order: two ErgoMesh 240 chairs (item code NG-CHR-240) will be delivered later.';
     expect(answers(passage(warranty, 'invoice.md', 'Notes'), gateOf('How long is the warranty on the ErgoMesh 240 chairs?'))).toBe(false);

@@ -994,16 +994,13 @@ export function rowHoldsValue(asked: Pick<Asked, 'type' | 'value'>, row: string,
   return cells.some((c, i) => holdsAnswerType(asked.type!, c) && VALUE_PATTERNS[asked.value!].test(fold(withoutCodes(`${heads[i]} ${c}`))));
 }
 
-/** A year as a code of a question or a passage (`2025`, `FY2026` is a code with letters). */
-const YEAR = /\b(?:19|20)\d{2}\b/g;
-
 /**
  * The codes a passage states alone of their shape (lanswer round): a code with letters (`PEAT-MP-26`, `INV-2025-0318`)
- * when the passage names no other code written the same way (its letters alike, its digits aside), and a year when it
- * names no other year. The passage is then about that project, invoice or year in each of its sentences: *Co-investigator:
- * Prof. Adeyemi* in the award letter of project PEAT-MP-26, the table under *the accounts of the year ended 31 December
- * 2025*. A passage naming two (the AQ-150 and the AQ-350, two invoices, two years) leaves each sentence its own, and a
- * plain figure is never a passage's subject. Each code as its folded words, space-separated.
+ * when the passage names no other code written the same way (its letters alike, its digits aside). The passage is then
+ * about that project or invoice in each of its sentences: *Co-investigator: Prof. Adeyemi* in the award letter of project
+ * PEAT-MP-26. A passage naming two (the AQ-150 and the AQ-350, two invoices) leaves each sentence its own, and a plain
+ * figure or a year is never a passage's subject (a year said in passing, *12.9 % in 2024*, is no period of the passage:
+ * measured, a tuning-7 near miss answered). Each code as its folded words, space-separated.
  */
 export function soleCodes(text: string): string[] {
   const shapes = new Map<string, Set<string>>();
@@ -1014,10 +1011,7 @@ export function soleCodes(text: string): string[] {
     at.add(c.words.join(' '));
     shapes.set(shape, at);
   }
-  const years = new Set(withoutCodes(text).match(YEAR) ?? []);
-  const out = [...shapes.values()].filter((s) => s.size === 1).map((s) => [...s][0]!);
-  if (years.size === 1) out.push([...years][0]!);
-  return out;
+  return [...shapes.values()].filter((s) => s.size === 1).map((s) => [...s][0]!);
 }
 
 /**
