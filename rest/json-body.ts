@@ -10,13 +10,16 @@ export function limitBytes(limit: string): number | null {
   return /^\d+$/.test(limit) ? Number(limit) : null;
 }
 
+/** Node's system error code raw-body gives an aborted body (not one of the API's codes, which come from src/errors). */
+const SYSTEM_ABORTED = 'ECONNABORTED';
+
 /** The error body-parser passes on when the client leaves mid-body (raw-body's, wrapped): a 400 nobody reads. */
 function abortedError(length: number, received: number): Error {
   return Object.assign(new Error('request aborted'), {
     status: 400,
     statusCode: 400,
     expose: true,
-    code: 'ECONNABORTED',
+    code: SYSTEM_ABORTED,
     expected: length,
     length,
     received,
