@@ -67,6 +67,15 @@ export async function startConsole(opts: { env?: Record<string, string>; app?: T
 
 /** axe-core's serious and critical violations on the page as it is now (rule id and the first target). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Read the settled page: a toast not yet mounted or on its way out (sonner's opacity transition) has the contrast of a
+  // half-drawn frame, which axe reports as a color-contrast violation when a loaded machine stretches it (CI, load 5).
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('[data-sonner-toast][data-mounted="false"], [data-sonner-toast][data-removed="true"]').length === 0 &&
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 10_000 },
+  );
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
