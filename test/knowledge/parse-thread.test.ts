@@ -95,8 +95,12 @@ describe('parsing thread', () => {
       `in-thread analysis ${inThread.elapsedMs.toFixed(0)} ms (longest gap ${inThread.maxGapMs.toFixed(0)} ms); ` +
         `job on the parsing thread ${job.elapsedMs.toFixed(0)} ms (longest gap ${job.maxGapMs.toFixed(0)} ms)`,
     );
-    // Relative, so that a loaded machine (which slows both runs) does not make the test flaky.
-    expect(job.maxGapMs).toBeLessThan(inThread.maxGapMs / 2);
+    // Relative, so that a loaded machine (which slows both runs) does not make the test flaky. The job has main-thread
+    // work of its own besides the parsing (reading the 16 MB upload, the passages' write, the major collections of
+    // the text): on the slower 2-core machine under a CI run (load 5) its longest gap reached 0.56-0.80 of the
+    // in-thread analysis's (826 of 1 466 ms, 1 296 of 1 616 ms), so half was too tight; parsing back on the main
+    // thread adds the whole analysis to that work and fails this.
+    expect(job.maxGapMs, `job gap ${job.maxGapMs.toFixed(0)} ms, in-thread ${inThread.maxGapMs.toFixed(0)} ms`).toBeLessThan(inThread.maxGapMs);
   }, 120_000); // about 20 s on the embedded database (analysis, upload, job), more on a loaded machine
 
   it('transfers the bytes, and carries refusals back with their reason and class', async () => {
