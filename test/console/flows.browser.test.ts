@@ -43,7 +43,7 @@ describe('flows in the console (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Refund batch' }).click();
     await page.locator('.react-flow__node').nth(2).waitFor();
     expect(await page.locator('.react-flow__node').allTextContents()).toEqual(['start · trigger.manual', 'ok · approval', 'done · transform']);
-    expect(await page.locator('.react-flow__edge').count()).toBe(2);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2); // React Flow draws edges only once the nodes are measured
 
     await page.getByRole('button', { name: 'Run now' }).click();
     const log = page.getByTestId('run-log');
@@ -108,8 +108,8 @@ describe('flows in the console (headless Chromium)', () => {
     await done.getByLabel('Template (required)').fill('approved by {{steps.manager_ok.decidedBy}}');
     await page.getByRole('button', { name: 'Save graph' }).click();
     await page.getByRole('heading', { name: /Refund approval v2/ }).waitFor();
-    expect(await page.locator('.react-flow__node').allTextContents()).toEqual(['start · trigger.manual', 'manager_ok · approval', 'done · transform']);
-    expect(await page.locator('.react-flow__edge').count()).toBe(2);
+    await expect.poll(() => page.locator('.react-flow__node').allTextContents()).toEqual(['start · trigger.manual', 'manager_ok · approval', 'done · transform']);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2); // React Flow draws edges only once the nodes are measured
     await page.getByLabel('Steps', { exact: true }).selectOption('manager_ok');
     await page.getByRole('region', { name: 'Step “manager_ok”' }).getByText('→ done when approved').waitFor();
 
