@@ -51,6 +51,11 @@ export class ChatCompletionsWire {
     return this.#wire.stream(body, this.#decode, signal);
   }
 
+  /** The stream's chunks, one array per piece of the answer read (ForwardingWire.batches). */
+  batches(body: string, signal?: AbortSignal): AsyncGenerator<Chunk[]> {
+    return this.#wire.batches(body, this.#decode, signal);
+  }
+
   close(): Promise<void> {
     return this.#wire.close();
   }

@@ -62,22 +62,34 @@ export class ForwardingWire {
 
   /** The stream's events, decoded, as they arrive; leaving the loop early closes the answer. */
   async *stream<T>(body: string, decode: SseDecoder<T>, signal?: AbortSignal): AsyncGenerator<T> {
+    for await (const batch of this.batches(body, decode, signal)) yield* batch;
+  }
+
+  /**
+   * The stream's events, decoded, one array per piece of the answer read (what one read brought): a
+   * consumer loops over a piece's events without an asynchronous step per event (issue 28: each step of
+   * an async generator is a few promises, and a streamed call's events crossed three of them). The
+   * events before an error event are given before its failure; leaving the loop early closes the answer.
+   */
+  async *batches<T>(body: string, decode: SseDecoder<T>, signal?: AbortSignal): AsyncGenerator<T[]> {
     const res = await this.#send(body, signal);
-    let pending = '';
+    const events = new SseSplitter();
     let finished = false;
     try {
       res.body.setEncoding('utf8');
       for await (const piece of res.body as AsyncIterable<string>) {
-        pending += piece;
-        let end: number;
-        while ((end = eventEnd(pending)) >= 0) {
-          const event = pending.slice(0, end);
-          pending = pending.slice(end).replace(/^(\r?\n){1,2}/, '');
-          const { name, data } = fieldsOf(event);
-          if (data === undefined) continue;
-          const decoded = decode(data, name);
-          if (decoded !== undefined) yield decoded;
+        const batch: T[] = [];
+        for (const { name, data } of events.push(piece)) {
+          let decoded: T | undefined;
+          try {
+            decoded = decode(data, name);
+          } catch (err) {
+            if (batch.length > 0) yield batch;
+            throw err;
+          }
+          if (decoded !== undefined) batch.push(decoded);
         }
+        if (batch.length > 0) yield batch;
       }
       finished = true;
     } catch (err) {
@@ -132,16 +144,56 @@ export function errorMessageOf(text: string): string {
   return text.slice(0, 200) || 'no body';
 }
 
-/** Index of the blank line ending the first complete event, or -1. */
-function eventEnd(text: string): number {
-  const lf = text.indexOf('\n\n');
-  const crlf = text.indexOf('\r\n\r\n');
+/**
+ * A stream's text cut into its events as the pieces arrive, the incomplete rest kept for the next piece. The
+ * events of a piece are read at a moving offset and the rest kept once per piece (cutting the text after
+ * every event copied what followed it each time: issue 28, a streamed call's garbage).
+ */
+export class SseSplitter {
+  #pending = '';
+
+  /** The events the text so far completes, in order: each one's name and its `data:` lines joined (comments left out). */
+  push(piece: string): { name: string | undefined; data: string }[] {
+    const text = this.#pending + piece;
+    const events: { name: string | undefined; data: string }[] = [];
+    let at = 0;
+    let end: number;
+    while ((end = eventEnd(text, at)) >= 0) {
+      const fields = fieldsOf(text.slice(at, end));
+      at = afterBlankLine(text, end);
+      if (fields.data !== undefined) events.push(fields as { name: string | undefined; data: string });
+    }
+    this.#pending = at > 0 ? text.slice(at) : text;
+    return events;
+  }
+}
+
+/** Index of the blank line ending the first complete event from `from` on, or -1. */
+function eventEnd(text: string, from: number): number {
+  const lf = text.indexOf('\n\n', from);
+  const crlf = text.indexOf('\r\n\r\n', from);
   if (lf < 0) return crlf;
   return crlf < 0 ? lf : Math.min(lf, crlf);
 }
 
+/** Where the next event starts: past one or two line ends at `end` (what `^(\r?\n){1,2}` matched). */
+function afterBlankLine(text: string, end: number): number {
+  let at = end;
+  for (let n = 0; n < 2; n++) {
+    if (text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10) at += 2;
+    else if (text.charCodeAt(at) === 10) at += 1;
+    else break;
+  }
+  return at;
+}
+
+const NO_FIELDS = { name: undefined, data: undefined };
+
 /** The event's name and its `data:` lines joined; data is undefined for an event without any (a comment). */
 function fieldsOf(event: string): { name: string | undefined; data: string | undefined } {
+  // The usual event, one `data:` line and nothing else, read without splitting it into lines.
+  if (event.startsWith('data:') && !event.includes('\n')) return { name: undefined, data: event.slice(event[5] === ' ' ? 6 : 5) };
+  if (event === '') return NO_FIELDS;
   let name: string | undefined;
   let data: string | undefined;
   for (const line of event.split(/\r?\n/)) {

@@ -28,8 +28,8 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 /** How a call reaches the server: the official SDK, or undici directly (the gateway's forwarding path). */
 interface Transport {
   complete(params: CreateParams, signal?: AbortSignal): Promise<Completion>;
-  /** The chunks of a streamed call; leaving the loop early ends the call. */
-  stream(params: CreateParams, signal?: AbortSignal): Promise<AsyncIterable<Chunk>>;
+  /** The chunks of a streamed call, one by one or an array per piece read (undici); leaving the loop early ends the call. */
+  stream(params: CreateParams, signal?: AbortSignal): Promise<AsyncIterable<Chunk | Chunk[]>>;
 }
 
 const streamed = (params: CreateParams) => ({ ...params, stream: true as const, stream_options: { include_usage: true } });
@@ -81,7 +81,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const wire = new ChatCompletionsWire({ name: this.name, baseURL, apiKey, timeoutMs, maxRetries });
     const direct: Transport = {
       complete: (params, signal) => wire.complete(JSON.stringify(params), signal),
-      stream: async (params, signal) => wire.stream(JSON.stringify(streamed(params)), signal),
+      stream: async (params, signal) => wire.batches(JSON.stringify(streamed(params)), signal),
     };
     this.forwarding = {
       name: this.name,
@@ -138,17 +138,19 @@ export class OpenAICompatibleProvider implements ModelProvider {
     let model = this.model;
     try {
       // Leaving this loop early (the caller stopped, a failure) ends the call in both transports.
-      for await (const chunk of stream) {
-        if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        if (choice.finish_reason) finish = choice.finish_reason;
-        for (const fragment of choice.delta?.tool_calls ?? []) addToolCallFragment(calls, fragment);
-        const text = choice.delta?.content;
-        if (text) {
-          content += text;
-          yield { type: 'delta', text };
+      for await (const piece of stream) {
+        for (const chunk of Array.isArray(piece) ? piece : [piece]) {
+          if (chunk.model) model = chunk.model;
+          if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
+          const choice = chunk.choices[0];
+          if (!choice) continue;
+          if (choice.finish_reason) finish = choice.finish_reason;
+          for (const fragment of choice.delta?.tool_calls ?? []) addToolCallFragment(calls, fragment);
+          const text = choice.delta?.content;
+          if (text) {
+            content += text;
+            yield { type: 'delta', text };
+          }
         }
       }
     } catch (err) {
