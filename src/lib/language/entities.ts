@@ -42,6 +42,15 @@ export interface Token {
 /** A text longer than this is tagged on its first characters only (claims and questions are short). */
 const MAX_TAGGED = 4_000;
 
+/** A token made only of these marks ends what it follows: the next token opens a sentence (or a line). */
+const OPENS_NEXT = /^[.!?:;\n#*|•-]+$/;
+/** An ASCII letter or digit first: a token OPENS_NEXT cannot match. */
+function startsAlphanumeric(v: string): boolean {
+  const c = v.charCodeAt(0);
+  const l = c | 32;
+  return (c >= 48 && c <= 57) || (l >= 97 && l <= 122);
+}
+
 /** The tokens of a text with their part of speech and offsets. */
 export function tag(text: string): Token[] {
   const t = text.length > MAX_TAGGED ? text.slice(0, MAX_TAGGED) : text;
@@ -55,14 +64,20 @@ export function tag(text: string): Token[] {
   let at = 0;
   let opening = true;
   for (let i = 0; i < values.length; i++) {
-    at += spaces[i]!.length;
+    const space = spaces[i]!;
+    at += space.length;
     const v = values[i]!;
+    const p = pos[i]!;
     const found = t.indexOf(v, at);
     const start = found >= 0 && found - at < 8 ? found : at;
-    out.push({ value: v, pos: pos[i]!, start, end: start + v.length, opening: opening || /\n/.test(spaces[i]!) });
+    out.push({ value: v, pos: p, start, end: start + v.length, opening: opening || (space.length > 0 && space.includes('\n')) });
     at = start + v.length;
-    opening = /^[.!?:;\n#*|•-]+$/.test(v) || pos[i] === 'PUNCT' && /[.!?]/.test(v);
-    if (pos[i] === 'PUNCT' && !/[.!?:;]/.test(v)) opening = false;
+    // A word (most tokens) opens nothing: its first character is none of the marks, so the expressions are not run on it.
+    if (p !== 'PUNCT' && startsAlphanumeric(v)) opening = false;
+    else {
+      opening = OPENS_NEXT.test(v) || (p === 'PUNCT' && /[.!?]/.test(v));
+      if (p === 'PUNCT' && !/[.!?:;]/.test(v)) opening = false;
+    }
   }
   return out;
 }

@@ -215,6 +215,13 @@ function headerCurrencies(row: string, header: string[], amounts: Quantity[]): v
 const IDIOM_AFTER = /^(?:d['’]\s*)?(?:un|une|one)\s+\p{L}+\s+(?:sur\s+l['’]\s*autre|to\s+(?:the\s+)?next|after\s+(?:the\s+)?other)/iu;
 /** A fraction in words: a numerator word and an ordinal denominator (`a tenth`, `seven-tenths`, `un dixième`, `trois quarts`). */
 const FRACTION = /(?<![\p{L}-])(a|an|one|two|three|four|five|six|seven|eight|nine|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf)[\s-]+(quarters?|fifths?|tenths?|hundredths?|quarts?|cinqui[èe]mes?|dixi[èe]mes?|centi[èe]mes?)(?![\p{L}])/giu;
+/**
+ * What every FRACTION and every CLOCK_TIME holds (a denominator's first letters, a digit, its separator and two digits):
+ * a text without it is not scanned (most are not; the full expressions cost about ten times this test).
+ */
+const FRACTION_DENOMINATOR = /quart|fifth|tenth|hundredth|cinqui|dixi|centi/iu;
+const CLOCK_TIME = /(?<![\d:.,])([01]?\d|2[0-3])[:h]([0-5]\d)(?![\d:])/g;
+const CLOCK_TIME_DIGITS = /\d[:h][0-5]\d/;
 const FRACTION_NUMERATORS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
   un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9,
@@ -233,7 +240,7 @@ const CLAUSE_NUMBER = /^([\s>*_#]*(?:[-+•]\s+)?)\d{1,3}(?:\.\d{1,3}){1,3}\.?\s
 function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
   // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
   const times: Quantity[] = [];
-  for (const m of text.matchAll(/(?<![\d:.,])([01]?\d|2[0-3])[:h]([0-5]\d)(?![\d:])/g)) {
+  if (CLOCK_TIME_DIGITS.test(text)) for (const m of text.matchAll(CLOCK_TIME)) {
     times.push({ value: Number(m[1]) * 60 + Number(m[2]), figure: Number(m[1]) * 60 + Number(m[2]), unit: 'clock', dimension: 'clock', start: m.index, end: m.index + m[0].length });
   }
   const amounts = quantities(text, stem, ds).filter(
@@ -252,7 +259,7 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     if (IDIOM_AFTER.test(text.slice(q.start, q.end + 30)) || (/^neuf\b/iu.test(text.slice(q.start, q.end)) && /(?:[àa]|comme)\s+$/iu.test(text.slice(Math.max(0, q.start - 8), q.start)))) amounts.splice(i, 1);
   }
   // Fractions in words are percentages (`a tenth`, `seven-tenths`, `un dixième`, `a quarter of`): `10%` states the same share.
-  for (const m of text.matchAll(FRACTION)) {
+  if (FRACTION_DENOMINATOR.test(text)) for (const m of text.matchAll(FRACTION)) {
     const n = FRACTION_NUMERATORS[fold(m[1]!)];
     const d = FRACTION_DENOMINATORS[fold(m[2]!).replace(/s$/, '')];
     const start = m.index!;
