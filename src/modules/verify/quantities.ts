@@ -1,4 +1,4 @@
-import { fold, STOP_WORDS } from './text.js';
+import { fold, isAscii, STOP_WORDS } from './text.js';
 
 /** An amount as the rules compare it: value with its scale applied, and its unit. */
 export interface Quantity {
@@ -145,6 +145,11 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 
 const NUMBER_WORD = new Map(Object.entries(NUMBER_WORDS));
+/**
+ * Whether an ASCII text holds a number word as a whole word (its words are then the runs of `[A-Za-z]`, folded by
+ * lower-casing): a text without one is not read word by word (an expression result and a folded copy per word).
+ */
+const NUMBER_WORD_IN_ASCII = new RegExp(`(?<![A-Za-z])(?:${[...NUMBER_WORD.keys()].join('|')})(?![A-Za-z])`, 'i');
 
 const DIGIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
@@ -271,6 +276,7 @@ export function quantities(text: string, stem: (w: string) => string, skip: read
     taken.push({ start: m.index, end });
   }
   const wordRe = /\p{L}+/gu;
+  if (isAscii(text) && !NUMBER_WORD_IN_ASCII.test(text)) return out.sort((a, b) => a.start - b.start);
   for (let m = wordRe.exec(text); m; m = wordRe.exec(text)) {
     if (m[0].length > 12) continue;
     // A Map: own keys only (`constructor` or `toString` is a word of the text, not a number), and a lookup that does
