@@ -18,6 +18,12 @@
  * sweep, none of which is on the gateway's path. Needs PostgreSQL on 127.0.0.1:5432 (TEST_DATABASE_URL).
  * Every child is stopped and the database dropped at the end, also on failure.
  *
+ * CPU per call is the whole target process's (every thread); "of which its main thread" is the event loop's
+ * alone, the rest being V8's worker threads (concurrent compilation and GC) and libuv's pool. At one
+ * connection the rest was 18 % of the service's CPU some 2 500 calls into a process's life and 6 % after
+ * 8 000 (docs/performance.md, "A gateway call at one connection, second pass"): WARMUP_S=30 shows the
+ * figures of a warm process.
+ *
  * BENCH_TRACING=1 adds a fourth target: the same service in a second process with tracing on
  * (OTEL_EXPORTER_OTLP_ENDPOINT pointed at bench/support/otlp-sink.ts, a loopback OTLP receiver in a
  * process of its own that counts what it gets), measured in the same interleaved runs; the output gains
@@ -32,7 +38,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, freePort, stopChildren } from './support/processes.js';
+import { cpuSeconds, freePort, mainThreadCpuSeconds, stopChildren } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
@@ -107,7 +113,7 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
 }
 
 
-async function load(t: Target, connections: number, stream: boolean): Promise<Load & { cpuMsPerCall: number }> {
+async function load(t: Target, connections: number, stream: boolean): Promise<Load & { cpuMsPerCall: number; mainCpuMsPerCall: number }> {
   const body = JSON.stringify({
     model: t.model,
     messages: [{ role: 'user', content: 'What is the answer to everything?' }],
@@ -117,10 +123,12 @@ async function load(t: Target, connections: number, stream: boolean): Promise<Lo
   const loader = here('./support/load.ts');
   if (WARMUP_S > 0) await run(process.execPath, ['--import', 'tsx', loader, spec(WARMUP_S)]);
   const cpuBefore = cpuSeconds(t.child.pid);
+  const mainBefore = mainThreadCpuSeconds(t.child.pid);
   const out = await run(process.execPath, ['--import', 'tsx', loader, spec(DURATION_S)]);
   const cpu = cpuSeconds(t.child.pid) - cpuBefore;
+  const main = mainThreadCpuSeconds(t.child.pid) - mainBefore;
   const r = JSON.parse(out.trim().split('\n').pop()!) as Load;
-  return { ...r, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN };
+  return { ...r, cpuMsPerCall: r.ok > 0 ? (cpu * 1000) / r.ok : Number.NaN, mainCpuMsPerCall: r.ok > 0 ? (main * 1000) / r.ok : Number.NaN };
 }
 
 let stopping = false;
@@ -247,7 +255,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadBefore = loadavg()[0]!;
   process.stderr.write(`node ${process.version}, ${cpus().length} cores, load average ${loadBefore.toFixed(2)}, ${DURATION_S} s per run after ${WARMUP_S} s of warm-up\n`);
-  const results = new Map<string, Load & { cpuMsPerCall: number }>();
+  const results = new Map<string, Load & { cpuMsPerCall: number; mainCpuMsPerCall: number }>();
   for (const s of scenarios) {
     for (const t of targets) {
       const r = await load(t, s.connections, s.stream);
@@ -261,13 +269,13 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push(`${started.toISOString()}, node ${process.version}, ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; ${DURATION_S} s per run after ${WARMUP_S} s of warm-up`);
   lines.push('');
-  lines.push('| target | mode | connections | requests/s | p50 ms | p99 ms | errors / non-2xx | target CPU ms per call |');
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push('| target | mode | connections | requests/s | p50 ms | p99 ms | errors / non-2xx | target CPU ms per call | of which its main thread |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const s of scenarios) {
     for (const t of targets) {
       const r = results.get(`${t.name}|${s.mode}|${s.connections}`)!;
       const errs = r.errors + r.timeouts + r.mismatches;
-      lines.push(`| ${t.name} | ${s.mode} | ${s.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${errs} / ${r.non2xx} | ${f(r.cpuMsPerCall, 3)} |`);
+      lines.push(`| ${t.name} | ${s.mode} | ${s.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${errs} / ${r.non2xx} | ${f(r.cpuMsPerCall, 3)} | ${f(r.mainCpuMsPerCall, 3)} |`);
     }
   }
   const get = (t: TargetName, mode: string, c: number) => results.get(`${t}|${mode}|${c}`)!;

@@ -28,6 +28,21 @@ export function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/**
+ * CPU seconds (user + system) of a process's main thread alone (its thread whose id is the pid), from
+ * /proc/PID/task/PID/stat; NaN when unreadable. `cpuSeconds` less this is the other threads' share: in a
+ * Node process, V8's workers (concurrent compilation and GC) and libuv's pool.
+ */
+export function mainThreadCpuSeconds(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Stops every child still running: SIGTERM, then SIGKILL after `killAfterMs`. */
 export async function stopChildren(children: ChildProcess[], killAfterMs: number): Promise<void> {
   await Promise.all(
