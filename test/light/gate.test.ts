@@ -514,3 +514,32 @@ describe("light's answers, lanswer round (issue 26)", () => {
   });
 });
 
+
+describe("light's refusal, lrefuse2 round: what the value is for (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('near miss, a fee for another thing: "what fee … for a new patient examination" is not answered by records access being free', () => {
+    const q = 'What fee does Brightmoor Dental charge for a new patient examination?';
+    expect(askedOf(q).purpose).toEqual(['patient', 'examination']);
+    expect(answers(p('Requests to access your records at Brightmoor Dental are free of charge.', 'brightmoor-privacy.md'), gateOf(q))).toBe(false);
+    expect(answers(p('A new patient examination at Brightmoor Dental costs £65.', 'brightmoor-fees.md'), gateOf(q))).toBe(true);
+  });
+
+  it('near miss, a fare for another passenger: the child row does not answer the fare for a dog; a row saying the thing does', () => {
+    const q = 'What fare is charged for a dog on the ferry?';
+    expect(answers(p('Passenger | Fare\nChild (4–15 years) | £9.25', 'ferry-fares.md'), gateOf(q))).toBe(false);
+    expect(answers(p('Passenger | Fare\nDog | £6.00', 'ferry-fares.md'), gateOf(q))).toBe(true);
+  });
+
+  it('what the value is for is read past a gerund, and said by a synonym or in the table header', () => {
+    expect(askedOf('What is the notice period for ending a business tenancy?').purpose).toEqual(['business', 'tenancy']);
+    // One noun of the phrase is enough: `charity work` is said by volunteering with a charity.
+    expect(answers(p('Volunteering leave: 2 days paid per leave year for volunteering with a registered charity.', 'leave.md'), gateOf('How many days of paid time off does an employee get for charity work?'))).toBe(true);
+    // `tenant` is a form WordNet derives from `tenancy`.
+    expect(answers(p('The notice period for the tenant is three months.', 'lease.md'), gateOf('What is the notice period for ending the tenancy?'))).toBe(true);
+    expect(answers(p('Membership | Notice\nMonthly plan | one calendar month', 'gym.md'), gateOf('What is the notice period for ending the tenancy?'))).toBe(false);
+    // A code or a name after `for` is checked on its own, never as what the value is for.
+    expect(askedOf('What is the price for the AQ-350?').purpose).toBeUndefined();
+    expect(askedOf('How many technicians will be hired for the KX-10 rollout?').purpose).toBeUndefined();
+  });
+});

@@ -76,6 +76,14 @@ export interface Asked {
    * sentence names it (`Tariff | Business Fix 24`). Read by the built-in model to choose its sentence, never by the gate.
    */
   kind?: string;
+  /**
+   * What the asked value is for (lrefuse2 round: *patient examination* in *What fee does the clinic charge **for** a new
+   * patient examination*, *pet dog* in *What fare is charged for a pet dog*): the nouns of the phrase after *for*, in
+   * English. The value is said of it: the answering sentence (or its context) names one of them, as the word, a stem, a
+   * synonym, a translation, a paraphrase or a derived form (*charity* for *charity work*); a fee stated for another thing
+   * answers another question.
+   */
+  purpose?: string[];
 }
 
 export interface Contrast {
@@ -525,10 +533,41 @@ export function askedOf(whole: string): Asked {
   const named = type ? null : valueKindOf(`what is the ${read.phrase.join(' ')}`, 'amount');
   if (named) {
     read = englishHead(question, 'amount', named, skip);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip) };
+    const purpose = purposeOf(question, 'amount', named, skip, read);
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip), ...(purpose ? { purpose } : {}) };
   }
   const kind = read.head ? null : kindOf(question, skip);
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), ...(kind ? { kind } : {}) };
+  const purpose = purposeOf(question, type, value, skip, read);
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), ...(kind ? { kind } : {}), ...(purpose ? { purpose } : {}) };
+}
+
+/**
+ * What the value asked is for (Asked.purpose): on a question asking a value (a type) or a head, the nouns of the phrase
+ * after the first *for* past the asking word (*for a new **patient examination***), past a gerund opening it (*for ending
+ * a **business tenancy***), leaving out the words the answer type stands for, words saying when and the head itself.
+ * None when that phrase holds a name, a code or a figure (checked on their own).
+ */
+function purposeOf(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean, read: Read): string[] | null {
+  if (!type && !read.head) return null;
+  const tokens = tag(question);
+  const at = tokens.findIndex((t) => WH_EN.has(fold(t.value)));
+  if (at < 0) return null;
+  let k = tokens.findIndex((t, i) => i > at && fold(t.value) === 'for');
+  if (k < 0) return null;
+  k++;
+  // `for ending a business tenancy`: the gerund's object is what the value is for.
+  if (tokens[k]?.pos === 'VERB' && /ing$/.test(fold(tokens[k]!.value))) k++;
+  while (tokens[k] && /^(?:DET|PRON|NUM)$/.test(tokens[k]!.pos)) k++;
+  const nouns: string[] = [];
+  // Participles narrow the noun (`frozen goods`) like adjectives.
+  for (; tokens[k] && (/^(?:NOUN|ADJ|PROPN)$/.test(tokens[k]!.pos) || (tokens[k]!.pos === 'VERB' && PARTICIPLE.test(fold(tokens[k]!.value)))); k++) {
+    const t = tokens[k]!;
+    // A phrase naming a code or a name (`for the KX-10 rollout`) is anchored by it, checked on its own.
+    if (t.pos === 'PROPN' || skip(t)) return null;
+    const w = fold(t.value);
+    if (t.pos === 'NOUN' && w !== read.head && !NOW.has(w) && !isGeneric(w, type, value) && w.length >= 3) nouns.push(w);
+  }
+  return nouns.length > 0 ? nouns : null;
 }
 
 /**
@@ -901,6 +940,12 @@ export function sentenceAnswers(
   if (sameLanguage && asked.contrasts.length > 0 && saysOpposite(asked, wordsOf(`${sentence}\n${context.header}`), [...words, ...wordsOf(context.document ?? '')])) return false;
   // The nouns narrowing the head are said beside it too: the *contents* sum insured is not the buildings one.
   if (sameLanguage && !holdsModifiers(asked, words) && !(evidence && holdsModifiers(asked, evidence.passageWords))) return false;
+  // What the value is for is said beside it (lrefuse2 round): a fee for records access is no fee for an examination.
+  if (sameLanguage && asked.purpose) {
+    const near = [...words, ...wordsOf(context.document ?? '')];
+    const says = (ws: string[]) => asked.purpose!.some((w) => holdsForm(wordForms(w), ws));
+    if (!says(near) && !(evidence && says(evidence.passageWords))) return false;
+  }
   // A question about the value now, or a former one, is answered only by a sentence saying so (WHEN).
   if (asked.when && !statesWhen(asked.when, `${sentence}\n${context.header}\n${context.section}`)) return false;
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
