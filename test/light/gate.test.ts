@@ -541,5 +541,8 @@ describe("light's refusal, lrefuse2 round: what the value is for (issue 26)", ()
     // A code or a name after `for` is checked on its own, never as what the value is for.
     expect(askedOf('What is the price for the AQ-350?').purpose).toBeUndefined();
     expect(askedOf('How many technicians will be hired for the KX-10 rollout?').purpose).toBeUndefined();
+    expect(askedOf('How much is a no-show charged per person for a table of 6 or more?').purpose).toBeUndefined();
+    // The end of a closed compound says the noun: a microchip is a chip.
+    expect(answers(p('Code | Service | Price\nMIC-01 | Microchip implantation | £24.00', 'vet-prices.md'), gateOf('What is the charge for inserting an identification chip in a pet?'))).toBe(true);
   });
 });

@@ -557,16 +557,19 @@ function purposeOf(question: string, type: AnswerType | null, value: ValueKind |
   k++;
   // `for ending a business tenancy`: the gerund's object is what the value is for.
   if (tokens[k]?.pos === 'VERB' && /ing$/.test(fold(tokens[k]!.value))) k++;
-  while (tokens[k] && /^(?:DET|PRON|NUM)$/.test(tokens[k]!.pos)) k++;
+  while (tokens[k] && /^(?:DET|PRON)$/.test(tokens[k]!.pos)) k++;
   const nouns: string[] = [];
   // Participles narrow the noun (`frozen goods`) like adjectives.
-  for (; tokens[k] && (/^(?:NOUN|ADJ|PROPN)$/.test(tokens[k]!.pos) || (tokens[k]!.pos === 'VERB' && PARTICIPLE.test(fold(tokens[k]!.value)))); k++) {
+  for (; tokens[k] && (/^(?:NOUN|ADJ|PROPN|NUM)$/.test(tokens[k]!.pos) || (tokens[k]!.pos === 'VERB' && PARTICIPLE.test(fold(tokens[k]!.value)))); k++) {
     const t = tokens[k]!;
-    // A phrase naming a code or a name (`for the KX-10 rollout`) is anchored by it, checked on its own.
-    if (t.pos === 'PROPN' || skip(t)) return null;
+    // A phrase naming a code, a figure or a name (`for the KX-10 rollout`) is anchored by it, checked on its own.
+    if (t.pos === 'PROPN' || t.pos === 'NUM' || skip(t)) return null;
     const w = fold(t.value);
-    if (t.pos === 'NOUN' && w !== read.head && !NOW.has(w) && !isGeneric(w, type, value) && w.length >= 3) nouns.push(w);
+    // A gerund in the phrase is a noun the tagger read as a verb (`the summit booking`).
+    if ((t.pos === 'NOUN' || (t.pos === 'VERB' && /ing$/.test(w))) && w !== read.head && !NOW.has(w) && !isGeneric(w, type, value) && w.length >= 3) nouns.push(w);
   }
+  // `for a table of 6 or more`: a figure or a name in its complement anchors it too.
+  if (fold(tokens[k]?.value ?? '') === 'of' && tokens.slice(k + 1, k + 3).some((t) => t.pos === 'NUM' || t.pos === 'PROPN' || skip(t))) return null;
   return nouns.length > 0 ? nouns : null;
 }
 
@@ -943,7 +946,8 @@ export function sentenceAnswers(
   // What the value is for is said beside it (lrefuse2 round): a fee for records access is no fee for an examination.
   if (sameLanguage && asked.purpose) {
     const near = [...words, ...wordsOf(context.document ?? '')];
-    const says = (ws: string[]) => asked.purpose!.some((w) => holdsForm(wordForms(w), ws));
+    // Also as the end of a closed compound (`chip` in *microchip*).
+    const says = (ws: string[]) => asked.purpose!.some((w) => holdsForm(wordForms(w), ws) || (w.length >= 4 && ws.some((x) => x.length > w.length && x.endsWith(w))));
     if (!says(near) && !(evidence && says(evidence.passageWords))) return false;
   }
   // A question about the value now, or a former one, is answered only by a sentence saying so (WHEN).
