@@ -36,9 +36,10 @@ const ConfigSchema = z.object({
   SVC_WEBHOOK_CONCURRENCY: intFromEnv(256),
   // Keep-alive comment on chat streams (SPEC: every 15 s); lowered only by tests.
   SVC_STREAM_PING_MS: intFromEnv(15_000),
-  // When a gateway answer leaves (docs/decisions.md, "When a gateway answer leaves"): `flushed` once its certificate and
-  // ledger entry are on disk (the WAL flushed), `committed` once they are committed (visible to every process, on disk
-  // within PostgreSQL's wal_writer_delay: a database or machine crash in that window forgets them, a killed service does not).
+  // When a gateway answer or a chat turn's answer leaves (docs/decisions.md, "When a gateway answer leaves"): `flushed` once
+  // its certificate (the gateway's) or its exchange (a chat turn's) and its ledger entry are on disk (the WAL flushed),
+  // `committed` once they are committed (visible to every process, on disk within PostgreSQL's wal_writer_delay: a database
+  // or machine crash in that window forgets them, a killed service does not).
   SVC_ANSWER_COMMIT: z.enum(['flushed', 'committed']).default('flushed'),
   // Graceful shutdown on SIGTERM/SIGINT: the process always exits within this time (docs/operations.md).
   SVC_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
@@ -93,7 +94,7 @@ export type AppConfig = {
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   streamPingMs: number;
-  /** When a gateway answer leaves: its write flushed to disk, or committed only (SVC_ANSWER_COMMIT). */
+  /** When a gateway answer or a chat turn's answer leaves: its write flushed to disk, or committed only (SVC_ANSWER_COMMIT). */
   answerCommit: 'flushed' | 'committed';
   shutdownGraceMs: number;
   smtpUrl?: string;

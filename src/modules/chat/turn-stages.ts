@@ -427,7 +427,7 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
       // EntityManager serves for their connection, the request's is not forked for them (issue 28).
       await s.admission.record(entry, async (pending) => {
         const record = recordStatement(ctx.app, ctx.caller.workspace.id, [pending]);
-        saved = await writeExchange(ctx.app.orm.em, exchange(), record);
+        saved = await writeExchange(ctx.app.orm.em, exchange(), committedOnly(ctx) ? withoutFlush(record) : record);
         const [recorded] = await record.outcomes(ctx.app.orm.em);
         return recorded!;
       });
@@ -437,6 +437,17 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
     });
   await Promise.all([persist ? save() : s.admission.record(entry), prove()]);
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
+}
+
+/**
+ * `SVC_ANSWER_COMMIT=committed` (docs/decisions.md, "When a gateway answer leaves"): the exchange and its ledger entry are
+ * written with `synchronous_commit` off for their transaction only, as the gateway's answers are; the default
+ * (`flushed`) waits for the WAL flush. Either way the answer leaves once the write has committed.
+ */
+const committedOnly = (ctx: ServiceContext): boolean => ctx.app.config.answerCommit === 'committed';
+
+function withoutFlush(record: AlongsideStatement): AlongsideStatement {
+  return { select: `${record.select} from (select set_config('synchronous_commit', 'off', true)) as async_commit`, params: record.params };
 }
 
 /** The result, as the `done` event carries it (after the `mood` event). */
