@@ -408,6 +408,8 @@ interface Sentence {
   /** An option left unticked (`UNTICKED`), and a digit in the sentence or its context: read on first need. */
   unticked?: boolean;
   digits?: boolean;
+  /** Tenth round: the sentence is a field (`isField`): read on first need. */
+  field?: boolean;
 }
 
 /** A bound read with an amount or a date: `at most`, `before`, `no later than` (upper); `at least`, `from`, `since` (lower). */
@@ -675,6 +677,16 @@ function headCodes(content: string): string {
   }
   return out.join(' ; ');
 }
+
+/**
+ * Tenth round: a field states a value with no verb of its own: a table row, or a line opening on a short label and a colon
+ * (`**Date de la prestation :** 12 mai 2027`, `Production annuelle estimée : 6 850 kWh`). Its label is at most four words,
+ * without a figure.
+ */
+const FIELD_LABEL = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*[\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,3}\s*\**\s*:/u;
+const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown[] }) =>
+  claim.dates.length === 0 && claim.quantities.length > 0 && claim.quantities.every((q) => q.fact.unit !== null);
+const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= s.seg.text.startsWith('|') || FIELD_LABEL.test(s.seg.text));
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
@@ -1997,7 +2009,11 @@ export class Verifier {
     // Graded coverage (fourth round): the weighted share of the claim's words the sentence holds, light words it
     // leaves out apart. A missing word of low weight (a qualifier) may be left out; a missing verb never.
     const coverage = total - lightMissing > 0 ? found / (total - lightMissing) : 1;
-    const verbMissing = uncovered.some((u) => claim.verbs.has(u)) || !subjectHeld;
+    // Tenth round: a field (a table row, a `Label: value` line) states its value with no verb: the claim's one missing word, its verb,
+    // only links its subject to the amount or date the field holds (`allocates £27,000 to laboratory consumables` against the row
+    // `| Laboratory consumables and analysis | … | £27,000 |`). The facts must still pair (compare: `anchoredFacts`).
+    const fieldVerb = uncovered.length === 1 && claim.verbs.has(uncovered[0]!) && linkedAmounts(claim) && isField(s);
+    const verbMissing = (uncovered.some((u) => claim.verbs.has(u)) && !fieldVerb) || !subjectHeld;
     // The claim's names count too once they are found: a sentence naming what the claim names is about it.
     let nameTotal = 0;
     let nameFound = 0;
@@ -2076,7 +2092,13 @@ export class Verifier {
     const stated = claim.entities.filter((e) => e.kind === 'name' && claim.verbAt >= 0 && e.start > claim.verbAt);
     const anchoredNames = stated.length > 0 && stated.every(inSentence);
     const lone = uncovered.length === 1 ? uncovered[0]! : null;
-    const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && !claim.verbs.has(lone) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
+    // Tenth round: the lone word may be the claim's verb where the sentence is a field whose amount or date pairs with the claim's (cover).
+    // Amounts only, each with its unit: a date's verb says which event it is (`issued on`, `starts on`), a bare number (`n° 17`) no
+    // amount; and no conflict where the field states the claim's own amount too (a row's other column).
+    const linkingVerb =
+      lone !== null && claim.verbs.has(lone) && anchoredFacts && linkedAmounts(claim) && isField(s) &&
+      (amounts !== 'conflict' || !claim.quantities.some((c) => this.quantitiesIn(s).some((p) => amountsEqual(c.fact, p.fact))));
+    const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && (!claim.verbs.has(lone) || linkingVerb) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
     const graded = gradedPossible;
     if (!covered && !graded) return none;

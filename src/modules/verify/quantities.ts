@@ -50,6 +50,11 @@ const MEASURES: Record<string, Measure> = {
   km: m('m', 'length', 1e3), kilometre: m('m', 'length', 1e3), kilometres: m('m', 'length', 1e3), kilometer: m('m', 'length', 1e3), kilometers: m('m', 'length', 1e3),
   cm: m('m', 'length', 1e-2), mm: m('m', 'length', 1e-3), m: m('m', 'length'), metre: m('m', 'length'), metres: m('m', 'length'), meter: m('m', 'length'), meters: m('m', 'length'), miles: m('mile', 'length'), mile: m('mile', 'length'),
   ft: m('ft', 'length'), foot: m('ft', 'length'), feet: m('ft', 'length'), pieds: m('ft', 'length'), yard: m('yd', 'length'), yards: m('yd', 'length'), yd: m('yd', 'length'),
+  // Tenth round: imperial units and the French pound (`1,850 gallons`, `2 500 livres`, `12 oz`, `30 inches`), so that the same
+  // figure in another unit of the same measure is compared (a conflict), not left unpaired.
+  gallon: m('gal', 'volume'), gallons: m('gal', 'volume'), gal: m('gal', 'volume'), pint: m('pt', 'volume'), pints: m('pt', 'volume'),
+  livre: m('lb', 'mass'), livres: m('lb', 'mass'), ounce: m('oz', 'mass'), ounces: m('oz', 'mass'), oz: m('oz', 'mass'),
+  inch: m('in', 'length'), inches: m('in', 'length'), pouce: m('in', 'length'), pouces: m('in', 'length'),
   m2: m('m2', 'area'), sqm: m('m2', 'area'), ft2: m('ft2', 'area'), m3: m('m3', 'volume'), litre: m('l', 'volume'), litres: m('l', 'volume'), liter: m('l', 'volume'), liters: m('l', 'volume'), l: m('l', 'volume'),
   // Days and weeks in hours: `within one day` is `within 24 hours`, `deux jours` is `48 heures`.
   day: m('hour', 'time-h', 24), days: m('hour', 'time-h', 24), jour: m('hour', 'time-h', 24), jours: m('hour', 'time-h', 24), week: m('hour', 'time-h', 168), weeks: m('hour', 'time-h', 168), semaine: m('hour', 'time-h', 168), semaines: m('hour', 'time-h', 168),
@@ -59,6 +64,8 @@ const MEASURES: Record<string, Measure> = {
   minute: m('hour', 'time-h', 1 / 60), minutes: m('hour', 'time-h', 1 / 60), min: m('hour', 'time-h', 1 / 60), mins: m('hour', 'time-h', 1 / 60), mn: m('hour', 'time-h', 1 / 60),
   gb: m('gb', 'data'), go: m('gb', 'data'), tb: m('gb', 'data', 1e3), to: m('gb', 'data', 1e3), mb: m('gb', 'data', 1e-3), mo: m('gb', 'data', 1e-3),
 };
+/** Units that are also ordinary words in lower case (`to`, `go`, `mo`): a unit only as written with a capital (`To`, `Go`, `Mo`). */
+const CASED_UNITS = new Set(['to', 'go', 'mo']);
 /** The unit of measure a folded word names (`mile`, `kilometre`, `kg`), with what it measures; undefined for any other word. */
 export function measureOf(word: string): { unit: string; dimension: string } | undefined {
   const x = MEASURES[word];
@@ -69,6 +76,8 @@ export function measureOf(word: string): { unit: string; dimension: string } | u
 const PENCE = m('GBP', 'money', 0.01);
 /** Phrases of two or three words read as one unit (`square metres`, `cubic metres per hour`, `per cent`). */
 const PHRASES: [RegExp, Measure | '%'][] = [
+  // `livres sterling` is money, not the French pound of weight.
+  [/^livres?\s+sterling/i, m('GBP', 'money')],
   [/^(?:square|sq\.?)\s+(?:metres?|meters?)/i, m('m2', 'area')],
   [/^(?:metres?|m[eè]tres?)\s+carr[ée]s?/i, m('m2', 'area')],
   [/^(?:cubic\s+(?:metres?|meters?)|m3|m³|m[eè]tres?\s+cubes?)(?:\s+(?:of|d'|de)\s*[\p{L} ]{1,20}?)?\s*(?:per\s+hour|an\s+hour|\/\s*h|par\s+heure|à\s+l'heure)/iu, m('m3h', 'flow')],
@@ -220,7 +229,9 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
   if (CURRENCY_SYMBOL[raw[0]!]) return { scale, unit: CURRENCY_SYMBOL[raw[0]!]!, end: next.end };
   if (CURRENCY_WORD[w]) return { scale, unit: CURRENCY_WORD[w]!, end: next.end };
   if (PERCENT_WORDS.has(w)) return { scale, unit: '%', end: next.end };
-  const measure = MEASURES[w];
+  // Tenth round: the French data units `To`, `Go`, `Mo` are written with their capital; in lower case they are words (`£27,000 to
+  // laboratory consumables` is not 27,000 terabytes).
+  const measure = CASED_UNITS.has(w) && raw[0] === w[0] ? undefined : MEASURES[w];
   if (measure) return { scale: scale * measure.factor, unit: measure.unit, end: next.end, measure };
   if ((w === 'per' || w === 'pour') && /^[\s]*cent\b/i.test(text.slice(next.end, next.end + 8))) return { scale, unit: '%', end: next.end + 5 };
   if (/^\p{L}+$/u.test(w) && !STOP_WORDS.has(w) && w.length > 1) unit = stem(w);
