@@ -148,9 +148,14 @@ const IMPLIED_BY: Record<string, string[]> = {
   date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee'],
 };
 
+/** A universal quantifier (`all`, `every`, `tous`, `chaque`): a claim saying it of a whole is not supported by one member. */
+const UNIVERSAL = /(?<![\p{L}])(?:all|every|each|tous|toutes|chaque|chacun|chacune)(?![\p{L}])/iu;
+
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
+// Tenth round (precision): a negated comparative or `exceed` is a maximum (`can never be more than`, `will not be higher than`,
+// `cannot exceed`), read as the bound it is, not as a negation of the claim (`will not exceed 10 %` is the same statement).
 const UPPER_PHRASES =
-  "at\\s+(?:the\\s+)?most|up\\s+to|no\\s+more\\s+than|not\\s+more\\s+than|not\\s+exceeding|no\\s+later\\s+than|not\\s+later\\s+than|maximum(?:\\s+of)?|max\\.?|under|below|less\\s+than|fewer\\s+than|within|before|until|till|prior\\s+to|au\\s+plus(?:\\s+tard)?|jusqu['’]\\s*(?:[àa]|au|aux)|moins\\s+de|maximum\\s+de|inf[ée]rieure?s?\\s+[àa]|avant|d['’]ici|dans\\s+un\\s+d[ée]lai\\s+de|sous";
+  "(?:never|not|cannot|can['’]t)\\s+(?:be\\s+)?(?:more|higher|greater)\\s+than|(?:never|not|cannot|can['’]t)\\s+exceed|at\\s+(?:the\\s+)?most|up\\s+to|no\\s+more\\s+than|not\\s+more\\s+than|not\\s+exceeding|no\\s+later\\s+than|not\\s+later\\s+than|maximum(?:\\s+of)?|max\\.?|under|below|less\\s+than|fewer\\s+than|within|before|until|till|prior\\s+to|au\\s+plus(?:\\s+tard)?|jusqu['’]\\s*(?:[àa]|au|aux)|moins\\s+de|maximum\\s+de|inf[ée]rieure?s?\\s+[àa]|avant|d['’]ici|dans\\s+un\\s+d[ée]lai\\s+de|sous";
 const LOWER_PHRASES =
   "at\\s+least|no\\s+less\\s+than|not\\s+less\\s+than|minimum(?:\\s+of)?|min\\.?|more\\s+than|over|above|from|since|after|as\\s+of|starting(?:\\s+(?:on|from))?|au\\s+moins|plus\\s+de|[àa]\\s+partir\\s+d[eu']?|[àa]\\s+compter\\s+d[eu']?|d[èe]s|depuis|apr[èe]s|sup[ée]rieure?s?\\s+[àa]|minimum\\s+de";
 const boundBefore = (phrases: string) => new RegExp(`(?<![\\p{L}])(?:${phrases})\\s*(?:the\\s+|le\\s+|la\\s+|l['’])?\\s*$`, 'iu');
@@ -402,6 +407,8 @@ interface Sentence {
   negatedHeading?: string;
   /** Ninth round: the previous sentence, where this one opens on a pronoun subject (its antecedent, also in its context). */
   antecedent?: string;
+  /** Tenth round: the stems of the sentence, its antecedent and its row header (subjectInSentence), read on first need. */
+  subjectStems?: Set<string>;
   facts?: Facts;
   /** Folded words of the sentence itself (filled on first need). */
   words?: Set<string>;
@@ -1483,6 +1490,47 @@ export class Verifier {
     return claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact))) && claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact)));
   }
 
+  /** Whether the sentence itself states each amount and date of the claim, equal (not only its context). */
+  private ownFactsEqual(claim: Claim, s: Sentence): boolean {
+    if (claim.quantities.length + claim.dates.length === 0) return true;
+    const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
+    const ds = claim.dates.length > 0 ? this.datesIn(s) : [];
+    return claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact))) && claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact)));
+  }
+
+  /** Whether a name of the claim is the whole subject of its verb (`Daniel Okafor signed`, `Le CSE a désigné`): its agent. */
+  private agentOf(claim: Claim, e: Entity): boolean {
+    if (e.kind !== 'name' || claim.verbAt < 0 || e.start > claim.verbAt) return false;
+    const before = claim.seg.text.slice(0, e.start);
+    const between = claim.seg.text.slice(e.end, claim.verbAt);
+    return /^\s*(?:(?:the|le|la|les|l['’])\s*)?$/iu.test(before) && /^\s*$/u.test(between);
+  }
+
+  /**
+   * Tenth round (precision): a negation reverses the claim only where its clause is about what the claim is about: each word
+   * of the claim's subject (its words before its verb, names apart) is in the sentence itself, its row header or the
+   * antecedent its pronoun stands for, not only in the title or section heading. `la clinique ne réalise aucune garde de
+   * nuit` under the heading `Tarifs` says nothing of `Les tarifs de la clinique ont été actualisés`: its negation is another
+   * subject's.
+   */
+  private subjectInSentence(claim: Claim, s: Sentence): boolean {
+    let own = s.subjectStems;
+    if (!own) {
+      own = new Set(s.stems);
+      for (const w of [...wordsOf(s.antecedent ?? ''), ...(s.header ?? []).flatMap((h) => wordsOf(h))]) {
+        const st = this.stemOf(w);
+        if (st) own.add(st);
+      }
+      s.subjectStems = own;
+    }
+    const held = own;
+    for (const stem of claim.stems) {
+      if (claim.said.has(stem) || claim.light.has(stem)) continue;
+      if (!held.has(stem) && !this.alternativesOf(claim, stem).some((a) => held.has(a))) return false;
+    }
+    return true;
+  }
+
   /**
    * Seventh round: whether the claim or the sentence holds a word meaning a negation (`excluded`, `refusé`) that is not
    * the antonym of a word on the other side: such a word against an explicit negation may say the same thing twice.
@@ -2160,6 +2208,14 @@ export class Verifier {
       // is a qualifier the document tells apart: the sentence is about the other one.
       if (this.saysNothingOf(claim, s, subjectNamed)) return none;
       if (!covered && (flipped || uncovered.some((u) => this.toldApart(claim, u, s)))) return none;
+      // Tenth round (precision): a graded support leaves words of the claim out, so what makes the claim specific must be in
+      // the sentence itself: each of its amounts and dates equal there (not a year of the title holding the claim's day:
+      // `Rapport annuel 2024` against `le 17 octobre 2024`), and a universal quantifier (`Tous les papiers …`, `every`)
+      // stated there too (`Le papier de la carte est certifié PEFC` is one of them).
+      if (!covered && (!this.ownFactsEqual(claim, s) || (UNIVERSAL.test(claim.seg.text) && !UNIVERSAL.test(s.seg.text)))) return none;
+      // Tenth round (precision): the name that is the whole subject of the claim's verb (`Daniel Okafor signed …`) is who did it,
+      // the statement itself: left to its document (a name said in another of its sentences), it supports nothing.
+      if (covered && absent.some((e) => this.agentOf(claim, e))) return none;
       // An acronym of the claim (`CSE`, `QA`) is a specific term like a stated name: the sentence must hold it (a heading
       // naming it says what the section is about, not who acts in the sentence: `désigné par la direction` is not `par le CSE`).
       if (claim.acronyms.some((a) => !this.rowWords(s).has(a))) return none;
@@ -2218,6 +2274,7 @@ export class Verifier {
       // event starts` against `the event ends`), and where the claim's date is held only by the sentence's context.
       if (flipped && when === 'missing') return none;
       if (!this.antonymOwnFacts(claim, s, flipped)) return none;
+      if (!flipped && !this.subjectInSentence(claim, s)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;

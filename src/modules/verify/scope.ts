@@ -65,6 +65,11 @@ const PREPOSITIONS = new Set([
 const BOUND_AFTER = /^(?:later|earlier|sooner|exceed|exceeding|exceeds|only)$/;
 const COMPARATIVE_AFTER = /^(?:more|less|fewer|longer|shorter|higher|lower|greater|smaller)$/;
 
+/** Prepositions after which `no` / `aucun` opens the preposition's own noun phrase (`with no exceedances`, `avec aucun frais`). */
+const PHRASE_PREPOSITIONS = new Set(['with', 'avec', 'at']);
+/** French verbs of a bound after `ne … pas` (`ne peut pas dépasser`, `ne dépassera pas`): a maximum, not a negation. */
+const FRENCH_BOUND = /^(?:depasser|exceder|depasse|depassera|depasseront|depassent|excede|excedera)$/;
+
 /** French particles closing `ne`: with none of them in the clause, `ne … que` means "only", not a negation. */
 const FRENCH_CLOSERS = new Set(['pas', 'plus', 'jamais', 'rien', 'aucun', 'aucune', 'personne', 'guere', 'nullement', 'ni', 'point']);
 
@@ -94,16 +99,28 @@ export function scopedWords(text: string): ScopedWord[] {
     const w = ws[i]!.w;
     const contracted = w === 't' && i > 0 && /n$/.test(ws[i - 1]!.w) && ws[i]!.start === ws[i - 1]!.end + 1;
     if (!contracted && !VERBAL.has(w) && !NOMINAL.has(w)) continue;
-    const next = ws[i + 1]?.w ?? '';
-    if ((w === 'no' || w === 'not') && (BOUND_AFTER.test(next) || (COMPARATIVE_AFTER.test(next) && ws[i + 2]?.w === 'than'))) continue;
+    // Tenth round (precision): `never be more than`, `cannot exceed`, `will not be higher than` are bounds too (a maximum, as
+    // `no more than`), the copula between the negation and the comparative included; so `ne … pas dépasser`.
+    const bound = (k: number) => BOUND_AFTER.test(ws[k]?.w ?? '') || (COMPARATIVE_AFTER.test(ws[k]?.w ?? '') && ws[k + 1]?.w === 'than');
+    if ((w === 'no' || w === 'not' || w === 'never' || w === 'cannot' || contracted) && (bound(i + 1) || (ws[i + 1]?.w === 'be' && bound(i + 2)))) continue;
     if (w === 'ne' || w === 'n') {
       // `ne … que` (only) is a restriction; `ne … pas`, `n'… jamais`, `ne … plus` negate.
       let closed = false;
-      for (let k = i + 1; k < ws.length && k < i + 8 && !boundaryBefore(k); k++) if (FRENCH_CLOSERS.has(ws[k]!.w)) closed = true;
-      if (!closed) continue;
+      let bounded = false;
+      for (let k = i + 1; k < ws.length && k < i + 8 && !boundaryBefore(k); k++) {
+        if (FRENCH_CLOSERS.has(ws[k]!.w)) {
+          closed = true;
+          if (FRENCH_BOUND.test(ws[k + 1]?.w ?? '')) bounded = true;
+        } else if (k === i + 1 && FRENCH_BOUND.test(ws[k]!.w)) bounded = true;
+      }
+      if (!closed || bounded) continue;
     }
     const verbal = contracted || VERBAL.has(w);
-    const prepositional = PREPOSITIONAL.has(w);
+    // Tenth round (precision): a nominal negation inside a prepositional phrase (`performed on 23/09/2025 with no exceedances
+    // recorded`, `avec aucun frais`) negates that phrase's noun only, as `without` does, not the clause it qualifies. At the
+    // clause's opening (`At no time will …`, `In no case …`) it still negates the whole clause.
+    const inPhrase = (w === 'no' || w === 'aucun' || w === 'aucune') && i > 1 && PHRASE_PREPOSITIONS.has(ws[i - 1]!.w) && !boundaryBefore(i - 1) && !BOUNDARY_WORDS.has(ws[i - 2]!.w);
+    const prepositional = PREPOSITIONAL.has(w) || inPhrase;
     // Back to the start of its clause: the subject of what it negates (`5 GHz networks are not supported`).
     for (let k = i - 1; k >= 0 && !prepositional; k--) {
       if (BOUNDARY_WORDS.has(ws[k]!.w) && !((ws[k]!.w === 'and' || ws[k]!.w === 'or' || ws[k]!.w === 'et' || ws[k]!.w === 'ou') && !PREDICATE_OPENERS.has(ws[k + 1]?.w ?? ''))) break;
