@@ -407,8 +407,6 @@ interface Sentence {
   negatedHeading?: string;
   /** Ninth round: the previous sentence, where this one opens on a pronoun subject (its antecedent, also in its context). */
   antecedent?: string;
-  /** Tenth round: the stems of the sentence, its antecedent and its row header (subjectInSentence), read on first need. */
-  subjectStems?: Set<string>;
   facts?: Facts;
   /** Folded words of the sentence itself (filled on first need). */
   words?: Set<string>;
@@ -1507,31 +1505,6 @@ export class Verifier {
   }
 
   /**
-   * Tenth round (precision): a negation reverses the claim only where its clause is about what the claim is about: each word
-   * of the claim's subject (its words before its verb, names apart) is in the sentence itself, its row header or the
-   * antecedent its pronoun stands for, not only in the title or section heading. `la clinique ne réalise aucune garde de
-   * nuit` under the heading `Tarifs` says nothing of `Les tarifs de la clinique ont été actualisés`: its negation is another
-   * subject's.
-   */
-  private subjectInSentence(claim: Claim, s: Sentence): boolean {
-    let own = s.subjectStems;
-    if (!own) {
-      own = new Set(s.stems);
-      for (const w of [...wordsOf(s.antecedent ?? ''), ...(s.header ?? []).flatMap((h) => wordsOf(h))]) {
-        const st = this.stemOf(w);
-        if (st) own.add(st);
-      }
-      s.subjectStems = own;
-    }
-    const held = own;
-    for (const stem of claim.stems) {
-      if (claim.said.has(stem) || claim.light.has(stem)) continue;
-      if (!held.has(stem) && !this.alternativesOf(claim, stem).some((a) => held.has(a))) return false;
-    }
-    return true;
-  }
-
-  /**
    * Seventh round: whether the claim or the sentence holds a word meaning a negation (`excluded`, `refusé`) that is not
    * the antonym of a word on the other side: such a word against an explicit negation may say the same thing twice.
    */
@@ -2274,7 +2247,10 @@ export class Verifier {
       // event starts` against `the event ends`), and where the claim's date is held only by the sentence's context.
       if (flipped && when === 'missing') return none;
       if (!this.antonymOwnFacts(claim, s, flipped)) return none;
-      if (!flipped && !this.subjectInSentence(claim, s)) return none;
+      // Tenth round (precision): a negation reverses the claim's statement only where it negates the claim's own verb, as
+      // written (or another form of it): a synonym read in another sense (`actualisés`, through English `actualize` /
+      // `realize`, against `la clinique ne réalise aucune garde de nuit`) is another statement.
+      if (!flipped && claim.mainVerb && !this.polarityIn(s).polarity.has(claim.mainVerb)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
