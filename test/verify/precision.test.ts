@@ -51,3 +51,44 @@ describe('ninth round: precision of contradictions', () => {
     expect(reasonOf(s)).toBe('support-covered');
   });
 });
+
+/**
+ * Tenth round of issue 26 (docs/quality.md, "Tenth round: precision on unseen documents, vprec2"): wrong verdicts of the
+ * reversal and of the relaxed supports on tuning-8 (a set written after those rules). Sentences written for these tests,
+ * none from a labelled set.
+ */
+describe('tenth round: reversals and relaxed supports', () => {
+  it('a nominal negation inside a prepositional phrase negates its noun only, not the clause (no reversal)', async () => {
+    const doc = 'Pressure tests were carried out on 14/03/2026 with no leaks found.';
+    expect((await judge('The pressure tests were carried out on 14 March 2026.', doc)).verdict).not.toBe('contradicted');
+    // At the clause's opening it still negates the clause.
+    expect((await judge('The supplier will disclose customer data.', 'At no time will the supplier disclose customer data.')).verdict).toBe('contradicted');
+  });
+
+  it('a negated comparative is an upper bound, not a negation (no reversal of a bound)', async () => {
+    const doc = 'Total penalties will not exceed 15% of the quarterly fee in any quarter.';
+    expect((await judge('In any quarter, the penalties can never be more than 15% of the quarterly fee.', doc)).verdict).not.toBe('contradicted');
+  });
+
+  it('a negation of another verb than the claim’s, its synonym in another sense, does not reverse the claim', async () => {
+    const doc = '# Cabinet Lemoine — Honoraires 2026\n\n## Horaires\n\nLe cabinet ne réalise aucune permanence le dimanche.';
+    expect((await judge('Les honoraires du cabinet ont été actualisés le 3 février 2026.', doc)).verdict).not.toBe('contradicted');
+    // The claim's own verb negated is still a reversal.
+    expect((await judge('Le cabinet réalise des permanences le dimanche.', 'Le cabinet ne réalise aucune permanence le dimanche.')).verdict).toBe('contradicted');
+  });
+
+  it('a graded support needs the claim’s date in the sentence itself, not a year of the title', async () => {
+    const doc = '# Quarry annual report 2025\n\n## Noise\n\nDust deposits are monitored by 8 gauges placed around the site.';
+    expect((await judge('The noise measurements around the quarry were taken on 12 May 2025.', doc)).verdict).not.toBe('supported');
+  });
+
+  it('a universal claim is not supported by a sentence about one member (graded)', async () => {
+    const doc = '# Devis Imprimerie Marchal\n\n## Papiers\n\n- Le papier de la brochure est certifié FSC ;';
+    expect((await judge('Tous les papiers prévus dans le devis Marchal sont certifiés FSC.', doc)).verdict).not.toBe('supported');
+  });
+
+  it('the name that is the whole subject of the claim’s verb is not left to the document', async () => {
+    const doc = '# Riverside Bakery — Supply Agreement\n\n## 2. Contacts\n\nThe Supplier’s account manager is Laura Benning.\n\n## 9. Signature\n\nSigned on 3 March 2025.';
+    expect((await judge('Laura Benning signed the supply agreement for Riverside Bakery.', doc)).verdict).not.toBe('supported');
+  });
+});
