@@ -965,10 +965,14 @@ export function holdsQualifiers(asked: Asked, words: string[], sameLanguage: boo
   });
 }
 
-/** Sentences of a passage: after . ! ? and at line breaks; list markers dropped. */
+/**
+ * Sentences of a passage: after . ! ? and at line breaks; list markers dropped. Never after a title's abbreviation
+ * (`Mrs.`, `Prof.`, `Dr.`, `M.`, `Mme.`): `Our Data Protection Officer is Mrs. Lorraine Whitcombe.` is one sentence,
+ * whose answer to *who* is the name after the title.
+ */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'«(\[])/u)
+    .split(/\n+|(?<=[.!?])(?<!(?<![\p{L}.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|St|Messrs|M|MM|Mme|Mmes|Mlle|Mlles|Me|Pr)\.)\s+(?=[\p{Lu}\p{N}"'«(\[])/u)
     .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
