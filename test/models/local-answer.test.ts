@@ -71,4 +71,17 @@ describe("the built-in model's answer", () => {
     expect(answer).toContain('charging point');
     expect(answer).not.toContain('fuel costs');
   });
+  it("a title's abbreviation (Mrs., Prof., M.) ends no sentence: the who-answer keeps the name after it", () => {
+    const material: TurnMaterial = {
+      passages: [
+        {
+          ref: 1,
+          sourceName: 'privacy-notice.md',
+          text: 'Our Data Protection Officer is Mrs. Lorraine Whitcombe. Complaints may also be made to the regulator.',
+        },
+      ],
+    };
+    const answer = ask('Who is the Data Protection Officer?', material);
+    expect(answer).toMatch(/^Our Data Protection Officer is Mrs\. Lorraine Whitcombe\./);
+  });
 });
