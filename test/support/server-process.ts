@@ -91,7 +91,7 @@ export async function startServerProcess(env: Record<string, string>, opts: { st
 
   let listening: LogLine;
   try {
-    listening = await waitForLog('svc listening', opts.startTimeoutMs ?? 30_000);
+    listening = await waitForLog('svc listening', opts.startTimeoutMs ?? 120_000);
   } catch (err) {
     // a start that timed out must not leave its server running (and loading the machine) after the test
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
