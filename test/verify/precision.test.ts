@@ -92,3 +92,17 @@ describe('tenth round: reversals and relaxed supports', () => {
     expect((await judge('Laura Benning signed the supply agreement for Riverside Bakery.', doc)).verdict).not.toBe('supported');
   });
 });
+
+/**
+ * Eleventh round of issue 26 (docs/quality.md, "Eleventh round: leads of the tenth (vprec3)"): the claim's main verb, its
+ * subject words and its amounts read more exactly. Sentences written for these tests, none from a labelled set.
+ */
+describe('eleventh round: main verb, subject words and amounts', () => {
+  it('a gerund opening the claim is its subject, the finite verb after it is the main verb (reversal kept)', async () => {
+    const doc =
+      '# Korvath Glow heater warranty\n\n## 3. Extension by registration\n\nIf you register the heater at korvath.example/register within **30 days** of purchase, the body warranty is extended by **one year**. Registration does not extend the fan warranty or the remote warranty.';
+    expect((await judge('Registering a Korvath Glow within 30 days also extends the fan warranty.', doc)).verdict).toBe('contradicted');
+    // What the sentence says is not reversed.
+    expect((await judge('Registering a Korvath Glow within 30 days extends the body warranty by one year.', doc)).verdict).not.toBe('contradicted');
+  });
+});

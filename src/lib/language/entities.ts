@@ -182,9 +182,19 @@ const PARTICIPLE = /^\p{L}{2,}(?:ed|en|ing)$/iu;
 const OPENING_MODIFIER = (tokens: Token[], i: number) =>
   tokens[i]!.pos === 'VERB' && PARTICIPLE.test(tokens[i]!.value) && tokens.slice(0, i).every((x) => x.pos === 'PUNCT' || x.pos === 'SYM') && (tokens[i + 1]?.pos === 'NOUN' || tokens[i + 1]?.pos === 'PROPN');
 
+/**
+ * A gerund opening the text with a verb after it (`Registering a product within 28 days extends …`): its clause is the
+ * subject, and the later verb is the predicate.
+ */
+const OPENING_GERUND = (tokens: Token[], i: number) =>
+  tokens[i]!.pos === 'VERB' &&
+  /^\p{L}{2,}ing$/iu.test(tokens[i]!.value) &&
+  tokens.slice(0, i).every((x) => x.pos === 'PUNCT' || x.pos === 'SYM') &&
+  tokens.slice(i + 1).some((x) => (x.pos === 'VERB' || x.pos === 'AUX') && !/ing$/i.test(x.value));
+
 /** The offset of the first verb of a text (its main predicate, roughly), or -1. */
 export function firstVerbAt(text: string, tokens: Token[] = tag(text)): number {
-  const t = tokens.find((x, i) => (x.pos === 'VERB' || x.pos === 'AUX') && !OPENING_MODIFIER(tokens, i));
+  const t = tokens.find((x, i) => (x.pos === 'VERB' || x.pos === 'AUX') && !OPENING_MODIFIER(tokens, i) && !OPENING_GERUND(tokens, i));
   return t ? t.start : -1;
 }
 
