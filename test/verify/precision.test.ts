@@ -105,4 +105,11 @@ describe('eleventh round: main verb, subject words and amounts', () => {
     // What the sentence says is not reversed.
     expect((await judge('Registering a Korvath Glow within 30 days extends the body warranty by one year.', doc)).verdict).not.toBe('contradicted');
   });
+
+  it('rival amounts in a coordination: each is of the words nearest to it in its own part, the opening shared', async () => {
+    const doc = 'Extra studio sessions are billed at £30.00 per hour for the rehearsal studio (up to 4 players) and £55.00 per hour for the recording studio (up to 8 players).';
+    expect((await judge('Extra sessions in the recording studio cost £55.00 per hour.', doc)).verdict).toBe('supported');
+    expect((await judge('Extra sessions in the recording studio cost £30.00 per hour.', doc)).verdict).toBe('contradicted');
+    expect((await judge('Extra sessions in the rehearsal studio cost £30.00 per hour.', doc)).verdict).toBe('supported');
+  });
 });

@@ -199,6 +199,8 @@ export const restates = (before: string): boolean => RESTATEMENT.test(before);
 
 /** A conjunction between two facts: what comes before it is the first fact's, what comes after the second's. */
 const CONJUNCTION = /(?<![\p{L}])(?:and|or|while|whereas|plus|et|ou|puis)(?![\p{L}])/iu;
+/** A clause opening with a coordinating conjunction and nothing else before its first fact (`and £45 …`, `et 45 € …`). */
+const COORDINATED = /^[\s*_]*(?:and|or|et|ou)[\s*_]*$/iu;
 
 /**
  * What each fact (an amount, a date, a name) of a text is said of: the text of its clause around it, up to
@@ -210,6 +212,10 @@ const CONJUNCTION = /(?<![\p{L}])(?:and|or|while|whereas|plus|et|ou|puis)(?![\p{
 export function regionsOf(text: string, facts: readonly Span[], hasContent: (s: string) => boolean, clauses: Span[] = clausesOf(text)): Span[][] {
   const out: Span[][] = facts.map(() => []);
   const order = facts.map((_, i) => i).sort((a, b) => facts[a]!.start - facts[b]!.start);
+  // The words before the sentence's first fact (its first clause that has some): the subject a coordinated part opening with a
+  // conjunction and nothing else before its fact shares (`… are charged at £28 per hour for the small room (up to 6) and
+  // £45 per hour for the boardroom`: the £45 is of the charged hours too, and of the boardroom nearest to it).
+  let opening: Span | null = null;
   for (const clause of clauses) {
     const inside = order.filter((i) => facts[i]!.start >= clause.start && facts[i]!.start < clause.end);
     const left: Span[] = [];
@@ -235,8 +241,11 @@ export function regionsOf(text: string, facts: readonly Span[], hasContent: (s: 
     inside.forEach((f, k) => {
       const own = left[k]!;
       const spans = [own, right[k]!];
+      const bare = !hasContent(text.slice(own.start, own.end));
       // Nothing of its own before it: the words before the previous fact are about it too.
-      if (k > 0 && !hasContent(text.slice(own.start, own.end))) spans.push(left[k - 1]!);
+      if (k > 0 && bare) spans.push(left[k - 1]!);
+      if (k === 0 && bare && opening && COORDINATED.test(text.slice(own.start, own.end))) spans.push(opening);
+      if (k === 0 && !bare && !opening) opening = own;
       out[f] = spans.filter((s) => s.end > s.start);
     });
   }
