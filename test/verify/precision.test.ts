@@ -112,4 +112,9 @@ describe('eleventh round: main verb, subject words and amounts', () => {
     expect((await judge('Extra sessions in the recording studio cost £30.00 per hour.', doc)).verdict).toBe('contradicted');
     expect((await judge('Extra sessions in the rehearsal studio cost £30.00 per hour.', doc)).verdict).toBe('supported');
   });
+  it('a title before a name (Mme, Mrs, Dr, M., Me) is no subject word of the claim', async () => {
+    const doc =
+      "# Devis n° PAC-2026-0112 — Installation pompe à chaleur\n\n**Client :** Mme Yvonne Berthier, 4 route des Aulnes, 74400 Chamonix.\n**Date du devis :** 2 mars 2026.\n\n## 2. Estimation\n\nConsommation annuelle estimée : 4 200 kWh, soit une économie prévue de 35 %.";
+    expect((await judge("La consommation annuelle estimée de l'installation de Mme Berthier est de 4 200 MWh.", doc)).verdict).toBe('contradicted');
+  });
 });

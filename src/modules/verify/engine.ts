@@ -162,6 +162,8 @@ const boundBefore = (phrases: string) => new RegExp(`(?<![\\p{L}])(?:${phrases})
 const UPPER_BEFORE = boundBefore(UPPER_PHRASES);
 const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
 /** Any bound just before a fact, `by` included (a deadline), with the markdown emphasis around it: blanked in a claim's words. */
+/** A title before a name (`Mrs`, `Dr.`, `Mme`, `M.`, `Me`): followed by a capitalised word. */
+const TITLE_BEFORE_NAME = /(?<![\p{L}\p{N}'’-])(?:Mrs|Mr|Ms|Miss|Dr|Prof|Mme|Mmes|Mlle|Mlles|Me|Maître|M)\.?(?=\s+\p{Lu})/gu;
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
@@ -987,6 +989,8 @@ export class Verifier {
       const m = BOUND_WORDS.exec(plain.slice(from, f.start));
       if (m) plain = plain.slice(0, from + m.index) + ' '.repeat(m[0].length) + plain.slice(from + m.index + m[0].length);
     }
+    // A title before a name (`Mrs Patel`, `Dr. Ferris`, `Mme Quéré`, `Me Durand`) is no word of what the claim is about.
+    plain = plain.replace(TITLE_BEFORE_NAME, (t) => ' '.repeat(t.length));
     const { stems } = this.contentStems(plain);
     // The claim's figures (`#108`) as contentStems reads them, without stemming its words a second time.
     const numbers: string[] = [];
