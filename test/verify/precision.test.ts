@@ -117,4 +117,11 @@ describe('eleventh round: main verb, subject words and amounts', () => {
       "# Devis n° PAC-2026-0112 — Installation pompe à chaleur\n\n**Client :** Mme Yvonne Berthier, 4 route des Aulnes, 74400 Chamonix.\n**Date du devis :** 2 mars 2026.\n\n## 2. Estimation\n\nConsommation annuelle estimée : 4 200 kWh, soit une économie prévue de 35 %.";
     expect((await judge("La consommation annuelle estimée de l'installation de Mme Berthier est de 4 200 MWh.", doc)).verdict).toBe('contradicted');
   });
+  it('a count between a definite article and a name in the claim’s subject is presupposed, not an amount to find', async () => {
+    const doc =
+      '# Annual Chiller Service Report\n\n**Site:** Harrowgate Library, 12 Mill Lane.\n\n## 1. Appliance details\n\n| Item | North unit | South unit |\n|---|---|---|\n| Make and model | Daikin EWAT 045 | Daikin EWAT 045 |\n| Cooling capacity | 45 kW | 45 kW |\n| Year installed | 2020 | 2020 |';
+    expect((await judge('Each of the two Harrowgate chillers has a cooling capacity of 45 kW.', doc)).verdict).toBe('supported');
+    // A count the claim states (after its verb) is still an amount.
+    expect((await judge('Harrowgate Library has three chillers.', 'Harrowgate Library has two chillers.')).verdict).toBe('contradicted');
+  });
 });

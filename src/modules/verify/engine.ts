@@ -162,6 +162,8 @@ const boundBefore = (phrases: string) => new RegExp(`(?<![\\p{L}])(?:${phrases})
 const UPPER_BEFORE = boundBefore(UPPER_PHRASES);
 const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
 /** Any bound just before a fact, `by` included (a deadline), with the markdown emphasis around it: blanked in a claim's words. */
+/** A definite article (or a demonstrative) right before a count: `the two …`, `les deux …`, `ces trois …`. */
+const DEFINITE_BEFORE = /(?<![\p{L}])(?:the|these|those|both|les|ces|des|aux)\s+$/iu;
 /** A title before a name (`Mrs`, `Dr.`, `Mme`, `M.`, `Me`): followed by a capitalised word. */
 const TITLE_BEFORE_NAME = /(?<![\p{L}\p{N}'’-])(?:Mrs|Mr|Ms|Miss|Dr|Prof|Mme|Mmes|Mlle|Mlles|Me|Maître|M)\.?(?=\s+\p{Lu})/gu;
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
@@ -973,7 +975,12 @@ export class Verifier {
     const read = readClaim(seg.text, this.language);
     const { verbAt, tokens } = read;
     const ds = dates(seg.text);
-    const qs = amountsOf(seg.text, this.stem, ds);
+    // A count in the claim's subject between a definite article and a name (`Each of the two Elmfield boilers has …`) is
+    // presupposed, not stated: part of what the claim is about, not an amount to find.
+    const presupposed = (q: Quantity) =>
+      q.dimension === null && (verbAt < 0 || q.end <= verbAt) && DEFINITE_BEFORE.test(seg.text.slice(Math.max(0, q.start - 12), q.start)) && /^\s+\p{Lu}\p{Ll}/u.test(seg.text.slice(q.end, q.end + 3));
+    const counted = amountsOf(seg.text, this.stem, ds);
+    const qs = counted.filter((q) => !presupposed(q));
     const entities = outsideAmounts(verifierNames(read.entities), qs);
     const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
     // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
@@ -982,7 +989,7 @@ export class Verifier {
     // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
     // the amount and date rules, not counted again as words.
     let plain = seg.text;
-    for (const f of [...ds, ...qs]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
+    for (const f of [...ds, ...counted]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
     // Bounds (`at most`, `up to`, `after`, `au plus tard`) qualify an amount or a date; they are read with it, not scored as words.
     for (const f of [...ds, ...qs]) {
       const from = Math.max(0, f.start - 30);
