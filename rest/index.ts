@@ -29,8 +29,8 @@ import { partnerClientsRouter } from './partner/clients.routes.js';
 import { partnerStatementsRouter } from './partner/statements.routes.js';
 import { partnerDevicesRouter } from './partner/devices.routes.js';
 import { partnerPaymentsRouter, partnerProviderWebhookRouter } from './partner/payments.routes.js';
-import { bodyDialectOf, credentialsOf, exactRoutesOf } from './route.js';
-import { directRoutes } from './direct-routes.js';
+import { bodyDialectOf, credentialsOf } from './route.js';
+import { directRoutes, directTableOf } from './direct-routes.js';
 import { jsonBody } from './json-body.js';
 import { widgetsRouter } from './engine/widgets.routes.js';
 import { consoleRouter } from './console.routes.js';
@@ -68,14 +68,18 @@ export function mountRest(server: Express, app: Deps): void {
   // Built in the order of /openapi.json's paths; the gateway's answering routes (issue 28's hot path) are
   // mounted first, so a gateway call meets no other router's layers on its way. No route of the routers
   // it passes defines one of its paths (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`,
-  // `/v1/messages/count_tokens`, `/v1/models`), so the answer of every path is the same in either order;
-  // nor does any layer before the JSON reader (the raw-body routers below match /engine/hooks and
-  // /partner/stripe/webhook), so its exact paths are answered first of all (`directRoutes`).
+  // `/v1/messages/count_tokens`, `/v1/models`, `/v1/models/:id`), so the answer of every path is the same in
+  // either order. Nor does any layer before the JSON reader (the raw-body routers below match /engine/hooks and
+  // /partner/stripe/webhook), so the gateway's routes and the agent chat's (issue 28's chat turn: the routers
+  // walked before it are in the table, so a path one of them answers first walks) are answered first of all
+  // (`directRoutes`).
   const hooks = flowHooksRouter(app); // reads its raw body (the signature covers the exact bytes): before the JSON parser
   const providerHooks = partnerProviderWebhookRouter(app); // raw body: its signature covers the exact bytes
-  const before = [healthRouter(app), metricsRouter(app), authRouter(app), agentsRouter(app), chatRouter(app), conversationsRouter(app)];
+  const beforeChat = [healthRouter(app), metricsRouter(app), authRouter(app), agentsRouter(app)];
+  const chat = chatRouter(app);
+  const before = [...beforeChat, chat, conversationsRouter(app)];
   const gateway = gatewayRouter(app);
-  server.use(directRoutes(exactRoutesOf(gateway), [readJson, bodyErrors, objectBody]));
+  server.use(directRoutes(directTableOf([gateway, ...beforeChat, chat], [gateway, chat]), [readJson, bodyErrors, objectBody]));
   server.use(hooks);
   server.use(providerHooks);
   server.use(readJson);

@@ -176,28 +176,31 @@ export interface MountedRoute {
   handle: (req: Request, res: Response) => Promise<void>;
 }
 
-/** The routes of each router whose path has no parameter, by `METHOD /path` (`exactRoutesOf`). */
-const exactRoutes = new WeakMap<Router, Map<string, MountedRoute>>();
+/** A route as `register` mounted it: its method (upper case), its express path, and what runs it. */
+export interface RecordedRoute extends MountedRoute {
+  method: string;
+  path: string;
+}
+
+/** The routes mounted on each router by `register`, in their mounting order (`routesOf`). */
+const recorded = new WeakMap<Router, RecordedRoute[]>();
 
 /**
- * The routes mounted on `router` whose path has no parameter, by `METHOD /path` (`POST /v1/chat/completions`):
- * what a dispatcher can run without walking express's layers (rest/index.ts, `directRoutes`).
+ * The routes `register` mounted on `router`, in the order express walks them: what a dispatcher can run
+ * without walking express's layers (rest/index.ts, `directRoutes`).
  */
-export const exactRoutesOf = (router: Router): ReadonlyMap<string, MountedRoute> => exactRoutes.get(router) ?? new Map();
+export const routesOf = (router: Router): readonly RecordedRoute[] => recorded.get(router) ?? [];
 
 function register(router: Router, def: AnyRoute, run: (req: Request, res: Response) => Promise<void>): void {
   if (!routeRegistry.some((r) => r.method === def.method && r.path === def.path)) routeRegistry.push(def);
   // With stage timing on, what the request awaits records into its stages (src/lib/stage-timing.ts).
   const handle = (req: Request, res: Response) => withStages(req.stages, () => run(req, res));
-  // `router[method](path, fn)` is `router.route(path)[method](fn)`; the route is kept for `exactRoutesOf`.
+  // `router[method](path, fn)` is `router.route(path)[method](fn)`; the route is kept for `routesOf`.
   const route = router.route(def.path);
   route[def.method](handle);
-  if (!def.path.includes(':')) {
-    const exact = exactRoutes.get(router) ?? new Map<string, MountedRoute>();
-    exactRoutes.set(router, exact);
-    const key = `${def.method.toUpperCase()} ${def.path}`;
-    if (!exact.has(key)) exact.set(key, { route, handle });
-  }
+  const routes = recorded.get(router) ?? [];
+  recorded.set(router, routes);
+  routes.push({ method: def.method.toUpperCase(), path: def.path, route, handle });
 }
 
 /** The pipeline's view of a route: its bucket name and what it declared (its operation's needs). */

@@ -3,7 +3,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { createConnection, type AddressInfo } from 'node:net';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directRoutes } from '../../rest/direct-routes.js';
+import { directRoutes, directTable, type TableRoute } from '../../rest/direct-routes.js';
 import { jsonBody, limitBytes } from '../../rest/json-body.js';
 import { sendJson } from '../../rest/route.js';
 
@@ -117,27 +117,36 @@ describe('the JSON body reader (rest/json-body.ts)', () => {
 describe('routes answered directly (rest/direct-routes.ts)', () => {
   let server: Server;
   let port: number;
-  /** Requests that walked the layers between the direct dispatch and the router. */
+  /** Requests that walked the layers between the direct dispatch and the routers. */
   const walked: string[] = [];
 
-  beforeAll(async () => {
-    const router = Router();
-    const route = router.route('/v1/things');
+  /** A route mounted on `router` as `register` mounts it, for the table (answered or not). */
+  function route(router: Router, method: 'get' | 'post', path: string, answered: boolean, name = 'router'): TableRoute {
+    const mounted = router.route(path);
     const handle = async (req: express.Request, res: express.Response) => {
-      res.json({ route: (req.route as { path: string }).path, body: req.body as unknown });
+      res.json({ by: name, route: (req.route as { path: string }).path, params: { ...req.params }, body: req.body as unknown });
     };
-    route.post(handle);
-    route.get(handle);
-    router.get('/v1/things/:id', (req, res) => res.json({ id: req.params.id }));
-    const routes = new Map([
-      ['POST /v1/things', { route, handle }],
-      ['GET /v1/things', { route, handle }],
-    ]);
+    mounted[method](handle);
+    return { method: method.toUpperCase(), path, route: mounted, handle, answered };
+  }
+
+  beforeAll(async () => {
+    // Walked first, never answered directly: its route shadows the same path of the answered router.
+    const earlier = Router();
+    const router = Router();
+    const table = [
+      route(earlier, 'post', '/v1/things/:id/blocked', false, 'earlier'),
+      route(router, 'post', '/v1/things', true),
+      route(router, 'get', '/v1/things', true),
+      route(router, 'post', '/v1/things/chat', true),
+      route(router, 'post', '/v1/things/:id/chat', true),
+      route(router, 'post', '/v1/things/:id/blocked', true),
+    ];
     const read = jsonBody('1kb');
     const bodyErrors: ErrorRequestHandler = (err, _req, res, _next) => res.status(400).json({ refused: (err as { type?: string }).type });
     const objectOnly: RequestHandler = (req, res, next) => (Array.isArray(req.body) ? res.status(400).json({ refused: 'array' }) : next());
     const app = express();
-    app.use(directRoutes(routes, [read, bodyErrors, objectOnly]));
+    app.use(directRoutes(directTable(table), [read, bodyErrors, objectOnly]));
     app.use((req, _res, next) => {
       walked.push(`${req.method} ${req.path}`);
       next();
@@ -145,7 +154,9 @@ describe('routes answered directly (rest/direct-routes.ts)', () => {
     app.use(read);
     app.use(bodyErrors);
     app.use(objectOnly);
+    app.use(earlier);
     app.use(router);
+    app.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(err.status ?? 500).json({ error: 'walked' }));
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     port = (server.address() as AddressInfo).port;
@@ -162,22 +173,48 @@ describe('routes answered directly (rest/direct-routes.ts)', () => {
     const walkedThrough = await post('/v1/things/', '{"a":1}');
     expect(walked).toEqual(['POST /v1/things/']);
     expect(direct).toEqual(walkedThrough);
-    expect(JSON.parse(direct.body)).toEqual({ route: '/v1/things', body: { a: 1 } });
+    expect(JSON.parse(direct.body)).toEqual({ by: 'router', route: '/v1/things', params: {}, body: { a: 1 } });
+  });
+
+  it('answers a path with a parameter without walking the layers, with the params and route express sets', async () => {
+    walked.length = 0;
+    const direct = await post('/v1/things/a.b;c/chat', '{"a":1}');
+    expect(walked).toEqual([]);
+    expect(JSON.parse(direct.body)).toEqual({ by: 'router', route: '/v1/things/:id/chat', params: { id: 'a.b;c' }, body: { a: 1 } });
+    // The exact path mounted before the parameter's route is the one met first, as in the walk.
+    expect(JSON.parse((await post('/v1/things/chat', '{}')).body)).toMatchObject({ route: '/v1/things/chat', params: {} });
+    expect(JSON.parse((await post('/v1/things/chat/chat', '{}')).body)).toMatchObject({ route: '/v1/things/:id/chat', params: { id: 'chat' } });
+    expect(walked).toEqual([]);
+  });
+
+  it('leaves to the layers another spelling, a trailing slash and an encoded parameter, answered alike', async () => {
+    walked.length = 0;
+    const direct = await post('/v1/things/x/chat', '{"a":1}');
+    for (const path of ['/v1/things/x/CHAT', '/V1/things/x/chat', '/v1/things/x/chat/']) expect(await post(path, '{"a":1}')).toEqual(direct);
+    expect(JSON.parse((await post('/v1/things/a%2Fb/chat', '{}')).body)).toMatchObject({ params: { id: 'a/b' } });
+    expect(await post('/v1/things/%E0/chat', '{}')).toEqual({ status: 400, body: '{"error":"walked"}' });
+    expect(walked).toEqual(['POST /v1/things/x/CHAT', 'POST /V1/things/x/chat', 'POST /v1/things/x/chat/', 'POST /v1/things/a%2Fb/chat', 'POST /v1/things/%E0/chat']);
+  });
+
+  it('leaves to the layers a path an unanswered route walked before meets first', async () => {
+    walked.length = 0;
+    expect(JSON.parse((await post('/v1/things/7/blocked', '{}')).body)).toMatchObject({ by: 'earlier', params: { id: '7' } });
+    expect(walked).toEqual(['POST /v1/things/7/blocked']);
   });
 
   it('refuses a body with the same layers', async () => {
     walked.length = 0;
     expect(await post('/v1/things', '{"a":')).toEqual({ status: 400, body: '{"refused":"entity.parse.failed"}' });
     expect(await post('/v1/things', '[1]')).toEqual({ status: 400, body: '{"refused":"array"}' });
+    expect(await post('/v1/things/7/chat', '[1]')).toEqual({ status: 400, body: '{"refused":"array"}' });
     expect(walked).toEqual([]);
   });
 
-  it('leaves paths with parameters and other methods to the layers', async () => {
+  it('leaves other methods and unknown paths to the layers', async () => {
     walked.length = 0;
-    const one = await send(port, {}, [], '/v1/things/7', 'GET');
-    expect(JSON.parse(one.body)).toEqual({ id: '7' });
     await send(port, {}, [], '/v1/things', 'HEAD');
-    expect(walked).toEqual(['GET /v1/things/7', 'HEAD /v1/things']);
+    await post('/v1/things/7', '{}');
+    expect(walked).toEqual(['HEAD /v1/things', 'POST /v1/things/7']);
   });
 });
 
