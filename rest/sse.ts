@@ -16,6 +16,11 @@ export interface SseOptions {
   ping?: string;
   /** Response headers sent with the stream's (a certificate id...). */
   headers?: Record<string, string>;
+  /**
+   * The headers leave with the stream's first write (a text, the first keep-alive, the end) instead of at once:
+   * one socket write fewer (issue 28). A slow model's client still sees the stream open within `pingMs`.
+   */
+  headWithFirstWrite?: boolean;
   repeat?: Repeat;
 }
 
@@ -24,10 +29,12 @@ export interface SseStream {
   send(data: unknown): void;
   /** Writes a comment line (`: ping`). */
   comment(text: string): void;
-  /** Writes text already in SSE form (named events of the gateway dialects). */
+  /** Writes text already in SSE form (named events of the gateway dialects), after what is held. */
   write(chunk: string): void;
-  /** Ends the response (idempotent). */
-  end(): void;
+  /** Keeps text in SSE form to leave with the next write (a keep-alive's included) or the end. */
+  hold(chunk: string): void;
+  /** Ends the response (idempotent), with what is held and `last` in the same chunk. */
+  end(last?: string): void;
   /** The client is gone or the stream was ended. */
   readonly closed: boolean;
 }
@@ -46,12 +53,15 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
-  // The socket, not `res`: a corked response keeps its chunks apart and sends each alone when uncorked.
-  const socket = res.socket;
-  socket?.cork();
-  res.flushHeaders();
-  if (socket) process.nextTick(() => socket.uncork());
+  if (!opts.headWithFirstWrite) {
+    // The socket, not `res`: a corked response keeps its chunks apart and sends each alone when uncorked.
+    const socket = res.socket;
+    socket?.cork();
+    res.flushHeaders();
+    if (socket) process.nextTick(() => socket.uncork());
+  }
   let closed = false;
+  let held = '';
   const ping = opts.ping ?? ': ping\n\n';
   const stopPing = (opts.repeat ?? realRepeat)(() => write(ping), opts.pingMs);
   const finish = () => {
@@ -60,17 +70,29 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
     stopPing();
   };
   res.on('close', finish);
+  // Node sends the headers with the response's first chunk (one socket write) when they have not left yet.
   function write(chunk: string): void {
-    if (!closed && !res.writableEnded) res.write(chunk);
+    if (closed || res.writableEnded) return;
+    const text = held + chunk;
+    held = '';
+    res.write(text);
   }
   return {
     send: (data) => write(`data: ${JSON.stringify(data)}\n\n`),
     comment: (text) => write(`: ${text}\n\n`),
     write,
-    end: () => {
+    hold: (chunk) => {
+      if (!closed) held += chunk;
+    },
+    end: (last = '') => {
       const wasOpen = !closed;
       finish();
-      if (wasOpen && !res.writableEnded) res.end();
+      const text = held + last;
+      held = '';
+      if (wasOpen && !res.writableEnded) {
+        if (text === '') res.end();
+        else res.end(text);
+      }
     },
     get closed() {
       return closed;

@@ -66,6 +66,7 @@ async function streamAnswer(
     pingMs: ctx.app.config.streamPingMs,
     ping: dialect === 'openai' ? ': ping\n\n' : 'event: ping\ndata: {"type":"ping"}\n\n',
     headers: { [PROOF_HEADER]: prepared.proofId },
+    headWithFirstWrite: true,
   });
   // The deltas that arrive in one tick (one read of the model's answer) leave as one chunk of the response:
   // Node sends a tick's writes together anyway, but each `res.write` is a chunk of its own (its size line,
@@ -78,14 +79,18 @@ async function streamAnswer(
     pending = '';
     sse.write(text);
   };
-  const write = (frames: SseFrame[]) => {
-    flush();
-    sse.write(frames.map(frameText).join(''));
+  // The stream's last events leave with the end, and with the text still pending from this tick: one chunk.
+  const close = (frames: SseFrame[]) => {
+    const text = pending + frames.map(frameText).join('');
+    pending = '';
+    sse.end(text);
   };
   // Structured output is streamed once validated (or cast into JSON): never prose the client cannot parse.
   const structured = prepared.call.generation?.responseFormat !== undefined;
   try {
-    write(await out.start());
+    // The stream's first events wait for its first write (the first text, a keep-alive, the end), and the
+    // headers with them (issue 28: the head and the first text in one socket write; no token waits for it).
+    sse.hold((await out.start()).map(frameText).join(''));
     const onDelta = structured
       ? () => undefined
       : (text: string) => {
@@ -95,17 +100,15 @@ async function streamAnswer(
     // A shutdown that stops waiting ends the stream at once with `server_restarting`.
     const outcome = await untilAborted(runGatewayCall(ctx, prepared, onDelta), ctx.app.shutdown.signal);
     if (outcome === 'aborted') throw errors.serverRestarting();
-    if (structured && outcome.done.content) write(out.delta(outcome.done.content));
-    write(out.finish(outcome.done));
+    close([...(structured && outcome.done.content ? out.delta(outcome.done.content) : []), ...out.finish(outcome.done)]);
   } catch (err) {
     const restarting = ctx.app.shutdown.signal.aborted;
     if (ctx.signal?.aborted && !restarting) return;
     const { error, unexpected } = toDomainError(restarting ? errors.serverRestarting() : err);
     if (unexpected) ctx.log.error({ err }, 'gateway stream failed');
-    write(out.error ? out.error(error) : dialectStreamError(error, dialect));
+    close(out.error ? out.error(error) : dialectStreamError(error, dialect));
   } finally {
-    flush();
-    sse.end();
+    close([]);
   }
 }
 
