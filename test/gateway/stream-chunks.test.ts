@@ -5,8 +5,9 @@ import { PREMIUM_MODEL, startGatewayWithTenant, type GatewayHarness } from '../s
 
 /**
  * The text deltas a gateway stream receives in one read of the model's answer leave as one chunk of the
- * response (issue 28: one `res.write`, one chunk-size line, instead of one per delta), in order, between
- * the stream's first event and its last ones; the body the client reads is the same.
+ * response (issue 28: one `res.write`, one chunk-size line, instead of one per delta), in order, with the
+ * stream's first events before them (the head and the first events wait for the first text) and before its
+ * last ones; the body the client reads is the same.
  */
 let h: GatewayHarness;
 let a: TestTenant;
@@ -50,21 +51,26 @@ function rawChunks(path: string, body: unknown): Promise<string[]> {
 }
 
 describe('gateway stream chunks', () => {
-  it('OpenAI dialect: the deltas of one read of the model leave in one chunk, in order', async () => {
+  it('OpenAI dialect: the first chunk and the deltas of one read of the model leave in one chunk, in order', async () => {
     h.models.enqueue({ chunks: ['One', ' two', ' thré"e'] });
     const chunks = await rawChunks('/v1/chat/completions', { model: 'svc-auto', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
     const deltas = chunks.filter((c) => c.includes('"content":"One"'));
     expect(deltas).toHaveLength(1);
-    expect([...deltas[0]!.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string)).toEqual(['One', ' two', ' thré"e']);
+    expect([...deltas[0]!.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string)).toEqual(['', 'One', ' two', ' thré"e']); // the role chunk's empty content first
     expect(chunks.join('').trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
-  it('Anthropic dialect: the block start and the deltas of one read leave in one chunk, in order', async () => {
+  it('Anthropic dialect: message_start, the block start and the deltas of one read leave in one chunk, in order', async () => {
     h.models.enqueue({ chunks: ['Un', ' deux'] });
     const chunks = await rawChunks('/v1/messages', { model: PREMIUM_MODEL, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
     const deltas = chunks.filter((c) => c.includes('"text":"Un"'));
     expect(deltas).toHaveLength(1);
-    expect(deltas[0]!.match(/^event: (\w+)/gm)).toEqual(['event: content_block_start', 'event: content_block_delta', 'event: content_block_delta']);
+    expect(deltas[0]!.match(/^event: (\w+)/gm)).toEqual([
+      'event: message_start',
+      'event: content_block_start',
+      'event: content_block_delta',
+      'event: content_block_delta',
+    ]);
     expect(chunks.join('')).toContain('event: message_stop');
   });
 });
