@@ -205,7 +205,8 @@ describe("light's graded head (issue 26, fourth round)", () => {
   it('near miss kept: the lexicon does not join things a question tells apart (penalty, warranty, deposit)', () => {
     expect(paraphrasesOf('penalty')).toEqual([]);
     expect(paraphrasesOf('warranty')).not.toContain('return');
-    expect(paraphrasesOf('deposit')).toEqual([]);
+    // A deposit is said as a bond or a caution (lanswer3 round), never as a balance or what is left to pay.
+    expect(paraphrasesOf('deposit').sort()).toEqual(['bond', 'bonds', 'caution', 'deposits', 'depot']);
     expect(relatedWords('rate')).not.toContain('fee');
   });
 
@@ -544,5 +545,34 @@ describe("light's refusal, lrefuse2 round: what the value is for (issue 26)", ()
     expect(askedOf('How much is a no-show charged per person for a table of 6 or more?').purpose).toBeUndefined();
     // The end of a closed compound says the noun: a microchip is a chip.
     expect(answers(p('Code | Service | Price\nMIC-01 | Microchip implantation | £24.00', 'vet-prices.md'), gateOf('What is the charge for inserting an identification chip in a pet?'))).toBe(true);
+  });
+});
+
+describe("light, lanswer3 round: nominalised heads and synonyms of money (issue 26)", () => {
+  const p = (text: string, sourceName = 'notes.md', section = '') => passage(text, sourceName, section);
+
+  it('a head the tagger reads as an adjective after a determiner, before a preposition, is the head ("What is the deductible for …")', () => {
+    expect(askedOf('What is the deductible for flood damage?').head).toBe('deductible');
+    expect(askedOf('What is the deductible for flood damage?').type).toBe('amount');
+    expect(askedOf('What is the minimum for a group booking?').head).toBe('minimum');
+    // An adjective with no noun reading stays no head; an adjective before its noun is no head either.
+    expect(askedOf('Which is the cheapest for families?').head).toBeNull();
+    expect(askedOf('What is the minimum charge per consignment?').head).not.toBe('minimum');
+  });
+
+  it('synonym, an insurance excess asked as a deductible: the excess row answers, another cover row does not', () => {
+    const q = 'What is the deductible for flood damage?';
+    expect(answers(p('Flood: £2,500 for sections A and B.', 'policy-schedule.md', 'Special excesses'), gateOf(q))).toBe(true);
+    expect(answers(p('The excess for flood damage is £2,500.', 'policy-schedule.md'), gateOf(q))).toBe(true);
+    expect(answers(p('Flood cover: sum insured £250,000 for sections A and B.', 'policy-schedule.md'), gateOf(q))).toBe(false);
+  });
+
+  it('synonym, a bond asked for a deposit stated, and honoraires asked as rémunération', () => {
+    expect(paraphrasesOf('bond')).toContain('deposit');
+    expect(paraphrasesOf('remuneration')).toContain('honoraires');
+    // A deposit is still no balance (near misses depend on what the lexicon does not join).
+    expect(paraphrasesOf('deposit')).not.toContain('balance');
+    const q = 'How much refundable bond must the member pay before moving in?';
+    expect(answers(p('A security deposit equal to one month\'s fee (£1,560.00) is payable before the start date.', 'membership.md'), gateOf(q))).toBe(true);
   });
 });

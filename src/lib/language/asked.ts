@@ -205,7 +205,7 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
   ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
   [
     'money',
-    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation))\b/,
+    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages|deductible|deductibles)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation))\b/,
   ],
 ];
 
@@ -332,6 +332,7 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
     // `the Routing API's monthly availability`: the words before a possessive name the owner, the phrase after it is asked.
     for (let j = k; tokens[j] && OWNER_POS.has(tokens[j]!.pos); j++) if (possessive(j + 1)) return phraseAt(j + 2);
     while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'PRON' || tokens[k]!.pos === 'NUM' || (phrase0(k) && tokens[k]!.pos === 'ADV') || skip(tokens[k]!))) k++;
+    const start = k;
     const phrase: string[] = [];
     const nouns: { w: string; pos: string }[] = [];
     let head: string | null = null;
@@ -363,6 +364,9 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
     if (!head && generic && word(k) === 'of') return phraseAt(k + 1);
     // `paid leave` read as two verbs: the phrase's last word is its head.
     if (!head && !generic && last && phrase.length > 1) head = last;
+    // `What is the deductible for…`, `the minimum for…`: a lone adjective after a determiner, followed by nothing but a
+    // preposition or the question's end, is nominalised; its noun reading (WordNet) is the head (lanswer3 round).
+    if (!head && !generic && last && phrase.length === 1 && nouns[0]!.pos === 'ADJ' && tokens[start - 1]?.pos === 'DET' && (!tokens[k] || tokens[k]!.pos === 'ADP' || tokens[k]!.pos === 'PUNCT') && nounClasses(last).size > 0) head = last;
     const before = head ? nouns.slice(0, nouns.findIndex((x) => x.w === head)) : [];
     // Nouns only: adjectives are said in too many ways (monthly, per month, a month; broadband, internet).
     const modifiers = before.filter((x) => x.pos === 'NOUN' && !isGeneric(x.w, type, value)).map((x) => x.w);

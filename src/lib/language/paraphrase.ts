@@ -20,6 +20,11 @@ const GROUPS: string[] = [
   'allowance stipend subsidy contribution reimbursement indemnite allocation participation forfait',
   'bonus premium prime gratification',
   'discount rebate reduction remise rabais reduction ristourne',
+  // lanswer3 round: an insurance excess (UK) is a deductible (US), a franchise in French; a tenancy's or a membership's
+  // bond is its deposit (a caution, a dépôt de garantie); a professional's remuneration is said as fees (honoraires).
+  'excess excesses deductible deductibles franchise franchises',
+  'deposit deposits bond bonds caution depot',
+  'remuneration remunere honoraires emoluments',
   'invoice invoices bill bills billed invoiced facture factures facture',
   'quote quotation estimate devis estimation',
   'excluding excl exclusive net ht hors',
