@@ -84,4 +84,19 @@ describe("the built-in model's answer", () => {
     const answer = ask('Who is the Data Protection Officer?', material);
     expect(answer).toMatch(/^Our Data Protection Officer is Mrs\. Lorraine Whitcombe\./);
   });
+
+  it('several rows holding the asked type: the one saying what the value is of ("How many kWh of gas") is chosen, not the electricity one', () => {
+    const material: TurnMaterial = {
+      passages: [
+        {
+          ref: 1,
+          sourceName: 'energy-bill-october.md',
+          text: 'Electricity and Gas Bill, October. Item | Quantity | Rate | Amount\nElectricity units | 2,530 kWh | 24.1 p/kWh | £609.73\nGas units | 4,069 kWh | 6.8 p/kWh | £276.69\nYour electricity use this period was 4% higher than in October last year.',
+        },
+      ],
+    };
+    const answer = ask('How many kWh of gas did the clinic use in October?', material);
+    expect(answer).toMatch(/^Gas units \| 4,069 kWh/);
+    expect(answer).not.toMatch(/electricity use/);
+  });
 });

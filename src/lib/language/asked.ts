@@ -578,6 +578,32 @@ function purposeOf(question: string, type: AnswerType | null, value: ValueKind |
 }
 
 /**
+ * The thing a question's value is measured of or for (lanswer3 round, read by the built-in model to choose among answering
+ * sentences): the nouns of the phrase after the first *of* or *for* past the asking word (*How many kWh of **gas***, *the
+ * cost of the annual **service** for the boiler*), in English. None when that phrase holds a name, a code or a figure
+ * (checked on their own), or its nouns are words the answer type stands for.
+ */
+export function focusOf(question: string): string[] {
+  if (languageOf(question) !== 'en') return [];
+  const tokens = tag(question.length > ASKED_CHARS ? question.slice(0, ASKED_CHARS) : question);
+  const at = tokens.findIndex((t) => WH_EN.has(fold(t.value)));
+  if (at < 0) return [];
+  let k = tokens.findIndex((t, i) => i > at && /^(?:of|for)$/.test(fold(t.value)));
+  if (k < 0) return [];
+  k++;
+  if (tokens[k]?.pos === 'VERB' && /ing$/.test(fold(tokens[k]!.value))) k++;
+  while (tokens[k] && /^(?:DET|PRON)$/.test(tokens[k]!.pos)) k++;
+  const nouns: string[] = [];
+  for (; tokens[k] && (/^(?:NOUN|ADJ|PROPN|NUM)$/.test(tokens[k]!.pos) || (tokens[k]!.pos === 'VERB' && PARTICIPLE.test(fold(tokens[k]!.value)))); k++) {
+    const t = tokens[k]!;
+    if (t.pos === 'PROPN' || t.pos === 'NUM' || codesOf(t.value).length > 0) return [];
+    const w = fold(t.value);
+    if ((t.pos === 'NOUN' || (t.pos === 'VERB' && /ing$/.test(w))) && !NOW.has(w) && !GENERIC_ANY.has(w) && w.length >= 3) nouns.push(w);
+  }
+  return nouns;
+}
+
+/**
  * The noun of a *which* or *what* phrase right before its verb (`Which electricity tariff is…`, `In which cities are…`,
  * `What documents does…`): the last noun of the phrase, not a name, code or figure. Null when the asking word is
  * followed by its verb (`What is…`) or the phrase runs on past a preposition (`Which items from order…`).

@@ -1,4 +1,4 @@
-import { askedOf, headForms, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
+import { askedOf, focusOf, headForms, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
@@ -83,7 +83,15 @@ function answerText(
           .map((c) => ({ candidate: c, score: sentenceAnswers(asked, c.text, none, forms, languageOf(c.text) === asked.language) ? 1 : KEEP_RATIO / 2 }))
           .sort((a, b) => b.score - a.score)
       : [];
-  const best = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
+  const graded = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
+  // Among sentences holding the asked type, those saying what the value is of or for (`How many kWh of gas`: the gas row,
+  // not the electricity row), in the sentence or its heading, when any does (lanswer3 round).
+  const focus = asked.type || asked.head ? focusOf(question) : [];
+  // The sentence's own words first; its heading only when no sentence says it (a document's title may name everything).
+  const saysFocus = (text: string) => focus.some((w) => saysWord(w, text));
+  const inText = focus.length > 0 && graded !== ranked ? graded.filter((r) => saysFocus(r.candidate.text)) : [];
+  const focused = inText.length > 0 || focus.length === 0 || graded === ranked ? inText : graded.filter((r) => saysFocus(`${r.candidate.context?.header ?? ''}\n${r.candidate.context?.section ?? ''}`));
+  const best = focused.length > 0 ? focused : graded;
   // What was already said in the conversation gives way to what was not, when there is any.
   const fresh = said.size > 0 ? best.filter((r) => !said.has(sayingKey(r.candidate.text))) : best;
   const picked = pick(fresh.length > 0 ? fresh : best);
