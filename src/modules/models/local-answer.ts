@@ -86,7 +86,8 @@ function answerText(
   const graded = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
   // Among sentences holding the asked type, those saying what the value is of or for (`How many kWh of gas`: the gas row,
   // not the electricity row), in the sentence or its heading, when any does (lanswer3 round).
-  const focus = asked.type || asked.head ? focusOf(question) : [];
+  // A value type asked only: `How must X pay Y for the summit booking` asks a manner, which no row's thing decides.
+  const focus = asked.type ? focusOf(question) : [];
   // The sentence's own words first; its heading only when no sentence says it (a document's title may name everything).
   const saysFocus = (text: string) => focus.some((w) => saysWord(w, text));
   const inText = focus.length > 0 && graded !== ranked ? graded.filter((r) => saysFocus(r.candidate.text)) : [];
