@@ -303,50 +303,81 @@ describe.skipIf(!onPostgres)('a plain turn\'s caller made from memory (local mod
 });
 
 describe.skipIf(!onPostgres)('statements per chat turn (local model, REST, streamed)', () => {
-  it('the exchange is written beside the certificate, not after it, and the stored answer names the certificate', async () => {
+  it('an idle chain: the exchange, its ledger entry and its certificate are one statement, and the stored answer names the certificate', async () => {
     // The key's first request looks it up; from then on its caller is made from memory and confirmed by the admission.
     expect((await streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'Hello' })).status).toBe(200);
-    // The certificate's append is held until the exchange's write has answered: were the write still
-    // waiting for the certificate, the turn would never end.
+    const res = await counted(() => streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'What is the budget for the trip?' }));
+    const [done] = eventsOf(res.result.events, 'done');
+    const proofId = done!.data.proofId as string;
+    expect(proofId).toMatch(/^prf_/);
+    // The read carrying svc_rate_admit (the rates and the key's confirmation), before the stream opens; then one
+    // write: the certificate's insert with the exchange and svc_record in the same statement (one commit). Five
+    // before the fourth pass; three until the admission rode in the read (issue 28, seventh pass); three until the
+    // exchange rode in the certificate's insert (tenth pass: the write and the insert were two statements, two commits).
+    expect(res.statements, res.statements.join('\n')).toHaveLength(2);
+    const [read, write] = res.statements;
+    expect(read).toMatch(/svc_rate_admit[\s\S]*from agent_memory|from agent_memory[\s\S]*svc_rate_admit/);
+    // the admission too is a named prepared statement (fourth pass), and so is the write
+    expect([named.has(read!), named.has(write!)]).toEqual([true, true]);
+    expect(write).toMatch(/^with chain as \(insert into proof_certificate/);
+    expect(write).toContain('insert into chat_message');
+    expect(write).toContain('svc_record');
+    expect(res.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
+    const stored = await t.app.services.orm.em
+      .fork()
+      .execute<{ proof_id: string | null }[]>(`select proof_id from chat_message where session_id = ? and role = 'assistant'`, [done!.data.sessionId]);
+    expect(stored).toEqual([{ proof_id: proofId }]);
+    expect((await api(t.baseUrl, a.key).get(`/v1/proofs/${proofId}`)).status).toBe(200);
+  });
+
+  it('a chain busy with another append: the exchange is written alone, beside its certificate queued for the next append, not after it', async () => {
+    expect((await streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'Hello again' })).status).toBe(200);
+    // Another certificate of the workspace is being appended, held until the turn's exchange has been written:
+    // were the exchange waiting for the chain, the turn would never end.
     let written!: () => void;
     const exchangeWritten = new Promise<void>((resolve) => (written = resolve));
     answered = (text) => {
-      if (text.includes('insert into chat_message')) written();
+      if (text.includes('insert into chat_message') && !text.includes('proof_certificate')) written();
+    };
+    let holding = true;
+    hold = (text) => {
+      if (!holding || !text.startsWith('insert into proof_certificate')) return undefined;
+      holding = false;
+      return exchangeWritten;
     };
     const chain = t.app.services.proofChain;
-    const submit = chain.submit.bind(chain);
-    const spy = vi.spyOn(chain, 'submit').mockImplementation(async (...args: Parameters<typeof chain.submit>) => {
-      await exchangeWritten;
-      return submit(...args);
+    const other = chain.submit(a.workspaceId, {
+      id: 'prf_statements_busy_chain',
+      route: 'test',
+      modelAddress: 'test',
+      model: 'test',
+      conversationId: null,
+      requestHash: 'a'.repeat(64),
+      answerHash: 'b'.repeat(64),
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+      apiKeyId: null,
+      requestId: null,
     });
     try {
-      const res = await counted(() => streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'What is the budget for the trip?' }));
+      const res = await counted(() => streamChat(t, a.key, `/v1/agents/${ada}/chat/stream`, { message: 'What is the budget for the hotel?' }));
+      await other;
       const [done] = eventsOf(res.result.events, 'done');
       const proofId = done!.data.proofId as string;
       expect(proofId).toMatch(/^prf_/);
-      expect(spy).toHaveBeenCalledTimes(1);
-      // The read carrying svc_rate_admit (the rates and the key's confirmation), before the stream opens; the write
-      // with svc_record and the certificate's append side by side (the chain's own statements: the insert, after
-      // a read of the chain's head for the workspace's first certificate in this process). Five before the
-      // fourth pass: the key's lookup and the rate count each had a statement before the stream opened; three
-      // until the admission rode in the read.
-      const certificate = res.statements.filter((q) => q.includes('proof_certificate'));
-      expect(res.statements.length - certificate.length, res.statements.join('\n')).toBe(2);
-      const admissions = res.statements.filter((q) => q.includes('svc_rate_admit'));
-      expect(admissions).toHaveLength(1);
-      expect(admissions[0]).toMatch(/from agent_memory/);
-      // the admission too is a named prepared statement (fourth pass)
-      expect(named.has(admissions[0]!)).toBe(true);
-      expect(res.statements.filter((q) => q.includes('with recursive ancestors'))).toEqual([]);
-      expect(certificate.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(1);
+      // The read, the exchange with svc_record, and the certificate appended by the chain's next batch.
+      const writes = res.statements.filter((q) => q.includes('insert into chat_message'));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).not.toContain('proof_certificate');
+      expect(writes[0]).toContain('svc_record');
+      expect(res.statements.filter((q) => q.startsWith('insert into proof_certificate'))).toHaveLength(2);
+      expect((await api(t.baseUrl, a.key).get(`/v1/proofs/${proofId}`)).status).toBe(200);
       const stored = await t.app.services.orm.em
         .fork()
         .execute<{ proof_id: string | null }[]>(`select proof_id from chat_message where session_id = ? and role = 'assistant'`, [done!.data.sessionId]);
       expect(stored).toEqual([{ proof_id: proofId }]);
-      expect((await api(t.baseUrl, a.key).get(`/v1/proofs/${proofId}`)).status).toBe(200);
     } finally {
-      spy.mockRestore();
       answered = () => {};
+      hold = () => undefined;
     }
   });
 });

@@ -11,7 +11,8 @@ import { isPoste, type AgentPersona } from '../agents/index.js';
 import { agentNotFound } from '../agents/index.js';
 import { MeteredModel } from '../models/index.js';
 import { foldText } from '../models/index.js';
-import { issueProof } from '../proofs/index.js';
+import { pendingProof } from '../proofs/index.js';
+import { preparedSql } from '../../db/sql.js';
 import { assertCanConsume, recordStatement, type Admission, type AdmissionCarrier } from '../usage/index.js';
 import { planAgent } from './auto-pick.js';
 import type { ChatTurnDone, Consultation, Mood } from './chat.schemas.js';
@@ -25,7 +26,7 @@ import { buildPrompt } from './prompt.js';
 import { isSmallTalk, reflect } from './reflection.js';
 import { knowledgeUsedOf, retrievePassages, topKFor } from './retrieval.js';
 import { historyOf, previousMood, sessionNotFound, sessionTitle } from './sessions.service.js';
-import { readTurn, writeExchange, type AlongsideStatement, type ExchangeWrite, type TurnReadQuery, type TurnReads } from './turn.repository.js';
+import { exchangeStatement, exchangeWritten, readTurn, writeExchange, type AlongsideStatement, type ExchangeWrite, type TurnReadQuery, type TurnReads } from './turn.repository.js';
 import {
   certified,
   type Admitted,
@@ -384,21 +385,22 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
   const mood: Mood = { agentId: agent.id, name: agent.name, ...stored };
   const usage = model.usage;
   const proofId = certified(opts) ? newId('prf') : undefined;
-  const prove = async (): Promise<void> => {
-    if (proofId === undefined) return;
-    await issueProof(ctx, {
-      id: proofId,
-      route: opts.route,
-      modelAddress: `agent:${agent.id}`,
-      model: answeredBy,
-      request: s.raw ?? null,
-      requestHash: s.requestHash,
-      answer: s.content,
-      usage,
-    });
-  };
+  const workspaceId = ctx.caller.workspace.id;
+  const proof =
+    proofId === undefined
+      ? undefined
+      : pendingProof(ctx, {
+          id: proofId,
+          route: opts.route,
+          modelAddress: `agent:${agent.id}`,
+          model: answeredBy,
+          request: s.raw ?? null,
+          requestHash: s.requestHash,
+          answer: s.content,
+          usage,
+        });
   const exchange = (): ExchangeWrite => ({
-    workspaceId: ctx.caller.workspace.id,
+    workspaceId,
     userId: ctx.caller.user.id,
     sessionId: s.sessionId,
     existing: s.existing,
@@ -419,23 +421,37 @@ export async function settlement(s: TurnInputs & Prepared & Retrieved & Generate
     now: ctx.clock.now(),
   });
   const entry = model.run.entry(answeredBy);
+  /** The certificate's append, once submitted (its failure is the turn's, awaited after the exchange's). */
+  let proving: Promise<unknown> | undefined;
+  const prove = (submitted: Promise<unknown>): void => {
+    proving = submitted;
+    submitted.catch(() => {});
+  };
   const save = () =>
     s.stages.run('save', async () => {
       let saved: boolean | undefined;
       // The ledger entry goes in the exchange's statement (were that to fail, the turn's failure records it alone).
       // The write goes on the pool directly (a prepared statement) and the key's total is a plain read: the ORM's
-      // EntityManager serves for their connection, the request's is not forked for them (issue 28).
+      // EntityManager serves for their connection, the request's is not forked for them (issue 28). A certified
+      // turn's exchange rides in its certificate's insert when the workspace's chain is idle: one statement and
+      // one commit for the exchange, its ledger entry and its certificate, not two commits (issue 28, tenth pass).
       await s.admission.record(entry, async (pending) => {
-        const record = recordStatement(ctx.app, ctx.caller.workspace.id, [pending]);
-        saved = await writeExchange(ctx.app.orm.em, exchange(), committedOnly(ctx) ? withoutFlush(record) : record);
+        const record = recordStatement(ctx.app, workspaceId, [pending]);
+        const statement = exchangeStatement(exchange(), committedOnly(ctx) ? withoutFlush(record) : record);
+        const both = proof ? ctx.app.proofChain.submitWith(workspaceId, proof, statement) : undefined;
+        if (both) prove(both.appended);
+        saved = exchangeWritten(both?.carried ? await both.carried : await preparedSql(ctx.app.orm.em, statement.select, statement.params));
         const [recorded] = await record.outcomes(ctx.app.orm.em);
         return recorded!;
       });
-      // Recorded before (the admission records once): the exchange alone.
+      // Recorded before (the admission records once): the exchange alone, and the certificate beside it.
+      if (proof && !proving) prove(ctx.app.proofChain.submit(workspaceId, proof));
       saved ??= await writeExchange(ctx.app.orm.em, exchange());
       if (!saved) throw sessionNotFound(s.sessionId);
+      await proving;
     });
-  await Promise.all([persist ? save() : s.admission.record(entry), prove()]);
+  if (persist) await save();
+  else await s.admission.record(entry);
   return { memoriesSaved, mood, ...(proofId ? { proofId } : {}) };
 }
 

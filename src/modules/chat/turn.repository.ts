@@ -223,30 +223,47 @@ function withAlongside(text: string, alongside: AlongsideStatement | undefined):
  * single commit covers both: a session gone meanwhile still records the ledger entry, a failure writes neither.
  */
 export async function writeExchange(em: Em, x: ExchangeWrite, alongside?: AlongsideStatement): Promise<boolean> {
-  const [row] = await preparedSql<{ messages: number }>(em, withAlongside(WRITE, alongside), [
-    ...(alongside?.params ?? []),
-    x.workspaceId,
-    x.userId,
-    x.sessionId,
-    x.existing,
-    x.title,
-    x.model,
-    x.agent.id,
-    x.agent.name,
-    x.now,
-    x.userMessageId,
-    x.userMessage,
-    x.answerId,
-    x.answer,
-    x.usage.promptTokens,
-    x.usage.completionTokens,
-    x.usage.totalTokens,
-    x.mood === null ? null : JSON.stringify(x.mood),
-    x.citations === null ? null : JSON.stringify(x.citations),
-    x.proofId,
-    JSON.stringify(x.stages),
-    JSON.stringify(x.memories.map((m) => ({ id: m.id, key: m.key, value: m.value, type: m.type, provenance: m.provenance, salience: m.salience }))),
-    x.stopped,
-  ]);
-  return Number(row?.messages ?? 0) === 2;
+  const statement = exchangeStatement(x, alongside);
+  return exchangeWritten(await preparedSql(em, statement.select, statement.params));
+}
+
+/**
+ * The exchange's statement (with `alongside` as `writeExchange` sends it), for a caller that sends it inside a
+ * statement of its own (a streamed turn's certificate insert, `ProofChain.submitWith`): a statement of CTEs,
+ * safe to send again after a rollback (its ids are unused then). `exchangeWritten` reads its rows.
+ */
+export function exchangeStatement(x: ExchangeWrite, alongside?: AlongsideStatement): AlongsideStatement {
+  return {
+    select: withAlongside(WRITE, alongside),
+    params: [
+      ...(alongside?.params ?? []),
+      x.workspaceId,
+      x.userId,
+      x.sessionId,
+      x.existing,
+      x.title,
+      x.model,
+      x.agent.id,
+      x.agent.name,
+      x.now,
+      x.userMessageId,
+      x.userMessage,
+      x.answerId,
+      x.answer,
+      x.usage.promptTokens,
+      x.usage.completionTokens,
+      x.usage.totalTokens,
+      x.mood === null ? null : JSON.stringify(x.mood),
+      x.citations === null ? null : JSON.stringify(x.citations),
+      x.proofId,
+      JSON.stringify(x.stages),
+      JSON.stringify(x.memories.map((m) => ({ id: m.id, key: m.key, value: m.value, type: m.type, provenance: m.provenance, salience: m.salience }))),
+      x.stopped,
+    ],
+  };
+}
+
+/** Whether the exchange's statement wrote the two messages (false: the continued session no longer exists). */
+export function exchangeWritten(rows: readonly Record<string, unknown>[]): boolean {
+  return Number(rows[0]?.messages ?? 0) === 2;
 }

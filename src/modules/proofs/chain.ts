@@ -37,7 +37,38 @@ export interface PendingProof {
  * retried. So the chain stays one unbroken line across processes, and a process alone appends in one
  * round trip.
  */
-export type ProofChain = GroupCommit<PendingProof, { id: string }>;
+export class ProofChain extends GroupCommit<PendingProof, { id: string }> {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly signing: GatewaySigning,
+    private readonly heads: ChainHeads,
+  ) {
+    super({ stage: 'proof_write', flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
+  }
+
+  /**
+   * As `submit`, and when the workspace's chain is idle the certificate's insert carries `alongside` in its
+   * statement (one commit for both; a streamed chat turn's exchange, issue 28): then `carried` settles with that
+   * statement's rows once both have committed. When an append of the workspace is in flight the certificate
+   * queues for the next one as by `submit`, `carried` is undefined and the caller sends `alongside` itself.
+   * `alongside` must be safe to send again after a rollback (`appendBatch`).
+   */
+  submitWith(workspaceId: string, item: PendingProof, alongside: AlongsideStatement): { appended: Promise<{ id: string }>; carried?: Promise<Record<string, unknown>[]> } {
+    let answer!: (rows: Record<string, unknown>[]) => void;
+    let fail!: (err: unknown) => void;
+    let carried: Promise<Record<string, unknown>[]> | undefined;
+    const appended = this.submitVia(workspaceId, item, (items) => {
+      carried = new Promise((resolve, reject) => ((answer = resolve), (fail = reject)));
+      return appendBatch(this.kernel, this.signing, this.heads, workspaceId, items, { ...alongside, answered: (rows) => answer(rows) }).catch((err: unknown) => {
+        fail(err);
+        throw err;
+      });
+    });
+    // Both settle together; a failure is the caller's through either, so the other is not left unhandled.
+    carried?.catch(() => {});
+    return carried ? { appended, carried } : { appended };
+  }
+}
 
 interface Head {
   seq: number;
@@ -49,15 +80,18 @@ export type ChainHeads = Map<string, Head>;
 
 /** A statement sent with a batch's append, in the same statement (`with chain as (insert …) <select>`): parameters `$1…` are its own. */
 export interface AlongsideStatement {
+  /** A select list, or a statement of its own CTEs (`with a as (…) select …`), joined to the insert's at the top level. */
   select: string;
   params: readonly unknown[];
+  /** Called with the statement's rows once it has committed. */
+  answered?: (rows: Record<string, unknown>[]) => void;
 }
 
 /** Retries of a batch that other processes keep overtaking (each retry reads the head again). */
 const MAX_RELINKS = 100;
 
 export function createProofChain(kernel: Kernel, signing: GatewaySigning, heads: ChainHeads = new Map()): ProofChain {
-  return new GroupCommit({ stage: 'proof_write', flush: (workspaceId, items) => appendBatch(kernel, signing, heads, workspaceId, items) });
+  return new ProofChain(kernel, signing, heads);
 }
 
 async function readHead(kernel: Kernel, workspaceId: string): Promise<Head> {
@@ -96,8 +130,9 @@ export async function appendBatch(
   let head = heads.get(workspaceId) ?? (await readHead(kernel, workspaceId));
   for (let attempt = 0; ; attempt++) {
     const rows = linkBatch(kernel, signing, workspaceId, head, items);
+    let answer: Record<string, unknown>[];
     try {
-      await insertLinks(kernel, rows, alongside);
+      answer = await insertLinks(kernel, rows, alongside);
     } catch (err) {
       heads.delete(workspaceId);
       if (!isChainConflict(err) || attempt >= MAX_RELINKS) throw err;
@@ -106,6 +141,7 @@ export async function appendBatch(
     }
     const last = rows[rows.length - 1];
     heads.set(workspaceId, { seq: last.seq, hash: last.hash });
+    alongside?.answered?.(answer);
     return rows.map((r) => ({ id: r.id }));
   }
 }
@@ -129,8 +165,12 @@ const insertText = (offset: number): string => {
 };
 const statements = new Map<string, string>();
 
-/** The batch in one statement (after `alongside`'s own, in the same statement, when given). */
-async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, alongside?: AlongsideStatement): Promise<void> {
+/**
+ * The batch in one statement (after `alongside`'s own, in the same statement, when given): `alongside`'s rows.
+ * A statement of CTEs of its own (`with …`) has them joined to the insert's at the top level (a data-modifying
+ * CTE cannot sit in a subquery).
+ */
+async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, alongside?: AlongsideStatement): Promise<Record<string, unknown>[]> {
   const [first] = rows;
   const column = <K extends keyof (typeof rows)[number]>(k: K) => pgArrayLiteral(rows.map((r) => r[k] as string | number | null));
   const params = [
@@ -143,9 +183,11 @@ async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, a
   let text = statements.get(key);
   if (text === undefined) {
     const insert = insertText(alongside?.params.length ?? 0);
-    statements.set(key, (text = alongside ? `with chain as (${insert}) ${alongside.select}` : insert));
+    const own = alongside ? /^\s*with\s+/i.exec(alongside.select) : null;
+    text = !alongside ? insert : own ? `with chain as (${insert}), ${alongside.select.slice(own[0].length)}` : `with chain as (${insert}) ${alongside.select}`;
+    statements.set(key, text);
   }
-  await preparedSql(kernel.orm.em, text, alongside ? [...alongside.params, ...params] : params);
+  return preparedSql(kernel.orm.em, text, alongside ? [...alongside.params, ...params] : params);
 }
 
 /** The batch's certificates placed after `head`, in order, each signed. */
