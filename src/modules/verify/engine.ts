@@ -117,6 +117,8 @@ const SUPPORT_PLAIN = 0.7;
 const GRADED_TRIES = 3;
 /** Graded support: at most this weighted share of the words of what the claim is about (before its verb) may be missing. */
 const SUBJECT_MISSING = 0.5;
+/** Eleventh round (contradictions): the share of the claim's weight a sentence must hold for a conflict with one subject word missing. */
+const SLOT_FULL = 0.7;
 /** Fifth round: a qualifier is told apart where it stands within this many content words of a word it qualifies. */
 const QUALIFIER_REACH = 2;
 /** Entries of the verifier's memo of alternatives before it is emptied. */
@@ -166,6 +168,13 @@ const LOWER_BEFORE = boundBefore(LOWER_PHRASES);
 const DEFINITE_BEFORE = /(?<![\p{L}])(?:the|these|those|both|les|ces|des|aux)\s+$/iu;
 /** A title before a name (`Mrs`, `Dr.`, `Mme`, `M.`, `Me`): followed by a capitalised word. */
 const TITLE_BEFORE_NAME = /(?<![\p{L}\p{N}'’-])(?:Mrs|Mr|Ms|Miss|Dr|Prof|Mme|Mmes|Mlle|Mlles|Me|Maître|M)\.?(?=\s+\p{Lu})/gu;
+/**
+ * Eleventh round (contradictions): the folded titles a name may open with (`M. Bastien Coraly`, `Dr Vantassel`). Two names
+ * sharing only a title are two people, not one name written longer (`M. Baptiste Corlay` against `M. Bastien Coraly`).
+ */
+const TITLE_WORDS = new Set(['mrs', 'mr', 'ms', 'miss', 'dr', 'prof', 'mme', 'mmes', 'mlle', 'mlles', 'me', 'maitre', 'm']);
+/** Whether two names share a word of their own (not a number, not a title). */
+const shareNameWord = (a: readonly string[], b: readonly string[]) => a.some((w) => b.includes(w) && !/^\d+$/.test(w) && !TITLE_WORDS.has(w));
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
@@ -2075,6 +2084,11 @@ export class Verifier {
     if ((s.unticked ??= UNTICKED.test(s.seg.text))) return none;
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
+    // Eleventh round (contradictions): one word of the claim's subject missing, the rest aligned on a conflicting amount or date (slotConflict).
+    if (!strictPossible && this.slotPossible(claim, held)) {
+      const slot = this.slotConflict(claim, s, held);
+      if (slot) return slot;
+    }
     if (!strictPossible && !gradedPossible) return none;
     // Only a graded support can come of this sentence: read in full only for the claim's best such candidate when no
     // candidate decides (judge), and only where the claim's anchors may be there.
@@ -2222,6 +2236,9 @@ export class Verifier {
       // otherwise the sentence is about something else.
       const inPredicate = absent.every((e) => claim.verbAt >= 0 && e.start > claim.verbAt);
       const otherHere = claim.entities.filter((e) => !absent.includes(e)).every(here);
+      if (otherHere && score >= THRESHOLDS.entity && amounts === 'match' && when === 'match' && !inPredicate && this.slotName(claim, s, absent)) {
+        return { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced-subject-left', score };
+      }
       if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
       if (absent.length === 1) return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced', score } : none;
       // Sixth round: several names absent from the sentence, one of them replaced there by a name of its shape (as many
@@ -2276,6 +2293,52 @@ export class Verifier {
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
     return { verdict: 'supported', rule, reason: 'support-covered', score: full, own: score };
+  }
+
+  /**
+   * Eleventh round (contradictions, slot alignment): the sentence holds every word of the claim but one, a word of what the
+   * claim is about (never a verb, never a name's), with most of the claim's weight (`full` ≥ SLOT_FULL): a quick test before
+   * its facts are read (slotConflict).
+   */
+  private slotPossible(claim: Claim, held: Cover): boolean {
+    if (held.uncovered.length !== 1 || held.full < SLOT_FULL || held.flipped) return false;
+    if (claim.quantities.length + claim.dates.length === 0) return false;
+    const lone = held.uncovered[0]!;
+    if (claim.verbs.has(lone) || claim.said.has(lone)) return false;
+    const surface = claim.surface.get(lone) ?? [];
+    if (surface.some((w) => claim.capitals.includes(w))) return false;
+    // The missing word qualifies a word of the claim the sentence holds (`Late training cancellations`, `la remise
+    // commerciale`): right before it in English, right after it in French. A subject's head noun missing (`The deposit for
+    // the hall`, `La formation d'une personne`) says the sentence may be about another thing.
+    const words = foldedLetters(claim.seg.text);
+    const content = (w: string | undefined) => w !== undefined && this.stemOf(w) !== lone && claim.stems.includes(this.stemOf(w));
+    return words.some((w, i) => this.stemOf(w) === lone && content(this.language === 'fr' ? words[i - 1] : words[i + 1]));
+  }
+
+  /**
+   * Eleventh round (contradictions, slot alignment): a sentence matching the claim on everything but one slot (an amount or
+   * a date about the same thing, rules 4–5) and one word of what the claim is about that the sentence leaves to its heading or
+   * its neighbours (`Late training cancellations are charged … at £150 per seat` against `Cancellations made less than 5
+   * working days before … are charged … at €150 per seat`): each of the claim's names and codes in the sentence or its
+   * context, its other facts equal, the missing word no qualifier the document tells apart (`toldApart`: `gross` where the
+   * document also says `net`), the same polarity: the slot's value in conflict is a contradiction.
+   */
+  private slotConflict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return null;
+    const words = this.wordsIn(s);
+    if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return null;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return null;
+    const context = this.contextFacts(s);
+    const amounts = this.pair(claim, claim.quantities, claim.quantities.length > 0 ? this.quantitiesIn(s) : [], context.quantities, amountsComparable, amountsEqual, false, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
+    const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, false, dateWithin);
+    const conflict = amounts === 'conflict' && when === 'match' ? 'numbers' : when === 'conflict' && amounts === 'match' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
+    if (!conflict) return null;
+    const negatedFact = (f: Fact<unknown>) => DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
+    if (claim.quantities.some(negatedFact) || claim.dates.some(negatedFact)) return null;
+    if (this.toldApart(claim, held.uncovered[0]!, s)) return null;
+    if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return null;
+    if (!this.namesInRole(claim, s)) return null;
+    return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-slot`, score: held.full };
   }
 
   /**
@@ -2339,7 +2402,7 @@ export class Verifier {
     const candidates = this.entityFacts(s)
       // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services` for
       // `Sorrelwick`, `M. Julien Peyrac`), not another in place of the missing one.
-      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => e.words.some((w) => p.fact.words.includes(w) && !/^\d+$/.test(w))))
+      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => shareNameWord(e.words, p.fact.words)))
       // A capitalised word the claim itself uses (`Compte rendu`, `VP Product`) is not another name in place of the claim's.
       .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
       // Sixth round: the party a name acts for (`Pour le Client : Élodie Mercier`) is a role the claim's party may hold, not another name.
@@ -2349,6 +2412,24 @@ export class Verifier {
     const top = candidates[0];
     if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return null;
     return candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS) ? null : top.p.fact;
+  }
+
+  /**
+   * Eleventh round (contradictions, slot alignment on a name): the claim's names and codes of what it is about (before its
+   * verb) are not in the sentence but in its document, and the one name it states (after its verb) is replaced there by
+   * another of its kind, said of what the claim says (`replacedName`), the sentence naming nothing else (`The grant officer
+   * for PEAT-MP-26 is Prof. Margaret Lindqvist` against `Your grant officer is Mr. Rhys Pendlebury` in PEAT-MP-26's letter).
+   */
+  private slotName(claim: Claim, s: Sentence, absent: Entity[]): boolean {
+    if (claim.verbAt < 0) return false;
+    const stated = absent.filter((e) => e.start > claim.verbAt);
+    const about = absent.filter((e) => e.start < claim.verbAt);
+    if (stated.length !== 1 || about.length === 0 || !about.every((e) => this.inPassage(e, s.passage))) return false;
+    const replacement = this.replacedName(claim, s, stated[0]!);
+    if (!replacement) return false;
+    // Nothing else named in the sentence that the claim does not name: the subject's names stand nowhere else replaced.
+    const foreign = this.entityFacts(s).filter((p) => p.fact !== replacement && !claim.entities.some((e) => shareNameWord(e.words, p.fact.words)));
+    return foreign.length === 0;
   }
 
   /** Each name the claim states is, in the sentence, said of what the claim says of it (or the sentence has only that name of its kind). */
@@ -2364,7 +2445,7 @@ export class Verifier {
       const key = c.fact.words.join(' ');
       // Eighth round: a name sharing a word with the claim's is that name written longer (`Monica Ibarra, Ibarra Ag Insurance
       // Services`), not another name the claim's statement could be about (as in replacedName).
-      const longer = (p: Fact<Entity>) => p.fact.words.join(' ') !== key && p.fact.words.some((w) => c.fact.words.includes(w) && !/^\d+$/.test(w));
+      const longer = (p: Fact<Entity>) => p.fact.words.join(' ') !== key && shareNameWord(p.fact.words, c.fact.words);
       const named = sentence.filter((p) => p.fact.words.join(' ') === key);
       // A name in brackets right after the claim's (`Declan Foyle (Site Reliability Engineering)`) is its apposition: the
       // person's team or firm, not another name the statement could be about.
@@ -2412,7 +2493,7 @@ export class Verifier {
   /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
     // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
-    const claims = (p: Entity) => claim.entities.some((x) => x.words.some((w) => p.words.includes(w) && !/^\d+$/.test(w))) || p.words.every((w) => claim.surface.has(this.stemOf(w)));
+    const claims = (p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w)));
     return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !claims(p.fact));
   }
 
