@@ -119,6 +119,8 @@ const GRADED_TRIES = 3;
 const SUBJECT_MISSING = 0.5;
 /** Eleventh round (contradictions): the share of the claim's weight a sentence must hold for a conflict with one subject word missing. */
 const SLOT_FULL = 0.7;
+/** Eleventh round (contradictions): the same for a reversed statement with one word missing. */
+const SLOT_POLARITY_FULL = 0.75;
 /** Fifth round: a qualifier is told apart where it stands within this many content words of a word it qualifies. */
 const QUALIFIER_REACH = 2;
 /** Entries of the verifier's memo of alternatives before it is emptied. */
@@ -2085,8 +2087,8 @@ export class Verifier {
     if (Math.max(score, full) < THRESHOLDS.nearest) return none;
     // Not covered, whatever its facts say (below): no verdict, and nothing more to read.
     // Eleventh round (contradictions): one word of the claim's subject missing, the rest aligned on a conflicting amount or date (slotConflict).
-    if (!strictPossible && this.slotPossible(claim, held)) {
-      const slot = this.slotConflict(claim, s, held);
+    if (!strictPossible) {
+      const slot = this.slotVerdict(claim, s, held);
       if (slot) return slot;
     }
     if (!strictPossible && !gradedPossible) return none;
@@ -2147,6 +2149,11 @@ export class Verifier {
     const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && (!claim.verbs.has(lone) || linkingVerb) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
     const graded = gradedPossible;
+    if (!covered) {
+      // Eleventh round: the strict rules' one missing word allowed only with anchors; slot alignment reads the rest.
+      const slot = this.slotVerdict(claim, s, held);
+      if (slot) return slot;
+    }
     if (!covered && !graded) return none;
     // A name of the claim the sentence leaves to its document (`The subcontract sum for Tarrow's work` against `The
     // subcontract sum is …` in Tarrow's subcontract; `the Sorrelwick agreement` in Sorrelwick's): the document mentions it
@@ -2295,6 +2302,13 @@ export class Verifier {
     return { verdict: 'supported', rule, reason: 'support-covered', score: full, own: score };
   }
 
+  /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
+  private slotVerdict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    if (this.slotPossible(claim, held)) return this.slotConflict(claim, s, held);
+    if (this.polaritySlotPossible(claim, held)) return this.slotPolarity(claim, s, held);
+    return null;
+  }
+
   /**
    * Eleventh round (contradictions, slot alignment): the sentence holds every word of the claim but one, a word of what the
    * claim is about (never a verb, never a name's), with most of the claim's weight (`full` ≥ SLOT_FULL): a quick test before
@@ -2339,6 +2353,42 @@ export class Verifier {
     if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return null;
     if (!this.namesInRole(claim, s)) return null;
     return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-slot`, score: held.full };
+  }
+
+  /**
+   * Eleventh round (contradictions, slot alignment on polarity): a claim with no amount or date whose every word but one (never
+   * a verb, never a name's) the sentence holds, with most of its weight (`full` ≥ SLOT_POLARITY_FULL): a quick test before
+   * the sentence's polarity is read (slotPolarity).
+   */
+  private polaritySlotPossible(claim: Claim, held: Cover): boolean {
+    if (held.uncovered.length !== 1 || held.full < SLOT_POLARITY_FULL || !claim.mainVerb) return false;
+    if (claim.quantities.length + claim.dates.length > 0) return false;
+    const lone = held.uncovered[0]!;
+    if (claim.verbs.has(lone)) return false;
+    const surface = claim.surface.get(lone) ?? [];
+    return !surface.some((w) => claim.capitals.includes(w));
+  }
+
+  /**
+   * Eleventh round (contradictions, slot alignment on polarity): the sentence says the claim's own main verb negated, or its
+   * antonym (`Rates exclude customs duties …` against `… rates include customs duties at destination`; `… and cannot be
+   * combined with other promotions` against `… can be combined with other promotions`), every other clear word with the same
+   * polarity (rule 6), one word of the claim left out that the document does not tell apart, no condition or exception on
+   * either side: the claim's statement reversed.
+   */
+  private slotPolarity(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return null;
+    const words = this.wordsIn(s);
+    if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return null;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return null;
+    const verb = claim.mainVerb!;
+    const f = this.polarityIn(s).polarity;
+    // The main verb itself (negated there) or its antonym (the sentence lacking the verb): not a synonym read in another sense.
+    const reversedVerb = held.flipped ? !s.stems.has(verb) && [...(this.antonyms.get(verb) ?? [])].some((a) => s.stems.has(a)) : f.has(verb);
+    if (!reversedVerb) return null;
+    if (this.polarity(claim, f) !== 'opposite' || !this.oppositeStands(claim, s)) return null;
+    if (this.toldApart(claim, held.uncovered[0]!, s)) return null;
+    return { verdict: 'contradicted', rule: held.flipped ? 'antonym' : 'negation', reason: 'polarity-slot', score: held.full };
   }
 
   /**
