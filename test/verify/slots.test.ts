@@ -55,4 +55,18 @@ describe('slot alignment (eleventh round, contradictions)', () => {
       expect(await verdict('Early cancellations are charged to the department at £150 per seat.', apart)).not.toBe('contradicted');
     });
   });
+  describe('polarity slot: one word left out, the main verb reversed', () => {
+    it('an antonym of the claim\'s main verb (`exclude` / `include`), a qualifier of the claim left out', async () => {
+      const doc = '# Freight rate card\n\nShipping rates exclude customs duties and import taxes, which are paid by the consignee.';
+      expect(await verdict('Shipping rates include customs duties at destination.', doc)).toBe('contradicted');
+    });
+    it('the claim\'s main verb negated (`cannot be combined`), a word of its subject left out', async () => {
+      const doc = '# Trade terms\n\nPurifiers are delivered within 3 days.\n\nVolume discounts do not apply to spare parts sold by subscription, and cannot be combined with other promotions.';
+      expect(await verdict('Volume discounts on purifiers can be combined with other promotions.', doc)).toBe('contradicted');
+    });
+    it('a condition in the sentence decides nothing', async () => {
+      const doc = '# Freight rate card\n\nShipping rates exclude customs duties unless the consignee asks for delivered duty paid.';
+      expect(await verdict('Shipping rates include customs duties at destination.', doc)).not.toBe('contradicted');
+    });
+  });
 });
