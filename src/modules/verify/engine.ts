@@ -798,6 +798,8 @@ export class Verifier {
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
   private readonly alternativesMemo = new Map<string, string[]>();
+  /** Eleventh round: per claim, whether a word of it qualifies a neighbouring word (slotPossible). */
+  private readonly modifierMemo = new WeakMap<Claim, Map<string, boolean>>();
   /** Renderings of a claim stem in the other language by its written forms (`translationsOf`), bounded. */
   private readonly translationsMemo = new Map<string, string[]>();
   /** Inverse sentence frequency by stem, for `idfCount` sentences. */
@@ -2324,9 +2326,16 @@ export class Verifier {
     // The missing word qualifies a word of the claim the sentence holds (`Late training cancellations`, `la remise
     // commerciale`): right before it in English, right after it in French. A subject's head noun missing (`The deposit for
     // the hall`, `La formation d'une personne`) says the sentence may be about another thing.
-    const words = foldedLetters(claim.seg.text);
-    const content = (w: string | undefined) => w !== undefined && this.stemOf(w) !== lone && claim.stems.includes(this.stemOf(w));
-    return words.some((w, i) => this.stemOf(w) === lone && content(this.language === 'fr' ? words[i - 1] : words[i + 1]));
+    let memo = this.modifierMemo.get(claim);
+    if (!memo) this.modifierMemo.set(claim, (memo = new Map()));
+    let modifier = memo.get(lone);
+    if (modifier === undefined) {
+      const words = foldedLetters(claim.seg.text);
+      const content = (w: string | undefined) => w !== undefined && this.stemOf(w) !== lone && claim.stems.includes(this.stemOf(w));
+      modifier = words.some((w, i) => this.stemOf(w) === lone && content(this.language === 'fr' ? words[i - 1] : words[i + 1]));
+      memo.set(lone, modifier);
+    }
+    return modifier;
   }
 
   /**
@@ -2338,6 +2347,7 @@ export class Verifier {
    * document also says `net`), the same polarity: the slot's value in conflict is a contradiction.
    */
   private slotConflict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    if (!(s.digits ??= /\d/.test(s.seg.text) || /\d/.test(s.contextText))) return null;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return null;
     const words = this.wordsIn(s);
     if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return null;
@@ -2377,15 +2387,15 @@ export class Verifier {
    * either side: the claim's statement reversed.
    */
   private slotPolarity(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    const verb = claim.mainVerb!;
+    // The main verb itself (negated there) or its antonym (the sentence lacking the verb): not a synonym read in another sense.
+    const reversedVerb = held.flipped ? !s.stems.has(verb) && [...(this.antonyms.get(verb) ?? [])].some((a) => s.stems.has(a)) : s.stems.has(verb);
+    if (!reversedVerb) return null;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return null;
     const words = this.wordsIn(s);
     if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return null;
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return null;
-    const verb = claim.mainVerb!;
     const f = this.polarityIn(s).polarity;
-    // The main verb itself (negated there) or its antonym (the sentence lacking the verb): not a synonym read in another sense.
-    const reversedVerb = held.flipped ? !s.stems.has(verb) && [...(this.antonyms.get(verb) ?? [])].some((a) => s.stems.has(a)) : f.has(verb);
-    if (!reversedVerb) return null;
     if (this.polarity(claim, f) !== 'opposite' || !this.oppositeStands(claim, s)) return null;
     if (this.toldApart(claim, held.uncovered[0]!, s)) return null;
     return { verdict: 'contradicted', rule: held.flipped ? 'antonym' : 'negation', reason: 'polarity-slot', score: held.full };
