@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { WinkMethods } from 'wink-nlp';
 import { isKnownWord } from './wordnet.js';
+import { unnamed } from '../unnamed.js';
 
 const require = createRequire(import.meta.url);
 let nlp: WinkMethods | null = null;
@@ -138,7 +139,7 @@ export function codesOf(text: string): Entity[] {
 export function namesOf(text: string, tokens: Token[] = tag(text)): Entity[] {
   const out: Entity[] = [];
   let run: Token[] = [];
-  const flush = () => {
+  const flush = unnamed(() => {
     // A name's words start with a capital (the tagger reads some lower-case French words as proper nouns)
     // and hold no apostrophe (`s'élève`).
     // A French elided article or preposition before a name (`d'Ardelis`, `l'Imprimerie`, `qu'Ardelis`) is not part of it:
@@ -158,7 +159,7 @@ export function namesOf(text: string, tokens: Token[] = tag(text)): Entity[] {
     const end = last.value.endsWith('.') ? last.end - 1 : last.end;
     const words = kept.flatMap((t) => fold(t.value).split(/[^\p{L}\p{N}]+/u)).filter(Boolean);
     out.push({ text: text.slice(first.start, end), words, kind: 'name', start: first.start, end });
-  };
+  });
   for (const t of tokens) {
     if (t.pos === 'PROPN' && t.value.length > 1) run.push(t);
     else flush();

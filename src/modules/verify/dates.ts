@@ -1,4 +1,5 @@
 import { fold } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** A date or period as an interval of days [start, end) (UTC day numbers), with its span in the text. */
 export interface DateSpan {
@@ -110,7 +111,7 @@ export function dates(text: string): DateSpan[] {
   // Every pattern below needs a digit: a text without one (most sentences of prose) has no date, read in one test.
   if (!HAS_DIGIT.test(text)) return [];
   const out: DateSpan[] = [];
-  const taken = (s: number, e: number) => out.some((d) => s < d.end && e > d.start);
+  const taken = unnamed((s: number, e: number) => out.some((d) => s < d.end && e > d.start));
   for (const p of PATTERNS) {
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m; m = p.re.exec(text)) {

@@ -14,6 +14,7 @@ import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegative
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'unverifiable';
 
@@ -990,8 +991,8 @@ export class Verifier {
     const ds = dates(seg.text);
     // A count in the claim's subject between a definite article and a name (`Each of the two Elmfield boilers has …`) is
     // presupposed, not stated: part of what the claim is about, not an amount to find.
-    const presupposed = (q: Quantity) =>
-      q.dimension === null && (verbAt < 0 || q.end <= verbAt) && DEFINITE_BEFORE.test(seg.text.slice(Math.max(0, q.start - 12), q.start)) && /^\s+\p{Lu}\p{Ll}/u.test(seg.text.slice(q.end, q.end + 3));
+    const presupposed = unnamed((q: Quantity) =>
+      q.dimension === null && (verbAt < 0 || q.end <= verbAt) && DEFINITE_BEFORE.test(seg.text.slice(Math.max(0, q.start - 12), q.start)) && /^\s+\p{Lu}\p{Ll}/u.test(seg.text.slice(q.end, q.end + 3)));
     const counted = amountsOf(seg.text, this.stem, ds);
     const qs = counted.filter((q) => !presupposed(q));
     const entities = outsideAmounts(verifierNames(read.entities), qs);
@@ -1036,19 +1037,19 @@ export class Verifier {
     const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value)));
     const verbs = new Set(verbStems.filter(Boolean));
     // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
-    const main = (st: string) => st !== '' && !light.has(st) && !nameStems.has(st);
+    const main = unnamed((st: string) => st !== '' && !light.has(st) && !nameStems.has(st));
     const mainVerb = verbStems.find((st, i) => main(st) && verbTokens[i]!.start >= verbAt) ?? verbStems.find(main) ?? null;
     // The light stems out of what the claim says: the claim's few stems tested against the light ones (were all the light
     // stems, about forty, deleted one by one from every claim's).
     for (const x of predicate) if (light.has(x)) predicate.delete(x);
     // What a claim's amount or date is about: its words, without names and codes (compared by their own rule) and light words.
-    const aboutOf = <T>(facts: Fact<T>[]): Fact<T>[] => {
+    const aboutOf = unnamed(<T>(facts: Fact<T>[]): Fact<T>[] => {
       for (const f of facts) {
         for (const x of [...f.about]) if (nameStems.has(x) || light.has(x)) f.about.delete(x);
         f.predicate = new Set([...(f.predicate ?? [])].filter((x) => f.about.has(x)));
       }
       return facts;
-    };
+    });
     // The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem.
     const surface = new Map<string, string[]>();
     for (const w of new Set(foldedLetters(seg.text))) {
@@ -1182,7 +1183,7 @@ export class Verifier {
     const out = new Map<string, string[]>();
     if (this.language !== 'en') return out;
     const ws = foldedLetters(text);
-    const add = (w: string, alts: string[]) => {
+    const add = unnamed((w: string, alts: string[]) => {
       const st = this.stemOf(w);
       if (!st) return;
       const list = out.get(st) ?? [];
@@ -1191,11 +1192,11 @@ export class Verifier {
         if (as && as !== st && !list.includes(as)) list.push(as);
       }
       out.set(st, list);
-    };
+    });
     // The noun a support verb governs: the last word of the run of content words within three words after it (its
     // article apart: `an insurance claim` is a claim). A negated object (`made no claim`) gives nothing: what the verb
     // denies is read by the polarity rules on the verb itself, never through the noun's verb.
-    const governed = (from: number): string[] => {
+    const governed = unnamed((from: number): string[] => {
       let head: string | null = null;
       for (let j = from; j < Math.min(ws.length, from + 4); j++) {
         const w = ws[j]!;
@@ -1209,7 +1210,7 @@ export class Verifier {
         head = w;
       }
       return head ? relatedOf(head).derived : [];
-    };
+    });
     for (let i = 0; i < ws.length; i++) {
       const w = ws[i]!;
       if (w.length < 2 || STOP_WORDS.has(w)) continue;
@@ -1282,20 +1283,20 @@ export class Verifier {
     }
     // Whether a piece holds a content word (a stem contentStems would keep), without building its lists; the clauses
     // cut once for both readers.
-    const hasContent = (t: string) => foldedWords(t).some((w) => this.stemOf(w) !== '');
+    const hasContent = unnamed((t: string) => foldedWords(t).some((w) => this.stemOf(w) !== ''));
     const clauses = clausesOf(text);
     const regions = regionsOf(text, [...facts, ...others], hasContent, clauses);
     // Sixth round (support): words a clause's facts take from the clause before it, that of a label (`**Montant du marché :**
     // 86 400 € HT`) or, for a restatement (`6 % du budget, soit 2 916 €`, `soit 103 680 € TTC`), what the restated clause is about.
     // A restatement takes the restated clause's words before its own figure (`86 400 € HT, soit 103 680 € TTC`: not `HT`).
-    const inherited = (k: number, depth = 0): string[] => {
+    const inherited = unnamed((k: number, depth = 0): string[] => {
       if (k <= 0 || depth > 2) return [];
       const prev = clauses[k - 1]!;
       if (text.charAt(prev.end) === ':') return this.contentStems(text.slice(prev.start, prev.end)).stems;
       if (!restates(text.slice(clauses[k]!.start, clauses[k]!.end))) return [];
       const figure = Math.min(prev.end, ...[...facts, ...others].filter((f) => f.start >= prev.start && f.start < prev.end).map((f) => f.start));
       return [...this.contentStems(text.slice(prev.start, figure)).stems, ...inherited(k - 1, depth + 1)];
-    };
+    });
     return facts.map((fact, i) => {
       let own = regions[i]!.flatMap((r) => this.contentStems(text.slice(r.start, r.end)).stems);
       const at = clauses.findIndex((c) => fact.start >= c.start && fact.start < c.end);
@@ -1674,7 +1675,7 @@ export class Verifier {
     let best: { verdict: Verdict; rule: string; reason?: string; score: number; id: number } | null = null;
     let nearest: { score: number; id: number } | null = null;
     let support: { verdict: Verdict; rule: string; reason?: string; score: number; own?: number; id: number } | null = null;
-    const rank = (v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0);
+    const rank = unnamed((v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0));
     // The candidates a graded support may come from (fourth round), those covering most of the claim's weight first.
     const graded: { coverage: number; id: number; held: Cover }[] = [];
     for (const id of this.candidates(claim)) {
@@ -1695,7 +1696,7 @@ export class Verifier {
     // Seventh round: the same for a date (the meeting's date in the minutes' head against another date of a resolution), where
     // the supporting sentence names no code the claim does not (`Relates to invoice: INV-58214 dated 4 June 2027` is the
     // invoice's date, not the credit note's).
-    const foreignCode = (id: number) => codesOf(this.sentences[id]!.seg.text).some((c) => !claim.entities.some((e) => e.kind === 'code' && e.words.join(' ') === c.words.join(' ')));
+    const foreignCode = unnamed((id: number) => codesOf(this.sentences[id]!.seg.text).some((c) => !claim.entities.some((e) => e.kind === 'code' && e.words.join(' ') === c.words.join(' '))));
     if (best?.rule === 'dates' && best.verdict === 'contradicted' && support?.rule === 'dates' && !foreignCode(support.id)) best = support;
     if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
     // Sixth round (support): the next best-covered candidate is read when the best one's anchors do not all agree (the
@@ -1746,7 +1747,7 @@ export class Verifier {
   private claimedElsewhere<T>(c: Fact<T>, p: Fact<T>, others: Fact<T>[], claim: Claim): boolean {
     if (!c.predicate || c.predicate.size === 0) return false;
     for (const stem of c.predicate) {
-      const has = (f: Fact<T>) => f.about.has(stem) || this.alternativesOf(claim, stem).some((a) => f.about.has(a)) || this.paraphrasesOf(stem).some((a) => f.about.has(a));
+      const has = unnamed((f: Fact<T>) => f.about.has(stem) || this.alternativesOf(claim, stem).some((a) => f.about.has(a)) || this.paraphrasesOf(stem).some((a) => f.about.has(a)));
       if (!has(p) && others.some((o) => o !== p && has(o))) return true;
     }
     return false;
@@ -1810,7 +1811,7 @@ export class Verifier {
       const top = ranked[0]!;
       // Eighth round (support): a fact of the sentence equal to another fact of the claim is that one's, not a rival (`50 x 30 mm`:
       // the 30 mm is the claim's other side).
-      const otherOfClaim = (r: { p: Fact<T>; equal: boolean }) => !r.equal && claimFacts.some((o) => o !== c && equal(o.fact, r.p.fact));
+      const otherOfClaim = unnamed((r: { p: Fact<T>; equal: boolean }) => !r.equal && claimFacts.some((o) => o !== c && equal(o.fact, r.p.fact)));
       const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS && !otherOfClaim(r));
       // The sentence's only fact (amount or date), equal to the claim's, in a sentence that covers the claim: the claim's, whatever
       // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`).
@@ -2004,9 +2005,9 @@ export class Verifier {
     let lightMissing = 0;
     const stems = s.stems;
     const context = s.context;
-    const held = (a: string) => stems.has(a) || context.has(a);
+    const held = unnamed((a: string) => stems.has(a) || context.has(a));
     // A stem no sentence and no context holds is held by none: left out of the lists once per claim.
-    const indexed = (a: string) => this.postings.has(a) || this.contextPostings.has(a);
+    const indexed = unnamed((a: string) => this.postings.has(a) || this.contextPostings.has(a));
     // Eighth round (across languages): in a passage of the other language, a word's glossary rendering is that word.
     const foreign = this.acrossLanguages();
     for (let i = 0; i < info.length; i++) {
@@ -2104,13 +2105,13 @@ export class Verifier {
     const sentenceAndContext = this.wordsIn(s);
     // Seventh round: the document's head names (its parties) say what the sentence is about, not who acts in it: a name the
     // claim states (after its verb) is here only in the sentence or its own context (title, section, row header).
-    const stated0 = (e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name';
+    const stated0 = unnamed((e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name');
     const ownContext = this.partylessWords(s);
-    const here = (e: Entity) => e.words.every((w) => (stated0(e) ? ownContext.has(w) || this.sentenceWords(s).has(w) : sentenceAndContext.has(w)));
+    const here = unnamed((e: Entity) => e.words.every((w) => (stated0(e) ? ownContext.has(w) || this.sentenceWords(s).has(w) : sentenceAndContext.has(w))));
     const absent = claim.entities.filter((e) => !here(e));
     // A code of the claim found only in the context, where the sentence itself states another code of the same
     // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
-    const series = (e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase();
+    const series = unnamed((e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase());
     for (const e of claim.entities) {
       if (e.kind !== 'code' || e.words.every((w) => this.sentenceWords(s).has(w))) continue;
       // The sentence's own codes: read once per sentence (were read for every claim it was compared with).
@@ -2138,7 +2139,7 @@ export class Verifier {
     // One word of what the claim says (never of its subject) may be missing where the sentence states the claim's
     // amounts and dates about the same thing (equal or in conflict): `is for £46.75` against `for £46.75`.
     const anchoredFacts = claim.quantities.length + claim.dates.length > 0 && amounts !== 'missing' && when !== 'missing';
-    const inSentence = (e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w));
+    const inSentence = unnamed((e: Entity) => e.words.every((w) => this.sentenceWords(s).has(w)));
     const stated = claim.entities.filter((e) => e.kind === 'name' && claim.verbAt >= 0 && e.start > claim.verbAt);
     const anchoredNames = stated.length > 0 && stated.every(inSentence);
     const lone = uncovered.length === 1 ? uncovered[0]! : null;
@@ -2167,18 +2168,18 @@ export class Verifier {
     // Fifth round (precision): a name the claim states, left to the document on its subject's strength alone, needs the
     // sentence to say some word of the statement itself (`elected secretary`), not only to name its subject (a heading
     // `Kestrel Fabrication: minutes of the board meeting` against `The Kestrel board minutes were taken by Priya Raman`).
-    const statement = () => claim.stems.some((st) => claim.said.has(st) && !claim.light.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a))));
+    const statement = unnamed(() => claim.stems.some((st) => claim.said.has(st) && !claim.light.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a)))));
     // Sixth round (support): a name qualifying a noun of the claim that the sentence holds (`not part of the Sorrelwick
     // agreement` against `not part of this agreement`) says which one, as a subject's name does.
     // Eighth round: the noun may be said by a synonym (`the Bramble & Vow quotation` against `this quote`), a name joined to
     // the next by `&` qualifies what that one qualifies, and a name after `of`/`de` qualifies the noun before it (`la
     // convention de stage de Lison Terrachaud` against `… suspend le stage`), unless the sentence says a name acts for a party
     // (`Pour le Client : …`): a role each party may hold (a manager, a signatory) is not told apart by its noun.
-    const holds = (word: string) => {
+    const holds = unnamed((word: string) => {
       const st = this.stemOf(fold(word));
       return st !== '' && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a)));
-    };
-    const qualifier = (e: Entity, depth = 0): boolean => {
+    });
+    const qualifier = unnamed((e: Entity, depth = 0): boolean => {
       const after = claim.seg.text.slice(e.end);
       const joined = /^\s*&\s*/u.exec(after);
       const partner = joined ? claim.entities.find((x) => x.start === e.end + joined[0].length) : undefined;
@@ -2191,14 +2192,14 @@ export class Verifier {
       // contrat Planora`), where that noun is no verb of the claim.
       const noun = /(\p{L}+)\s+$/u.exec(claim.seg.text.slice(0, e.start));
       return noun !== null && !claim.verbs.has(this.stemOf(fold(noun[1]!))) && holds(noun[1]!);
-    };
+    });
     // What the claim is about: a name before its verb, or one qualifying a noun of it (eighth round: for a conflict as for a support).
-    const aboutName = (e: Entity) => (claim.verbAt >= 0 && e.start < claim.verbAt) || qualifier(e);
-    const docName = (e: Entity) =>
-      ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e);
+    const aboutName = unnamed((e: Entity) => (claim.verbAt >= 0 && e.start < claim.verbAt) || qualifier(e));
+    const docName = unnamed((e: Entity) =>
+      ((claim.verbAt >= 0 && e.start < claim.verbAt) || (subjectNamed && statement()) || anchoredFacts || qualifier(e)) && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e));
     // Read only where it can decide: a sentence whose amounts or dates do not all agree supports nothing whatever the names.
     let only: boolean | undefined;
-    const docOnly = () => (only ??= absent.length > 0 && absent.every(docName));
+    const docOnly = unnamed(() => (only ??= absent.length > 0 && absent.every(docName)));
     if (!covered || docOnly()) {
       // Eighth round: the names of what the claim is about left to the document (`for shipment MFF-SHP-30977` in that shipment's
       // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
@@ -2266,8 +2267,8 @@ export class Verifier {
     // Eighth round: an amount or date of a claim that denies a thing exists (`has made no insurance claim in the last five years`,
     // `aucun incident en 2025`), its words all under that negation, is the window of the denial, not a value the claim states:
     // another one in the sentence does not reverse the claim. (Not `no-show`, a noun, nor `non pris`, a participle's negation.)
-    const negatedFact = (f: Fact<unknown>) =>
-      DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
+    const negatedFact = unnamed((f: Fact<unknown>) =>
+      DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x)));
     if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', reason: 'amount-conflict', score: full };
     if (when === 'conflict' && this.yearAgainstDays(claim, s)) return none;
@@ -2408,7 +2409,7 @@ export class Verifier {
    */
   private saysNothingOf(claim: Claim, s: Sentence, subjectNamed: boolean): boolean {
     if (subjectNamed || claim.quantities.length + claim.dates.length > 0) return false;
-    const held = (a: string) => s.stems.has(a);
+    const held = unnamed((a: string) => s.stems.has(a));
     return !claim.stems.some((stem) => !claim.light.has(stem) && (held(stem) || this.alternativesOf(claim, stem).some(held) || this.paraphrasesOf(stem).some(held)));
   }
 
@@ -2553,7 +2554,7 @@ export class Verifier {
   /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
     // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
-    const claims = (p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w)));
+    const claims = unnamed((p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w))));
     return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !claims(p.fact));
   }
 

@@ -6,6 +6,7 @@
  * must leave" negates "hold a permit", not "leave").
  */
 import { words, type Word } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export interface Span {
   start: number;
@@ -85,8 +86,8 @@ const PUNCTUATION = /[,;:()|\n.!?«»"“”–—]/;
 export function scopedWords(text: string): ScopedWord[] {
   const ws = words(text);
   const out: ScopedWord[] = ws.map((w) => ({ ...w, negated: false }));
-  const boundaryBefore = (i: number) => i > 0 && PUNCTUATION.test(text.slice(ws[i - 1]!.end, ws[i]!.start));
-  const endsReach = (i: number, verbal: boolean, held: number): boolean => {
+  const boundaryBefore = unnamed((i: number) => i > 0 && PUNCTUATION.test(text.slice(ws[i - 1]!.end, ws[i]!.start)));
+  const endsReach = unnamed((i: number, verbal: boolean, held: number): boolean => {
     const w = ws[i]!.w;
     if (boundaryBefore(i)) return true;
     if ((w === 'and' || w === 'or' || w === 'et' || w === 'ou') && !PREDICATE_OPENERS.has(ws[i + 1]?.w ?? '')) return false;
@@ -94,14 +95,14 @@ export function scopedWords(text: string): ScopedWord[] {
     if (w === 'as' && PARTICIPLE_BEFORE_AS.test(ws[i - 1]?.w ?? '')) return false;
     if (BOUNDARY_WORDS.has(w)) return true;
     return verbal && held > 0 && AUXILIARIES.has(w);
-  };
+  });
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!.w;
     const contracted = w === 't' && i > 0 && /n$/.test(ws[i - 1]!.w) && ws[i]!.start === ws[i - 1]!.end + 1;
     if (!contracted && !VERBAL.has(w) && !NOMINAL.has(w)) continue;
     // Tenth round (precision): `never be more than`, `cannot exceed`, `will not be higher than` are bounds too (a maximum, as
     // `no more than`), the copula between the negation and the comparative included; so `ne … pas dépasser`.
-    const bound = (k: number) => BOUND_AFTER.test(ws[k]?.w ?? '') || (COMPARATIVE_AFTER.test(ws[k]?.w ?? '') && ws[k + 1]?.w === 'than');
+    const bound = unnamed((k: number) => BOUND_AFTER.test(ws[k]?.w ?? '') || (COMPARATIVE_AFTER.test(ws[k]?.w ?? '') && ws[k + 1]?.w === 'than'));
     if ((w === 'no' || w === 'not' || w === 'never' || w === 'cannot' || contracted) && (bound(i + 1) || (ws[i + 1]?.w === 'be' && bound(i + 2)))) continue;
     if (w === 'ne' || w === 'n') {
       // `ne … que` (only) is a restriction; `ne … pas`, `n'… jamais`, `ne … plus` negate.

@@ -13,6 +13,7 @@ import { recordControl } from '../usage/index.js';
 import { Verifier, type ClaimResult } from './engine.js';
 import { VerifyReport } from './verify-report.entity.js';
 import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto } from './verify.schemas.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** The route a report's control and certificate are recorded under (the GraphQL twin shares it). */
 export const VERIFY_ROUTE = 'POST /v1/verify';
@@ -139,7 +140,7 @@ const num = (v: unknown): string | null => (typeof v === 'number' && Number.isFi
  * and finite numbers. Anything else (another key, another type, a lone surrogate) goes through `canonicalJson`.
  */
 export function claimCanonicalJson(c: ClaimResult): string {
-  const slow = () => canonicalJson(c);
+  const slow = unnamed(() => canonicalJson(c));
   let keys = 0;
   for (const k in c) {
     if (!CLAIM_KEYS.has(k)) return slow();
