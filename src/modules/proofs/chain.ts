@@ -87,6 +87,9 @@ export interface AlongsideStatement {
   answered?: (rows: Record<string, unknown>[]) => void;
 }
 
+/** A certificate as linked and signed for its batch's insert (`appendBatch`'s statement sent alongside may be built from them). */
+export type LinkedProof = ReturnType<typeof linkBatch>[number];
+
 /** Retries of a batch that other processes keep overtaking (each retry reads the head again). */
 const MAX_RELINKS = 100;
 
@@ -118,6 +121,8 @@ const isChainConflict = (err: unknown): boolean => {
  * process appended in between. With `alongside`, that statement is sent in the same statement as the insert
  * (one implicit transaction): a unique violation on (workspace, seq) rolls both back, and the retry sends
  * both again after the head read anew; `alongside` must therefore be safe to send again after a rollback.
+ * Given as a function, it is built from each attempt's linked certificates (their `createdAt`, `seq`).
+ * Returns each certificate's id and time.
  */
 export async function appendBatch(
   kernel: Kernel,
@@ -125,14 +130,16 @@ export async function appendBatch(
   heads: ChainHeads,
   workspaceId: string,
   items: PendingProof[],
-  alongside?: AlongsideStatement,
-): Promise<Outcome<{ id: string }>[]> {
+  alongside?: AlongsideStatement | ((rows: LinkedProof[]) => AlongsideStatement),
+): Promise<Outcome<{ id: string; createdAt: Date }>[]> {
   let head = heads.get(workspaceId) ?? (await readHead(kernel, workspaceId));
   for (let attempt = 0; ; attempt++) {
     const rows = linkBatch(kernel, signing, workspaceId, head, items);
     let answer: Record<string, unknown>[];
+    let along: AlongsideStatement | undefined;
     try {
-      answer = await insertLinks(kernel, rows, alongside);
+      along = typeof alongside === 'function' ? alongside(rows) : alongside;
+      answer = await insertLinks(kernel, rows, along);
     } catch (err) {
       heads.delete(workspaceId);
       if (!isChainConflict(err) || attempt >= MAX_RELINKS) throw err;
@@ -141,8 +148,8 @@ export async function appendBatch(
     }
     const last = rows[rows.length - 1];
     heads.set(workspaceId, { seq: last.seq, hash: last.hash });
-    alongside?.answered?.(answer);
-    return rows.map((r) => ({ id: r.id }));
+    along?.answered?.(answer);
+    return rows.map((r) => ({ id: r.id, createdAt: r.createdAt }));
   }
 }
 

@@ -1,5 +1,5 @@
 /** The proofs module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
-export { type AlongsideStatement, appendBatch, type ChainHeads, createProofChain, type PendingProof, type ProofChain } from './chain.js';
+export { type AlongsideStatement, appendBatch, type ChainHeads, createProofChain, type LinkedProof, type PendingProof, type ProofChain } from './chain.js';
 export { GatewaySigningKey, ProofCertificate } from './proof.entity.js';
 export { type CallOutcome, type Certificate, CertificateSchema, PublicKeyResponseSchema, VerificationSchema } from './proofs.schemas.js';
 export { canonicalJson, certificateBody, hashRequest, issueProof, pendingProof, toCertificateDto } from './proofs.service.js';

@@ -29,3 +29,36 @@ export async function recordControl(ctx: ServiceContext, em: Em, opts: { route: 
   });
   metrics.controlConsumed();
 }
+
+/** A control to record with something else in one statement (`controlsInsert`): whose, and under which route. */
+export interface PendingControl {
+  workspaceId: string;
+  keyId: string;
+  userId: string;
+  route: string;
+}
+
+/**
+ * The ledger rows of `controls` as `recordControl` writes them (kind `control`, zero tokens and questions), the i-th
+ * at `at[i]`: an insert whose parameters are numbered after `offset` others, for a statement that carries it with
+ * its own writes (the verifier's report, its certificate and its control in one statement: verify/report-writes.ts).
+ * Call `controlsRecorded` once it committed.
+ */
+export function controlsInsert(controls: readonly PendingControl[], at: readonly Date[], offset: number): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const rows = controls.map((c, i) => {
+    const $ = (v: unknown) => `$${offset + params.push(v)}`;
+    return `(${$(newId('use'))}, ${$(c.workspaceId)}, ${$(c.keyId)}, ${$(c.userId)}, 'control', ${$(c.route)}, null, null, 0, 0, 0, 0, 0, 0, ${$(at[i])}::timestamptz)`;
+  });
+  return {
+    text: `insert into usage_ledger (id, workspace_id, key_id, user_id, kind, route, model_class, model, prompt_tokens, completion_tokens, total_tokens,
+                              questions, from_allowance, from_packs, created_at)
+     values ${rows.join(', ')}`,
+    params,
+  };
+}
+
+/** Counts `count` controls recorded by a statement of `controlsInsert` (as `recordControl` counts its own). */
+export function controlsRecorded(count: number): void {
+  for (let i = 0; i < count; i++) metrics.controlConsumed();
+}

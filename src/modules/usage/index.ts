@@ -1,5 +1,5 @@
 /** The usage module's public surface: what other modules and the adapters may import (docs/architecture.md, "Module surfaces"). */
-export { recordControl } from './controls.js';
+export { controlsInsert, controlsRecorded, type PendingControl, recordControl } from './controls.js';
 export { type Admission, type AdmissionCarrier, afterRequestRates, type ConsumptionWriter, type PendingConsumption, type RecordedConsumption, recordStatement, assertCanConsume, assertKeyBudget, deferRequestRates, questionsFor, settleRequestRates } from './metering.service.js';
 export { calendarMonth, MONTH_FORMAT, MONTH_PATTERN, monthOf, type Period } from './periods.js';
 export { addPack, setPlan } from './plans.service.js';

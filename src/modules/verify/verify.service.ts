@@ -3,13 +3,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
-import { sqlInTransaction } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import { findCollection } from '../knowledge/index.js';
 import { ProofCertificate } from '../proofs/index.js';
-import { canonicalJson, issueProof, toCertificateDto } from '../proofs/index.js';
+import { canonicalJson, pendingProof, toCertificateDto } from '../proofs/index.js';
 import type { Certificate } from '../proofs/index.js';
-import { recordControl } from '../usage/index.js';
 import { Verifier, type ClaimResult } from './engine.js';
 import { VerifyReport } from './verify-report.entity.js';
 import { parseVerifyInput, ReportListQuerySchema, type ParsedVerifyInput, type ReportDto } from './verify.schemas.js';
@@ -227,7 +225,7 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
   const claims = await verifier.verify(data.text);
   const counts = countsOf(claims);
   const id = newId('vrf');
-  const { id: certificateId } = await issueProof(ctx, {
+  const proof = pendingProof(ctx, {
     route: VERIFY_ROUTE,
     modelAddress: 'verifier',
     model: VERIFIER_MODEL,
@@ -235,34 +233,29 @@ export async function verifyText(ctx: ServiceContext, input: unknown): Promise<R
     answer: await signedAnswerOf({ id, claims, counts }),
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
   });
-  const cert = await ctx.em.fork().findOneOrFail(ProofCertificate, { id: certificateId }, { fields: ['createdAt'] });
-  const createdAt = cert.createdAt;
-  await ctx.em.fork().transactional(async (tx) => {
-    // Bound parameters: the report's JSON (hundreds of kB) and the text go as they are, not escaped into the statement's text.
-    await sqlInTransaction(
-      tx,
-      `insert into verify_report (id, workspace_id, key_id, user_id, language, text, against, collection_ids, passage_count, claims,
-                                  supported, contradicted, unverifiable, certificate_id, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
-        id,
-        ctx.caller.workspace.id,
-        ctx.caller.limits.meter,
-        ctx.caller.user.id,
-        verifier.language,
-        data.text,
-        data.passages ? 'passages' : 'collections',
-        data.collectionIds ? JSON.stringify(data.collectionIds) : null,
-        verifier.passageCount,
-        JSON.stringify(claims),
-        counts.supported,
-        counts.contradicted,
-        counts.unverifiable,
-        certificateId,
-        createdAt,
-      ],
-    );
-    await recordControl(ctx, tx, { route: VERIFY_ROUTE, at: createdAt });
+  const certificateId = proof.id;
+  const workspaceId = ctx.caller.workspace.id;
+  // The certificate, the report (its claims' JSON, hundreds of kB, a bound parameter) and the control: one statement,
+  // one commit (report-writes.ts); the report and the control take the certificate's time.
+  const { createdAt } = await ctx.app.reportWrites.submit(workspaceId, {
+    proof,
+    report: {
+      id,
+      workspaceId,
+      keyId: ctx.caller.limits.meter,
+      userId: ctx.caller.user.id,
+      language: verifier.language,
+      text: data.text,
+      against: data.passages ? 'passages' : 'collections',
+      collectionIds: data.collectionIds ? JSON.stringify(data.collectionIds) : null,
+      passageCount: verifier.passageCount,
+      claims: JSON.stringify(claims),
+      supported: counts.supported,
+      contradicted: counts.contradicted,
+      unverifiable: counts.unverifiable,
+      certificateId,
+    },
+    control: { workspaceId, keyId: ctx.caller.limits.meter, userId: ctx.caller.user.id, route: VERIFY_ROUTE },
   });
   return {
     id,
