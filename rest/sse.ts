@@ -52,7 +52,7 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
-  for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
+  if (opts.headers) for (const name in opts.headers) res.setHeader(name, opts.headers[name]!);
   if (!opts.headWithFirstWrite) {
     // The socket, not `res`: a corked response keeps its chunks apart and sends each alone when uncorked.
     const socket = res.socket;
@@ -60,42 +60,65 @@ export function openSse(res: Response, opts: SseOptions): SseStream {
     res.flushHeaders();
     if (socket) process.nextTick(() => socket.uncork());
   }
-  let closed = false;
-  let held = '';
-  const ping = opts.ping ?? ': ping\n\n';
-  const stopPing = (opts.repeat ?? realRepeat)(() => write(ping), opts.pingMs);
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    stopPing();
+  return new SseWriter(res, opts);
+}
+
+/**
+ * The stream `openSse` returns: its methods on the prototype, two closures per stream (the keep-alive's and
+ * the close listener), not one per method (issue 28: a streamed gateway call's garbage; tsx names every
+ * closure it creates, `__name`, at each creation).
+ */
+class SseWriter implements SseStream {
+  #closed = false;
+  #held = '';
+  readonly #res: Response;
+  readonly #ping: string;
+  readonly #stopPing: () => void;
+  readonly #finish = () => {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopPing();
   };
-  res.on('close', finish);
-  // Node sends the headers with the response's first chunk (one socket write) when they have not left yet.
-  function write(chunk: string): void {
-    if (closed || res.writableEnded) return;
-    const text = held + chunk;
-    held = '';
-    res.write(text);
+
+  constructor(res: Response, opts: SseOptions) {
+    this.#res = res;
+    this.#ping = opts.ping ?? ': ping\n\n';
+    this.#stopPing = (opts.repeat ?? realRepeat)(() => this.write(this.#ping), opts.pingMs);
+    res.on('close', this.#finish);
   }
-  return {
-    send: (data) => write(`data: ${JSON.stringify(data)}\n\n`),
-    comment: (text) => write(`: ${text}\n\n`),
-    write,
-    hold: (chunk) => {
-      if (!closed) held += chunk;
-    },
-    end: (last = '') => {
-      const wasOpen = !closed;
-      finish();
-      const text = held + last;
-      held = '';
-      if (wasOpen && !res.writableEnded) {
-        if (text === '') res.end();
-        else res.end(text);
-      }
-    },
-    get closed() {
-      return closed;
-    },
-  };
+
+  send(data: unknown): void {
+    this.write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  // Node sends the headers with the response's first chunk (one socket write) when they have not left yet.
+  write(chunk: string): void {
+    if (this.#closed || this.#res.writableEnded) return;
+    const text = this.#held === '' ? chunk : this.#held + chunk;
+    this.#held = '';
+    this.#res.write(text);
+  }
+
+  hold(chunk: string): void {
+    if (!this.#closed) this.#held += chunk;
+  }
+
+  end(last = ''): void {
+    const wasOpen = !this.#closed;
+    this.#finish();
+    const text = this.#held + last;
+    this.#held = '';
+    if (wasOpen && !this.#res.writableEnded) {
+      if (text === '') this.#res.end();
+      else this.#res.end(text);
+    }
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
 }

@@ -18,6 +18,8 @@ interface Spec {
   headers?: Record<string, string>;
   /** Streamed: each body must end with `data: [DONE]` (else it counts as a mismatch). */
   stream: boolean;
+  /** A number of calls instead of a duration (the measured run's; the warm-up keeps its duration). */
+  amount?: number;
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
@@ -32,6 +34,7 @@ function once(durationS: number, record: boolean): Promise<{ result: autocannon.
         connections: spec.connections,
         pipelining: 1,
         duration: durationS,
+        ...(record && spec.amount ? { amount: spec.amount } : {}),
         timeout: 30,
         headers: { 'content-type': 'application/json', ...spec.headers },
         body: spec.body,

@@ -21,7 +21,7 @@ import type { ModelListEntry } from '../../src/modules/gateway/index.js';
 import type { GatewayAnswer, PreparedCall } from '../../src/modules/gateway/index.js';
 import { OpenAIStream, openAICompletion } from '../../src/modules/gateway/index.js';
 import { ResponsesStream, responseId, responsesResponse } from '../../src/modules/gateway/index.js';
-import type { SseFrame } from '../../src/modules/gateway/index.js';
+import { sseText, type SseFrame } from '../../src/modules/gateway/index.js';
 import { mountOperation, param } from '../route.js';
 import { openSse } from '../sse.js';
 
@@ -42,13 +42,14 @@ const unixSeconds = (ctx: ServiceContext): number => Math.floor(ctx.clock.now().
 interface DialectStream {
   start(): SseFrame[] | Promise<SseFrame[]>;
   delta(text: string): SseFrame[];
+  /** The same delta as wire text (`delta`'s frames through `sseText`), made without the frames (issue 28: per-delta garbage). */
+  deltaText(text: string): string;
   finish(answer: GatewayAnswer): SseFrame[];
   /** The in-stream error, when the stream words it itself (the Responses API numbers its events). */
   error?(e: DomainError): SseFrame[];
 }
 
-const frameText = (f: SseFrame): string =>
-  `${f.event ? `event: ${f.event}\n` : ''}data: ${'json' in f ? f.json : f.data === '[DONE]' ? '[DONE]' : JSON.stringify(f.data)}\n\n`;
+const frameText = sseText;
 
 /**
  * Streams a prepared call. The certificate id is reserved before the answer, so it travels in the
@@ -95,7 +96,7 @@ async function streamAnswer(
       ? () => undefined
       : (text: string) => {
           if (pending === '') process.nextTick(flush);
-          for (const frame of out.delta(text)) pending += frameText(frame);
+          pending += out.deltaText(text);
         };
     // A shutdown that stops waiting ends the stream at once with `server_restarting`.
     const outcome = await untilAborted(runGatewayCall(ctx, prepared, onDelta), ctx.app.shutdown.signal);

@@ -69,17 +69,26 @@ export class Shutdown {
  * Runs `work` until it settles or `signal` aborts, whichever comes first: `{ done }` or `'aborted'`.
  * A rejection of `work` after the abort is swallowed (the caller has moved on).
  */
-export async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<{ done: T } | 'aborted'> {
-  work.catch(() => {});
-  if (signal.aborted) return 'aborted';
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<'aborted'>((resolve) => {
-    onAbort = () => resolve('aborted');
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<{ done: T } | 'aborted'> {
+  // One promise and one listener, settled by whichever comes first (no race of three promises: issue 28,
+  // a streamed gateway call's garbage).
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      work.catch(() => {});
+      resolve('aborted');
+      return;
+    }
+    const onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (done) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ done });
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
   });
-  try {
-    return await Promise.race([work.then((done) => ({ done })), aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OpenAIStream } from '../../src/modules/gateway/openai.dialect.js';
 import { AnthropicStream } from '../../src/modules/gateway/anthropic.dialect.js';
 import { ResponsesStream, type ResponseEcho } from '../../src/modules/gateway/responses.dialect.js';
-import type { GatewayAnswer, PreparedCall, SseFrame } from '../../src/modules/gateway/index.js';
+import { sseText, type GatewayAnswer, type PreparedCall, type SseFrame } from '../../src/modules/gateway/index.js';
 
 /**
  * OpenAIStream's text deltas are encoded from a template made once per stream (issue 28): each must be the
@@ -77,5 +77,24 @@ describe('ResponsesStream.delta', () => {
     all.push(...stream.finish(answer(TEXTS.join(''))));
     expect(all.map((f) => (JSON.parse(jsonOf(f)) as { sequence_number: number }).sequence_number)).toEqual(all.map((_, i) => i));
     expect((JSON.parse(jsonOf(all.at(-4))) as { text: string }).text).toBe(TEXTS.join(''));
+  });
+});
+
+/** The route writes each delta as `deltaText` (issue 28, twelfth pass: no frame objects per delta): the same bytes as its frames. */
+describe('deltaText', () => {
+  it('writes each delta as the wire text of its frames, in the three dialects', () => {
+    const echo = { instructions: null, max_output_tokens: null, parallel_tool_calls: true, temperature: null, top_p: null, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [] } as unknown as ResponseEcho;
+    const prepared = { model: 'agent:"odd"\u0000name', call: { messages: [], tools: [] } } as unknown as PreparedCall;
+    const pairs = [
+      [new OpenAIStream(prepared, 1_700_000_000, true), new OpenAIStream(prepared, 1_700_000_000, true)],
+      [new OpenAIStream(prepared, 1_700_000_000, false), new OpenAIStream(prepared, 1_700_000_000, false)],
+      [new AnthropicStream(prepared), new AnthropicStream(prepared)],
+      [new ResponsesStream(prepared, 1_700_000_000, echo), new ResponsesStream(prepared, 1_700_000_000, echo)],
+    ] as const;
+    for (const [framed, direct] of pairs) {
+      // The ids are random per stream: the direct one takes the framed one's.
+      Object.assign(direct, { id: (framed as unknown as { id: string }).id, messageId: (framed as unknown as { messageId?: string }).messageId });
+      for (const text of TEXTS) expect(direct.deltaText(text)).toBe(framed.delta(text).map(sseText).join(''));
+    }
   });
 });

@@ -126,3 +126,73 @@ describe('ForwardingWire.batches (one array per piece read)', () => {
     expect(seen).toEqual([7, 8]);
   });
 });
+
+/**
+ * The body read without the stream's async iterator (issue 28, twelfth pass: `PieceReader`): pieces that arrive
+ * apart, an answer cut before its end, a call aborted between two pieces, as `for await` over the body gave them.
+ */
+describe('ForwardingWire.batches (the body read piece by piece)', () => {
+  let server: Server;
+  let wire: ForwardingWire;
+  let answer: (res: import('node:http').ServerResponse) => void = () => undefined;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        answer(res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    wire = new ForwardingWire({ name: 'test', url: new URL(`http://127.0.0.1:${port}/v1/chat/completions`), headers: { 'content-type': 'application/json' }, timeoutMs: 5_000, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await wire.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const decode = (data: string) => (data === '[DONE]' ? undefined : (JSON.parse(data) as { n: number }).n);
+
+  it('gives pieces that arrive apart as arrays of their own, in order, then ends', async () => {
+    let next: (() => void) | undefined;
+    answer = (res) => {
+      res.write('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n"');
+      next = () => {
+        res.write(':3}\n\n');
+        next = () => res.end('data: {"n":4}\n\ndata: [DONE]\n\n');
+      };
+    };
+    const batches: number[][] = [];
+    for await (const batch of wire.batches('{}', decode)) {
+      batches.push(batch as number[]);
+      next?.(); // the server sends its next piece only once this one is read
+    }
+    expect(batches).toEqual([[1, 2], [3], [4]]);
+  });
+
+  it('fails with a ProviderError, after the events it gave, when the answer is cut before its end', async () => {
+    answer = (res) => {
+      res.write('data: {"n":1}\n\n', () => res.socket?.destroy());
+    };
+    const seen: number[] = [];
+    const read = async () => {
+      for await (const batch of wire.batches('{}', decode)) seen.push(...(batch as number[]));
+    };
+    await expect(read()).rejects.toMatchObject({ name: 'ProviderError', aborted: false });
+    expect(seen).toEqual([1]);
+  });
+
+  it('fails as aborted when the caller aborts between two pieces', async () => {
+    answer = (res) => res.write('data: {"n":1}\n\n'); // and never ends
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const read = async () => {
+      for await (const batch of wire.batches('{}', decode, controller.signal)) {
+        seen.push(...(batch as number[]));
+        controller.abort();
+      }
+    };
+    await expect(read()).rejects.toMatchObject({ name: 'ProviderError', aborted: true });
+    expect(seen).toEqual([1]);
+  });
+});

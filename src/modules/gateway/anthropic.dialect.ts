@@ -8,7 +8,7 @@ import {
   type AnthropicCountTokensRequest,
   type AnthropicMessage,
 } from './gateway.schemas.js';
-import { applyToolChoice, argumentsObject, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, argumentsObject, generationOf, parseWire, requireUserMessage, responseFormatOf, sseText, textOf, type SseFrame } from './wire.js';
 import { randomText } from '../../lib/ids.js';
 
 export const MESSAGES_ROUTE = 'POST /v1/messages';
@@ -186,6 +186,12 @@ export class AnthropicStream {
       json: `{"type":"content_block_delta","index":${this.index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}`,
     };
     return this.textOpen ? [frame] : [...this.openText(), frame];
+  }
+
+  /** `delta(text)` as wire text, written directly once the text block is open. */
+  deltaText(text: string): string {
+    if (!this.textOpen) return this.delta(text).map(sseText).join('');
+    return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${this.index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`;
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {

@@ -7,4 +7,4 @@ export { runGatewayCall, type ModelListEntry } from './gateway.service.js';
 export { chatCompletionsOp, countTokensOp, getModelOp, listModelsOp, messagesOp, responsesOp } from './operations.js';
 export { openAICompletion, OpenAIStream } from './openai.dialect.js';
 export { responseId, responsesResponse, ResponsesStream } from './responses.dialect.js';
-export { type SseFrame } from './wire.js';
+export { sseText, type SseFrame } from './wire.js';

@@ -154,12 +154,10 @@ export function openAICompletion(answer: GatewayAnswer, created: number): Record
  * reason at the end, then with `stream_options.include_usage` a last chunk with empty `choices` and the
  * usage (earlier chunks carry `usage: null`, as OpenAI does), then `[DONE]`.
  */
-const TEMPLATE_MARK = '\u0000';
-const TEMPLATE_MARK_JSON = JSON.stringify(TEMPLATE_MARK);
-
 export class OpenAIStream {
   private readonly id = completionId();
   private deltaTemplate?: [string, string];
+  private deltaTextTemplate?: [string, string];
 
   constructor(
     private readonly prepared: PreparedCall,
@@ -196,12 +194,25 @@ export class OpenAIStream {
     return [{ json: head + JSON.stringify(text) + tail }];
   }
 
-  /** The delta chunk's JSON cut around its content (the last string of the chunk: every field after it is null). */
+  /** `delta(text)` as wire text: `data: `, the chunk, a blank line, from the same template (no frame per delta). */
+  deltaText(text: string): string {
+    if (!this.deltaTextTemplate) {
+      const [head, tail] = (this.deltaTemplate ??= this.template());
+      this.deltaTextTemplate = [`data: ${head}`, `${tail}\n\n`];
+    }
+    const [head, tail] = this.deltaTextTemplate;
+    return head + JSON.stringify(text) + tail;
+  }
+
+  /**
+   * The delta chunk's JSON cut around its content (the last string of the chunk: every field after it is null),
+   * written directly: what `JSON.stringify(this.choice({ content }).data)` gives (test/gateway/stream-frames.test.ts).
+   */
   private template(): [string, string] {
-    const frame = this.choice({ content: TEMPLATE_MARK }) as { data: unknown };
-    const json = JSON.stringify(frame.data);
-    const at = json.lastIndexOf(TEMPLATE_MARK_JSON);
-    return [json.slice(0, at), json.slice(at + TEMPLATE_MARK_JSON.length)];
+    return [
+      `{"id":${JSON.stringify(this.id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.created)},"model":${JSON.stringify(this.prepared.model)},"system_fingerprint":null,"choices":[{"index":0,"delta":{"content":`,
+      `},"finish_reason":null,"logprobs":null}]${this.includeUsage ? ',"usage":null' : ''}}`,
+    ];
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {

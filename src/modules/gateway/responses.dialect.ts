@@ -3,7 +3,7 @@ import type { ChatMessage, ToolDef } from '../models/index.js';
 import { hashRequest } from '../proofs/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall } from './gateway-call.js';
 import { ResponsesRequestSchema, type ResponsesInputItem, type ResponsesRequest, type ResponsesText } from './gateway.schemas.js';
-import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, textOf, type SseFrame } from './wire.js';
+import { applyToolChoice, generationOf, parseWire, requireUserMessage, responseFormatOf, sseText, textOf, type SseFrame } from './wire.js';
 import { randomText } from '../../lib/ids.js';
 
 export const RESPONSES_ROUTE = 'POST /v1/responses';
@@ -273,6 +273,12 @@ export class ResponsesStream {
       json: `{"type":"response.output_text.delta","sequence_number":${this.seq++},"item_id":${(this.itemIdJson ??= JSON.stringify(this.messageId))},"output_index":0,"content_index":0,"delta":${JSON.stringify(text)},"logprobs":[]}`,
     };
     return opened.length === 0 ? [frame] : [...opened, frame];
+  }
+
+  /** `delta(text)` as wire text. */
+  deltaText(text: string): string {
+    const frames = this.delta(text);
+    return frames.length === 1 ? sseText(frames[0]!) : frames.map(sseText).join('');
   }
 
   finish(answer: GatewayAnswer): SseFrame[] {

@@ -107,6 +107,10 @@ export function argumentsObject(args: string): Record<string, unknown> {
  */
 export type SseFrame = { event?: string; data: unknown } | { event?: string; json: string };
 
+/** A frame as written on the wire: its `event:` line when named, its `data:` line, a blank line. */
+export const sseText = (f: SseFrame): string =>
+  `${f.event ? `event: ${f.event}\n` : ''}data: ${'json' in f ? f.json : f.data === '[DONE]' ? '[DONE]' : JSON.stringify(f.data)}\n\n`;
+
 /** An OpenAI-style format (`response_format`, the Responses API's flattened `text.format`) as the provider-neutral one. */
 export function responseFormatOf(
   wire: { type: string; name?: string; schema?: Record<string, unknown>; strict?: boolean | null; description?: string } | null | undefined,

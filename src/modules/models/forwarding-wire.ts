@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { ProviderError } from './provider.js';
 import { abortedError } from './provider-failure.js';
@@ -74,10 +75,10 @@ export class ForwardingWire {
   async *batches<T>(body: string, decode: SseDecoder<T>, signal?: AbortSignal): AsyncGenerator<T[]> {
     const res = await this.#send(body, signal);
     const events = new SseSplitter();
+    const reader = new PieceReader(res.body);
     let finished = false;
     try {
-      res.body.setEncoding('utf8');
-      for await (const piece of res.body as AsyncIterable<string>) {
+      for (let piece = await reader.next(); piece !== null; piece = await reader.next()) {
         const batch: T[] = [];
         for (const { name, data } of events.push(piece)) {
           let decoded: T | undefined;
@@ -95,6 +96,7 @@ export class ForwardingWire {
     } catch (err) {
       throw this.#failure(err, signal);
     } finally {
+      reader.release();
       if (!finished) res.body.destroy();
     }
   }
@@ -127,6 +129,72 @@ export class ForwardingWire {
     const name = this.opts.name;
     const what = TIMEOUTS.has(codeOf(err)) ? 'timed out' : 'failed';
     return new ProviderError(`${name} model call ${what}: ${err instanceof Error ? err.message : String(err)}`, { provider: name, cause: err });
+  }
+}
+
+/**
+ * A response body's text as it arrives, one piece per `next()` (all that was buffered when it asks), null at
+ * the end; its failure (an abort, a timeout, a reset) is thrown by `next()`. What `for await` over the body
+ * gives, without the stream's async iterator (issue 28: the iterator, its end-of-stream watcher and their
+ * bound resources were about 2.5 kB of a streamed call's garbage; a `readable` listener and a promise per
+ * wait are left).
+ */
+class PieceReader {
+  #wake: (() => void) | undefined;
+  #signalled = false;
+  #ended = false;
+  #failure: unknown;
+  readonly #body: Readable;
+  readonly #onReadable = () => this.#signal();
+  readonly #onEnd = () => {
+    this.#ended = true;
+    this.#signal();
+  };
+  readonly #onError = (err: unknown) => {
+    this.#failure = err ?? new Error('the answer failed');
+    this.#signal();
+  };
+  /** Closed without its end nor an error (an error comes before its close): the answer was cut. */
+  readonly #onClose = () => {
+    if (!this.#ended && this.#failure === undefined) this.#failure = Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    this.#signal();
+  };
+
+  constructor(body: Readable) {
+    this.#body = body;
+    body.setEncoding('utf8');
+    body.on('readable', this.#onReadable);
+    body.on('end', this.#onEnd);
+    body.on('error', this.#onError);
+    body.on('close', this.#onClose);
+  }
+
+  #signal(): void {
+    this.#signalled = true;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  async next(): Promise<string | null> {
+    for (;;) {
+      if (this.#failure !== undefined) throw this.#failure;
+      this.#signalled = false;
+      const piece = this.#body.read() as string | null;
+      if (piece !== null) return piece;
+      if (this.#failure !== undefined) throw this.#failure;
+      if (this.#ended || this.#body.readableEnded) return null;
+      // Wait for the next piece, the end or a failure, unless one came since `read()` above.
+      if (!this.#signalled) await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+
+  /** Takes the listeners off the body (a destroyed body's late `error` is then unhandled: one is kept). */
+  release(): void {
+    this.#body.off('readable', this.#onReadable);
+    this.#body.off('end', this.#onEnd);
+    this.#body.off('close', this.#onClose);
+    this.#wake = undefined;
   }
 }
 

@@ -77,7 +77,21 @@ export class MeteredModel {
     try {
       let result: CompletionResult | undefined;
       if (!onDelta) result = await provider.complete(sent);
-      else {
+      else if (provider.streamBatches) {
+        // One asynchronous step per read of the answer, not per delta (issue 28), where the provider has it.
+        read: for await (const batch of provider.streamBatches(sent)) {
+          for (let i = 0; i < batch.length; i++) {
+            const event = batch[i]!;
+            if (event.type === 'done') {
+              result = event.result;
+              break read;
+            }
+            if (firstTokenSeconds === undefined && event.text) firstTokenSeconds = elapsed();
+            received += event.text;
+            onDelta(event.text);
+          }
+        }
+      } else {
         for await (const event of provider.stream(sent)) {
           if (event.type === 'done') {
             result = event.result;

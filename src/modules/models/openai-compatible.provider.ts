@@ -90,7 +90,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
       local: false,
       supportsTools: this.supportsTools,
       complete: (req) => this.completeVia(direct, req),
-      stream: (req) => this.streamVia(direct, req),
+      stream: (req) => eachOf(this.batchesVia(direct, req)),
+      streamBatches: (req) => this.batchesVia(direct, req),
       countTokens: (messages) => this.countTokens(messages),
     };
   }
@@ -104,7 +105,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
-    return this.streamVia(this.sdk, req);
+    return eachOf(this.batchesVia(this.sdk, req));
+  }
+
+  streamBatches(req: CompletionRequest): AsyncGenerator<StreamEvent[]> {
+    return this.batchesVia(this.sdk, req);
   }
 
   private async completeVia(transport: Transport, req: CompletionRequest): Promise<CompletionResult> {
@@ -127,11 +132,16 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return { ...answer, content: this.finalContent(req, answer.content, answer.toolCalls) };
   }
 
-  private async *streamVia(transport: Transport, req: CompletionRequest): AsyncGenerator<StreamEvent> {
+  /**
+   * The answer's events, one array per piece the transport gives (a read of the body on the forwarding path,
+   * one chunk on the SDK's): the text deltas of that piece, then, at the end, `done` with the result.
+   */
+  private async *batchesVia(transport: Transport, req: CompletionRequest): AsyncGenerator<StreamEvent[]> {
     const stream = await transport.stream(this.params(req), req.signal).catch((err: unknown) => {
       throw toProviderError(this.name, err, req.signal);
     });
-    const calls = new Map<number, ToolCall>();
+    // Made by the first tool-call fragment: most answers have none.
+    let calls: Map<number, ToolCall> | undefined;
     let content = '';
     let finish: FinishReason = null;
     let usage: TokenUsage | undefined;
@@ -139,19 +149,24 @@ export class OpenAICompatibleProvider implements ModelProvider {
     try {
       // Leaving this loop early (the caller stopped, a failure) ends the call in both transports.
       for await (const piece of stream) {
-        for (const chunk of Array.isArray(piece) ? piece : [piece]) {
+        let deltas: StreamEvent[] | undefined;
+        const chunks = Array.isArray(piece) ? piece : [piece];
+        for (let i = 0; i < chunks.length; i++) {
+          const chunk = chunks[i]!;
           if (chunk.model) model = chunk.model;
           if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
           const choice = chunk.choices[0];
           if (!choice) continue;
           if (choice.finish_reason) finish = choice.finish_reason;
-          for (const fragment of choice.delta?.tool_calls ?? []) addToolCallFragment(calls, fragment);
-          const text = choice.delta?.content;
+          const delta = choice.delta;
+          if (delta?.tool_calls) for (const fragment of delta.tool_calls) addToolCallFragment((calls ??= new Map()), fragment);
+          const text = delta?.content;
           if (text) {
             content += text;
-            yield { type: 'delta', text };
+            (deltas ??= []).push({ type: 'delta', text });
           }
         }
+        if (deltas) yield deltas;
       }
     } catch (err) {
       throw toProviderError(this.name, err, req.signal);
@@ -159,18 +174,20 @@ export class OpenAICompatibleProvider implements ModelProvider {
     // The SDK ends an aborted stream quietly, as if the answer were complete.
     if (req.signal?.aborted) throw abortedError(this.name, req.signal);
     if (finish === null) throw new ProviderError(`${this.name} stream ended before the answer finished`, { provider: this.name });
-    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    const toolCalls = calls ? [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call) : [];
     const final = this.finalContent(req, content, toolCalls);
-    yield {
-      type: 'done',
-      result: {
-        content: final,
-        toolCalls,
-        usage: usage ?? (await this.estimateUsage(req, final, toolCalls)),
-        finishReason: finishOf(finish, toolCalls),
-        model,
+    yield [
+      {
+        type: 'done',
+        result: {
+          content: final,
+          toolCalls,
+          usage: usage ?? (await this.estimateUsage(req, final, toolCalls)),
+          finishReason: finishOf(finish, toolCalls),
+          model,
+        },
       },
-    };
+    ];
   }
 
   private params(req: CompletionRequest): CreateParams {
@@ -225,6 +242,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const completion = await countMessageTokensAsync([{ role: 'assistant', content, toolCalls }]);
     return usageOf(await countMessageTokensAsync(req.messages), completion);
   }
+}
+
+/** A batched stream's events one by one (`ModelProvider.stream` over `streamBatches`). */
+async function* eachOf(batches: AsyncIterable<StreamEvent[]>): AsyncGenerator<StreamEvent> {
+  for await (const batch of batches) yield* batch;
 }
 
 function toOpenAIMessage(m: ChatMessage): MessageParam {

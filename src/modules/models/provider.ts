@@ -156,6 +156,13 @@ export interface ModelProvider {
   readonly supportsTools: boolean;
   complete(req: CompletionRequest): Promise<CompletionResult>;
   stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
+  /**
+   * Optional: the same events as `stream`, in the same order, one array per read of the model's answer (what
+   * one piece of the body brought). A consumer loops over a read's events without an asynchronous step per
+   * event (issue 28: each step of an async generator is a few promises and iterator results, per delta).
+   * `MeteredModel` uses it when present; every array holds at least one event.
+   */
+  streamBatches?(req: CompletionRequest): AsyncIterable<StreamEvent[]>;
   /** Estimate of the prompt tokens of these messages. */
   countTokens(messages: ChatMessage[]): Promise<number>;
   /**
