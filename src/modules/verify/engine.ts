@@ -5,6 +5,7 @@ import { translationsOf } from '../../lib/language/glossary.js';
 import { paraphraseStems } from '../../lib/language/paraphrase.js';
 import { isSupportVerb, PARTICLES, phrasalMeanings, phrasalVerb, relatedOf } from '../../lib/language/wordnet.js';
 import { eachClaim, eachSentence, MAX_QUOTE_CHARS, pieces, type Segment } from './claims.js';
+import { compareLabels, labelsOf, nameItems, roleLike, type Item, type Label } from './attribution.js';
 import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { lemmaOf } from './lemmas.js';
@@ -475,6 +476,9 @@ interface Facts {
   entityFacts?: Fact<Entity>[];
   /** The names the sentence says act for a party (`signed for the Tenant by …`, roles.ts). */
   roles?: Role[];
+  /** Eleventh round (vprec4): the sentence's labels and its list of names with their items (attribution.ts). */
+  labels?: Label[];
+  items?: Item[] | null;
   /** Each stem of the sentence with whether a negation governs each of its occurrences. */
   polarity?: Map<string, boolean[]>;
   /** The runs of words a negation governs. */
@@ -517,6 +521,8 @@ interface Claim {
   anchored: boolean;
   /** Its acronyms (`CSE`, `QA`, `VAT`), folded: specific terms a graded support needs in the sentence or its context. */
   acronyms: string[];
+  /** Eleventh round (vprec4): its labels (`Trench 5`, `Lot 7`; attribution.ts), read on first need. */
+  labels?: Label[];
   /** Stem of its first verb that carries meaning (not an auxiliary or a light word), if any. */
   mainVerb: string | null;
   /** Stems a negation of the claim governs, and stems it has outside any negation. */
@@ -795,6 +801,8 @@ export class Verifier {
   private lastTurn = performance.now();
   /** Folded words of each passage (text and name), built on first need by the entity rule. */
   private readonly passageWords: Set<string>[] = [];
+  /** Eleventh round (vprec4): the labels of each passage (attribution.ts), read on first need. */
+  private readonly passageLabels: Label[][] = [];
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
@@ -2238,7 +2246,7 @@ export class Verifier {
       if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
-      return { verdict: 'supported', rule, reason: covered ? 'support-document-names' : 'support-graded', score: full, own: score };
+      return this.supportStands(claim, s) ?? { verdict: 'supported', rule, reason: covered ? 'support-document-names' : 'support-graded', score: full, own: score };
     }
     if (absent.length > 0) {
       // A name the sentence does not hold: another name of the same kind in its place, said of what the claim
@@ -2302,7 +2310,66 @@ export class Verifier {
     // table row with its column headers) must hold it, now that the document's head names may cover the rest of a name.
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return none;
     const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
-    return { verdict: 'supported', rule, reason: 'support-covered', score: full, own: score };
+    return this.supportStands(claim, s) ?? { verdict: 'supported', rule, reason: 'support-covered', score: full, own: score };
+  }
+
+  /**
+   * Eleventh round (vprec4): what a support still needs, read only where the other rules would support. Null when it stands;
+   * otherwise a contradiction or no verdict.
+   * - Labels: the claim's labels (`Trench 5`, `Lot 7`, `Zone B`) in the sentence or its context; the same noun given another
+   *   number or code in the sentence is another thing (**contradicted**, `entities`); a label not there, no verdict.
+   * - Attribution: in a list of names each with its own item (`A (x), B (y)`, `x: A; y: B`), a word or figure of what the
+   *   claim says that the sentence holds only inside another name's item is not said of the claim's name: **contradicted**
+   *   where the name's own item holds another value of that kind (another date; another role, a few words with no figure),
+   *   otherwise no verdict.
+   */
+  private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+    const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
+    const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
+    if (claimLabels.length > 0) {
+      const f = this.facts(s);
+      const p = this.passages[s.passage]!;
+      const documentLabels = (this.passageLabels[s.passage] ??= labelsOf(`${p.source}\n${p.content}`, STOP_WORDS));
+      const labels = compareLabels(claimLabels, (f.labels ??= labelsOf(s.seg.text, STOP_WORDS)), labelsOf(s.contextText, STOP_WORDS), documentLabels);
+      if (labels === 'other') return { verdict: 'contradicted', rule: 'entities', reason: 'label-replaced', score: 1 };
+      if (labels === 'missing') return none;
+    }
+    const names = claim.entities.filter((e) => e.kind === 'name');
+    if (names.length === 0) return null;
+    const f = this.facts(s);
+    const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
+    if (!items) return null;
+    const sameName = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
+    const own = items.filter((i) => names.some((n) => sameName(n, i.name)));
+    if (own.length === 0) return null;
+    const others = items.filter((i) => !own.includes(i));
+    const where = (at: number) => (own.some((i) => at >= i.start && at < i.end) ? 'own' : others.some((i) => at >= i.start && at < i.end) ? 'other' : 'out');
+    // Where each piece of what the claim says stands: a word (by stem, or a synonym's), a date or an amount equal to the claim's.
+    const nameStems = new Set(claim.nameStems);
+    const pieces = [...claim.said].filter((st) => !claim.light.has(st) && !nameStems.has(st));
+    const text = s.seg.text;
+    const places = new Map<string, string[]>();
+    for (const m of text.matchAll(/[\p{L}][\p{L}'’-]*/gu)) {
+      const st = this.stemOf(fold(m[0]));
+      if (st === '') continue;
+      for (const p of pieces) if (p === st || this.alternativesOf(claim, p).includes(st)) (places.get(p) ?? places.set(p, []).get(p)!).push(where(m.index));
+    }
+    let foreign: 'date' | 'word' | 'amount' | null = null;
+    const check = (kind: 'date' | 'word' | 'amount', at: string[]) => {
+      if (at.length > 0 && at.every((w) => w === 'other')) foreign ??= kind;
+    };
+    for (const p of pieces) check('word', places.get(p) ?? []);
+    const ds = claim.dates.length > 0 ? this.datesIn(s) : [];
+    for (const c of claim.dates) check('date', ds.filter((d) => datesAgree(c.fact, d.fact)).map((d) => where(d.fact.start)));
+    const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
+    for (const c of claim.quantities) check('amount', qs.filter((q) => amountsEqual(c.fact, q.fact)).map((q) => where(q.fact.start)));
+    if (foreign === null) return null;
+    const inOwn = (at: number) => own.some((i) => at >= i.start && at < i.end);
+    const otherValue =
+      (foreign === 'date' && ds.some((d) => inOwn(d.fact.start) && !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) ||
+      (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
+    if (otherValue) return { verdict: 'contradicted', rule: foreign === 'date' ? 'dates' : 'entities', reason: 'attributed-to-another-name', score: 1 };
+    return { ...none, reason: 'attributed-to-another-name' };
   }
 
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
