@@ -803,6 +803,7 @@ export class Verifier {
   private readonly passageWords: Set<string>[] = [];
   /** Eleventh round (vprec4): the labels of each passage (attribution.ts), read on first need. */
   private readonly passageLabels: Label[][] = [];
+  private readonly contextLabelsMemo = new Map<string, Label[]>();
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
@@ -2323,6 +2324,13 @@ export class Verifier {
    *   where the name's own item holds another value of that kind (another date; another role, a few words with no figure),
    *   otherwise no verdict.
    */
+  /** The labels of a context text (shared by the sentences of a section), memoised. */
+  private contextLabels(text: string): Label[] {
+    let out = this.contextLabelsMemo.get(text);
+    if (!out) this.contextLabelsMemo.set(text, (out = labelsOf(text, STOP_WORDS)));
+    return out;
+  }
+
   private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
@@ -2330,7 +2338,7 @@ export class Verifier {
       const f = this.facts(s);
       const p = this.passages[s.passage]!;
       const documentLabels = (this.passageLabels[s.passage] ??= labelsOf(`${p.source}\n${p.content}`, STOP_WORDS));
-      const labels = compareLabels(claimLabels, (f.labels ??= labelsOf(s.seg.text, STOP_WORDS)), labelsOf(s.contextText, STOP_WORDS), documentLabels);
+      const labels = compareLabels(claimLabels, (f.labels ??= labelsOf(s.seg.text, STOP_WORDS)), this.contextLabels(s.contextText), documentLabels);
       if (labels === 'other') return { verdict: 'contradicted', rule: 'entities', reason: 'label-replaced', score: 1 };
       if (labels === 'missing') return none;
     }
