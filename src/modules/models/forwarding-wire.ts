@@ -133,6 +133,13 @@ export class ForwardingWire {
 }
 
 /**
+ * The error Node's own async iterator of a stream raises when it closes before its end, so a cut answer fails as it did
+ * through the iterator (a Node stream code, not one of the service's: no client sees it).
+ */
+const NODE_PREMATURE_CLOSE = 'ERR_STREAM_PREMATURE_CLOSE';
+const prematureClose = (): Error => Object.assign(new Error('Premature close'), { code: NODE_PREMATURE_CLOSE });
+
+/**
  * A response body's text as it arrives, one piece per `next()` (all that was buffered when it asks), null at
  * the end; its failure (an abort, a timeout, a reset) is thrown by `next()`. What `for await` over the body
  * gives, without the stream's async iterator (issue 28: the iterator, its end-of-stream watcher and their
@@ -156,7 +163,7 @@ class PieceReader {
   };
   /** Closed without its end nor an error (an error comes before its close): the answer was cut. */
   readonly #onClose = () => {
-    if (!this.#ended && this.#failure === undefined) this.#failure = Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    if (!this.#ended && this.#failure === undefined) this.#failure = prematureClose();
     this.#signal();
   };
 
