@@ -179,6 +179,20 @@ const TITLE_BEFORE_NAME = /(?<![\p{L}\p{N}'’-])(?:Mrs|Mr|Ms|Miss|Dr|Prof|Mme|M
 const TITLE_WORDS = new Set(['mrs', 'mr', 'ms', 'miss', 'dr', 'prof', 'mme', 'mmes', 'mlle', 'mlles', 'me', 'maitre', 'm']);
 /** Whether two names share a word of their own (not a number, not a title). */
 const shareNameWord = (a: readonly string[], b: readonly string[]) => a.some((w) => b.includes(w) && !/^\d+$/.test(w) && !TITLE_WORDS.has(w));
+/**
+ * Twelfth round (contradictions by predicate, vcontra4): two names of as many words (titles apart, two at least) that differ in
+ * one word at the same place, neither word a shortening of the other (`the Severn Vale` / `the Avon Vale`, `Imprimerie Gautier` /
+ * `Imprimerie Garnier`): one name slot given another value, not one name written longer.
+ */
+const oneNameWordChanged = (a: readonly string[], b: readonly string[]): boolean => {
+  const x = a.filter((w) => !TITLE_WORDS.has(w));
+  const y = b.filter((w) => !TITLE_WORDS.has(w));
+  if (x.length < 2 || x.length !== y.length) return false;
+  const changed = x.map((w, i) => i).filter((i) => x[i] !== y[i]);
+  if (changed.length !== 1) return false;
+  const [u, v] = [x[changed[0]!]!, y[changed[0]!]!];
+  return /^\p{L}{3,}$/u.test(u) && /^\p{L}{3,}$/u.test(v) && !u.startsWith(v) && !v.startsWith(u);
+};
 const BOUND_WORDS = new RegExp(`(?<![\\p{L}])(?:${UPPER_PHRASES}|${LOWER_PHRASES}|by)[\\s*_]*(?:the\\s+|le\\s+|la\\s+|l['’])?[\\s*_]*$`, 'iu');
 const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?most|at\s+the\s+latest|au\s+plus|au\s+maximum|ou\s+moins)/iu;
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
@@ -2217,6 +2231,13 @@ export class Verifier {
       if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
         return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-document-names`, score: full };
       }
+      // Twelfth round (contradictions by predicate): the claim's frame aligned on the sentence but for its amount or date: its
+      // agent (the name before its verb) and its main verb in the sentence itself, the rest of what it says in the sentence's
+      // context, and a name it states after its verb left to the document, the sentence naming nothing else (`Callum Redfern
+      // signed the consent form for Biscuit on 12 March 2026` against `Signed: Callum Redfern, 5 March 2026.` in Biscuit's form).
+      if (conflict && covered && amounts !== 'missing' && when !== 'missing' && this.frameAgentConflict(claim, s, absent) && this.namesInRole(claim, s)) {
+        return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-frame`, score: full };
+      }
       if (amounts !== 'match' || when !== 'match' || (absent.length > 0 && !docOnly())) return none;
       // Fifth round (precision): a sentence saying nothing of the claim itself supports nothing (saysNothingOf). A graded
       // support leaves words of the claim out, and a left-out word must not change the fact: an antonym of a claim word in
@@ -2538,15 +2559,20 @@ export class Verifier {
     const candidates = this.entityFacts(s)
       // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services` for
       // `Sorrelwick`, `M. Julien Peyrac`), not another in place of the missing one.
-      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => shareNameWord(e.words, p.fact.words)))
+      // Twelfth round: unless it is the missing name with one word changed (`oneNameWordChanged`).
+      .filter((p) => p.fact.kind === absent.kind && !claim.entities.some((e) => shareNameWord(e.words, p.fact.words) && !(e === absent && oneNameWordChanged(e.words, p.fact.words))))
       // A capitalised word the claim itself uses (`Compte rendu`, `VP Product`) is not another name in place of the claim's.
       .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
       // Sixth round: the party a name acts for (`Pour le Client : Élodie Mercier`) is a role the claim's party may hold, not another name.
       .filter((p) => !this.rolesIn(s).some((r) => p.fact.start >= r.partySpan.start && p.fact.end <= r.partySpan.end))
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
       .sort((a, b) => b.about - a.about);
-    const top = candidates[0];
+    // Twelfth round: the missing name with one word changed is the one in its slot, before a title or team beside it
+    // (`Credit approved by Fiona Blake, Credit Controller` against `approved by Fiona Drake`).
+    const changed = candidates.filter((r) => oneNameWordChanged(absent.words, r.p.fact.words));
+    const top = changed.length === 1 ? changed[0] : candidates[0];
     if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return null;
+    if (changed.length === 1) return top.p.fact;
     return candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS) ? null : top.p.fact;
   }
 
@@ -2627,6 +2653,19 @@ export class Verifier {
   }
 
   /** Whether the sentence names an entity of `e`'s kind that the claim does not name. */
+  /**
+   * Twelfth round (contradictions by predicate): the claim's agent and relation are the sentence's own, so a name the claim
+   * states after its verb, absent from the sentence, is left to the document: each such name is in the sentence's document,
+   * the sentence holds a name of the claim before its verb and the claim's main verb itself (or another form of it), and
+   * names nothing of its kind the claim does not name.
+   */
+  private frameAgentConflict(claim: Claim, s: Sentence, absent: Entity[]): boolean {
+    if (absent.length === 0 || claim.verbAt < 0 || !claim.mainVerb || !s.stems.has(claim.mainVerb)) return false;
+    const own = this.sentenceWords(s);
+    const agent = claim.entities.some((e) => e.kind === 'name' && e.start < claim.verbAt && e.words.every((w) => own.has(w)));
+    return agent && absent.every((e) => e.start > claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e));
+  }
+
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
     // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
     const claims = unnamed((p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w))));
