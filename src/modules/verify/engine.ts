@@ -1316,6 +1316,9 @@ export class Verifier {
       if (k <= 0 || depth > 2) return [];
       const prev = clauses[k - 1]!;
       if (text.charAt(prev.end) === ':') return this.contentStems(text.slice(prev.start, prev.end)).stems;
+      // Twelfth round (vcontra4): a label with an aside before its colon (`- Weather bulletins (14 per weekday): £950 per
+      // month`): the label and its aside are what the value is said of, as a label alone is.
+      if (k >= 2 && /^\)\s*:/u.test(text.slice(prev.end)) && text.charAt(clauses[k - 2]!.end) === '(') return this.contentStems(text.slice(clauses[k - 2]!.start, prev.end)).stems;
       if (!restates(text.slice(clauses[k]!.start, clauses[k]!.end))) return [];
       const figure = Math.min(prev.end, ...[...facts, ...others].filter((f) => f.start >= prev.start && f.start < prev.end).map((f) => f.start));
       return [...this.contentStems(text.slice(prev.start, figure)).stems, ...inherited(k - 1, depth + 1)];
