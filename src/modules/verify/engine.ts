@@ -203,6 +203,9 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'its', 'their', 'his', 'her', 'ou
 /** A sentence that is an option left unticked in a form: an empty box before it. */
 const UNTICKED = /^[\s>*+-]*(?:☐|□|❏|\[ \])/u;
 
+/** Twelfth round (vcontra4): an adverb of a period (`monthly`, `annually`) says what an amount is per: a slot, not a hedge. */
+const PERIOD_ADVERB = /^(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually)$/iu;
+
 /**
  * Prepositions that tell the ends of a span or a move apart (`moved from 6 October to 3 November`, `du … au …`), by
  * what they say of the fact: where something starts (`from`, `since`, `depuis`, `à compter du`), where it ends (`to`,
@@ -539,6 +542,11 @@ interface Claim {
   labels?: Label[];
   /** Stem of its first verb that carries meaning (not an auxiliary or a light word), if any. */
   mainVerb: string | null;
+  /**
+   * Twelfth round (vcontra4): stems of the claim's adverbs (`usually`, `currently`) and of a word right before a figure that
+   * is no bound (`around two hours`): not slots of its frame, so a sentence may leave them out for a conflict (English).
+   */
+  hedges: Set<string>;
   /** Stems a negation of the claim governs, and stems it has outside any negation. */
   negated: Set<string>;
   affirmed: Set<string>;
@@ -1062,6 +1070,15 @@ export class Verifier {
     // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
     const main = unnamed((st: string) => st !== '' && !light.has(st) && !nameStems.has(st));
     const mainVerb = verbStems.find((st, i) => main(st) && verbTokens[i]!.start >= verbAt) ?? verbStems.find(main) ?? null;
+    const hedges = new Set<string>();
+    if (this.language === 'en') {
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i]!;
+        const hedge = t.pos === 'ADV' || (t.pos === 'ADP' && tokens[i + 1]?.pos === 'NUM');
+        const st = hedge && !PERIOD_ADVERB.test(t.value) ? this.stemOf(fold(t.value)) : '';
+        if (st !== '' && !verbs.has(st) && !nameStems.has(st)) hedges.add(st);
+      }
+    }
     // The light stems out of what the claim says: the claim's few stems tested against the light ones (were all the light
     // stems, about forty, deleted one by one from every claim's).
     for (const x of predicate) if (light.has(x)) predicate.delete(x);
@@ -1100,6 +1117,7 @@ export class Verifier {
       said,
       verbs,
       mainVerb,
+      hedges,
       anchored: qs.length + ds.length + entities.length > 0,
       acronyms: [...new Set((seg.text.match(/(?<![\p{L}\p{N}-])\p{Lu}{2,6}(?![\p{L}\p{N}-])/gu) ?? []).map(fold))],
       negated,
@@ -2407,8 +2425,29 @@ export class Verifier {
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
   private slotVerdict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     if (this.slotPossible(claim, held)) return this.slotConflict(claim, s, held);
+    if (this.hedgedSlotPossible(claim, held)) return this.slotConflict(claim, s, held, true);
     if (this.polaritySlotPossible(claim, held)) return this.slotPolarity(claim, s, held);
     return null;
+  }
+
+  /**
+   * Twelfth round (contradictions by predicate): the words the sentence lacks are all hedges of the claim (`usually`, `around`:
+   * `A standard piano tuning usually takes around two hours` against `A standard tuning takes about 75 minutes`), none of its
+   * frame's slots (subject, verb, object), with most of its weight: its amount or date is read as with one slot word missing.
+   */
+  private hedgedSlotPossible(claim: Claim, held: Cover): boolean {
+    if (held.uncovered.length === 0 || held.flipped || claim.quantities.length + claim.dates.length === 0) return false;
+    if (!held.uncovered.every((u) => claim.hedges.has(u))) return false;
+    // The share of the frame's weight the sentence holds: the hedges' weight apart.
+    const info = this.stemsOf(claim);
+    let total = 0;
+    let hedged = 0;
+    for (const x of info) {
+      total += x.w;
+      if (held.uncovered.includes(x.stem)) hedged += x.w;
+    }
+    for (const w of claim.nameWeights ?? []) total += w;
+    return total - hedged > 0 && (held.full * total) / (total - hedged) >= SLOT_FULL;
   }
 
   /**
@@ -2446,20 +2485,23 @@ export class Verifier {
    * context, its other facts equal, the missing word no qualifier the document tells apart (`toldApart`: `gross` where the
    * document also says `net`), the same polarity: the slot's value in conflict is a contradiction.
    */
-  private slotConflict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+  private slotConflict(claim: Claim, s: Sentence, held: Cover, hedged = false): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     if (!(s.digits ??= /\d/.test(s.seg.text) || /\d/.test(s.contextText))) return null;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return null;
     const words = this.wordsIn(s);
     if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return null;
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return null;
     const context = this.contextFacts(s);
-    const amounts = this.pair(claim, claim.quantities, claim.quantities.length > 0 ? this.quantitiesIn(s) : [], context.quantities, amountsComparable, amountsEqual, false, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
-    const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, false, dateWithin);
+    // Twelfth round: a hedge is no word of what a fact is about either (`around two hours` against `about 75 minutes`).
+    const unhedged = <T>(facts: Fact<T>[]): Fact<T>[] =>
+      hedged ? facts.map((f) => ({ ...f, about: new Set([...f.about].filter((x) => !claim.hedges.has(x))), ...(f.predicate ? { predicate: new Set([...f.predicate].filter((x) => !claim.hedges.has(x))) } : {}) })) : facts;
+    const amounts = this.pair(claim, unhedged(claim.quantities), claim.quantities.length > 0 ? this.quantitiesIn(s) : [], context.quantities, amountsComparable, amountsEqual, false, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
+    const when = this.pair(claim, unhedged(claim.dates), claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, false, dateWithin);
     const conflict = amounts === 'conflict' && when === 'match' ? 'numbers' : when === 'conflict' && amounts === 'match' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
     if (!conflict) return null;
     const negatedFact = (f: Fact<unknown>) => DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
     if (claim.quantities.some(negatedFact) || claim.dates.some(negatedFact)) return null;
-    if (this.toldApart(claim, held.uncovered[0]!, s)) return null;
+    if (held.uncovered.some((u) => this.toldApart(claim, u, s))) return null;
     if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return null;
     if (!this.namesInRole(claim, s)) return null;
     return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-slot`, score: held.full };
