@@ -735,6 +735,8 @@ function headCodes(content: string): string {
 const FIELD_LABEL = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*[\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,3}\s*\**\s*:/u;
 const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown[] }) =>
   claim.dates.length === 0 && claim.quantities.length > 0 && claim.quantities.every((q) => q.fact.unit !== null);
+/** Twelfth round (vcontra4): a record field, `Label : value`, its label of at most six words without a figure. */
+const RECORD_FIELD = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*([\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,5})\s*\**\s*:\s*\**/u;
 const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= s.seg.text.startsWith('|') || FIELD_LABEL.test(s.seg.text));
 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
@@ -2301,6 +2303,10 @@ export class Verifier {
         return { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced-subject-left', score };
       }
       if (!inPredicate || !otherHere || score < THRESHOLDS.entity || amounts !== 'match' || when !== 'match') return none;
+      // Twelfth round (contradictions by predicate): a record field whose label holds the claim's subject states the value of
+      // its one name slot (`Chef de secteur chez le prestataire : M. Bastien Roquelaure` against `Le chef de secteur … est M.
+      // Baptiste Roquefeuil`).
+      if (covered && absent.length === 1 && this.fieldValueReplaced(claim, s, absent[0]!)) return { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced-field', score };
       if (absent.length === 1) return this.replacedName(claim, s, absent[0]!) ? { verdict: 'contradicted', rule: 'entities', reason: 'name-replaced', score } : none;
       // Sixth round: several names absent from the sentence, one of them replaced there by a name of its shape (as many
       // words) and the others mentioned by the document (`Payroll questions … at Fennimore go to Rosalind Achterberg` in
@@ -2709,6 +2715,25 @@ export class Verifier {
     const own = this.sentenceWords(s);
     const agent = claim.entities.some((e) => e.kind === 'name' && e.start < claim.verbAt && e.words.every((w) => own.has(w)));
     return agent && absent.every((e) => e.start > claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e));
+  }
+
+  /**
+   * Twelfth round (contradictions by predicate): the sentence is a record field (`Label : value`, a label of at most six words
+   * and no figure) whose value is one name of the kind of the claim's missing one (stated after its verb), another name (none
+   * of the claim's, or the claim's with one word changed), and whose label holds a content word of what the claim is about.
+   */
+  private fieldValueReplaced(claim: Claim, s: Sentence, absent: Entity): boolean {
+    if (claim.verbAt < 0 || absent.start < claim.verbAt || absent.kind !== 'name') return false;
+    const m = RECORD_FIELD.exec(s.seg.text);
+    if (!m) return false;
+    const colon = m[0].length;
+    const label = new Set(this.contentStems(m[1]!).stems);
+    const subject = claim.stems.filter((st) => !claim.said.has(st) && !claim.light.has(st));
+    if (!subject.some((st) => label.has(st) || this.alternativesOf(claim, st).some((a) => label.has(a)))) return false;
+    const values = this.entityFacts(s).filter((p) => p.fact.start >= colon);
+    if (values.length !== 1 || values[0]!.fact.kind !== absent.kind) return false;
+    const v = values[0]!.fact.words;
+    return !claim.entities.some((e) => shareNameWord(e.words, v) && !(e === absent && oneNameWordChanged(e.words, v)));
   }
 
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
