@@ -2250,7 +2250,9 @@ export class Verifier {
       // Eighth round: the names of what the claim is about left to the document (`for shipment MFF-SHP-30977` in that shipment's
       // invoice, not in the sentence) hold for a conflict as for a match: the sentence covers every word of the claim and its
       // amount or date about the same thing differs, the claim's other facts agreeing or in conflict too (it supported only, before).
-      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
+      // Twelfth round (role test): a date said with an antonym of the claim's event word (`ending 28 February 2027` against `starts
+      // on 1 March 2024`) is the other end of the thing, not the claim's date given another value.
+      const conflict = amounts === 'conflict' ? 'numbers' : when === 'conflict' && !flipped && !this.yearAgainstDays(claim, s) ? 'dates' : null;
       if (conflict && covered && amounts !== 'missing' && when !== 'missing' && absent.every(aboutName) && this.namesInRole(claim, s)) {
         return { verdict: 'contradicted', rule: conflict, reason: `${conflict}-conflict-document-names`, score: full };
       }
@@ -2328,7 +2330,7 @@ export class Verifier {
       DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x)));
     if ((amounts === 'conflict' && claim.quantities.some(negatedFact)) || (when === 'conflict' && claim.dates.some(negatedFact))) return none;
     if (amounts === 'conflict') return { verdict: 'contradicted', rule: 'numbers', reason: 'amount-conflict', score: full };
-    if (when === 'conflict' && this.yearAgainstDays(claim, s)) return none;
+    if (when === 'conflict' && (flipped || this.yearAgainstDays(claim, s))) return none;
     if (when === 'conflict') return { verdict: 'contradicted', rule: 'dates', reason: 'date-conflict', score: full };
     const polarity = this.polarity(claim, this.polarityIn(s).polarity);
     if (polarity === 'unclear') return none;
