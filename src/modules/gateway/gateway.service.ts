@@ -15,6 +15,7 @@ import { assertHonoured } from './capabilities.js';
 import { Conversation } from '../conversations/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** The workspace's agent addresses: conversational agents with their unique slugs. */
 export async function agentAddresses(ctx: ServiceContext): Promise<{ slug: string; agent: Agent }[]> {
@@ -92,7 +93,7 @@ export async function runGatewayCall(
     if (target.kind === 'agent') answer = await answerAsAgent(ctx, prepared, target, delta);
     else {
       // The forwarding path of the provider (undici, a keep-alive pool) where it has one: the SDKs stay for agents.
-      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
+      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: unnamed(() => countPromptTokens(call)) });
       answer = await answerWithModel(run, call, target.toolsForwarded, delta);
     }
   } catch (err) {
