@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import { unnamed } from '../src/lib/unnamed.js';
 
 /** Starts a repeating timer and returns its stop function; injectable so tests need not wait 15 s. */
 export type Repeat = (fn: () => void, everyMs: number) => () => void;
@@ -75,11 +74,11 @@ class SseWriter implements SseStream {
   readonly #res: Response;
   readonly #ping: string;
   readonly #stopPing: () => void;
-  readonly #finish = unnamed(() => {
+  readonly #finish = () => {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopPing();
-  });
+  };
 
   constructor(res: Response, opts: SseOptions) {
     this.#res = res;

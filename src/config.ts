@@ -41,6 +41,9 @@ const ConfigSchema = z.object({
   // `committed` once they are committed (visible to every process, on disk within PostgreSQL's wal_writer_delay: a database
   // or machine crash in that window forgets them, a killed service does not).
   SVC_ANSWER_COMMIT: z.enum(['flushed', 'committed']).default('flushed'),
+  // A gateway call's model request sent beside its admission (docs/gateway.md, "The model call beside its admission"):
+  // `granted`, for a key whose last admission in this process (within a minute) was granted; `off`, never.
+  SVC_ADMISSION_OVERLAP: z.enum(['granted', 'off']).default('granted'),
   // Graceful shutdown on SIGTERM/SIGINT: the process always exits within this time (docs/operations.md).
   SVC_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
   // Outgoing mail (invitations, password resets): an SMTP URL for nodemailer; unset, .eml files under the data directory.
@@ -96,6 +99,8 @@ export type AppConfig = {
   streamPingMs: number;
   /** When a gateway answer or a chat turn's answer leaves: its write flushed to disk, or committed only (SVC_ANSWER_COMMIT). */
   answerCommit: 'flushed' | 'committed';
+  /** Whether a gateway call's model request may go beside its admission (SVC_ADMISSION_OVERLAP). */
+  admissionOverlap: 'granted' | 'off';
   shutdownGraceMs: number;
   smtpUrl?: string;
   mailFrom: string;
@@ -163,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: c.SVC_WEBHOOK_CONCURRENCY,
     streamPingMs: c.SVC_STREAM_PING_MS,
     answerCommit: c.SVC_ANSWER_COMMIT,
+    admissionOverlap: c.SVC_ADMISSION_OVERLAP,
     shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
     smtpUrl: c.SVC_SMTP_URL?.trim() || undefined,
     mailFrom: c.SVC_MAIL_FROM,

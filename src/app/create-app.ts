@@ -24,7 +24,7 @@ import { startPeopleSweep } from '../modules/people/index.js';
 import { createPartnerRuntime } from '../modules/partner/index.js';
 import { startPartner } from '../modules/partner/index.js';
 import { type ChainHeads, createProofChain } from '../modules/proofs/index.js';
-import { createAnswerWrites } from '../modules/gateway/index.js';
+import { AdmissionHistory, createAnswerWrites } from '../modules/gateway/index.js';
 import { createReportWrites } from '../modules/verify/index.js';
 import { loadGatewaySigning, type GatewaySigning } from '../modules/proofs/index.js';
 import { openSecretBox, type SecretBox } from '../modules/tools/index.js';
@@ -121,6 +121,7 @@ export async function createApp(opts: StartOptions = {}): Promise<RunningApp> {
     signing,
     proofChain: createProofChain(kernel, signing, chainHeads),
     answerWrites: createAnswerWrites(kernel, signing, chainHeads),
+    admissionHistory: new AdmissionHistory(config.admissionOverlap === 'granted'),
     reportWrites: createReportWrites(kernel, signing, chainHeads),
     secretBox,
     webhooks: createWebhooksRuntime([startEventRuns]), // flows' trigger.event: runs written in the event's transaction

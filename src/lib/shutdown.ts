@@ -1,5 +1,3 @@
-import { unnamed } from './unnamed.js';
-
 /**
  * The process shutting down, as the app's parts see it (src/app/shutdown.ts drives it):
  *
@@ -80,7 +78,7 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
       resolve('aborted');
       return;
     }
-    const onAbort = unnamed(() => resolve('aborted'));
+    const onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
       (done) => {

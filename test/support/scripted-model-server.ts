@@ -30,6 +30,8 @@ export interface ScriptedModelServer {
   /** Anthropic-style root (the SDK appends `/v1/messages`). */
   anthropicBaseUrl: string;
   requests: Record<string, unknown>[];
+  /** Requests whose client closed the connection before their answer was sent whole (an aborted model call). */
+  readonly abandoned: number;
   enqueue(...steps: ScriptedStep[]): void;
   setDefault(step: ScriptedStep | undefined): void;
   close(): Promise<void>;
@@ -54,6 +56,7 @@ export async function startScriptedModelServer(options: { delayMs?: number } = {
   const requests: Body[] = [];
   let defaultStep: ScriptedStep | undefined;
   let counter = 0;
+  let abandoned = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -68,6 +71,9 @@ export async function startScriptedModelServer(options: { delayMs?: number } = {
     if (req.method !== 'POST' || !dialect) return sendJson(res, 404, { error: { message: `No route ${req.method} ${req.url}` } });
     const body = await readJson(req);
     requests.push(body);
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned++;
+    });
     const step = queue.shift() ?? defaultStep ?? {};
     if (step.until) await step.until;
     const delay = options.delayMs ?? 0;
@@ -85,6 +91,9 @@ export async function startScriptedModelServer(options: { delayMs?: number } = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     anthropicBaseUrl: `http://127.0.0.1:${port}`,
     requests,
+    get abandoned() {
+      return abandoned;
+    },
     enqueue: (...steps) => void queue.push(...steps),
     setDefault: (step) => void (defaultStep = step),
     close: () =>

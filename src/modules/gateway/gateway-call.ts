@@ -2,6 +2,7 @@ import type { Agent } from '../agents/index.js';
 import type { ChatRequestInput } from '../chat/index.js';
 import type { HistoryMessage } from '../chat/index.js';
 import type { Admission } from '../usage/index.js';
+import type { EarlyCall } from './early-call.js';
 import type { ChatMessage, GenerationOptions, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/index.js';
 
 /*
@@ -52,6 +53,8 @@ export interface PreparedCall {
   agentInput?: AgentTurnInput;
   /** The call's metering: its questions are held until the answer is recorded or the request ends. */
   admission: Admission;
+  /** The model call, when it was sent beside the admission (early-call.ts): `runGatewayCall` takes its answer. */
+  early?: EarlyCall;
 }
 
 export interface GatewayAnswer {

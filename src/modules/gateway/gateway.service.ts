@@ -3,7 +3,7 @@ import { errors, toDomainError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Agent } from '../agents/index.js';
 import { loadWorkspaceAgents } from '../agents/index.js';
-import { afterRequestRates, assertCanConsume } from '../usage/index.js';
+import { afterRequestRates, assertCanConsume, type Admission } from '../usage/index.js';
 import { MeteredModel } from '../models/index.js';
 import { usageOf, type ToolDef } from '../models/index.js';
 import { countMessageTokensAsync, countTextTokensAsync } from '../models/index.js';
@@ -15,7 +15,7 @@ import { assertHonoured } from './capabilities.js';
 import { Conversation } from '../conversations/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
-import { unnamed } from '../../lib/unnamed.js';
+import { EarlyCall, answerWithModel } from './early-call.js';
 
 /** The workspace's agent addresses: conversational agents with their unique slugs. */
 export async function agentAddresses(ctx: ServiceContext): Promise<{ slug: string; agent: Agent }[]> {
@@ -47,7 +47,7 @@ async function resolveTarget(ctx: ServiceContext, address: Address, hasTools: bo
  * route's ceiling) are counted with the admission, in one statement (`svc_rate_admit`); a refusal before
  * it counts them alone first, so a call past its rate gets its 429 whatever else is wrong with it.
  */
-export async function prepareGatewayCall<P extends { call: GatewayCall }>(
+export async function prepareGatewayCall<P extends { call: GatewayCall; stream?: boolean }>(
   ctx: ServiceContext,
   parse: () => P,
 ): Promise<P & { prepared: PreparedCall }> {
@@ -62,9 +62,26 @@ export async function prepareGatewayCall<P extends { call: GatewayCall }>(
     return { parsed, call, target, agentInput, conversationId: await findConversation(ctx, call.conversationId) };
   });
   // An agent answer is a chat turn: it needs the plan's chat feature, like the native chat routes.
-  const admission = await assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway' });
+  const admitting = assertCanConsume(ctx, { feature: target.kind === 'agent' ? 'chat' : 'gateway' });
+  // A key whose last admission here was granted sends its model call beside the admission (early-call.ts): nothing
+  // reaches the client before the admission succeeds, and a refusal aborts the model request.
+  const history = ctx.app.admissionHistory;
+  const meter = ctx.caller.limits.meter;
+  const early =
+    target.kind === 'model' && history.mayOverlap(meter, ctx.clock.now().getTime())
+      ? new EarlyCall(ctx, target.provider.forwarding ?? target.provider, call, target.toolsForwarded, parsed.stream === true, admitting, () => countPromptTokens(call))
+      : undefined;
+  let admission: Admission;
+  try {
+    admission = await admitting;
+  } catch (err) {
+    early?.abort();
+    history.refused(meter);
+    throw err;
+  }
+  history.admitted(meter, ctx.clock.now().getTime());
   const model = target.kind === 'model' ? target.provider.model : `agent:${target.slug}`;
-  return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput, admission } };
+  return { ...parsed, prepared: { call, target, conversationId, proofId: newId('prf'), model, agentInput, admission, early } };
 }
 
 /**
@@ -91,9 +108,13 @@ export async function runGatewayCall(
     });
   try {
     if (target.kind === 'agent') answer = await answerAsAgent(ctx, prepared, target, delta);
-    else {
+    else if (prepared.early) {
+      // Sent beside the admission: the text it streamed meanwhile comes first.
+      run = prepared.early.run;
+      answer = await prepared.early.answer(delta);
+    } else {
       // The forwarding path of the provider (undici, a keep-alive pool) where it has one: the SDKs stay for agents.
-      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: unnamed(() => countPromptTokens(call)) });
+      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
       answer = await answerWithModel(run, call, target.toolsForwarded, delta);
     }
   } catch (err) {
@@ -132,33 +153,6 @@ export async function runGatewayCall(
 export function answerText(a: Pick<GatewayAnswer, 'content' | 'toolCalls'>): string {
   if (a.toolCalls.length === 0) return a.content;
   return canonicalJson({ content: a.content, toolCalls: a.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) });
-}
-
-async function answerWithModel(
-  run: MeteredModel,
-  call: GatewayCall,
-  toolsForwarded: boolean,
-  onDelta?: (text: string) => void,
-): Promise<Omit<GatewayAnswer, 'proofId'>> {
-  const result = await run.call(
-    {
-      messages: call.messages,
-      tools: toolsForwarded ? call.tools : undefined,
-      toolChoice: toolsForwarded ? call.toolChoice : undefined,
-      temperature: call.temperature,
-      maxTokens: call.maxTokens,
-      ...call.generation,
-    },
-    onDelta,
-  );
-  return {
-    content: result.content,
-    toolCalls: result.toolCalls,
-    usage: result.usage,
-    finishReason: result.finishReason,
-    model: result.model || run.provider.model,
-    modelClass: run.provider.modelClass,
-  };
 }
 
 /** What a call that ended without an answer consumed, by our count: the prompt sent and the text received. */

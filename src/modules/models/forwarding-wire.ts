@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { ProviderError } from './provider.js';
 import { abortedError } from './provider-failure.js';
-import { unnamed } from '../../lib/unnamed.js';
 
 export interface ForwardingWireOptions {
   /** Provider name, for errors. */
@@ -153,21 +152,20 @@ class PieceReader {
   #ended = false;
   #failure: unknown;
   readonly #body: Readable;
-  // Made per answer read: unnamed, so that tsx's keepNames does not name each (src/lib/unnamed.ts).
-  readonly #onReadable = unnamed(() => this.#signal());
-  readonly #onEnd = unnamed(() => {
+  readonly #onReadable = () => this.#signal();
+  readonly #onEnd = () => {
     this.#ended = true;
     this.#signal();
-  });
-  readonly #onError = unnamed((err: unknown) => {
+  };
+  readonly #onError = (err: unknown) => {
     this.#failure = err ?? new Error('the answer failed');
     this.#signal();
-  });
+  };
   /** Closed without its end nor an error (an error comes before its close): the answer was cut. */
-  readonly #onClose = unnamed(() => {
+  readonly #onClose = () => {
     if (!this.#ended && this.#failure === undefined) this.#failure = prematureClose();
     this.#signal();
-  });
+  };
 
   constructor(body: Readable) {
     this.#body = body;
