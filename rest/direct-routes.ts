@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
 import { routesOf, type MountedRoute, type RecordedRoute } from './route.js';
+import { unnamed } from '../src/lib/unnamed.js';
 
 /** A route of the table: whether the dispatcher answers it (else the request walks the layers to it). */
 export interface TableRoute extends RecordedRoute {
@@ -108,14 +109,14 @@ export function directRoutes(table: DirectTable, body: [RequestHandler, ErrorReq
   return (req, res, next) => {
     const match = table(req.method, req.path);
     if (!match) return next();
-    const afterBody = (err?: unknown) => {
+    const afterBody = unnamed((err?: unknown) => {
       if (err) return errorsOfBody(err, req, res, next);
       object(req, res, () => {
         req.route = match.mounted.route;
         req.params = { ...match.params };
         match.mounted.handle(req, res).catch(next);
       });
-    };
+    });
     read(req, res, afterBody);
   };
 }

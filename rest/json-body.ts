@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import { unnamed } from '../src/lib/unnamed.js';
 
 /**
  * `bytes.parse` (what body-parser reads its `limit` with) for the forms it accepts: a whole number of bytes
@@ -64,13 +65,14 @@ export function jsonBody(limit: string): RequestHandler {
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
-    const onData = (chunk: Buffer) => {
+    // Made per request: unnamed, so that tsx's keepNames does not name each (src/lib/unnamed.ts).
+    const onData = unnamed((chunk: Buffer) => {
       received += chunk.length;
       chunks.push(chunk);
-    };
-    const onAborted = () => settle(abortedError(length, received));
-    const onEnd = () => settle(undefined);
-    const settle = (err: Error | undefined) => {
+    });
+    const onAborted = unnamed(() => settle(abortedError(length, received)));
+    const onEnd = unnamed(() => settle(undefined));
+    const settle = unnamed((err: Error | undefined) => {
       if (settled) return;
       settled = true;
       req.off('data', onData);
@@ -89,7 +91,7 @@ export function jsonBody(limit: string): RequestHandler {
         return next(malformedError(e, text));
       }
       next();
-    };
+    });
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('aborted', onAborted);

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { unnamed } from '../src/lib/unnamed.js';
 
 /** Starts a repeating timer and returns its stop function; injectable so tests need not wait 15 s. */
 export type Repeat = (fn: () => void, everyMs: number) => () => void;
@@ -74,11 +75,11 @@ class SseWriter implements SseStream {
   readonly #res: Response;
   readonly #ping: string;
   readonly #stopPing: () => void;
-  readonly #finish = () => {
+  readonly #finish = unnamed(() => {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopPing();
-  };
+  });
 
   constructor(res: Response, opts: SseOptions) {
     this.#res = res;

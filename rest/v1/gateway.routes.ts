@@ -24,6 +24,7 @@ import { ResponsesStream, responseId, responsesResponse } from '../../src/module
 import { sseText, type SseFrame } from '../../src/modules/gateway/index.js';
 import { mountOperation, param } from '../route.js';
 import { openSse } from '../sse.js';
+import { unnamed } from '../../src/lib/unnamed.js';
 
 export const PROOF_HEADER = 'x-svc-proof';
 const CONVERSATION_HEADER = 'x-svc-conversation';
@@ -74,18 +75,18 @@ async function streamAnswer(
   // its buffers), and a streamed call's socket writes were a fifth of its CPU (issue 28). Every other write
   // sends what is pending first, so the events keep their order.
   let pending = '';
-  const flush = () => {
+  const flush = unnamed(() => {
     if (pending === '') return;
     const text = pending;
     pending = '';
     sse.write(text);
-  };
+  });
   // The stream's last events leave with the end, and with the text still pending from this tick: one chunk.
-  const close = (frames: SseFrame[]) => {
+  const close = unnamed((frames: SseFrame[]) => {
     const text = pending + frames.map(frameText).join('');
     pending = '';
     sse.end(text);
-  };
+  });
   // Structured output is streamed once validated (or cast into JSON): never prose the client cannot parse.
   const structured = prepared.call.generation?.responseFormat !== undefined;
   try {

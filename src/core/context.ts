@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Deps } from './deps.js';
 import type { Caller, Principal } from './principal.js';
 import { RequestScope } from './request-scope.js';
+import { unnamed } from '../lib/unnamed.js';
 
 export type { Caller, Principal } from './principal.js';
 
@@ -68,13 +69,13 @@ export function requestSignal(app: Deps, scope: RequestScope, own?: AbortSignal)
     controller.abort(own.reason);
     return controller.signal;
   }
-  const abort = () => controller.abort(own?.aborted ? own.reason : undefined);
+  const abort = unnamed(() => controller.abort(own?.aborted ? own.reason : undefined));
   const unlink = app.shutdown.onGiveUp(abort);
   own?.addEventListener('abort', abort, { once: true });
-  const release = () => {
+  const release = unnamed(() => {
     unlink();
     own?.removeEventListener('abort', abort);
-  };
+  });
   controller.signal.addEventListener('abort', release, { once: true });
   scope.defer(release);
   return controller.signal;

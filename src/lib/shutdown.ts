@@ -1,3 +1,5 @@
+import { unnamed } from './unnamed.js';
+
 /**
  * The process shutting down, as the app's parts see it (src/app/shutdown.ts drives it):
  *
@@ -78,7 +80,7 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
       resolve('aborted');
       return;
     }
-    const onAbort = () => resolve('aborted');
+    const onAbort = unnamed(() => resolve('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
       (done) => {

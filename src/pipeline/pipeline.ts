@@ -11,6 +11,7 @@ import { deferRequestRates, enforceRequestRates, type KeyCheck, settleRequestRat
 import { authenticateWidget, type WidgetCredentials } from '../modules/widgets/index.js';
 import type { AdmitTarget } from './operation.js';
 import { RequestScope } from '../core/request-scope.js';
+import { unnamed } from '../lib/unnamed.js';
 
 /**
  * The one request pipeline of every way in (REST routes, the gateway, GraphQL root fields and
@@ -84,7 +85,7 @@ function principalOf(app: Deps, credentials: Credentials, opts: AuthenticateOpti
 /** The check of a caller made from memory (`AuthenticateOptions.remembered`): its admission's statement, or a lookup. */
 function keyCheckOf(app: Deps, caller: Principal): KeyCheck | undefined {
   const remembered = caller.kind === 'key' ? caller.remembered : undefined;
-  return remembered && { ...remembered, confirm: () => confirmRememberedKey(app.keys, remembered) };
+  return remembered && { ...remembered, confirm: unnamed(() => confirmRememberedKey(app.keys, remembered)) };
 }
 
 export interface AdmitOptions {

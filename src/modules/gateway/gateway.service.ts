@@ -15,6 +15,7 @@ import { assertHonoured } from './capabilities.js';
 import { Conversation } from '../conversations/index.js';
 import type { GatewayAnswer, GatewayCall, PreparedCall, Target } from './gateway-call.js';
 import { assignSlugs } from './slugs.js';
+import { unnamed } from '../../lib/unnamed.js';
 import { EarlyCall, answerWithModel } from './early-call.js';
 
 /** The workspace's agent addresses: conversational agents with their unique slugs. */
@@ -69,7 +70,7 @@ export async function prepareGatewayCall<P extends { call: GatewayCall; stream?:
   const meter = ctx.caller.limits.meter;
   const early =
     target.kind === 'model' && history.mayOverlap(meter, ctx.clock.now().getTime())
-      ? new EarlyCall(ctx, target.provider.forwarding ?? target.provider, call, target.toolsForwarded, parsed.stream === true, admitting, () => countPromptTokens(call))
+      ? new EarlyCall(ctx, target.provider.forwarding ?? target.provider, call, target.toolsForwarded, parsed.stream === true, admitting, unnamed(() => countPromptTokens(call)))
       : undefined;
   let admission: Admission;
   try {
@@ -114,7 +115,7 @@ export async function runGatewayCall(
       answer = await prepared.early.answer(delta);
     } else {
       // The forwarding path of the provider (undici, a keep-alive pool) where it has one: the SDKs stay for agents.
-      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: () => countPromptTokens(call) });
+      run = new MeteredModel(target.provider.forwarding ?? target.provider, { meter: prepared.admission, route: call.route, signal: ctx.signal, countPrompt: unnamed(() => countPromptTokens(call)) });
       answer = await answerWithModel(run, call, target.toolsForwarded, delta);
     }
   } catch (err) {

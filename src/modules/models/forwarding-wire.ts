@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { ProviderError } from './provider.js';
 import { abortedError } from './provider-failure.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export interface ForwardingWireOptions {
   /** Provider name, for errors. */
@@ -152,20 +153,21 @@ class PieceReader {
   #ended = false;
   #failure: unknown;
   readonly #body: Readable;
-  readonly #onReadable = () => this.#signal();
-  readonly #onEnd = () => {
+  // Made per answer read: unnamed, so that tsx's keepNames does not name each (src/lib/unnamed.ts).
+  readonly #onReadable = unnamed(() => this.#signal());
+  readonly #onEnd = unnamed(() => {
     this.#ended = true;
     this.#signal();
-  };
-  readonly #onError = (err: unknown) => {
+  });
+  readonly #onError = unnamed((err: unknown) => {
     this.#failure = err ?? new Error('the answer failed');
     this.#signal();
-  };
+  });
   /** Closed without its end nor an error (an error comes before its close): the answer was cut. */
-  readonly #onClose = () => {
+  readonly #onClose = unnamed(() => {
     if (!this.#ended && this.#failure === undefined) this.#failure = prematureClose();
     this.#signal();
-  };
+  });
 
   constructor(body: Readable) {
     this.#body = body;

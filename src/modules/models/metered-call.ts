@@ -11,6 +11,7 @@ import {
   type TokenUsage,
 } from './provider.js';
 import { countMessageTokensAsync, countTextTokensAsync } from './tokenizer.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /**
  * Where an answer's consumption is recorded: the request's admission (usage/metering.service.ts).
@@ -71,7 +72,7 @@ export class MeteredModel {
     const sent = { ...req, signal: this.opts.signal };
     const labels = { provider: provider.name, model: provider.model };
     const started = performance.now();
-    const elapsed = () => (performance.now() - started) / 1000;
+    const elapsed = unnamed(() => (performance.now() - started) / 1000);
     let firstTokenSeconds: number | undefined;
     let received = '';
     try {

@@ -4,9 +4,10 @@ import type { Kernel } from '../../core/deps.js';
 import { pgArrayLiteral, preparedSql, sql } from '../../db/sql.js';
 import { GroupCommit, type Outcome } from '../../lib/group-commit.js';
 import type { TokenUsage } from '../models/index.js';
-import { canonicalJson } from './canonical.js';
+import { certificateJson } from './canonical.js';
 import type { CallOutcome, CertificateBody } from './proofs.schemas.js';
 import type { GatewaySigning } from './signing-key.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** A certificate waiting for its workspace's next append: everything of the body but its place in the chain. */
 export interface PendingProof {
@@ -179,7 +180,7 @@ const statements = new Map<string, string>();
  */
 async function insertLinks(kernel: Kernel, rows: ReturnType<typeof linkBatch>, alongside?: AlongsideStatement): Promise<Record<string, unknown>[]> {
   const [first] = rows;
-  const column = <K extends keyof (typeof rows)[number]>(k: K) => pgArrayLiteral(rows.map((r) => r[k] as string | number | null));
+  const column = unnamed(<K extends keyof (typeof rows)[number]>(k: K) => pgArrayLiteral(rows.map((r) => r[k] as string | number | null)));
   const params = [
     first.workspaceId, first.keyId, first.createdAt,
     column('id'), column('seq'), column('route'), column('modelAddress'), column('model'), column('conversationId'), column('requestHash'),
@@ -223,7 +224,7 @@ function linkBatch(kernel: Kernel, signing: GatewaySigning, workspaceId: string,
       algorithm: 'Ed25519',
       ...(item.outcome ? { outcome: item.outcome } : {}),
     };
-    const payload = Buffer.from(canonicalJson(body), 'utf8');
+    const payload = Buffer.from(certificateJson(body), 'utf8');
     const hash = createHash('sha256').update(payload).digest('hex');
     prevHash = hash;
     return {

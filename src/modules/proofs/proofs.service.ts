@@ -1,5 +1,5 @@
 import { createHash, verify } from 'node:crypto';
-import { canonicalJson, sha256 } from './canonical.js';
+import { canonicalJson, certificateJson, sha256 } from './canonical.js';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
@@ -29,7 +29,7 @@ export interface IssueProofInput {
   outcome?: CallOutcome;
 }
 
-export { canonicalJson, sha256 } from './canonical.js';
+export { canonicalJson, certificateJson, sha256 } from './canonical.js';
 
 /**
  * SHA-256 (hex) of the RFC 8785 canonical JSON of a request. A body JSON can carry but RFC 8785 cannot
@@ -118,7 +118,7 @@ export async function getProof(ctx: ServiceContext, id: string): Promise<{ certi
 /** Recomputes the hash, checks the signature and the link to the previous certificate; names the first failure. */
 export async function verifyProof(ctx: ServiceContext, id: string): Promise<Verification> {
   const proof = await findProof(ctx, id);
-  const payload = Buffer.from(canonicalJson(certificateBody(proof)), 'utf8');
+  const payload = Buffer.from(certificateJson(certificateBody(proof)), 'utf8');
   const reasons: Partial<Record<VerifyCheck, string>> = {};
 
   if (createHash('sha256').update(payload).digest('hex') !== proof.hash) {

@@ -2,7 +2,7 @@ import { createHash, verify } from 'node:crypto';
 import type { ServiceContext } from '../../core/context.js';
 import { errors } from '../../errors/index.js';
 import { ProofCertificate } from '../proofs/index.js';
-import { canonicalJson, certificateBody, toCertificateDto } from '../proofs/index.js';
+import { certificateBody, certificateJson, toCertificateDto } from '../proofs/index.js';
 import { planTerms, requiredPlanFor, subscriptionState } from '../usage/index.js';
 import { KIND_SQL, RegisterQuerySchema, type ProofKind, type RegisterEntry, type RegisterSummary } from './registre.schemas.js';
 import { decodeSeqCursor, encodeSeqCursor } from '../../lib/cursor.js';
@@ -107,7 +107,7 @@ async function checkLink(
 ): Promise<{ check: 'sequence' | 'hash' | 'signature' | 'chain'; reason: string } | null> {
   const expected = (prev?.seq ?? 0) + 1;
   if (c.seq !== expected) return { check: 'sequence', reason: `Position ${expected} is missing (next is ${c.seq})` };
-  const payload = Buffer.from(canonicalJson(certificateBody(c)), 'utf8');
+  const payload = Buffer.from(certificateJson(certificateBody(c)), 'utf8');
   if (createHash('sha256').update(payload).digest('hex') !== c.hash) return { check: 'hash', reason: 'The stored hash does not match the certificate content' };
   const key = await ctx.app.signing.publicKeyById(ctx.em, c.keyId);
   let signed = false;

@@ -17,6 +17,7 @@ import { keyQuestions, questionsByKeyIds, readLedgerBalance } from './usage.repo
 import { pendingRequestRates, type KeyCheck, type PendingRates, type RequestRate, type RouteRateName } from './rate-limit.service.js';
 import type { Principal } from '../../core/principal.js';
 import { StaleCaller } from '../../core/stale-caller.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** One question is up to 8 000 weighted tokens (SPEC Limits > Questions). */
 export const TOKENS_PER_QUESTION = 8000;
@@ -440,7 +441,7 @@ export function rateAdmitStatement(
       pgArrayLiteral(items.map((i) => i.key?.hash ?? null)),
       pgArrayLiteral(items.map((i) => i.key?.fingerprint ?? null)),
     ],
-    outcomes: (value) => {
+    outcomes: unnamed((value: unknown) => {
       const outcome = pgArray(value);
       return items.map((item, i) => {
         if (outcome[i] === null || outcome[i] === 'NULL') return new StaleCaller();
@@ -448,7 +449,7 @@ export function rateAdmitStatement(
         if (available < 0) return rates[-available - 1].refusal();
         return available >= item.required ? ids[i] : errors.questionLimit(item.required, available);
       });
-    },
+    }),
   };
 }
 
@@ -507,7 +508,7 @@ export function recordStatement(
   const now = kernel.clock.now();
   const ws = items[0].workspace;
   const window = allowanceWindow(ws, now);
-  const tokens = (n: number) => Math.max(0, Math.round(n || 0));
+  const tokens = unnamed((n: number) => Math.max(0, Math.round(n || 0)));
   return {
     select: `select svc_record($1, $2, $3, $4, $5, $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
                        $13::int[], $14::int[], $15::int[], $16::int[])`,
@@ -529,12 +530,12 @@ export function recordStatement(
       pgArrayLiteral(items.map((i) => tokens(i.entry.usage.totalTokens))),
       pgArrayLiteral(items.map((i) => i.questions)),
     ],
-    outcomes: async (em) => {
+    outcomes: unnamed(async (em: Em) => {
       // The key's month total only serves its ceiling: keys without one skip the sum.
       const limitedKeys = [...new Set(items.filter((i) => i.limited).map((i) => i.keyId))];
       const totals = limitedKeys.length > 0 ? await questionsByKeyIds(em, workspaceId, limitedKeys, calendarMonth(now)) : new Map<string, number>();
       return items.map((item) => ({ keyTotal: item.limited ? (totals.get(item.keyId) ?? 0) : undefined, at: now }));
-    },
+    }),
   };
 }
 

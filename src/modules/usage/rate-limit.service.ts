@@ -5,6 +5,7 @@ import { sql } from '../../db/sql.js';
 import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 import { withSpan } from '../../lib/tracing.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export type RouteRateName = keyof AppConfig['routeRates'];
 
@@ -80,12 +81,12 @@ function requestRatesOf(app: Deps, caller: Principal, opts: { route: string; rat
   const rates: RequestRate[] = caller.limits.rates.map((rate) => ({
     bucket: rate.bucket,
     limit: rate.perMinute,
-    refusal: () => errors.rateLimited(secondsLeft),
+    refusal: unnamed(() => errors.rateLimited(secondsLeft)),
   }));
   if (opts.rateLimit) {
     const ceiling = app.config.routeRates[opts.rateLimit];
     // SPEC gives the route ceiling a body of its own; retry-after is added for clients (not relied upon).
-    rates.push({ bucket: routeBucket(caller, opts.rateLimit, opts.route), limit: ceiling, refusal: () => errors.routeRateLimited(opts.route, ceiling, secondsLeft) });
+    rates.push({ bucket: routeBucket(caller, opts.rateLimit, opts.route), limit: ceiling, refusal: unnamed(() => errors.routeRateLimited(opts.route, ceiling, secondsLeft)) });
   }
   return rates;
 }
