@@ -160,6 +160,39 @@ describe('sdkFetch', () => {
     expect(globalFetch).toHaveBeenCalledTimes(1);
   });
 
+  it('reads a JSON answer once: text() and json() answer from what was read, with no web stream of its bytes (issue 28, chatturn4)', async () => {
+    handler = (req, _body, res) => {
+      const text = req.url === '/bom' ? '\uFEFF{"ok":2}' : req.url === '/broken' ? '{"ok":' : '{"ok":1}';
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(text);
+    };
+    const res = await client.fetch(`${base}/json`, { method: 'POST', body: '{}' });
+    // Global fetch's Response would hold a ReadableStream of the bytes read, which json() would read again.
+    expect(res.body).toBeNull();
+    expect(await res.json()).toEqual({ ok: 1 });
+    expect(await res.text()).toBe('{"ok":1}');
+    // As fetch's body does: a byte order mark is not part of the text, a broken body rejects with a SyntaxError.
+    expect(await (await client.fetch(`${base}/bom`)).json()).toEqual({ ok: 2 });
+    await expect((await client.fetch(`${base}/broken`)).json()).rejects.toBeInstanceOf(SyntaxError);
+  });
+
+  it("gives the SDK a JSON answer and a JSON error it reads as it reads fetch's", async () => {
+    handler = (req, _body, res) => {
+      if (req.headers.authorization === 'Bearer bad') {
+        res.writeHead(401, { 'content-type': 'application/json', 'x-request-id': 'req_bad' }).end('{"error":{"message":"no such key","type":"invalid_request_error"}}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_ok' });
+      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }] }));
+    };
+    const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
+    const answer = await new OpenAI({ baseURL: `${base}/v1`, apiKey: 'good', maxRetries: 0, fetch: client.fetch }).chat.completions.create(ask);
+    expect(answer.choices[0]!.message.content).toBe('Hello');
+    expect(answer._request_id).toBe('req_ok');
+    const refused = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'bad', maxRetries: 0, fetch: client.fetch }).chat.completions.create(ask);
+    await expect(refused).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    await expect(refused).rejects.toMatchObject({ status: 401, requestID: 'req_bad', error: { message: 'no such key' } });
+  });
+
   it('gives the SDK a connection failure it reports as its connection error', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,5 @@
 import { pipeline, type Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, interceptors, type Dispatcher } from 'undici';
 
@@ -45,20 +45,27 @@ export function sdkFetch(): SdkFetch {
       body: body ?? null,
       signal: init.signal ?? undefined,
     });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-    }
     const status = res.statusCode;
-    if (method === 'HEAD' || NULL_BODY.has(status)) {
+    const bodyless = method === 'HEAD' || NULL_BODY.has(status);
+    const coding = valueOf(res.headers['content-encoding'])?.trim().toLowerCase();
+    const decoding = !bodyless && coding !== undefined && coding !== '' && coding !== 'identity';
+    // The Response's headers are made once, from these pairs (a Headers built first would be copied into it).
+    const headers: [string, string][] = [];
+    for (const name in res.headers) {
+      const value = res.headers[name];
+      // A decoded body's headers describe the decoded body.
+      if (value === undefined || (decoding && (name === 'content-encoding' || name === 'content-length'))) continue;
+      if (typeof value === 'string') headers.push([name, value]);
+      else for (const v of value) headers.push([name, v]);
+    }
+    if (bodyless) {
       await res.body.dump();
       return new Response(null, { status, headers });
     }
-    const source = decoded(res.body, headers);
-    if (!(headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      return new Response(await buffer(source), { status, headers });
-    }
+    const source = decoding ? decoded(res.body, coding) : res.body;
+    const type = valueOf(res.headers['content-type']) ?? '';
+    if (isJson(type)) return new ReadAnswer(await (decoding ? text(source) : res.body.text()), { status, headers });
+    if (!type.startsWith('text/event-stream')) return new Response(await buffer(source), { status, headers });
     const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -78,6 +85,38 @@ export function sdkFetch(): SdkFetch {
   return { fetch, close: () => agent.close() };
 }
 
+/** A JSON media type, as the SDKs tell one (`application/json`, `…+json`). */
+function isJson(contentType: string): boolean {
+  const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return media.includes('application/json') || media.endsWith('+json');
+}
+
+/**
+ * A JSON answer already read whole: `text()` and `json()` (all the SDKs read of one) answer from the text at once
+ * instead of through a web stream of its bytes made for the Response (issue 28, chatturn4). Its `body` stays
+ * empty; anything else than `text()` and `json()` reads an empty body.
+ */
+class ReadAnswer extends Response {
+  readonly #text: string;
+
+  constructor(body: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(this.#text);
+  }
+
+  override json(): Promise<unknown> {
+    try {
+      return Promise.resolve(JSON.parse(this.#text));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+}
+
 /** Headers as undici takes them (name, value, name, value…), asking for the codings fetch decodes unless told otherwise. */
 function headerList(init: HeadersInit | undefined): string[] {
   const list: string[] = [];
@@ -92,20 +131,21 @@ function headerList(init: HeadersInit | undefined): string[] {
   return list;
 }
 
+/** A header's value as `Headers#get` gives it (several joined with `, `). */
+function valueOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /**
- * The body decoded as fetch decodes it (one coding of gzip, deflate or br; `identity` or none as is), the headers
- * then describing the decoded body; a coding it cannot decode fails the call as fetch's body would.
+ * The body decoded as fetch decodes it (one coding of gzip, deflate or br); a coding it cannot decode fails the
+ * call as fetch's body would.
  */
-function decoded(body: Readable, headers: Headers): Readable {
-  const coding = headers.get('content-encoding')?.trim().toLowerCase();
-  if (!coding || coding === 'identity') return body;
+function decoded(body: Readable, coding: string): Readable {
   const decoder = DECODERS[coding];
   if (!decoder) {
     body.destroy();
     throw new TypeError(`unsupported content-encoding: ${coding}`);
   }
-  headers.delete('content-encoding');
-  headers.delete('content-length');
   // Destroying or failing either end ends both (the connection is not left half read).
   return pipeline(body, decoder(), () => {}) as unknown as Readable;
 }
