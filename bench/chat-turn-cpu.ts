@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/chat-turn-cpu.ts                 (TURNS=300 per route)
  *   PROFILE=/tmp/turn.cpuprofile npx tsx bench/chat-turn-cpu.ts
+ *   CHECKOUT=/work/base-x npx tsx bench/chat-turn-cpu.ts   (the app of another checkout: bench/support/checkout.ts)
  *   ROUTES=plain PROFILE=/tmp/plain.cpuprofile npx tsx bench/chat-turn-cpu.ts      (one route only)
  *
  * With PROFILE set, the measured turns (not the start-up or the warm-up) are profiled with the inspector and
@@ -17,15 +18,14 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { api } from '../test/support/api.js';
-import { startTestApp } from '../test/support/app.js';
-import { startScriptedModelServer } from '../test/support/scripted-model-server.js';
+import { checkoutSupport } from './support/checkout.js';
 
 const TURNS = Number(process.env.TURNS ?? 300);
 const WARMUP = Number(process.env.WARMUP ?? 50);
 const PROFILE = process.env.PROFILE;
 const ROUTES = (process.env.ROUTES ?? 'plain,stream').split(',').map((r) => r.trim());
 
+const { root, api, startTestApp, startScriptedModelServer } = await checkoutSupport();
 const model = await startScriptedModelServer({ delayMs: 1 });
 model.setDefault({ chunks: ['The ', 'answer ', 'is ', '42.'], usage: { prompt: 400, completion: 4 } });
 const t = await startTestApp({
@@ -77,7 +77,7 @@ try {
     writeFileSync(PROFILE!, JSON.stringify(profile));
     session.disconnect();
   }
-  process.stdout.write(`Server CPU per chat turn, one client (load average ${before} before, ${loadavg()[0]!.toFixed(1)} after)\n\n`);
+  process.stdout.write(`Server CPU per chat turn, one client, app of ${root} (load average ${before} before, ${loadavg()[0]!.toFixed(1)} after)\n\n`);
   process.stdout.write('| Route | Turns | CPU ms per turn | of which user |\n| --- | ---: | ---: | ---: |\n');
   process.stdout.write(`${rows.join('\n')}\n`);
 } finally {

@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/chat-turn.ts            (real PostgreSQL on 127.0.0.1:5432 when it answers)
  *   CLIENTS=1 TURNS=200 npx tsx bench/chat-turn.ts     (only the one-client cells, 200 turns each: for A/B runs)
+ *   CHECKOUT=/work/base-x …   (the app of another checkout, a base worktree for A/B runs: bench/support/checkout.ts)
  *   AGENTS=30 …            (the shared workspace holds 30 agents: the answering one and 29 colleagues; default 1)
  *
  * Loopback only; bounded (a few hundred turns per cell, well under two minutes). The server (the test app)
@@ -13,9 +14,7 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { api } from '../test/support/api.js';
-import { startTestApp } from '../test/support/app.js';
-import { startScriptedModelServer } from '../test/support/scripted-model-server.js';
+import { checkoutSupport } from './support/checkout.js';
 
 const MODEL_DELAY_MS = 50;
 /** Clients, turns per client, and whether each client has a workspace of its own. */
@@ -43,6 +42,7 @@ const percentile = (values: number[], p: number): number => {
 };
 
 async function main(): Promise<void> {
+  const { root, api, startTestApp, startScriptedModelServer } = await checkoutSupport();
   const loadBefore = loadavg()[0]!.toFixed(1);
   const model = await startScriptedModelServer({ delayMs: MODEL_DELAY_MS });
   model.setDefault({ chunks: ['The ', 'answer ', 'is ', '42.'], usage: { prompt: 400, completion: 4 } });
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
       }
     }
     const db = t.db.url ? 'PostgreSQL' : 'embedded PGlite';
-    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), ${db}, ${SHARED_AGENTS} agent(s) in the shared workspace, load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n\n`);
+    process.stdout.write(`Chat turn overhead (model delay ${MODEL_DELAY_MS} ms subtracted), app of ${root}, ${db}, ${SHARED_AGENTS} agent(s) in the shared workspace, load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n\n`);
     process.stdout.write('| Route | Clients | Workspace | Turns | p50 added (ms) | p99 added (ms) | TTFT added p50 / p99 (ms) | Turns/s |\n');
     process.stdout.write('| --- | --- | --- | --- | --- | --- | --- | --- |\n');
     process.stdout.write(`${rows.join('\n')}\n`);
