@@ -4,10 +4,12 @@
  * Alternates the two for ROUNDS rounds of N calls, plain then streamed, and prints CPU and wall time per call.
  *
  *   npx tsx bench/sdk-fetch.ts            (N=1000, ROUNDS=3)
+ *   CHECKOUT=/work/base-x npx tsx bench/sdk-fetch.ts    (adds that checkout's sdkFetch to the rotation: A/B of a change to it)
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { sdkFetch } from '../src/modules/models/sdk-fetch.js';
 
@@ -24,10 +26,15 @@ const params = {
     { role: 'user' as const, content: 'What is the answer?' },
   ],
 };
-const clients = {
+const clients: Record<string, OpenAI> = {
   'global fetch': new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 1 }),
   sdkFetch: new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 1, fetch: sdkFetch().fetch }),
 };
+if (process.env.CHECKOUT) {
+  const other = pathToFileURL(`${resolve(process.env.CHECKOUT)}/src/modules/models/sdk-fetch.ts`).href;
+  const { sdkFetch: theirs } = (await import(other)) as typeof import('../src/modules/models/sdk-fetch.js');
+  clients[`sdkFetch of ${process.env.CHECKOUT}`] = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 1, fetch: theirs().fetch });
+}
 
 async function call(client: OpenAI, stream: boolean): Promise<void> {
   if (!stream) {
@@ -45,7 +52,9 @@ async function call(client: OpenAI, stream: boolean): Promise<void> {
 process.stdout.write(`SDK CPU per call (load average ${loadavg()[0]!.toFixed(1)} before)\n\n| round | route | transport | CPU ms/call | wall ms/call |\n| --- | --- | --- | ---: | ---: |\n`);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const stream of [false, true]) {
-    for (const [name, client] of Object.entries(clients)) {
+    // Every other round in reverse order, so no transport always runs first (A B C, C B A...).
+    const order = Object.entries(clients);
+    for (const [name, client] of round % 2 ? order : order.reverse()) {
       for (let i = 0; i < 100; i++) await call(client, stream);
       const cpu = process.cpuUsage();
       const started = performance.now();
