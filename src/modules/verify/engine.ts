@@ -14,6 +14,7 @@ import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
+import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
 
@@ -198,6 +199,12 @@ const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?m
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
 
 /** Determiners between a support verb and its object (`carry out an inspection`, `make their payment`). */
+/** Auxiliaries and modals (English, French), folded: no event of their own (predicate.ts). */
+const AUXILIARIES = new Set([
+  'be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', 'has', 'have', 'had', 'having', 'do', 'does', 'did', 'will', 'would', 'shall',
+  'should', 'may', 'might', 'must', 'can', 'could', 'est', 'sont', 'etait', 'etaient', 'ete', 'etre', 'a', 'ont', 'avait', 'avaient', 'avoir',
+  'sera', 'seront', 'doit', 'doivent', 'peut', 'peuvent', 'fait',
+]);
 const DETERMINERS = new Set(['a', 'an', 'the', 'its', 'their', 'his', 'her', 'our', 'your', 'any', 'each', 'every', 'this', 'that', 'these', 'those']);
 
 /** A sentence that is an option left unticked in a form: an empty box before it. */
@@ -1724,8 +1731,10 @@ export class Verifier {
     const rank = unnamed((v: Verdict) => (v === 'supported' ? 2 : v === 'contradicted' ? 1 : 0));
     // The candidates a graded support may come from (fourth round), those covering most of the claim's weight first.
     const graded: { coverage: number; id: number; held: Cover }[] = [];
+    const read: { id: number; held: Cover }[] = [];
     for (const id of this.candidates(claim)) {
       const held = this.cover(claim, this.sentences[id]!);
+      read.push({ id, held });
       const r = this.compare(claim, this.sentences[id]!, held);
       if (!nearest || r.score > nearest.score) nearest = { score: r.score, id };
       if (r.coverage !== undefined) graded.push({ coverage: r.coverage, id, held });
@@ -1752,6 +1761,16 @@ export class Verifier {
       if (best) break;
       const r = this.compare(claim, this.sentences[g.id]!, g.held, true);
       if (r.verdict !== 'unverifiable') best = { ...r, reason: `graded:${r.reason ?? r.rule}`, id: g.id };
+    }
+    // Twelfth round (vpred): no rule decided; a sentence stating the claim's whole predicate (its anchors in their roles, its
+    // other words, its verb said otherwise) supports it (predicate.ts), the best-covered first.
+    if (!best && !unknown) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        if (!this.predicateHolds(claim, this.sentences[r.id]!, r.held)) continue;
+        best = { verdict: 'supported', rule: claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap', reason: 'support-predicate', score: r.held.full, id: r.id };
+        break;
+      }
     }
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
@@ -2428,6 +2447,89 @@ export class Verifier {
       (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
     if (otherValue) return { verdict: 'contradicted', rule: foreign === 'date' ? 'dates' : 'entities', reason: 'attributed-to-another-name', score: 1 };
     return { ...none, reason: 'attributed-to-another-name' };
+  }
+
+  /**
+   * Twelfth round (vpred): the claim's predicate frame aligned with one sentence (predicate.ts decides): its figures equal in
+   * the sentence and paired about the same thing, its names and codes held (a name the claim states in the sentence or its own
+   * context), each content word held or, for its verbs, said otherwise; and what any support needs (labels, attribution,
+   * names in their roles, acronyms, not an unticked option, not a heading).
+   */
+  private predicateHolds(claim: Claim, s: Sentence, held: Cover): boolean {
+    if (claim.quantities.length + claim.dates.length + claim.entities.length === 0) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    if (held.flipped || held.uncovered.some((u) => u !== claim.mainVerb)) return false;
+    const own = this.sentenceWords(s);
+    const ownContext = this.partylessWords(s);
+    const all = this.wordsIn(s);
+    const stated = unnamed((e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name');
+    const inSentence = unnamed((e: Entity) => e.words.every((w) => own.has(w)));
+    const namesHeld = claim.entities.filter((e) => e.words.every((w) => (stated(e) ? own.has(w) || ownContext.has(w) : all.has(w)))).length;
+    if (namesHeld < claim.entities.length) return false;
+    // Another code of the same series in the sentence: it is about that other one.
+    const series = unnamed((e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase());
+    for (const e of claim.entities) {
+      if (e.kind !== 'code' || inSentence(e)) continue;
+      const codes = (s.codes ??= codesOf(s.seg.text));
+      if (codes.some((o) => series(o) === series(e) && series(e) !== '' && o.words.join(' ') !== e.words.join(' '))) return false;
+    }
+    const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
+    const ds = claim.dates.length > 0 ? this.datesIn(s) : [];
+    const figuresInSentence =
+      claim.quantities.filter((c) => qs.some((q) => amountsEqual(c.fact, q.fact) && !inCode(s.seg.text, q.fact))).length + claim.dates.filter((c) => ds.some((d) => datesAgree(c.fact, d.fact))).length;
+    if (figuresInSentence < claim.quantities.length + claim.dates.length) return false;
+    const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every(inSentence);
+    const context = this.contextFacts(s);
+    const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
+    const when = this.pair(claim, claim.dates, ds, context.dates, anyDates, datesAgree, sameLine, dateWithin);
+    const uncovered = new Set(held.uncovered);
+    // A word held by the sentence itself, as the cover reads it: itself, another form or synonym, a paraphrase, a translation.
+    const inText = unnamed((a: string) => s.stems.has(a));
+    const inClause = unnamed(
+      (stem: string) =>
+        s.stems.has(stem) || this.alternativesOf(claim, stem).some(inText) || (this.acrossLanguages() && this.translationsOf(claim, stem).some(inText)),
+    );
+    const alignment: FrameAlignment = {
+      figures: claim.quantities.length + claim.dates.length,
+      figuresInSentence,
+      figuresAgree: amounts === 'match' && when === 'match',
+      names: claim.entities.length,
+      namesHeld,
+      namesInSentence: claim.entities.filter(inSentence).length,
+      words: this.stemsOf(claim).map((x) => ({
+        stem: x.stem,
+        verb: x.stem === claim.mainVerb && !(claim.surface.get(x.stem) ?? []).some(reversing),
+        held: !uncovered.has(x.stem),
+        light: x.light,
+        said: x.said,
+        inSentence: !uncovered.has(x.stem) && inClause(x.stem),
+        toldApart: uncovered.has(x.stem) && this.toldApart(claim, x.stem, s),
+      })),
+      // Read only where the main verb is missing (the sentence tagged: the one costly reading here).
+      otherVerbs: held.uncovered.length > 0 ? this.otherVerbs(claim, s) : 0,
+      polarity: this.polarity(claim, this.polarityIn(s).polarity),
+      flipped: held.flipped,
+      restricted: this.restrictedIn(s) && !claim.restricted,
+    };
+    if (predicateGap(alignment) !== null) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !ownContext.has(a))) return false;
+    if (!this.namesInRole(claim, s)) return false;
+    return this.supportStands(claim, s) === null;
+  }
+
+  /** Twelfth round (vpred): the sentence's verbs that are none of the claim's words, no support verb and no auxiliary (predicate.ts). */
+  private otherVerbs(claim: Claim, s: Sentence): number {
+    const { tokens } = readClaim(s.seg.text, this.language);
+    let n = 0;
+    tokens.forEach((t, i) => {
+      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))) return;
+      const folded = fold(t.value);
+      const stem = this.stemOf(folded);
+      if (stem === '' || AUXILIARIES.has(folded) || isSupportVerb(folded) || claim.stems.includes(stem) || claim.light.has(stem)) return;
+      if (this.alternativesOf(claim, claim.mainVerb ?? '').includes(stem)) return;
+      n++;
+    });
+    return n;
   }
 
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
