@@ -205,7 +205,7 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
   ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
   [
     'money',
-    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages|deductible|deductibles)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation))\b/,
+    /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages|deductible|deductibles)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation)|(?:vat|tva) (?:included|inclusive|incl|comprise)|(?:including|inclusive of|incl|excluding|exclusive of|excl|plus|before|after) vat|\bttc|hors taxes?|toutes taxes comprises)\b/,
   ],
 ];
 
@@ -926,6 +926,58 @@ const withoutFigures = (text: string) => text.replace(/\b\d+(?:[.,]\d+)?-\p{L}+/
 export const holdsTerm = (t: Pick<Entity, 'words'>, flat: string): boolean =>
   flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) || (t.words.length === 2 && /^\d+$/.test(t.words[0]!) && /^\p{L}{2,}$/u.test(t.words[1]!) && flat.includes(` ${t.words[0]} ${t.words[1]}s `));
 
+/** A clause's number opening a sentence before its first word (`4.2 Items`, `12.1.3 Le client`). */
+const CLAUSE_NUMBER = /^\s*\d+(?:\.\d+)+\.?\s+(?=\p{Lu})/u;
+
+/** A figure written alone (`250`, `60,000`, `4.5`), not a code's digits. */
+const FIGURE = /^\d+(?:[.,]\d+)*$/;
+
+/** The sentence with the question's own figures (its terms written as bare figures) and its clause number blanked out. */
+export function withoutOwnFigures(asked: Pick<Asked, 'terms'>, sentence: string): string {
+  // A clause's number opening it (`4.2 Items returned…`, `1.3 Each resident…`) labels it and states no value.
+  let out = sentence.replace(CLAUSE_NUMBER, '');
+  for (const t of asked.terms) if (FIGURE.test(t.text)) out = out.replace(figurePattern(t.text), ' ');
+  return out;
+}
+
+const MONTH = '(?:jan(?:uary|vier)?|f[eé]v(?:rier)?|feb(?:ruary)?|mar(?:ch|s)?|apr(?:il)?|avr(?:il)?|mai|june?|juin|july?|juil(?:let)?|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember|embre)?)?|oct(?:ober|obre)?|nov(?:ember|embre)?|dec(?:ember)?|d[eé]c(?:embre)?)\\.?';
+/**
+ * A day or a month of a year as written (`12 juin 2025`, `3rd April`, `October 2026`, `2025-04-18`, `18/04/2025`); May
+ * only with its year (`2 may be absent` is a count).
+ */
+const DAY_WRITTEN = new RegExp(
+  `\\b(?:\\d{1,2}(?:er|st|nd|rd|th)?\\s+(?:${MONTH}(?:\\s+\\d{4})?|may\\s+\\d{4})|may\\s+(?:\\d{1,2},?\\s+)?\\d{4}|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|${MONTH}\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}/\\d{1,2}/\\d{2,4})\\b`,
+  'giu',
+);
+
+/** A time of day with its minutes (`17 h 35`, `9:30`, `10h15`, `2.30 pm`). */
+const CLOCK_WRITTEN = /\b\d{1,2}\s?(?:h|:)\s?\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\p{L})/giu;
+
+/**
+ * The text with its days, times of day and years blanked out: their figures are no amount (`d'ici la réunion du 12 juin
+ * 2025`, `la séance est levée à 17 h 35`, `l'assemblée générale de 2026`).
+ */
+export const withoutDays = (text: string): string => text.replace(DAY_WRITTEN, ' ').replace(CLOCK_WRITTEN, ' ').replace(YEAR_SAID, '$1 ');
+
+/**
+ * A year after a word saying when (`in 2024`, `exercice 2025`), or after *of* / *de* ending its phrase (`l'assemblée
+ * générale de 2026.`); not a count (`up to 2000 vehicles`, `un total de 2000 personnes`).
+ */
+const YEAR_SAID =
+  /(\b(?:in|since|until|during|year|fiscal|season|en|depuis|jusqu'en|d'ici|annee|année|exercice|saison|campagne)|\b(?:of|de)(?=\s+\d{4}(?!\s*[\p{L}\d])))\s+(?:19|20)\d{2}(?![\d.,]\d)/giu;
+
+const figureMemo = new Map<string, RegExp>();
+/** A figure as written, `.` and `,` alike, not inside a longer figure (`250` is not in `1,250`). */
+function figurePattern(figure: string): RegExp {
+  let re = figureMemo.get(figure);
+  if (!re) {
+    if (figureMemo.size > 1_000) figureMemo.clear();
+    re = new RegExp(`(?<![\\d.,])${figure.replace(/[.,]/g, '[.,]')}(?![\\d]|[.,]\\d)`, 'g');
+    figureMemo.set(figure, re);
+  }
+  return re;
+}
+
 /**
  * Whether one sentence answers what is asked: it holds a value of the asked type and kind, and the head,
  * the codes and figures and the compounds are in it or in its context. Compounds are read only when the
@@ -941,7 +993,10 @@ export function sentenceAnswers(
 ): boolean {
   // A date may be the document's own (minutes dated in their title, a section per meeting).
   const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
-  if (!dated && !(context.header ? rowHoldsValue(asked, sentence, context.header) : holdsValue(asked, sentence))) return false;
+  // The question's own figures are what it is about, not its answer (lfact round): *Combien de pots de 250 g…* is not
+  // answered by the sentence whose only figure is that `250 g`.
+  const valued = asked.type === 'amount' ? withoutDays(withoutOwnFigures(asked, sentence)) : withoutOwnFigures(asked, sentence);
+  if (!dated && !(context.header ? rowHoldsValue(asked, valued, context.header) : holdsValue(asked, valued))) return false;
   // The sentence before counts when this one continues it (`It is extended…`, `Celle-ci…`).
   const continues = ANAPHORA.test(sentence);
   const around = `${continues ? context.previous : ''}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`;
@@ -1045,7 +1100,10 @@ export function headFields(text: string): string {
       // A table of two columns is a record written as rows (lanswer round: `Invoice number | INV-2026-083315`), its
       // header row (`Item | Details`) naming the columns; a wider table's rows are no fields of the document.
       const cells = cellsOf(s);
-      if (!header && cells.length === 2 && /^\p{Lu}/u.test(cells[0]!) && cells[1]!.length > 0) out.push(`${cells[0]}: ${cells[1]}`);
+      // A first row stating a code (`Invoice number | INV-2025-0387` under an empty header row, which the sentences drop)
+      // is a field, not a header: a header names columns (lfact round).
+      const field = cells.length === 2 && /^\p{Lu}/u.test(cells[0]!) && cells[1]!.length > 0;
+      if (field && (!header || codesOf(cells[1]!).some((c) => /\p{L}/u.test(c.text) && /\d/.test(c.text)))) out.push(`${cells[0]}: ${cells[1]}`);
       header = false;
       continue;
     }

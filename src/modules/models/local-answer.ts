@@ -1,4 +1,5 @@
 import { askedOf, focusOf, headForms, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
+import { countedOf, countsThing } from '../../lib/language/counted.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
@@ -83,7 +84,12 @@ function answerText(
           .map((c) => ({ candidate: c, score: sentenceAnswers(asked, c.text, none, forms, languageOf(c.text) === asked.language) ? 1 : KEEP_RATIO / 2 }))
           .sort((a, b) => b.score - a.score)
       : [];
-  const graded = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
+  const answeringOrValued = typed.length > 0 ? typed : unranked.length > 0 ? unranked : valued.length > 0 ? valued : ranked;
+  // A count (`How many kWh of gas`, `combien de sièges`) is answered by the sentences whose figure is said of the counted
+  // thing (`4,069 kWh`, `Seats | 240`), when any is, not by one holding another figure beside the same words (lfact round).
+  const counted = asked.type === 'amount' ? countedOf(question) : null;
+  const tied = counted && answeringOrValued !== ranked ? answeringOrValued.filter((r) => countsThing(counted, r.candidate.text, r.candidate.context?.header ?? '')) : [];
+  const graded = tied.length > 0 ? tied : answeringOrValued;
   // Among sentences holding the asked type, those saying what the value is of or for (`How many kWh of gas`: the gas row,
   // not the electricity row), in the sentence or its heading, when any does (lanswer3 round).
   // A value type asked only: `How must X pay Y for the summit booking` asks a manner, which no row's thing decides.
