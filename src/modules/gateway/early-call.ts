@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { Admission } from '../usage/index.js';
 import { MeteredModel, type ModelProvider } from '../models/index.js';
-import type { GatewayAnswer, GatewayCall } from './gateway-call.js';
+import type { GatewayAnswer, GatewayCall, StartedModelCall } from './gateway-call.js';
 
 /*
  * A model call sent beside its admission (issue 28, docs/gateway.md "The model call beside its admission"): at one
@@ -58,7 +58,7 @@ type Answered = Omit<GatewayAnswer, 'proofId'>;
  * (`answer`) is kept and handed over first, in order; after that the deltas go straight through. `abort` stops the
  * upstream request (the admission refused, or the request failed before it ran).
  */
-export class EarlyCall {
+export class EarlyCall implements StartedModelCall {
   readonly run: MeteredModel;
   private readonly controller = new AbortController();
   private readonly settled: Promise<Answered>;

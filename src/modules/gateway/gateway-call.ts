@@ -2,8 +2,7 @@ import type { Agent } from '../agents/index.js';
 import type { ChatRequestInput } from '../chat/index.js';
 import type { HistoryMessage } from '../chat/index.js';
 import type { Admission } from '../usage/index.js';
-import type { EarlyCall } from './early-call.js';
-import type { ChatMessage, GenerationOptions, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/index.js';
+import type { ChatMessage, GenerationOptions, MeteredModel, ModelClass, ModelProvider, TokenUsage, ToolCall, ToolChoice, ToolDef } from '../models/index.js';
 
 /*
  * What a gateway call is, shared by the dialects, the service and the agent turn (kept apart from
@@ -54,7 +53,19 @@ export interface PreparedCall {
   /** The call's metering: its questions are held until the answer is recorded or the request ends. */
   admission: Admission;
   /** The model call, when it was sent beside the admission (early-call.ts): `runGatewayCall` takes its answer. */
-  early?: EarlyCall;
+  early?: StartedModelCall;
+}
+
+/**
+ * A model call started before its admission was decided (early-call.ts's `EarlyCall`; described here so that this
+ * file, which early-call.ts imports, does not import it back).
+ */
+export interface StartedModelCall {
+  readonly run: MeteredModel;
+  /** The answer of the admitted call; `onDelta` receives the text kept so far at once, then each delta. */
+  answer(onDelta?: (text: string) => void): Promise<Omit<GatewayAnswer, 'proofId'>>;
+  /** Stops the upstream request: its admission refused the call. */
+  abort(): void;
 }
 
 export interface GatewayAnswer {
