@@ -13,9 +13,15 @@
  *   5 000 words), inserted 20 000 at a time by INSERT ... SELECT over unnest() of the texts, the vectors
  *   computed by PostgreSQL; then QUERIES natural-language queries of 2 to 4 words each, one at a time,
  *   over HTTP (`POST /v1/knowledge/query`, topK 5) from a process of its own (bench/support/post-load.ts),
- *   and the same through the service function alone, in this process.
+ *   and the same through the service function alone, in this process. Beside them: the statements the app
+ *   sent per HTTP query and this process's CPU per HTTP query (both over the timed queries).
+ * - CHUNKS=1000 (comma-separated) searches only the sizes named; PROFILE=/tmp/k writes a .cpuprofile of the
+ *   timed HTTP queries of the first size (/tmp/k-1000.cpuprofile); KNOWLEDGE_ANSWERS_OUT=<file> writes every
+ *   HTTP answer (the fill and the queries are seeded: two runs' rankings compare answer for answer).
  */
 import { spawn } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +42,10 @@ import { createTestDatabase } from '../test/support/database.js';
 const INGEST_MB = Number(process.env.INGEST_MB ?? 4);
 const INGEST_RUNS = Number(process.env.INGEST_RUNS ?? 3);
 const QUERIES = Number(process.env.QUERIES ?? 300);
+/** Workspace sizes searched (passages), e.g. CHUNKS=1000 for the request's own cost. */
+const CHUNKS = (process.env.CHUNKS ?? '1000,100000').split(',').map(Number);
+/** PROFILE=<file>: a .cpuprofile of this process over the timed HTTP queries of the first size (`<file>` gets its size). */
+const PROFILE = process.env.PROFILE;
 
 const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, dataDir: 'memory://', drop: async () => {} } : await createTestDatabase();
 const config = loadConfig({
@@ -50,6 +60,18 @@ const config = loadConfig({
   ...(process.env.SVC_SEARCH_RANK_CANDIDATES ? { SVC_SEARCH_RANK_CANDIDATES: process.env.SVC_SEARCH_RANK_CANDIDATES } : {}),
 });
 const app = await createApp({ config, log: createLogger('silent') });
+
+// Statements sent per HTTP query: every statement the ORM driver's pg clients send (the app runs in this process),
+// counted while the timed HTTP queries run (the test/platform/rest-statements.test.ts way of counting).
+let statementsSent = 0;
+if (db.url) {
+  const driverPg = createRequire(createRequire(import.meta.url).resolve('@mikro-orm/postgresql'))('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const original = driverPg.Client.prototype.query;
+  driverPg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    statementsSent++;
+    return original.apply(this, args);
+  };
+}
 const server = await listen(app.http, 0, '127.0.0.1');
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const services = app.services;
@@ -204,8 +226,10 @@ async function postsFromChild(spec: { url: string; headers: Record<string, strin
   return { ms: r.ms, answers: r.answers ?? [] };
 }
 
-const results: { chunks: number; fillS: number; http: number[]; service: number[]; hits: number }[] = [];
-for (const chunks of [1_000, 100_000]) {
+const results: { chunks: number; fillS: number; http: number[]; service: number[]; hits: number; statements: number; cpuMs: number }[] = [];
+/** Every HTTP answer, written to KNOWLEDGE_ANSWERS_OUT when set: two runs' rankings compared (the fill and queries are seeded). */
+const answersOut: { chunks: number; answers: unknown[] }[] = [];
+for (const chunks of CHUNKS) {
   const t = await tenant(`query-${chunks}`);
   const started = performance.now();
   await fill(t.workspaceId, t.userId, chunks);
@@ -218,9 +242,25 @@ for (const chunks of [1_000, 100_000]) {
   const queries = Array.from({ length: QUERIES }, () => queryText());
   const headers = { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' };
   await postsFromChild({ url: `${base}/v1/knowledge/query`, headers, bodies: Array.from({ length: 20 }, () => ({ query: queryText() })) });
+  const sentBefore = statementsSent;
+  const profiling = PROFILE && chunks === CHUNKS[0] ? new Session() : undefined;
+  if (profiling) {
+    profiling.connect();
+    await profiling.post('Profiler.enable');
+    await profiling.post('Profiler.start');
+  }
+  const cpuBefore = process.cpuUsage();
   const answered = await postsFromChild({ url: `${base}/v1/knowledge/query`, headers, bodies: queries.map((query) => ({ query, topK: 5 })), keepAnswers: true });
+  const cpu = process.cpuUsage(cpuBefore);
+  const statements = (statementsSent - sentBefore) / QUERIES;
+  if (profiling) {
+    const { profile } = await profiling.post('Profiler.stop');
+    writeFileSync(PROFILE!.replace(/(\.cpuprofile)?$/, `-${chunks}.cpuprofile`), JSON.stringify(profile));
+    profiling.disconnect();
+  }
   http.push(...answered.ms);
   for (const a of answered.answers as { results: unknown[] }[]) hits += a.results.length;
+  answersOut.push({ chunks, answers: answered.answers });
   // The search alone, in this process (no HTTP, no client).
   for (const q of queries) {
     const ctx = createContext(services, caller);
@@ -228,7 +268,7 @@ for (const chunks of [1_000, 100_000]) {
     await searchItems(ctx, { workspaceId: t.workspaceId, query: q, topK: 5, scope: { kind: 'workspace' } });
     service.push(performance.now() - s);
   }
-  results.push({ chunks, fillS, http, service, hits: hits / QUERIES });
+  results.push({ chunks, fillS, http, service, hits: hits / QUERIES, statements, cpuMs: (cpu.user + cpu.system) / 1000 / QUERIES });
 }
 
 // ------------------------------------------------------------------------------------------ report
@@ -236,19 +276,21 @@ for (const chunks of [1_000, 100_000]) {
 const f = (n: number, d = 1) => n.toFixed(d);
 console.log(`\nKnowledge bench on ${engine}\n`);
 console.log('| Run | Document | Chunks | Facts | Ingestion time | of which parsing and extraction | Throughput | Longest event-loop stall: job | same parsing in the main thread |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 runs.forEach((r, i) =>
   console.log(
     `| ${i + 1} | ${f(r.mb, 2)} MB Markdown | ${r.chunks} | ${r.facts} | ${f(r.ms / 1000, 2)} s | ${f(r.analyseMs / 1000, 2)} s | ${f(r.mb / (r.ms / 1000), 2)} MB/s | ${f(r.jobStallMs, 0)} ms | ${f(r.inThreadStallMs, 0)} ms |`,
   ),
 );
-console.log('\n| Chunks in workspace | Bulk fill | Queries | Avg results | HTTP p50 | HTTP p99 | Search only p50 | Search only p99 |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('\n| Chunks in workspace | Bulk fill | Queries | Avg results | Statements per HTTP query | Server CPU per HTTP query | HTTP p50 | HTTP p99 | Search only p50 | Search only p99 |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
   console.log(
-    `| ${r.chunks.toLocaleString('en')} | ${f(r.fillS)} s | ${QUERIES} | ${f(r.hits)} | ${f(pct(r.http, 50), 2)} ms | ${f(pct(r.http, 99), 2)} ms | ${f(pct(r.service, 50), 2)} ms | ${f(pct(r.service, 99), 2)} ms |`,
+    `| ${r.chunks.toLocaleString('en')} | ${f(r.fillS)} s | ${QUERIES} | ${f(r.hits)} | ${db.url ? f(r.statements, 2) : 'n/a'} | ${f(r.cpuMs, 2)} ms | ${f(pct(r.http, 50), 2)} ms | ${f(pct(r.http, 99), 2)} ms | ${f(pct(r.service, 50), 2)} ms | ${f(pct(r.service, 99), 2)} ms |`,
   );
 }
+
+if (process.env.KNOWLEDGE_ANSWERS_OUT) writeFileSync(process.env.KNOWLEDGE_ANSWERS_OUT, JSON.stringify(answersOut));
 
 server.closeAllConnections();
 server.close();

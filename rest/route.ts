@@ -248,10 +248,11 @@ const credentialsFor = (def: RouteDef, req: Request): Credentials =>
  */
 export function mount(router: Router, app: Deps, def: RouteDef): void {
   const op = operationOf(def);
-  // The gateway's answers confirm the key in their admission's statement: their caller may be made from the
-  // process's memory of the key's last lookup (no statement). When the key changed since (`StaleCaller`,
-  // before anything was counted or sent), the request starts again once with a lookup, which decides it.
-  const fromMemory = op.needs.ratesWithAdmission === true && !def.admitsItself;
+  // An admitted caller may be made from the process's memory of the key's last lookup (no statement): the
+  // pipeline confirms it in the statement that counts its rates (`svc_rate_take`), or in its admission's (the
+  // gateway's answers), before anything else. When the key changed since (`StaleCaller`, before anything was
+  // counted or sent), the request starts again once with a lookup, which decides it.
+  const fromMemory = !def.admitsItself;
   register(router, def, async (req, res) => {
     const log = lazyChild(req.log, { route: op.name });
     const requestId = req.requestId;

@@ -49,8 +49,9 @@ export type Credentials = Parameters<typeof secretFromHeaders>[0] & {
 export interface AuthenticateOptions {
   /**
    * A key this process looked up before may make the caller from that lookup, without a statement
-   * (`authenticateSecret`'s `remembered`), for an operation whose admission confirms the key in its own
-   * statement (`Needs.ratesWithAdmission`); `admit` sees to it that it is confirmed before anything counts.
+   * (`authenticateSecret`'s `remembered`), for a caller that `admit` then confirms before anything counts or
+   * runs: in its admission's statement (`Needs.ratesWithAdmission`), else in the statement that counts its
+   * rates (`svc_rate_take`), else by a lookup. Never for a caller that is not admitted (`admitsItself`).
    */
   remembered?: boolean;
 }
@@ -111,11 +112,11 @@ export async function admit<C extends Principal>(app: Deps, caller: C, op: Admit
   if (caller.kind === 'anonymous' && (checks || anyCaller)) throw errors.unauthorized(AuthMessages.missing);
   // Rates counted with the admission (the gateway's answers, plain chat turns) are only decided here
   // (`deferRequestRates`), and a caller made from memory is confirmed with them (by the admission's statement,
-  // or by a lookup before a refusal that comes first); made from memory for another operation, it is confirmed at once.
+  // or by a lookup before a refusal that comes first); made from memory for another operation, it is confirmed
+  // now, before anything else, in the statement that counts its rates (`svc_rate_take`), or by a lookup.
   const deferRates = op.needs.ratesWithAdmission === true;
   const keyCheck = keyCheckOf(app, caller);
-  if (keyCheck && !deferRates) await keyCheck.confirm();
-  if (!deferRates) await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit }));
+  if (!deferRates) await withSpan('pipeline.rate_limits', { 'svc.operation': op.name }, () => enforceRequestRates(app, caller, { route: op.name, rateLimit, keyCheck }));
   const ctx = createContext(app, caller, {
     log: opts.log,
     signal: opts.signal,

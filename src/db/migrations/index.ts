@@ -35,6 +35,7 @@ import { Migration20261127053000 } from './Migration20261127053000.js';
 import { Migration20261127080000 } from './Migration20261127080000.js';
 import { Migration20261127103000 } from './Migration20261127103000.js';
 import { Migration20261127134000 } from './Migration20261127134000.js';
+import { Migration20261128020000 } from './Migration20261128020000.js';
 
 /** Every migration, in order. Passed as `migrationsList` so no file discovery is needed at run time. */
 export const migrationsList = [
@@ -75,4 +76,5 @@ export const migrationsList = [
   { name: 'Migration20261127080000', class: Migration20261127080000 },
   { name: 'Migration20261127103000', class: Migration20261127103000 },
   { name: 'Migration20261127134000', class: Migration20261127134000 },
+  { name: 'Migration20261128020000', class: Migration20261128020000 },
 ];

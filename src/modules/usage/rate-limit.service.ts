@@ -1,7 +1,9 @@
 import type { Deps, Kernel } from '../../core/deps.js';
 import type { AppConfig } from '../../config.js';
 import type { Principal } from '../../core/principal.js';
-import { sql } from '../../db/sql.js';
+import { pgArrayLiteral, preparedSql, sql } from '../../db/sql.js';
+import type { Outcome } from '../../lib/group-commit.js';
+import { StaleCaller } from '../../core/stale-caller.js';
 import { errors } from '../../errors/index.js';
 import { calendarMinute } from './periods.js';
 import { withSpan } from '../../lib/tracing.js';
@@ -112,14 +114,69 @@ async function countRates(app: Deps, rates: RequestRate[], minute: number): Prom
  * the route-level ceiling of `config.routeRates` counted in the bucket of `route` (`METHOD /path`; a
  * GraphQL field twinned to a REST route names that route, so both APIs share one count). A request
  * refused by a later limit gives back what the earlier ones counted, so a refused request consumes nothing.
+ *
+ * A caller made from memory (`keyCheck`) is confirmed before anything counts: in the same statement as its
+ * rates (`svc_rate_take`: `StaleCaller` when its key changed, nothing counted), or by a lookup when it has no
+ * rate to count. Several rates are counted in that one statement too, instead of one statement each.
  */
 export async function enforceRequestRates(
   app: Deps,
   caller: Principal,
-  opts: { route: string; rateLimit?: RouteRateName },
+  opts: { route: string; rateLimit?: RouteRateName; keyCheck?: KeyCheck },
 ): Promise<void> {
   const at = calendarMinute(app.clock.now());
-  await countRates(app, requestRatesOf(app, caller, opts, at.secondsLeft), at.minute);
+  const rates = requestRatesOf(app, caller, opts, at.secondsLeft);
+  const { keyCheck } = opts;
+  if (rates.length === 0) return keyCheck?.confirm();
+  if (!keyCheck && rates.length === 1) return countRates(app, rates, at.minute);
+  await app.usage.rateTakes.submit(rateTakeKey(at.minute, rates), { minute: at.minute, rates, key: keyCheck && { hash: keyCheck.hash, fingerprint: keyCheck.fingerprint } });
+}
+
+/** One request whose rates are counted in one statement (`svc_rate_take`), with its remembered key confirmed. */
+export interface PendingRateTake {
+  minute: number;
+  rates: RequestRate[];
+  /** The key of a caller made from memory, confirmed by the statement before anything is counted (`KeyCheck`). */
+  key?: { hash: string; fingerprint: string };
+}
+
+/** Requests share a `svc_rate_take` statement when they share a minute and their rate buckets and limits. */
+const rateTakeKey = (minute: number, rates: RequestRate[]): string => [minute, ...rates.flatMap((r) => [r.bucket, r.limit])].join('\u0000');
+
+/**
+ * Counts the rates of requests that arrived together in one statement (`svc_rate_take`, Migration20261128020000,
+ * a named prepared statement): the remembered keys confirmed first (a request whose key changed counts nothing
+ * and gets `StaleCaller`), then each bucket in order lets through as many as fit, in arrival order; a request
+ * refused by a bucket gets that bucket's 429, and what the buckets before it counted is given back. The items
+ * share their minute, buckets and limits (the group commit's key).
+ */
+export async function rateTakeBatch(kernel: Kernel, _key: string, items: PendingRateTake[]): Promise<Outcome<true>[]> {
+  const { minute, rates } = items[0];
+  const [row] = await preparedSql<{ outcome: unknown }>(
+    kernel.orm.em,
+    'select svc_rate_take($1::text[], $2, $3::int[], $4::text[], $5::text[]) as outcome',
+    [
+      pgArrayLiteral(rates.map((r) => r.bucket)),
+      minute,
+      pgArrayLiteral(rates.map((r) => r.limit)),
+      pgArrayLiteral(items.map((i) => i.key?.hash ?? null)),
+      pgArrayLiteral(items.map((i) => i.key?.fingerprint ?? null)),
+    ],
+  );
+  const outcome = pgArrayOf(row?.outcome);
+  return items.map((_, i) => {
+    const value = outcome[i];
+    if (value === null || value === undefined || value === 'NULL') return new StaleCaller();
+    const refusedBy = Number(value);
+    return refusedBy < 0 ? rates[-refusedBy - 1].refusal() : true;
+  });
+}
+
+/** A PostgreSQL array as the driver returns it: an array (pg), or its text form `{1,2}` (some drivers). */
+function pgArrayOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return value.replace(/^\{|\}$/g, '').split(',').filter((x) => x !== '');
+  return [];
 }
 
 /**
