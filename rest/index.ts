@@ -72,14 +72,16 @@ export function mountRest(server: Express, app: Deps): void {
   // either order. Nor does any layer before the JSON reader (the raw-body routers below match /engine/hooks and
   // /partner/stripe/webhook), so the gateway's routes and the agent chat's (issue 28's chat turn: the routers
   // walked before it are in the table, so a path one of them answers first walks) are answered first of all
-  // (`directRoutes`).
+  // (`directRoutes`); so are the knowledge routes (issue 28's knowledge search: `POST /v1/knowledge/query` walked
+  // every router mounted before it), with the routers walked before them (conversations, proofs, webhooks) in the table.
   const hooks = flowHooksRouter(app); // reads its raw body (the signature covers the exact bytes): before the JSON parser
   const providerHooks = partnerProviderWebhookRouter(app); // raw body: its signature covers the exact bytes
   const beforeChat = [healthRouter(app), metricsRouter(app), authRouter(app), agentsRouter(app)];
   const chat = chatRouter(app);
   const before = [...beforeChat, chat, conversationsRouter(app)];
   const gateway = gatewayRouter(app);
-  server.use(directRoutes(directTableOf([gateway, ...beforeChat, chat], [gateway, chat]), [readJson, bodyErrors, objectBody]));
+  const [proofs, webhooks, knowledge] = [proofsRouter(app), webhooksRouter(app), knowledgeRouter(app)];
+  server.use(directRoutes(directTableOf([gateway, ...before, proofs, webhooks, knowledge], [gateway, chat, knowledge]), [readJson, bodyErrors, objectBody]));
   server.use(hooks);
   server.use(providerHooks);
   server.use(readJson);
@@ -87,9 +89,9 @@ export function mountRest(server: Express, app: Deps): void {
   server.use(objectBody);
   server.use(gateway);
   for (const router of before) server.use(router);
-  server.use(proofsRouter(app));
-  server.use(webhooksRouter(app));
-  server.use(knowledgeRouter(app));
+  server.use(proofs);
+  server.use(webhooks);
+  server.use(knowledge);
   server.use(dossiersRouter(app));
   server.use(lightRouter(app));
   server.use(postesRouter(app));
