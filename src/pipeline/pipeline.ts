@@ -83,7 +83,7 @@ function principalOf(app: Deps, credentials: Credentials, opts: AuthenticateOpti
   );
 }
 
-/** The check of a caller made from memory (`AuthenticateOptions.remembered`): its admission's statement, or a lookup. */
+/** The check of a caller made from memory (`AuthenticateOptions.remembered`): its rates' or its admission's statement, or a lookup. */
 function keyCheckOf(app: Deps, caller: Principal): KeyCheck | undefined {
   const remembered = caller.kind === 'key' ? caller.remembered : undefined;
   return remembered && { ...remembered, confirm: unnamed(() => confirmRememberedKey(app.keys, remembered)) };

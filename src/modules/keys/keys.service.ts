@@ -196,7 +196,7 @@ const MAX_KEPT_RECORDS = 10_000;
  * of a gateway call's CPU): the row's `fingerprint` (an md5 of the key, user and workspace rows as text) says
  * whether anything changed, and a changed row is hydrated anew; `revoked` is read from every lookup, since an
  * ancestor's revocation is not in the key's own row. And remembered (`remembered`) for a caller whose
- * admission confirms its key in its own statement, without a lookup (`authenticateSecret`). The entities are
+ * rates' or admission's statement confirms its key, without a lookup (`authenticateSecret`). The entities are
  * read, never changed, by the use cases, as when calls share a lookup.
  */
 export class KeyRecords {
@@ -248,8 +248,8 @@ export interface RememberedKey {
  * key is in flight, each still answered by a lookup made after it arrived), so a revocation or a change takes
  * effect at the next call.
  *
- * With `remembered` (the gateway's answers, whose admission confirms the key in its statement:
- * `svc_rate_admit`), a key this process looked up before and that passed every check then makes the caller
+ * With `remembered` (every admitted REST request: the pipeline confirms the key in the statement that counts its
+ * rates, `svc_rate_take`, or its admission's, `svc_rate_admit`, or by a lookup when it counts nothing), a key this process looked up before and that passed every check then makes the caller
  * from that lookup's entities, without a statement, marked `remembered`: the admission (or a lookup before
  * any earlier refusal) confirms it, and a changed key starts the request again (`StaleCaller`). A refusal is
  * never decided from memory: a remembered record that fails a check is looked up again.

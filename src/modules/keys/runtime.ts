@@ -9,12 +9,12 @@ import { KeyRecords, lookupKeyRow, type KeyRecord, type RememberedKey } from './
  * is in flight waits for the next lookup, made after it arrived, so a revocation answered before the call was
  * sent is always seen. The lookup's row is hydrated once for all the calls that share it (issue 28: hydration
  * was 8% of a gateway call's CPU), and they share its entities; the next lookup reuses them while the key's
- * joined row is unchanged. A gateway answer may skip the lookup and be made from the last one: its
- * admission's statement confirms the key instead (`authenticateSecret`'s `remembered`).
+ * joined row is unchanged. An admitted REST request may skip the lookup and be made from the last one: the
+ * statement that counts its rates (or its admission's) confirms the key instead (`authenticateSecret`'s `remembered`).
  */
 export interface KeysRuntime {
   readonly lookups: GroupCommit<string, KeyRecord | null>;
-  /** Each key's entities, reused while its row is unchanged, and remembered for the gateway's answers (`KeyRecords`). */
+  /** Each key's entities, reused while its row is unchanged, and remembered for the REST requests' callers (`KeyRecords`). */
   readonly records: KeyRecords;
 }
 

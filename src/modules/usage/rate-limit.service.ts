@@ -181,9 +181,9 @@ function pgArrayOf(value: unknown): unknown[] {
 
 /**
  * A key caller made from the process's memory of its key's last lookup, without a statement (the keys
- * module's `remembered`), to be confirmed before anything is counted for it: by the admission's statement
- * (`svc_rate_admit` checks `hash` is still unrevoked at `fingerprint`), or by `confirm` (a lookup) before a
- * refusal that comes first. Either throws `StaleCaller` (src/core/stale-caller.ts) when the key changed.
+ * module's `remembered`), to be confirmed before anything is counted for it: by the statement that counts its
+ * rates (`svc_rate_take`) or its admission's (`svc_rate_admit`), which check `hash` is still unrevoked at
+ * `fingerprint`, or by `confirm` (a lookup) when it counts nothing, or before a refusal that comes first. Either throws `StaleCaller` (src/core/stale-caller.ts) when the key changed.
  */
 export interface KeyCheck {
   hash: string;
