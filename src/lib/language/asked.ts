@@ -84,6 +84,35 @@ export interface Asked {
    * answers another question.
    */
   purpose?: string[];
+  /**
+   * The question's frame (twelfth round, lpred; English): whether its head is its main verb, its object nouns, and whether
+   * what it asks is a payment. Read only where the head is not said (sentenceAnswers, framed): the value of the asked kind
+   * beside the question's object noun answers, whatever verb or business word the document uses for it.
+   */
+  frame?: Frame;
+}
+
+/** What a question asks besides its head (Asked.frame). */
+export interface Frame {
+  /** The head read is the question's main verb (`write to`, `pass on`, `begin work`, `look after`). */
+  verb: boolean;
+  /**
+   * The question's common nouns other than its head: not a name, a code, a figure, a word the answer type stands for or a
+   * word saying when (`request`, `subject` in *How quickly must Nettlefield pass on … a request … from a data subject*).
+   */
+  objects: string[];
+  /**
+   * The question asks a payment: its head names one (a WordNet noun sense in the possession class: *rebate*,
+   * *compensation*, *royalty*) or its main verb is a paying verb (*What does Corvane charge*). Its value is money or a share.
+   */
+  money: boolean;
+  /**
+   * The acts the question sets aside (*resolve (**not just acknowledge**) a Priority 1 incident*): verbs after *not*,
+   * *rather than*, *instead of*. A sentence saying one of them, where the head is not said, states that act's value.
+   */
+  excluded: string[];
+  /** A *how often* question asks a recurrence (*every 6 months*, *monthly*), a *how quickly* one a time limit (*within 5 days*). */
+  duration?: 'recurrence' | 'limit';
 }
 
 export interface Contrast {
@@ -312,6 +341,8 @@ interface Read {
   head: string | null;
   phrase: string[];
   modifiers: string[];
+  /** The head is the question's main verb. */
+  verb?: boolean;
 }
 const NO_HEAD: Read = { head: null, phrase: [], modifiers: [] };
 
@@ -392,7 +423,7 @@ function englishHead(question: string, type: AnswerType | null, value: ValueKind
   let k = subject.end;
   while (tokens[k] && (tokens[k]!.pos === 'AUX' || tokens[k]!.pos === 'PART' || tokens[k]!.pos === 'ADV' || skip(tokens[k]!))) k++;
   const verb = tokens[k] && tokens[k]!.pos === 'VERB' ? word(k) : null;
-  if (verb && !LIGHT_VERBS.has(verb)) return { ...NO_HEAD, head: isGeneric(verb, type, value) ? null : verb };
+  if (verb && !LIGHT_VERBS.has(verb)) return isGeneric(verb, type, value) ? NO_HEAD : { ...NO_HEAD, head: verb, verb: true };
   // `When does the training take place?`: the subject; `What must a user do?` asks no noun.
   if (/^(?:what|which)$/.test(word(at))) return NO_HEAD;
   return subject;
@@ -538,12 +569,49 @@ export function askedOf(whole: string): Asked {
   if (named) {
     read = englishHead(question, 'amount', named, skip);
     const purpose = purposeOf(question, 'amount', named, skip, read);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip), ...(purpose ? { purpose } : {}) };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip), frame: frameOf(question, 'amount', named, skip, read), ...(purpose ? { purpose } : {}) };
   }
   const kind = read.head ? null : kindOf(question, skip);
   const purpose = purposeOf(question, type, value, skip, read);
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), ...(kind ? { kind } : {}), ...(purpose ? { purpose } : {}) };
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), frame: frameOf(question, type, value, skip, read), ...(kind ? { kind } : {}), ...(purpose ? { purpose } : {}) };
 }
+
+/** Verbs that ask a payment as the main verb of a what-question (*What does Corvane charge…*). */
+const PAYING_VERBS = new Set('charge charges charged cost costs pay pays paid owe owes owed bill bills billed invoice invoices invoiced'.split(' '));
+
+/**
+ * The question's frame (Asked.frame, twelfth round): a head read as the main verb, the object nouns (every common noun of
+ * the question but the head, names, codes, figures, words the answer type stands for, units of time and words saying when), and whether
+ * a payment is asked: a head with a noun sense of the possession class among its first senses (WordNet: *rebate*,
+ * *compensation*, *royalty*, *fee*), or a what-question whose main verb is a paying verb.
+ */
+function frameOf(question: string, type: AnswerType | null, value: ValueKind | null, skip: (t: Token) => boolean, read: Read): Frame {
+  const tokens = tag(question);
+  const objects: string[] = [];
+  for (const t of tokens) {
+    const w = fold(t.value);
+    if (t.pos !== 'NOUN' || skip(t) || w === read.head || w.length < 3 || NOW.has(w) || isGeneric(w, type, value) || GENERIC.duration.has(w) || !/^\p{L}+$/u.test(w) || objects.includes(w)) continue;
+    objects.push(w);
+  }
+  const head = read.head;
+  // `What does Corvane charge…`: the paying verb after the inverted auxiliary (the tagger may read it as a noun).
+  const paying = /\b(?:what|how much) (?:does|do|did|will|would|must|should|can|could) (?:[\p{L}\p{N}&'’-]+ ){1,6}?(charge|charges|cost|costs|pay|owe|bill|invoice)\b/u.exec(fold(question).replace(/[?!.,;:]/g, ' '));
+  const pays = paying !== null && PAYING_VERBS.has(paying[1]!);
+  if (pays) objects.splice(0, objects.length, ...objects.filter((w) => w !== paying[1]));
+  const money = value === 'money' || (!read.verb && head !== null && nounClasses(head).has(LEX.possession)) || ((type === null || type === 'amount') && pays);
+  const excluded: string[] = [];
+  tokens.forEach((t, k) => {
+    const before = tokens.slice(Math.max(0, k - 3), k).map((x) => fold(x.value)).join(' ');
+    if (t.pos === 'VERB' && /\b(?:not|n't|never|than|of)(?: just| only| merely| simply)?$/.test(before) && /\b(?:not|n't|never|rather than|instead of)\b/.test(before)) excluded.push(fold(t.value));
+  });
+  const asks = fold(question);
+  const duration = /\bhow (?:often|frequently)\b|\bat what (?:interval|frequency)\b/.test(asks) ? 'recurrence' : /\bhow (?:quickly|soon|fast)\b|\bwithin (?:what|how)\b/.test(asks) ? 'limit' : null;
+  return { verb: Boolean(read.verb), objects, money, excluded, ...(type === 'duration' && duration ? { duration } : {}) };
+}
+
+/** A recurrence said (*every 6 months*, *twice a year*, *monthly*, *per year*) or a time limit (*within 5 days*, *no later than*). */
+const RECURRENCE = /\b(?:every|each|per|times|twice|once|annually|yearly|monthly|weekly|daily|hourly|quarterly|fortnightly|biannually|chaque|tous les|toutes les|par (?:an|mois|semaine|jour))\b/;
+const LIMIT = /\b(?:within|no later than|at the latest|at most|maximum|max|under|less than|before|inside|dans un delai|sous|au plus tard|au maximum|response|respond|delai|deadline|time)\b/;
 
 /**
  * What the value asked is for (Asked.purpose): on a question asking a value (a type) or a head, the nouns of the phrase
@@ -990,6 +1058,7 @@ export function sentenceAnswers(
   forms: Set<string> = headForms(asked),
   sameLanguage = true,
   evidence?: Evidence,
+  frame = false,
 ): boolean {
   // A date may be the document's own (minutes dated in their title, a section per meeting).
   const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
@@ -1005,7 +1074,9 @@ export function sentenceAnswers(
   const headRequired = sameLanguage || (asked.head !== null && translationsOf(asked.head).length > 0);
   if (headRequired && !holdsHead(asked, forms, words)) {
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
-    if (!evidence || !(holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words))) return false;
+    const byEvidence = evidence && (holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words));
+    // Or the question's frame answers (twelfth round): a value of the asked kind beside the question's object noun.
+    if (!byEvidence && !(frame && sameLanguage && framed(asked, sentence, context, words))) return false;
   }
   const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the
@@ -1038,6 +1109,56 @@ export function sentenceAnswers(
   // A question about the value now, or a former one, is answered only by a sentence saying so (WHEN).
   if (asked.when && !statesWhen(asked.when, `${sentence}\n${context.header}\n${context.section}`)) return false;
   return !sameLanguage || asked.compounds.every((c) => respectsCompound(c, words));
+}
+
+/**
+ * A share that is paid, not a threshold: a percentage of the sentence that is no figure of the question and not said
+ * after a comparison (*below 50 %*, *under 85 %*, *at least 99.9 %*), which states a condition.
+ */
+function paidShare(asked: Asked, sentence: string): boolean {
+  const figures = new Set(asked.terms.flatMap((t) => t.words));
+  for (const m of fold(sentence).matchAll(/(\p{L}+(?:\s+\p{L}+)?)?\s*(\d+(?:[.,]\d+)?)\s*(?:%|percent|per cent|pour cent)/gu)) {
+    if (figures.has(m[2]!.replace(/[.,]\d+$/, ''))) continue;
+    if (m[1] && /\b(?:below|under|above|over|than|least|most|exceeds?|falls?|drops?|reaches?|sous|dessous|dessus|moins|plus|depasse)$/.test(m[1])) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether a sentence (as a table row under its header, or alone) holds a value of the kind: a payment is money or a share. */
+function holdsFrameValue(asked: Asked, sentence: string, context: SentenceContext): boolean {
+  const holds = (a: Pick<Asked, 'type' | 'value'>) => (context.header ? rowHoldsValue(a, sentence, context.header) : holdsValue(a, sentence));
+  if (asked.frame?.money) return holds({ type: 'amount', value: 'money' }) || (holds({ type: 'amount', value: 'percentage' }) && paidShare(asked, sentence));
+  // `How often` asks a recurrence, `how quickly` a limit: said in the sentence or its table's header.
+  const said = fold(`${sentence}\n${context.header}`);
+  if (asked.frame?.duration === 'recurrence' && !RECURRENCE.test(said)) return false;
+  if (asked.frame?.duration === 'limit' && !LIMIT.test(said)) return false;
+  return asked.type !== null && holds(asked);
+}
+
+/**
+ * The question's frame answers where its head is not said (twelfth round, lpred; Asked.frame): the sentence holds a value
+ * of the asked kind (a payment: money or a share) and one of the question's object nouns is said in it or its context
+ * (its table header, record, section, document name: as the word, a stem, a synonym, a translation, a paraphrase or a
+ * derived form). A head that is the main verb (*write to*, *pass on*, *look after*) is said by its object instead. A noun
+ * head said by another word of the domain (*rebate* / *service credit*) is not required when the value's kind is narrow
+ * (a payment, a date, a duration, a person, a place, or a named kind of amount) and the sentence itself states each code
+ * and figure of the question (*85 %*, *P1*), which tie the value to the question's own case.
+ */
+function framed(asked: Asked, sentence: string, context: SentenceContext, words: string[]): boolean {
+  const f = asked.frame;
+  if (!f || f.objects.length === 0 || !asked.head) return false;
+  if (!holdsFrameValue(asked, sentence, context)) return false;
+  if (!f.objects.some((o) => holdsForm(wordForms(o), words))) return false;
+  // The act the question sets aside, said here, is what this value is of.
+  if (f.excluded.some((v) => holdsForm(wordForms(v), wordsOf(sentence)))) return false;
+  // A date is the date of an act: without the act (`pay`), the invoice's own date answers another question. A duration
+  // without the act is read only as a recurrence (*how often*) or a time limit (*how quickly*): *how long* an act takes
+  // is not how long its object lasts.
+  if (f.verb) return asked.type !== 'date' && asked.type !== 'deadline' && (asked.type !== 'duration' || f.duration !== undefined);
+  const narrow = f.money || asked.value !== null || (asked.type !== null && asked.type !== 'amount');
+  const flat = ` ${wordsOf(sentence).join(' ')} `;
+  return narrow && asked.terms.length > 0 && asked.terms.every((t) => holdsTerm(t, flat));
 }
 
 /** The question's proper adjectives (same language only) and acronyms (or their translation) are in the words. */
@@ -1201,6 +1322,7 @@ export function answeringSentences(
   p: { text: string; section?: string; sourceName?: string; document?: string },
   forms: Set<string> = headForms(asked),
   withEvidence?: { kin: Set<string> },
+  frame = false,
 ): string[] {
   const sameLanguage = languageOf(p.text) === asked.language;
   const all = wordsOf(`${p.sourceName ?? ''}\n${p.section ?? ''}\n${p.text}`);
@@ -1214,7 +1336,7 @@ export function answeringSentences(
   }
   const evidence = withEvidence ? { kin: withEvidence.kin, passageWords: all } : undefined;
   return sentencesWithContext(p)
-    .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence))
+    .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence, frame))
     .map((x) => x.sentence);
 }
 

@@ -151,7 +151,7 @@ export function clearlyFirst(found: Pick<KnowledgeUsedItem, 'similarity'>[]): bo
  * names, and one of its sentences answers what is asked (asked.ts): a value of the asked type and kind,
  * with the head of the question and its codes and figures in that sentence or its immediate context.
  */
-export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'sourceId' | 'document'>, gate: Gate, evidence = false): boolean {
+export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'sourceId' | 'document'>, gate: Gate, evidence = false, frame = false): boolean {
   // The document's head (its number, parties, period) counts for each of its passages.
   const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}${p.document ? ` \n ${p.document}` : ''}`)} `;
   const words = new Set(flat.split(' '));
@@ -166,7 +166,7 @@ export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'so
     if (!inPassage && !inDocument) return false;
   }
   // Terms all present: the first passage by a clear margin has the retrieval's evidence (asked.ts, Evidence).
-  return answeringSentences(gate.asked, p, gate.forms, evidence ? { kin: gate.kin } : undefined).length > 0;
+  return answeringSentences(gate.asked, p, gate.forms, evidence ? { kin: gate.kin } : undefined, frame).length > 0;
 }
 
 /**
@@ -181,10 +181,14 @@ function withoutTypeWords(asked: Asked, groups: TermGroup[], freq: { total: numb
   return { groups: groups.filter((_g, i) => keep[i]), freq: { total: freq.total, df: freq.df.filter((_d, i) => keep[i]) } };
 }
 
-/** The passages that can answer (answers), numbered; the first found has the retrieval's evidence when clearlyFirst and covering EVIDENCE_COVERAGE. */
-function answering(found: Passage[], gate: Gate, groups: TermGroup[], freq: { total: number; df: number[] }): Passage[] {
+/**
+ * The passages that can answer (answers), numbered; the first found has the retrieval's evidence when clearlyFirst and
+ * covering EVIDENCE_COVERAGE. With `frame` (twelfth round), a sentence may answer by the question's frame where its head
+ * is not said (asked.ts, framed): read only when no passage answers otherwise.
+ */
+function answering(found: Passage[], gate: Gate, groups: TermGroup[], freq: { total: number; df: number[] }, frame = false): Passage[] {
   const evidence = clearlyFirst(found) && coverageOf(groups, freq, found.slice(0, 1)).coverage >= EVIDENCE_COVERAGE;
-  return found.filter((p, i) => answers(p, gate, evidence && i === 0)).map((p, i) => ({ ...p, ref: i + 1 }));
+  return found.filter((p, i) => answers(p, gate, evidence && i === 0, frame)).map((p, i) => ({ ...p, ref: i + 1 }));
 }
 
 /** At most this many paraphrases of the head added to the second search. */
@@ -231,6 +235,11 @@ export async function searchForQuestion(
     const seen = new Set(again.map((p) => p.chunkId));
     found = [...again, ...first.filter((p) => !seen.has(p.chunkId))];
     passages = answering(again, gate, groups, freq);
+  }
+  // Still none: the question's frame (asked.ts, framed) on the passages its own words found.
+  if (passages.length === 0 && gate.asked.frame) {
+    passages = answering(first, gate, groups, freq, true);
+    if (passages.length > 0) found = first;
   }
   return {
     searched: {

@@ -67,7 +67,13 @@ function answerText(
   // A which-question asking no head (`Which electricity tariff is the bakery on?`) is answered by a sentence naming the
   // kind of thing asked (`Tariff | Business Fix 24`), not by the one sharing most of its other words (the customer's name).
   const naming = (c: Candidate) => c.source !== 'persona' && saysWord(asked.kind!, `${c.text}\n${c.context?.header ?? ''}`);
-  const typed = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : asked.kind ? ranked.filter((r) => naming(r.candidate)) : ranked;
+  const strict = asked.type || asked.head ? ranked.filter((r) => answering(r.candidate)) : asked.kind ? ranked.filter((r) => naming(r.candidate)) : ranked;
+  // No sentence in the question's language says the head beside the value (one in the other language needs no head, and
+  // a table row of place names may read as French): the sentences answering by the question's frame too, in the
+  // ranking's order (twelfth round, asked.ts: framed).
+  const sameLanguage = (c: Candidate) => languageOf(`${c.context?.previous ?? ''} ${c.text}`) === asked.language;
+  const byFrame = (c: Candidate) => c.source !== 'persona' && sentenceAnswers(asked, c.text, c.context ?? none, forms, sameLanguage(c), undefined, true);
+  const typed = asked.head && asked.frame && !strict.some((r) => sameLanguage(r.candidate)) ? ranked.filter((r) => byFrame(r.candidate)) : strict;
   // Graded: without a sentence saying the head beside the value, one holding the value (and the codes) beside
   // the question's other words, before any sentence at all (the gate let the passage through on its evidence).
   const valueOnly = { ...asked, head: null };
