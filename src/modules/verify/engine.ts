@@ -199,6 +199,9 @@ const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?m
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
 
 /** Determiners between a support verb and its object (`carry out an inspection`, `make their payment`). */
+/** Twelfth round (vguard): clause boundaries between a reversing verb and the claim's anchor (`and`, `but`, a comma not in a figure). */
+const REVERSAL_CUT = /[;()|]|[,:](?!\d)|\b(?:and|but|or|while|whereas|although|though|because|unless|then|et|mais|ou|puis|tandis|alors|car|sauf|donc)\b/iu;
+
 /** Auxiliaries and modals (English, French), folded: no event of their own (predicate.ts). */
 const AUXILIARIES = new Set([
   'be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', 'has', 'have', 'had', 'having', 'do', 'does', 'did', 'will', 'would', 'shall',
@@ -2402,6 +2405,7 @@ export class Verifier {
 
   private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
+    if (this.reversedBy(claim, s)) return { ...none, reason: 'reversing-verb' };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
     if (claimLabels.length > 0) {
       const f = this.facts(s);
@@ -2515,6 +2519,51 @@ export class Verifier {
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !ownContext.has(a))) return false;
     if (!this.namesInRole(claim, s)) return false;
     return this.supportStands(claim, s) === null;
+  }
+
+  /**
+   * Twelfth round (vguard): a verb of the sentence that undoes or changes a fact (predicate.ts `reversing`: `cancelled`,
+   * `rejected`, `postponed`, `reduced`; `annulé`, `résilié`, `reporté`) that the claim does not share (as itself, another form,
+   * a synonym or a translation): the sentence states that event, not the claim's, whatever its date or amount (`The Orwell
+   * contract was cancelled on 4 February 2026` is no `… was signed on 4 February 2026`). Not for a claim negating its own
+   * verb. Read only where a support would stand.
+   */
+  private reversedBy(claim: Claim, s: Sentence): boolean {
+    // A claim denying its own verb (`ne rompt pas la convention`) states no event a reversal could undo: the sentence's
+    // `suspend le stage sans le rompre` agrees with it.
+    if (claim.mainVerb && claim.negated.has(claim.mainVerb) && !claim.affirmed.has(claim.mainVerb)) return false;
+    // A claim stating a change of an amount itself (`dropped by 30 %`) is said by another verb of change (`reduced … by 30 %`);
+    // a change the other way is an antonym, read by the other rules.
+    if (claim.quantities.length > 0 && [...claim.verbs].some((v) => (claim.surface.get(v) ?? []).some(reversing))) return false;
+    const text = s.seg.text;
+    // Where the sentence states the claim's anchors: its equal dates and amounts, else its names, else the whole sentence.
+    const ds = claim.dates.length > 0 ? this.datesIn(s) : [];
+    const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
+    let anchors: Span[] = [
+      ...ds.filter((d) => claim.dates.some((c) => datesAgree(c.fact, d.fact))).map((d) => d.fact),
+      ...qs.filter((q) => claim.quantities.some((c) => amountsEqual(c.fact, q.fact))).map((q) => q.fact),
+    ];
+    if (anchors.length === 0) {
+      const lower = text.toLowerCase();
+      anchors = claim.entities.map((e) => ({ start: lower.indexOf(e.text.toLowerCase()), end: lower.indexOf(e.text.toLowerCase()) + e.text.length })).filter((a) => a.start >= 0);
+    }
+    if (anchors.length === 0) anchors = [{ start: 0, end: text.length }];
+    // The verb is said of an anchor where no clause boundary stands between them (`starts in September 2025 and should end
+    // in 2027`: the end is another event's).
+    const linked = (t: { start: number; end: number }) =>
+      anchors.some((a) => (t.start >= a.start && t.end <= a.end) || !REVERSAL_CUT.test(t.end <= a.start ? text.slice(t.end, a.start) : text.slice(a.end, t.start)));
+    const { tokens } = readClaim(text, this.language);
+    const across = this.acrossLanguages();
+    return tokens.some((t, i) => {
+      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))) return false;
+      const folded = fold(t.value);
+      // `report` is the French `reporter` (to postpone); in English it states a fact (`must report a leak`).
+      if (!reversing(folded) || (this.language !== 'fr' && folded.startsWith('report'))) return false;
+      const stem = this.stemOf(folded);
+      if (stem === '' || claim.stems.includes(stem)) return false;
+      if (claim.stems.some((c) => this.alternativesOf(claim, c).includes(stem) || (across && this.translationsOf(claim, c).includes(stem)))) return false;
+      return linked(t);
+    });
   }
 
   /** Twelfth round (vpred): the sentence's verbs that are none of the claim's words, no support verb and no auxiliary (predicate.ts). */

@@ -61,7 +61,7 @@ export interface FrameAlignment {
  * society rejected the £3,450 budget` against `The meeting set the budget at £3,450`). Folded prefixes, English and French.
  */
 const REVERSING =
-  /^(?:reject|refus|declin|deni|deny|cancel|postpon|defer|delay|withdr|revok|suspend|terminat|revers|annul|overturn|abandon|drop|dismiss|reduc|cut|rais|increas|lower|decreas|replac|end|stop|halt|rejet|annul|report|retir|resili|abandonn|suspend|supprim|diminu|augment|baiss|remplac|arret|interromp|ajourn|revoqu)/;
+  /^(?:reject|refus|declin|deni|deny|cancel|postpon|defer|delay|withdr|revok|suspend|terminat|revers|annul|overturn|abandon|drop|dismiss|reduc|cut|rais|increas|lower|decreas|replac|end|stop|halt|rejet|annul|report|retir|resili|abandonn|suspend|supprim|diminu|redui|augment|baiss|remplac|arret|interromp|ajourn|revoqu)/;
 
 /** Whether a folded written form of a verb undoes or changes a fact (REVERSING) or means a negation. */
 export const reversing = (folded: string): boolean => REVERSING.test(folded) || isNegativeMeaning(folded);
