@@ -199,6 +199,13 @@ const UPPER_AFTER = /^\s*(?:maximum|max\b|or\s+less|or\s+fewer|at\s+(?:the\s+)?m
 const LOWER_AFTER = /^\s*(?:minimum|min\b|or\s+more|at\s+least|onwards|au\s+moins|au\s+minimum|ou\s+plus|et\s+plus)/iu;
 
 /** Determiners between a support verb and its object (`carry out an inspection`, `make their payment`). */
+/**
+ * Thirteenth round (vprec5): a past participle straight after a field's colon (`Contrat Orwell : résilié le 4 février 2026`,
+ * `Status: Cancelled`) is the verb of a record's line, whatever the tagger calls it (a capital after `:` reads as a name).
+ */
+const fieldParticiple = (word: string, previous: string | undefined, language: string): boolean =>
+  previous === ':' && (language === 'fr' ? /(?:é|ée|és|ées|i|ie|is|ies|u|ue|us|ues|it|ite|its|ites)$/iu : /(?:ed|en)$/iu).test(word);
+
 /** Twelfth round (vguard): clause boundaries between a reversing verb and the claim's anchor (`and`, `but`, a comma not in a figure). */
 const REVERSAL_CUT = /[;()|]|[,:](?!\d)|\b(?:and|but|or|while|whereas|although|though|because|unless|then|et|mais|ou|puis|tandis|alors|car|sauf|donc)\b/iu;
 
@@ -837,6 +844,8 @@ export class Verifier {
   private readonly passageWords: Set<string>[] = [];
   /** Eleventh round (vprec4): the labels of each passage (attribution.ts), read on first need. */
   private readonly passageLabels: Label[][] = [];
+  /** Thirteenth round (vprec5): the dates of each passage's head (source name and first 400 characters), memoised. */
+  private readonly passageHeadDates: DateSpan[][] = [];
   private readonly contextLabelsMemo = new Map<string, Label[]>();
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
@@ -2406,6 +2415,7 @@ export class Verifier {
   private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
     if (this.reversedBy(claim, s)) return { ...none, reason: 'reversing-verb' };
+    if (this.dateOnlyCoarser(claim, s)) return { ...none, reason: 'date-coarser' };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
     if (claimLabels.length > 0) {
       const f = this.facts(s);
@@ -2522,6 +2532,26 @@ export class Verifier {
   }
 
   /**
+   * Thirteenth round (vprec5): a claim's day or month stated only by a coarser date of the sentence and its context (a year:
+   * a heading's or title's `Price List 2025`, a range's `de 2024 à 2026`) is not said: the year holds the claim's day, it does
+   * not state it (`valid until 30 June 2025` is no reading of `## Price List 2025`). Only where some date agrees and none of
+   * the agreeing ones (in the sentence, its context or the document's head) lies within the claim's; yearless days are left
+   * to the rules that read them.
+   */
+  private dateOnlyCoarser(claim: Claim, s: Sentence): boolean {
+    if (claim.dates.length === 0) return false;
+    // The document's head (its name, title and first lines: `# Minutes of 3 March 2025`) may state the day for the whole text.
+    const p = this.passages[s.passage]!;
+    const head = (this.passageHeadDates[s.passage] ??= dates(`${p.source}\n${p.content.slice(0, 400)}`));
+    const found = [...this.datesIn(s).map((d) => d.fact), ...this.contextFacts(s).dates, ...head];
+    return claim.dates.some((c) => {
+      if (c.fact.yearless || c.fact.granularity === 'year') return false;
+      const agreeing = found.filter((d) => datesAgree(c.fact, d));
+      return agreeing.length > 0 && agreeing.every((d) => !d.yearless && !(d.from >= c.fact.from && d.to <= c.fact.to));
+    });
+  }
+
+  /**
    * Twelfth round (vguard): a verb of the sentence that undoes or changes a fact (predicate.ts `reversing`: `cancelled`,
    * `rejected`, `postponed`, `reduced`; `annulé`, `résilié`, `reporté`) that the claim does not share (as itself, another form,
    * a synonym or a translation): the sentence states that event, not the claim's, whatever its date or amount (`The Orwell
@@ -2555,7 +2585,7 @@ export class Verifier {
     const { tokens } = readClaim(text, this.language);
     const across = this.acrossLanguages();
     return tokens.some((t, i) => {
-      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))) return false;
+      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')) || fieldParticiple(t.value, tokens[i - 1]?.value, this.language))) return false;
       const folded = fold(t.value);
       // `report` is the French `reporter` (to postpone); in English it states a fact (`must report a leak`).
       if (!reversing(folded) || (this.language !== 'fr' && folded.startsWith('report'))) return false;
