@@ -23,6 +23,15 @@ describe('supported precision (thirteenth round, vprec5)', () => {
       const doc = '# Contrat Orwell\n\nLe contrat est conclu pour trois récoltes consécutives, de 2024 à 2026 inclus.';
       expect(await verdict('Le contrat Orwell a été signé le 12 mars 2024.', doc)).not.toBe('supported');
     });
+    it('a section heading’s year does not give the day the claim names, nor its month', async () => {
+      const minutes = '# Orwell board minutes\n\n## Decisions 2025\n\nThe Orwell board approved the new roof.';
+      expect(await verdict('The Orwell board approved the new roof on 3 March 2025.', minutes)).not.toBe('supported');
+      expect(await verdict('The Orwell library opens in March 2025.', '# Orwell library\n\nThe Orwell library opens in 2025.')).not.toBe('supported');
+    });
+    it('a day stated in the document’s title still grounds a sentence under a year heading', async () => {
+      const minutes = '# Orwell board minutes, 3 March 2025\n\n## Decisions 2025\n\nThe Orwell board approved the new roof.';
+      expect(await verdict('The Orwell board approved the new roof on 3 March 2025.', minutes)).toBe('supported');
+    });
     it('the same day, or a claim of the year only, is still supported', async () => {
       expect(await verdict('The Orwell contract was signed on 4 February 2026.', 'The Orwell contract was signed on 4 February 2026.')).toBe('supported');
       expect(await verdict('The Orwell contract was signed in 2026.', 'The Orwell contract was signed on 4 February 2026.')).toBe('supported');
