@@ -90,6 +90,14 @@ export interface Asked {
    * beside the question's object noun answers, whatever verb or business word the document uses for it.
    */
   frame?: Frame;
+  /**
+   * The thing the head is of (thirteenth round, lfact2): the noun right after the head and *of* / *de* (*la location
+   * d'une **corde***, *the price of a **harness***). A list of labelled values (*chaussons CHF 6.–, baudrier CHF 4.–*)
+   * answers with the value whose label says it.
+   */
+  of?: string;
+  /** The question's numbered things (*CANSail 5*–6, *Room 12*): a sentence numbering the same word otherwise is about another. */
+  numbered?: [string, string][];
 }
 
 /** What a question asks besides its head (Asked.frame). */
@@ -545,6 +553,13 @@ const ASKED_CHARS = 1_000;
 
 /** What a question asks (see the module comment). */
 export function askedOf(whole: string): Asked {
+  const asked = askedOfWhole(whole);
+  const of = asked.head ? ofHead(whole, asked.head) : null;
+  const numbered = numberedOf(whole.slice(0, ASKED_CHARS));
+  return of || numbered.length > 0 ? { ...asked, ...(of ? { of } : {}), ...(numbered.length > 0 ? { numbered } : {}) } : asked;
+}
+
+function askedOfWhole(whole: string): Asked {
   const question = whole.length > ASKED_CHARS ? whole.slice(0, ASKED_CHARS) : whole;
   const language = languageOf(question);
   const type = answerTypeOf(question);
@@ -1008,6 +1023,99 @@ export function withoutOwnFigures(asked: Pick<Asked, 'terms'>, sentence: string)
   return out;
 }
 
+/** The lower-case noun right after the head and *of* / *de* and an article (*location d'une corde*: `corde`). */
+function ofHead(question: string, head: string): string | null {
+  const ws = question.match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (let i = 0; i + 2 < ws.length; i++) {
+    if (fold(ws[i]!) !== head || !/^(?:of|de|du|des|d)$/i.test(ws[i + 1]!)) continue;
+    let k = i + 2;
+    if (/^(?:the|a|an|un|une|le|la|les|l)$/i.test(ws[k]!)) k++;
+    const w = ws[k];
+    return w && /^\p{Ll}{3,}$/u.test(w) ? fold(w) : null;
+  }
+  return null;
+}
+
+/** A code naming a thing (`CN-2025-0041`, `INV-2025-0352`): letters and digits, not a bare figure. */
+const namingCodesOf = (text: string): Entity[] => codesOf(text).filter((c) => /\p{L}/u.test(c.text) && /\d/.test(c.text));
+
+/**
+ * The sentence without the values said of another thing than the question's coded one (thirteenth round, lfact2): when
+ * the question names a code (*invoice INV-2025-0352*), a value in the parenthesis right after another code (*Credit note
+ * CN-2025-0041 (£38.00)*) is that code's value, and when the sentence opens on another code before the question's (its
+ * subject), every value before the question's code is said of that subject: *Credit note CN-2025-0041 (£38.00) relates
+ * to 4 sensor brackets from invoice INV-2025-0352* states no amount of the invoice.
+ */
+export function withoutOthersValues(asked: Pick<Asked, 'terms'>, sentence: string): string {
+  const own = asked.terms.filter((t) => /\p{L}/u.test(t.text) && /\d/.test(t.text));
+  if (own.length === 0) return sentence;
+  const codes = namingCodesOf(sentence);
+  const isOwn = (c: Entity) => own.some((t) => t.words.join(' ') === c.words.join(' ') || t.words.join('') === c.words.join(''));
+  const others = codes.filter((c) => !isOwn(c));
+  if (others.length === 0) return sentence;
+  let out = sentence;
+  const blank = (from: number, to: number) => (out = out.slice(0, from) + ' '.repeat(to - from) + out.slice(to));
+  // The value's own phrase: the parenthesis right after another code.
+  for (const c of others) {
+    const m = /^\s*\(([^()]*)\)/.exec(sentence.slice(c.end));
+    if (m) blank(c.end, c.end + m[0].length);
+  }
+  // The clause's subject: the sentence opens on another code, the question's comes later.
+  const first = codes[0]!;
+  const ownAt = codes.find(isOwn);
+  if (!isOwn(first) && ownAt) blank(0, ownAt.start);
+  return out;
+}
+
+/**
+ * The sentence without the values of a list whose labels do not say the thing asked (thirteenth round, lfact2): in a list
+ * of labelled values (*Location : chaussons CHF 6.–, baudrier CHF 4.–, système d'assurage CHF 3.–*), a value's own phrase
+ * is its item's label. When the question asks the head of a thing (*la location d'une **corde***), the items whose label
+ * says that thing keep their values and the others lose theirs; when no label and nothing else in the sentence says it,
+ * the list holds no value of it.
+ */
+export function withoutOtherItems(asked: Pick<Asked, 'type' | 'value' | 'of'>, sentence: string): string {
+  if (!asked.of || !asked.type) return sentence;
+  const colon = sentence.search(/:\s/);
+  const start = colon < 0 ? 0 : colon + 1;
+  const items: { from: number; to: number; label: string }[] = [];
+  const re = /[^,;]+(?:[,;](?!\s)[^,;]*)*/g;
+  const rest = sentence.slice(start);
+  for (let m = re.exec(rest); m; m = re.exec(rest)) {
+    const text = m[0];
+    if (!holdsValue(asked, text)) continue;
+    const label = /^[^\d€£$]*/u.exec(text)![0];
+    if (!/\p{L}{3,}/u.test(label)) return sentence;
+    items.push({ from: start + m.index, to: start + m.index + text.length, label });
+  }
+  if (items.length < 2) return sentence;
+  const saying = items.filter((it) => saysWord(asked.of!, it.label));
+  if (saying.length === 0 && saysWord(asked.of, sentence)) return sentence;
+  let out = sentence;
+  for (const it of items) if (!saying.includes(it)) out = out.slice(0, it.from) + ' '.repeat(it.to - it.from) + out.slice(it.to);
+  return out;
+}
+
+/** A name's number in a text: a capitalised word, not opening it, and the figure right after it (`CANSail 5–6`, `Room 12`). */
+const NAMED_NUMBER = /(?<=[^\s.!?]\s+)(\p{Lu}\p{L}+)\s+(\d+)(?![\d.,:]\d)/gu;
+
+/** The question's numbered things (Asked.numbered): each capitalised word, not a month, and its figure. */
+function numberedOf(question: string): [string, string][] {
+  return [...question.matchAll(NAMED_NUMBER)].filter((m) => monthsOf(m[1]!).size === 0).map((m) => [m[1]!, m[2]!]);
+}
+
+/**
+ * Whether a sentence (with its context) leaves the question's numbered thing unsaid (thirteenth round, lfact2): the question
+ * names *CANSail **5**–6*; a row whose own phrase is *CANSail 1–2*, or *Coastal Navigation*, is about another course, even
+ * where a `5` and a `6` are said elsewhere in it (*Aug 5–8*, *6 Tuesday evenings*). The word and its figure are said
+ * together in the sentence, its table header, record, section, document name or head.
+ */
+export function missesNumbered(asked: Pick<Asked, 'numbered'>, sentence: string, context: SentenceContext): boolean {
+  if (!asked.numbered) return false;
+  const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
+  return asked.numbered.some(([word, figure]) => !near.includes(` ${fold(word)} ${figure} `));
+}
+
 const MONTH = '(?:jan(?:uary|vier)?|f[eé]v(?:rier)?|feb(?:ruary)?|mar(?:ch|s)?|apr(?:il)?|avr(?:il)?|mai|june?|juin|july?|juil(?:let)?|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember|embre)?)?|oct(?:ober|obre)?|nov(?:ember|embre)?|dec(?:ember)?|d[eé]c(?:embre)?)\\.?';
 /**
  * A day or a month of a year as written (`12 juin 2025`, `3rd April`, `October 2026`, `2025-04-18`, `18/04/2025`); May
@@ -1064,8 +1172,12 @@ export function sentenceAnswers(
   const dated = (asked.type === 'date' || asked.type === 'deadline') && holdsValue(asked, `${context.section}\n${context.sourceName}`);
   // The question's own figures are what it is about, not its answer (lfact round): *Combien de pots de 250 g…* is not
   // answered by the sentence whose only figure is that `250 g`.
-  const valued = asked.type === 'amount' ? withoutDays(withoutOwnFigures(asked, sentence)) : withoutOwnFigures(asked, sentence);
+  const own = withoutOtherItems(asked, withoutOthersValues(asked, withoutOwnFigures(asked, sentence)));
+  const valued = asked.type === 'amount' ? withoutDays(own) : own;
   if (!dated && !(context.header ? rowHoldsValue(asked, valued, context.header) : holdsValue(asked, valued))) return false;
+  // A row or sentence not numbering the question's thing as it does (*CANSail 1–2* for *CANSail 5–6*) is about another one;
+  // a passage in the other language may number it under a translated word.
+  if (sameLanguage && missesNumbered(asked, sentence, context)) return false;
   // The sentence before counts when this one continues it (`It is extended…`, `Celle-ci…`).
   const continues = ANAPHORA.test(sentence);
   const around = `${continues ? context.previous : ''}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}`;
