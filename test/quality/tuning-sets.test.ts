@@ -22,8 +22,10 @@ const FLOORS: Record<string, { accuracy: number; supportedPrecision: number; con
   // Ninth round (vrecall, the same fact in other forms): tuning-3 65.2 %, others unchanged.
   // Eighth round (multi-word paraphrase): tuning-4 62.0 %, tuning half 81.5 %.
   // Tenth round (vrecall2, fields and units): tuning-4 63.0 %, others unchanged, precisions 1.000.
-  'tuning-2': { accuracy: 0.62, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
-  'tuning-3': { accuracy: 0.6, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
+  // Twelfth and thirteenth rounds (structure: contradictions and support by predicate), main a0e5b31: tuning-2 71.7 %,
+  // tuning-3 67.4 %, tuning-4 63.0 %, all precisions 1.000.
+  'tuning-2': { accuracy: 0.66, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
+  'tuning-3': { accuracy: 0.62, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
   'tuning-4': { accuracy: 0.58, supportedPrecision: 0.95, contradictedPrecision: 0.95 },
 };
 
@@ -43,11 +45,13 @@ const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFac
   // 83.3 / 75.7 %, tuning-4 77.1 / 94.4 / 91.9 % (docs/quality.md).
   // Eighth round (tables, a document's head): tuning-2 75.0 / 88.9 / 88.9 %.
   // Ninth round (lanswer: names with a function word inside, sole codes, record tables): tuning-2 77.1 / 88.9 / 86.5 %.
-  'tuning-2': { answered: 0.72, refused: 0.83, rightFact: 0.83 },
+  // Twelfth and thirteenth rounds (light's gate by the question's frame, English and French; a value's own phrase),
+  // main a0e5b31: tuning-2 81.3 / 88.9 / 89.7 %, tuning-3 85.4 / 83.3 / 85.4 %, tuning-4 89.6 / 94.4 / 93.0 %.
+  'tuning-2': { answered: 0.76, refused: 0.83, rightFact: 0.84 },
   // Eighth round (prose: French heads, the built-in model's answering sentence): tuning-3 79.2 / 83.3 / 78.9 %, tuning-4
   // 81.3 / 94.4 / 92.3 %; with the tables round: tuning-3 79.2 / 83.3 / 81.6 %.
-  'tuning-3': { answered: 0.74, refused: 0.78, rightFact: 0.76 },
-  'tuning-4': { answered: 0.76, refused: 0.89, rightFact: 0.87 },
+  'tuning-3': { answered: 0.8, refused: 0.78, rightFact: 0.8 },
+  'tuning-4': { answered: 0.84, refused: 0.89, rightFact: 0.88 },
 };
 
 /**
@@ -55,7 +59,8 @@ const LIGHT_FLOORS: Record<string, { answered: number; refused: number; rightFac
  * reordered by the query words each covers, names counted for their whole document): tuning-2 89.6 %, tuning-3 97.9 %,
  * tuning-4 97.9 % (75.0, 91.7 and 95.8 % before it).
  */
-const RECALL_FLOORS: Record<string, number> = { 'tuning-2': 0.84, 'tuning-3': 0.92, 'tuning-4': 0.92 };
+// Thirteenth round (main a0e5b31): tuning-2 95.8 %, tuning-3 97.9 %, tuning-4 100.0 %.
+const RECALL_FLOORS: Record<string, number> = { 'tuning-2': 0.9, 'tuning-3': 0.92, 'tuning-4': 0.95 };
 
 let t: TestApp;
 let client: { baseUrl: string; key: string };
