@@ -1766,6 +1766,11 @@ export class Verifier {
     const foreignCode = unnamed((id: number) => codesOf(this.sentences[id]!.seg.text).some((c) => !claim.entities.some((e) => e.kind === 'code' && e.words.join(' ') === c.words.join(' '))));
     if (best?.rule === 'dates' && best.verdict === 'contradicted' && support?.rule === 'dates' && !foreignCode(support.id)) best = support;
     if (best?.rule === 'entities' && support && (support.own ?? 0) >= SUPPORT_OVER_NAME * best.score) best = support;
+    // Fourteenth round (vcontra5): an amount conflict where another candidate states the claim's amount itself, said of the
+    // claim's subject at least as much as the conflicting one (`| Entrée adulte | 4,20 € | 5,80 € |` against `| Carte 10 entrées
+    // adulte | 36,00 € | 50,00 € |`; the rate card's `CHF 138` against the deposit's `CHF 300 per standard … set`): the other
+    // amount is another line's or another thing's, not the claim's given another value.
+    if (best?.verdict === 'contradicted' && best.rule === 'numbers' && this.amountStatedElsewhere(claim, best.id, read, foreignCode)) best = support;
     // Sixth round (support): the next best-covered candidate is read when the best one's anchors do not all agree (the
     // penalty per day of the contract against the penalty the minutes say was kept).
     graded.sort((a, b) => b.coverage - a.coverage || a.id - b.id);
@@ -1787,6 +1792,32 @@ export class Verifier {
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
+  }
+
+  /**
+   * Fourteenth round (vcontra5): whether a candidate other than `conflict` states the claim's conflicting amount itself about
+   * the claim's subject, so the conflicting amount is another line's or another thing's. The other candidate must be as much
+   * about the claim as the conflicting one on every count: its amount as much about the claim's (about score, at the subject
+   * threshold), the claim as well covered (`full`), every word of the claim the conflicting sentence holds held there too (the
+   * claim's `M3`, `Antwerp`: the equal amount is then another milestone's, another lane's), no code the claim does not name
+   * (`La facture précédente FA-2025-087 … 640,00 €`), and no date in the claim (the equal amount may be another period's).
+   */
+  private amountStatedElsewhere(claim: Claim, conflict: number, read: { id: number; held: Cover }[], foreignCode: (id: number) => boolean): boolean {
+    if (claim.dates.length > 0) return false;
+    const rival = this.sentences[conflict]!;
+    const rivalFacts = this.quantitiesIn(rival);
+    const rivalFull = read.find((r) => r.id === conflict)?.held.full ?? 1;
+    const claimStems = [...claim.stems, ...claim.entities.flatMap((e) => e.words.map((w) => this.stemOf(w)))].filter((st) => st !== '' && rival.stems.has(st));
+    return claim.quantities.some((c) => {
+      if (rivalFacts.some((p) => amountsEqual(c.fact, p.fact))) return false;
+      const against = Math.max(0, ...rivalFacts.filter((p) => amountsComparable(c.fact, p.fact)).map((p) => this.aboutScore(c, p, claim)));
+      return read.some(({ id, held }) => {
+        if (id === conflict || held.full < rivalFull) return false;
+        const s = this.sentences[id]!;
+        if (!claimStems.every((st) => s.stems.has(st)) || foreignCode(id)) return false;
+        return this.quantitiesIn(s).some((p) => amountsEqual(c.fact, p.fact) && this.aboutScore(c, p, claim) >= Math.max(THRESHOLDS.subject, against));
+      });
+    });
   }
 
   private evidence(id: number, score: number): Evidence {
@@ -2799,6 +2830,10 @@ export class Verifier {
       .filter((p) => !p.fact.words.every((w) => claim.surface.has(this.stemOf(w))))
       // Sixth round: the party a name acts for (`Pour le Client : Élodie Mercier`) is a role the claim's party may hold, not another name.
       .filter((p) => !this.rolesIn(s).some((r) => p.fact.start >= r.partySpan.start && p.fact.end <= r.partySpan.end))
+      // Fourteenth round (vcontra5): a record field's label names the field, not a value of it (`Attn: Oliver Pryce, Finance
+      // Controller`, `**Incoterm:** FOB Ningbo`): the tagger's name there is the label's capital, never one standing in for the
+      // claim's. (A name there with one word changed is still the claim's name replaced: `Fiona Blake: approved`.)
+      .filter((p) => !(this.inFieldLabel(s, p.fact) && !oneNameWordChanged(absent.words, p.fact.words)))
       .map((p) => ({ p, about: this.aboutScore(c, p, claim) }))
       .sort((a, b) => b.about - a.about);
     // Twelfth round: the missing name with one word changed is the one in its slot, before a title or team beside it
@@ -2808,6 +2843,12 @@ export class Verifier {
     if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return null;
     if (changed.length === 1) return top.p.fact;
     return candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS) ? null : top.p.fact;
+  }
+
+  /** Whether a name of the sentence stands in the label of a record field (`Label: value`, before its colon). */
+  private inFieldLabel(s: Sentence, e: Entity): boolean {
+    const m = RECORD_FIELD.exec(s.seg.text);
+    return m !== null && e.end <= m.index + m[0].length && s.seg.text.slice(e.end, m.index + m[0].length).includes(':');
   }
 
   /**

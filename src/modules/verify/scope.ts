@@ -49,7 +49,11 @@ const AUXILIARIES = new Set([
 
 /** Negations that negate a verb (their reach ends at the next predicate) and those that open a noun phrase. */
 const VERBAL = new Set(['not', 'never', 'cannot', 'ne', 'n', 'nullement', 'jamais']);
-const NOMINAL = new Set(['no', 'none', 'nobody', 'nothing', 'neither', 'nor', 'without', 'aucun', 'aucune', 'rien', 'sans', 'ni', 'non', 'personne']);
+// Fourteenth round (vcontra5): `personne` is no negation by itself: it is the noun `person` (`95 € par personne`), a negation only
+// as the subject of `ne` (`Personne n'est admis`, below); `ne … personne` is `ne`'s. `non` is a prefix (below).
+const NOMINAL = new Set(['no', 'none', 'nobody', 'nothing', 'neither', 'nor', 'without', 'aucun', 'aucune', 'rien', 'sans', 'ni']);
+/** Negative quantifiers that may stand as a verb's object (`costs nothing`, `pays no fee`). */
+const OBJECT_NEGATIONS = new Set(['no', 'none', 'nothing', 'aucun', 'aucune', 'rien']);
 /**
  * Prepositions of absence: they negate their own object only (`notify the Controller without undue delay and in any
  * case within 36 hours`: the notifying is affirmed), not the clause before them nor another complement after a
@@ -96,10 +100,20 @@ export function scopedWords(text: string): ScopedWord[] {
     if (BOUNDARY_WORDS.has(w)) return true;
     return verbal && held > 0 && AUXILIARIES.has(w);
   });
+  // Words a verbal negation reaches: one a preposition of absence reaches too is negated twice (below).
+  const verbalReach = new Uint8Array(ws.length);
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!.w;
+    // Fourteenth round (vcontra5): `non` is a prefix (`non-refundable`, `non-résident`, `non compris dans le prix`): it negates the
+    // phrase it opens, up to the next predicate, not the clause's words before it nor its verb (`A non-refundable advance deposit
+    // of $250 is required to reserve a room` still requires a deposit to reserve a room).
+    if (w === 'non') {
+      for (let k = i + 1, held = 0; k < ws.length && !endsReach(k, true, held); k++, held++) out[k]!.negated = true;
+      continue;
+    }
     const contracted = w === 't' && i > 0 && /n$/.test(ws[i - 1]!.w) && ws[i]!.start === ws[i - 1]!.end + 1;
-    if (!contracted && !VERBAL.has(w) && !NOMINAL.has(w)) continue;
+    const nobody = w === 'personne' && (ws[i + 1]?.w === 'ne' || ws[i + 1]?.w === 'n');
+    if (!contracted && !VERBAL.has(w) && !NOMINAL.has(w) && !nobody) continue;
     // Tenth round (precision): `never be more than`, `cannot exceed`, `will not be higher than` are bounds too (a maximum, as
     // `no more than`), the copula between the negation and the comparative included; so `ne … pas dépasser`.
     const bound = unnamed((k: number) => BOUND_AFTER.test(ws[k]?.w ?? '') || (COMPARATIVE_AFTER.test(ws[k]?.w ?? '') && ws[k + 1]?.w === 'than'));
@@ -122,20 +136,32 @@ export function scopedWords(text: string): ScopedWord[] {
     // clause's opening (`At no time will …`, `In no case …`) it still negates the whole clause.
     const inPhrase = (w === 'no' || w === 'aucun' || w === 'aucune') && i > 1 && PHRASE_PREPOSITIONS.has(ws[i - 1]!.w) && !boundaryBefore(i - 1) && !BOUNDARY_WORDS.has(ws[i - 2]!.w);
     const prepositional = PREPOSITIONAL.has(w) || inPhrase;
+    // Fourteenth round (vcontra5): a negative quantifier after a word of its clause stands as that word's object (`Borrowing a
+    // wetsuit costs nothing`, `Members pay no fee`): it denies the object and the verb it completes, not the clause's subject
+    // (borrowing a wetsuit is still said). At the clause's opening (`No deposit is required`) it negates the whole clause.
+    // Not a field's value (`| Temperature control | none |`, `Deposit: none`), which denies its whole label, nor a quantifier
+    // inside a preposition of absence's phrase (`sans aucun supplément`), read as before.
+    const objectOnly = !verbal && OBJECT_NEGATIONS.has(w) && i > 0 && !boundaryBefore(i) && !PREPOSITIONAL.has(ws[i - 1]!.w);
     // Back to the start of its clause: the subject of what it negates (`5 GHz networks are not supported`).
     for (let k = i - 1; k >= 0 && !prepositional; k--) {
       if (BOUNDARY_WORDS.has(ws[k]!.w) && !((ws[k]!.w === 'and' || ws[k]!.w === 'or' || ws[k]!.w === 'et' || ws[k]!.w === 'ou') && !PREDICATE_OPENERS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
-      if (boundaryBefore(k)) break;
+      if (verbal) verbalReach[k] = 1;
+      if (boundaryBefore(k) || objectOnly) break;
     }
     let held = 0;
     for (let k = i + 1; k < ws.length; k++) {
       if (endsReach(k, verbal, held) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
       if (prepositional) out[k]!.absence = true;
+      if (verbal) verbalReach[k] = 1;
       held++;
     }
   }
+  // Fourteenth round (vcontra5): what a preposition of absence governs inside a verbal negation's reach is negated twice: `may not
+  // give a discount without the artist's approval` requires the approval (as `unless`), it does not deny it. Still absent (the
+  // seventh round's `without … consent` on both sides), no longer negated.
+  for (let k = 0; k < out.length; k++) if (out[k]!.absence && verbalReach[k]) out[k]!.negated = false;
   return out;
 }
 
