@@ -38,7 +38,7 @@ describe.skipIf(!hasPg)('admin CLI (two processes on one PostgreSQL)', () => {
     expect((await api(t.baseUrl, ws.json.key.secret).get('/v1/agents')).body.code).toBe('client_suspended');
     expect((await svc('workspace', 'unsuspend', ws.json.workspace.id)).code).toBe(0);
     expect((await api(t.baseUrl, ws.json.key.secret).get('/v1/agents')).status).toBe(200);
-  }, 60_000);
+  }, 240_000);
 
   // Ten CLI processes, each starting tsx and opening the database: about 12 s apiece at a load average of 20 on two cores.
   it('exits non-zero with a readable message on bad input', async () => {
@@ -80,5 +80,5 @@ describe.skipIf(!hasPg)('admin CLI (two processes on one PostgreSQL)', () => {
     for (const secret of [parent.secret, made.body.key.secret, grand.body.key.secret]) {
       expect((await api(t.baseUrl, secret).get('/v1/agents')).status).toBe(401);
     }
-  }, 60_000);
+  }, 240_000);
 });

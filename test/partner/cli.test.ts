@@ -38,5 +38,5 @@ describe.skipIf(!hasPg)('CLI workspace set-partner', () => {
     const unknown = await svc('workspace', 'set-partner', 'ws_nope');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('Workspace not found');
-  }, 60_000);
+  }, 240_000);
 });

@@ -94,5 +94,5 @@ describe.skipIf(!hasPg)('first start', () => {
     expect(res.body.user).toMatchObject({ email: 'owner@example.test', role: 'admin' });
     const viewer = await b.graphql('{ viewer { person { role } workspace { id } } }');
     expect(viewer.body.data.viewer.person.role).toBe('admin');
-  }, 60_000);
+  }, 240_000);
 });

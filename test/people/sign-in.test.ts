@@ -101,7 +101,7 @@ describe('session periods (ManualClock)', () => {
     }
     t.clock.advance(SESSION_ABSOLUTE_MS - elapsed);
     expect((await b.get('/auth/me')).status).toBe(401);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('CSRF: cookie-authenticated writes need the service origin', () => {
@@ -191,7 +191,7 @@ describe('wrong credentials: one answer, throttled', () => {
 
     t.clock.advance(THROTTLE_WINDOW_MS + 1000);
     expect((await b.signIn(email, PASSWORD)).status).toBe(200);
-  }, 60_000);
+  }, 240_000);
 
   it(`throttles an address after ${ADDRESS_FAILURE_LIMIT} failures across accounts`, async () => {
     const b = browser(t.baseUrl, { ip: '10.4.4.4' });

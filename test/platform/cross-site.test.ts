@@ -58,7 +58,7 @@ beforeAll(async () => {
   expect((await person.signIn('victim@example.test', PASSWORD)).status).toBe(200);
   cookie = `svc_session=${await person.sessionToken()}`;
   agentId = await createAgent({ baseUrl: t.baseUrl } as never, ws.key, persona('Ada'));
-}, 60_000);
+}, 240_000);
 afterAll(() => t?.close());
 
 describe('GET runs queries only, on /graphql and /graphql/stream', () => {

@@ -39,5 +39,5 @@ describe('embedded database (PGlite)', () => {
     server2.closeAllConnections();
     server2.close();
     await second.close();
-  }, 60_000);
+  }, 240_000);
 });

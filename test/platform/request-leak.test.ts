@@ -32,7 +32,7 @@ beforeAll(async () => {
   // runs past a minute, a connection the pool has not picked for that long was closed by the server the moment the
   // pool reused it (read ECONNRESET, clean-clone CI at load 12), a race of two timers, not a leak.
   pool = new Pool(t.baseUrl, { connections: 8, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 });
-}, 60_000);
+}, 240_000);
 afterAll(async () => {
   await pool?.close();
   await t?.close();

@@ -244,5 +244,5 @@ describe.skipIf(!hasPg)('npm run svc -- poste install', () => {
     const again = await svc('poste', 'install', w.workspaceId, '--key', 'invoice-check');
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('Poste already installed');
-  }, 60_000);
+  }, 240_000);
 });

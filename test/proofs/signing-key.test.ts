@@ -18,11 +18,19 @@ import { createWorkspace } from '../../src/modules/provisioning/provisioning.ser
  */
 const dir = mkdtempSync(join(tmpdir(), 'svc-signing-key-'));
 const clock = new ManualClock();
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// An app still open when the test ends (a timeout on a loaded machine) is closed before its directory is
+// removed: removing it under a running embedded database makes its next write fail outside any test.
+const opened = new Set<RunningApp>();
+afterAll(async () => {
+  await Promise.allSettled([...opened].map((app) => app.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function open(env: Record<string, string> = {}): Promise<RunningApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', SVC_BACKGROUND_JOBS: 'off', SVC_DATA_DIR: dir, ...env });
-  return createApp({ config, clock, log: createLogger('silent') });
+  const app = await createApp({ config, clock, log: createLogger('silent') });
+  opened.add(app);
+  return app;
 }
 
 async function withApp<T>(env: Record<string, string>, fn: (app: RunningApp) => Promise<T>): Promise<T> {
@@ -31,6 +39,7 @@ async function withApp<T>(env: Record<string, string>, fn: (app: RunningApp) => 
     return await fn(app);
   } finally {
     await app.close();
+    opened.delete(app);
   }
 }
 
@@ -76,5 +85,5 @@ describe('gateway signing key', () => {
     await expect(open({ SVC_GATEWAY_SIGNING_KEY: 'not a key' })).rejects.toThrow(/SVC_GATEWAY_SIGNING_KEY/);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     await expect(open({ SVC_GATEWAY_SIGNING_KEY: rsa })).rejects.toThrow(/Ed25519/);
-  }, 60_000);
+  }, 240_000);
 });

@@ -36,7 +36,7 @@ describe.skipIf(!hasPg)('per-key rate limit across two server processes on one P
     const spawned = await spawnServer(t.db.url!);
     child = spawned.proc;
     childUrl = spawned.url;
-  }, 60_000);
+  }, 240_000);
   afterAll(async () => {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child!.once('exit', resolve));
