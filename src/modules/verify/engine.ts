@@ -1789,6 +1789,16 @@ export class Verifier {
         break;
       }
     }
+    // Fourteenth round (vcontra6): still no verdict; a sentence stating the claim's frame with its figure in another unit or
+    // currency of the same measure contradicts it (unitChanged), the best-covered first.
+    if (!best && !unknown && claim.quantities.length > 0) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        if (!this.unitChanged(claim, this.sentences[r.id]!, r.held)) continue;
+        best = { verdict: 'contradicted', rule: 'numbers', reason: 'unit-changed', score: r.held.full, id: r.id };
+        break;
+      }
+    }
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
@@ -2640,6 +2650,39 @@ export class Verifier {
       n++;
     });
     return n;
+  }
+
+  /**
+   * Fourteenth round (vcontra6): the same quantity in another unit. A writer who changes a claim's unit or currency keeps its
+   * figure (`−23.6 °F` for `−23.6 °C`, `1,000 lb` for `1,000 kg`, `€42` for `£42`, `20 × 20 inches` for `20 × 20 cm`): a
+   * sentence that holds the claim's frame (every word, or all but one, never its verb, with most of its weight; each of its
+   * names and codes; no antonym, no reversed polarity) and states each of the claim's measured or money amounts with the same
+   * figure in another unit of the same measure (or another currency), and none of them as the claim writes it, states the
+   * claim's quantity otherwise. The amount pairing (`pair`) asks what each figure is about, which a unit-changed figure in a
+   * list of measures (`maximum height 1.8 m, maximum weight 1,000 kg`) or an aside (`(2 × 20 pages, 20 × 20 cm)`) does not say
+   * in the claim's words: the figure, its measure and the frame say it here.
+   */
+  private unitChanged(claim: Claim, s: Sentence, held: Cover): boolean {
+    // Every word held: the share of a conflict (the rest said by the sentence's context or a synonym); one left out: a partial one.
+    if (held.flipped || held.uncovered.length > 1 || held.full < (held.uncovered.length === 0 ? THRESHOLDS.conflict : THRESHOLDS.partial)) return false;
+    if (held.uncovered.some((u) => claim.verbs.has(u) || (claim.surface.get(u) ?? []).some((w) => claim.capitals.includes(w)))) return false;
+    const measured = claim.quantities.filter((c) => c.fact.dimension !== null && c.fact.dimension !== 'ratio' && c.fact.dimension !== 'clock');
+    if (measured.length === 0 || measured.length < claim.quantities.length) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const words = this.wordsIn(s);
+    if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
+    const own = this.quantitiesIn(s).map((p) => p.fact);
+    const context = this.contextFacts(s).quantities;
+    for (const c of measured) {
+      // The claim's amount as written, in the sentence or its context: no change of unit.
+      if ([...own, ...context].some((p) => amountsEqual(c.fact, p))) return false;
+      // Another unit of the same measure, or another currency: a scale read otherwise under one unit (`£68 an hour`) is no change.
+      const other = own.filter((p) => p.dimension === c.fact.dimension && sameValue(p.figure, c.fact.figure) && p.unit !== c.fact.unit);
+      if (other.length === 0) return false;
+    }
+    if (this.polarity(claim, this.polarityIn(s).polarity) === 'opposite') return false;
+    return this.namesInRole(claim, s);
   }
 
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */

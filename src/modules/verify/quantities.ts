@@ -86,6 +86,17 @@ const PHRASES: [RegExp, Measure | '%'][] = [
   [/^m³/i, m('m3', 'volume')],
   [/^°\s*c\b/i, m('c', 'temperature')],
   [/^(?:degrees?|degr[ée]s?)\s+(?:celsius|c\b)/i, m('c', 'temperature')],
+  // Fourteenth round (vcontra6): the other scale of temperature and the units of speed and force, so that the same figure in
+  // another of them (`−23.6 °F` against `−23.6 °C`, `36 knots` against `36 km/h`, `710 kN` against `710 N`) is compared.
+  // `km/h` was read as kilometres (a length), `°F`, knots and newtons as nothing.
+  [/^°\s*f\b/i, m('f', 'temperature')],
+  [/^(?:degrees?|degr[ée]s?)\s+fahrenheit/i, m('f', 'temperature')],
+  [/^(?:km\s*\/\s*h(?:r|our)?\b|kph\b|kmh\b|kilom[eè]tres?\s+(?:per|an|par|à\s+l['’])\s*heure|kilomet(?:re|er)s?\s+(?:per|an)\s+hour)/iu, m('kmh', 'speed')],
+  [/^(?:mph\b|miles?\s+(?:per|an)\s+hour)/i, m('mph', 'speed')],
+  [/^(?:knots?|kts?|n[œo]uds?)\b/iu, m('kn', 'speed')],
+  [/^m\s*\/\s*s\b/i, m('ms', 'speed')],
+  [/^kN\b/u, m('n', 'force', 1e3)],
+  [/^N(?![\p{L}\p{N}°.'’-])/u, m('n', 'force')],
   [/^(?:per|pour)[\s-]+cent\b/i, '%'],
   // A centrifuge's relative force (`14,000 × g`) and a speed of rotation in French (`tr/min`).
   [/^\s*×\s*g(?![\p{L}])/u, m('xg', 'acceleration')],
@@ -214,7 +225,8 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
     if (!after) break;
     next = after;
   }
-  const from = next ? next.end - next.raw.length : at;
+  // A sign opening the unit after a space (`23.6 °C`) is no word: the phrases are read from it.
+  const from = next ? next.end - next.raw.length : at + (/^[\s\u00a0\u202f]*/u.exec(text.slice(at, at + 4))?.[0].length ?? 0);
   const rest = text.slice(from, from + 40);
   for (const [re, measure] of PHRASES) {
     const p = re.exec(rest);
