@@ -235,6 +235,14 @@ const LEADS: Record<string, string> = {
 };
 /** Articles between a preposition and its fact (`depuis le 1er mars`, `from the 3rd`): the preposition before them leads. */
 const ARTICLES = new Set(['the', 'le', 'la', 'l']);
+/**
+ * Fourteenth round (vcontra6): the words between a noun and the name given to it (`the Chair, Mr …`, `is called …`, `policy
+ * with …`, `est M. …`, `auprès de la …`): articles, prepositions and the naming copula, skipped to find the noun.
+ */
+const NAME_LINKS = new Set([
+  'the', 'a', 'an', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'called', 'named', 'known', 'as', 'to', 'with', 'by', 'of', 'for', 'from', 'at', 'in', 'on',
+  'le', 'la', 'les', 'l', 'un', 'une', 'des', 'du', 'de', 'd', 'est', 'sont', 'etait', 's', 'appelle', 'nomme', 'nommee', 'a', 'au', 'aux', 'aupres', 'par', 'pour', 'avec', 'chez',
+]);
 
 /** What the preposition right before a fact of `text` (markdown emphasis and an article apart) says of it, or ''. */
 function leadOf(text: string, fact: Span): string {
@@ -1799,6 +1807,16 @@ export class Verifier {
         break;
       }
     }
+    // Fourteenth round (vcontra6): a name the claim states, that its document never mentions, where the sentence gives the same
+    // noun another name (nameSlotReplaced).
+    if (!best && !unknown && claim.verbAt >= 0 && claim.entities.some((e) => e.kind === 'name' && e.start > claim.verbAt)) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        if (!this.nameSlotReplaced(claim, this.sentences[r.id]!, r.held)) continue;
+        best = { verdict: 'contradicted', rule: 'entities', reason: 'name-slot-replaced', score: r.held.full, id: r.id };
+        break;
+      }
+    }
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
@@ -2683,6 +2701,53 @@ export class Verifier {
     }
     if (this.polarity(claim, this.polarityIn(s).polarity) === 'opposite') return false;
     return this.namesInRole(claim, s);
+  }
+
+  /**
+   * Fourteenth round (vcontra6): the name given to the same noun. A claim stating a name (after its verb) that its document
+   * never mentions, where the sentence holds the claim's frame (every word but at most one, most of its weight, no antonym,
+   * no reversed polarity, its other names and its figures) and gives the noun the claim's name is attached to another name:
+   * `to the Chair, Mr Daniel Osei` against `to the Chair, Mr Daniel Okafor`; `the … system is called DentaVault` against
+   * `Our patient records system, DentaCloud, …`; `policy with Chubb` against `policy with Hiscox`. The noun is the nearest
+   * content word before the name in its clause, past its title, articles, prepositions and a naming copula (`is`, `called`,
+   * `est`); the other name shares no word with the claim's, or is it with one word changed (`oneNameWordChanged`).
+   */
+  private nameSlotReplaced(claim: Claim, s: Sentence, held: Cover): boolean {
+    if (held.flipped || held.uncovered.length > 1 || held.full < THRESHOLDS.entity) return false;
+    const stated = claim.entities.filter((e) => e.kind === 'name' && e.start > claim.verbAt && !this.mentioned(e));
+    if (stated.length !== 1) return false;
+    const name = stated[0]!;
+    const anchor = this.nameAnchor(claim.seg.text, name.start);
+    if (anchor === null) return false;
+    const words = this.wordsIn(s);
+    if (!claim.entities.every((e) => e === name || e.words.every((w) => words.has(w)))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a) && !name.words.includes(a))) return false;
+    if (!this.ownFactsEqual(claim, s)) return false;
+    const others = this.entityFacts(s)
+      .map((p) => p.fact)
+      .filter((p) => p.kind === 'name' && !claim.entities.some((e) => e.words.join(' ') === p.words.join(' ')))
+      .filter((p) => !shareNameWord(p.words, name.words) || oneNameWordChanged(p.words, name.words))
+      .filter((p) => !claim.entities.some((e) => e !== name && shareNameWord(e.words, p.words)));
+    const inSlot = others.filter((p) => this.nameAnchor(s.seg.text, p.start) === anchor);
+    if (inSlot.length !== 1) return false;
+    if (this.polarity(claim, this.polarityIn(s).polarity) === 'opposite') return false;
+    return this.namesInRole(claim, s);
+  }
+
+  /**
+   * The stem of the noun a name at `at` is attached to (vcontra6): the nearest content word before it in its clause (a cell, a
+   * line, a sentence), past titles, articles, prepositions and the words of a naming copula. Null when none.
+   */
+  private nameAnchor(text: string, at: number): string | null {
+    const before = text.slice(Math.max(0, at - 80), at).split(/[.;|()\n\[\]]/).pop()!;
+    const ws = foldedLetters(before);
+    for (let i = ws.length - 1; i >= 0; i--) {
+      const w = ws[i]!;
+      if (TITLE_WORDS.has(w) || NAME_LINKS.has(w) || DETERMINERS.has(w)) continue;
+      const stem = this.stemOf(w);
+      return stem === '' ? null : stem;
+    }
+    return null;
   }
 
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
