@@ -150,8 +150,9 @@ export function scopedWords(text: string): ScopedWord[] {
       if (boundaryBefore(k) || objectOnly) break;
     }
     let held = 0;
+    const label = negatedLabel(text, ws, i);
     for (let k = i + 1; k < ws.length; k++) {
-      if (endsReach(k, verbal, held) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
+      if ((k !== label && endsReach(k, verbal, held)) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
       if (prepositional) out[k]!.absence = true;
       if (verbal) verbalReach[k] = 1;
@@ -163,6 +164,25 @@ export function scopedWords(text: string): ScopedWord[] {
   // seventh round's `without … consent` on both sides), no longer negated.
   for (let k = 0; k < out.length; k++) if (out[k]!.absence && verbalReach[k]) out[k]!.negated = false;
   return out;
+}
+
+/**
+ * Fourteenth round (vcontra6): a negated field label (`Not included: gearbox overhaul and …`, `Non compris : …`, `Not
+ * covered: …`): a line or cell opening with `not` / `non` / `no` and one or two words, then a colon. The label's negation
+ * governs its value, which the colon would otherwise end. Returns the index of the value's first word, or -1.
+ */
+function negatedLabel(text: string, ws: readonly Word[], i: number): number {
+  const w = ws[i]!.w;
+  if (w !== 'not' && w !== 'non' && w !== 'no') return -1;
+  const opening = text.slice(i > 0 ? ws[i - 1]!.end : 0, ws[i]!.start);
+  if (i > 0 && !/[\n|]/.test(opening)) return -1;
+  if (!/^[\s>*_|#+•-]*$/u.test(opening.replace(/^[^\n|]*[\n|]/u, ''))) return -1;
+  for (let k = i + 1; k <= i + 2 && k + 1 < ws.length; k++) {
+    const between = text.slice(ws[k]!.end, ws[k + 1]!.start);
+    if (/^[\s*_]*:[\s*_]*$/u.test(between)) return k + 1;
+    if (between.trim() !== '' && !/^[\s*_-]*$/u.test(between)) return -1;
+  }
+  return -1;
 }
 
 /** Whether a text holds a negation that governs at least one word. */
