@@ -235,6 +235,38 @@ const LEADS: Record<string, string> = {
 };
 /** Articles between a preposition and its fact (`depuis le 1er mars`, `from the 3rd`): the preposition before them leads. */
 const ARTICLES = new Set(['the', 'le', 'la', 'l']);
+/** Fourteenth round (vcontra6): a currency said in words after `in` / `en` (`quoted in euros`, `en francs suisses`). */
+const CURRENCY_CLAIM =
+  /(?<![\p{L}])(?:in|en)\s+((?:US\s+|U\.S\.\s+|American\s+|United\s+States\s+|Canadian\s+|Australian\s+|New\s+Zealand\s+|Swiss\s+)?(?:euros?|pounds?(?:\s+sterling)?|sterling|dollars?|francs?)(?:\s+(?:suisses?|am[ée]ricains?|canadiens?|australiens?|sterling))?|livres?\s+sterling)(?![\p{L}])/iu;
+/** Words of prices and what is quoted or paid: the claim is about a document's amounts. */
+const PRICE_WORDS = /(?<![\p{L}])(?:prices?|charges?|amounts?|rates?|fees?|costs?|quoted?|quotes|invoiced|billed|paid|payable|tarifs?|prix|montants?|factur\p{L}*|pay[ée]s?|r[ée]gl[ée]s?|cot[ée]s?)(?![\p{L}])/iu;
+/** The codes a currency said in words may be (`dollars` alone is any dollar). */
+function currencyCodesOf(words: string): string[] {
+  const w = fold(words);
+  if (/euro/.test(w)) return ['EUR'];
+  if (/pound|sterling|livre/.test(w)) return ['GBP'];
+  if (/franc/.test(w)) return /swiss|suisse/.test(w) || /^francs?$/.test(w) ? ['CHF'] : [];
+  if (/dollar/.test(w)) {
+    if (/canad/.test(w)) return ['CAD'];
+    if (/austral/.test(w)) return ['AUD'];
+    if (/zealand/.test(w)) return ['NZD'];
+    if (/\bus\b|u\.s\.|americ|united states/.test(w)) return ['USD'];
+    return ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD'];
+  }
+  return [];
+}
+/** How a document writes a currency: its sign, its code, its name. */
+const CURRENCY_WRITTEN: Record<string, RegExp> = {
+  EUR: /€|(?<![\p{L}])(?:EUR|euros?)(?![\p{L}])/iu,
+  GBP: /£|(?<![\p{L}])(?:GBP|pounds?|sterling)(?![\p{L}])/iu,
+  CHF: /(?<![\p{L}])(?:CHF|francs?)(?![\p{L}])/iu,
+  USD: /\$|(?<![\p{L}])(?:USD|dollars?)(?![\p{L}])/iu,
+  CAD: /\$|(?<![\p{L}])(?:CAD|dollars?)(?![\p{L}])/iu,
+  AUD: /\$|(?<![\p{L}])(?:AUD|dollars?)(?![\p{L}])/iu,
+  NZD: /\$|(?<![\p{L}])(?:NZD|dollars?)(?![\p{L}])/iu,
+  SGD: /\$|(?<![\p{L}])(?:SGD|dollars?)(?![\p{L}])/iu,
+  HKD: /\$|(?<![\p{L}])(?:HKD|dollars?)(?![\p{L}])/iu,
+};
 /**
  * Fourteenth round (vcontra6): the words between a noun and the name given to it (`the Chair, Mr …`, `is called …`, `policy
  * with …`, `est M. …`, `auprès de la …`): articles, prepositions and the naming copula, skipped to find the noun.
@@ -1817,6 +1849,11 @@ export class Verifier {
         break;
       }
     }
+    // Fourteenth round (vcontra6): the currency a claim says amounts are quoted in, that its documents never use (otherCurrency).
+    if (!best && !unknown && claim.quantities.length + claim.dates.length === 0) {
+      const id = this.otherCurrency(claim);
+      if (id !== null) best = { verdict: 'contradicted', rule: 'numbers', reason: 'currency-unused', score: 1, id };
+    }
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
@@ -2748,6 +2785,43 @@ export class Verifier {
       return stem === '' ? null : stem;
     }
     return null;
+  }
+
+  /**
+   * Fourteenth round (vcontra6): the currency of a document's amounts. A claim with no figure saying what currency prices,
+   * charges or amounts are quoted in (`… are quoted in euros`, `… sont facturés en dollars`) is contradicted by documents that
+   * state two amounts or more, every one in another currency, and never write the claim's currency (its name, code or sign):
+   * the documents mentioning each of the claim's names, or all of them when it names none. Returns the sentence stating the
+   * documents' currency in words (`All prices are in Swiss francs`), else the first with an amount; null when none stands.
+   */
+  private otherCurrency(claim: Claim): number | null {
+    const said = CURRENCY_CLAIM.exec(claim.seg.text);
+    if (!said || !PRICE_WORDS.test(claim.seg.text)) return null;
+    const codes = currencyCodesOf(said[1]!);
+    if (codes.length === 0) return null;
+    const names = claim.entities.filter((e) => e.kind === 'name');
+    const passages = new Set<number>();
+    for (let i = 0; i < this.passages.length; i++) if (names.every((e) => this.inPassage(e, i))) passages.add(i);
+    if (passages.size === 0) return null;
+    for (const i of passages) if (codes.some((c) => CURRENCY_WRITTEN[c]!.test(this.passages[i]!.content))) return null;
+    let amounts = 0;
+    let first: number | null = null;
+    let stated: number | null = null;
+    for (let id = 0; id < this.sentences.length; id++) {
+      const s = this.sentences[id]!;
+      if (!passages.has(s.passage) || !/\d/.test(s.seg.text)) continue;
+      for (const q of this.quantitiesIn(s)) {
+        if (q.fact.dimension !== 'money') continue;
+        if (codes.includes(q.fact.unit ?? '')) return null;
+        amounts++;
+        first ??= id;
+      }
+    }
+    for (let id = 0; id < this.sentences.length && stated === null; id++) {
+      const s = this.sentences[id]!;
+      if (passages.has(s.passage) && CURRENCY_CLAIM.test(s.seg.text) && PRICE_WORDS.test(s.seg.text)) stated = id;
+    }
+    return amounts >= 2 ? (stated ?? first) : null;
   }
 
   /** Eleventh round (contradictions): a verdict of slot alignment, on an amount or a date (slotConflict) or on polarity (slotPolarity). */
