@@ -2721,6 +2721,9 @@ export class Verifier {
     // Every word held: the share of a conflict (the rest said by the sentence's context or a synonym); one left out: a partial one.
     if (held.flipped || held.uncovered.length > 1 || held.full < (held.uncovered.length === 0 ? THRESHOLDS.conflict : THRESHOLDS.partial)) return false;
     if (held.uncovered.some((u) => claim.verbs.has(u) || (claim.surface.get(u) ?? []).some((w) => claim.capitals.includes(w)))) return false;
+    // The word left out is said of the subject (after the verb: `on arrival`) or qualifies a word the sentence holds, never the
+    // subject's head noun (`The deposit for …` against `Cancellations …`), nor a qualifier the document tells apart (`Early`).
+    if (held.uncovered.some((u) => (!claim.said.has(u) && !this.qualifiesHeld(claim, u)) || this.toldApart(claim, u, s))) return false;
     const measured = claim.quantities.filter((c) => c.fact.dimension !== null && c.fact.dimension !== 'ratio' && c.fact.dimension !== 'clock');
     if (measured.length === 0 || measured.length < claim.quantities.length) return false;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
@@ -2864,9 +2867,15 @@ export class Verifier {
     if (claim.verbs.has(lone) || claim.said.has(lone)) return false;
     const surface = claim.surface.get(lone) ?? [];
     if (surface.some((w) => claim.capitals.includes(w))) return false;
-    // The missing word qualifies a word of the claim the sentence holds (`Late training cancellations`, `la remise
-    // commerciale`): right before it in English, right after it in French. A subject's head noun missing (`The deposit for
-    // the hall`, `La formation d'une personne`) says the sentence may be about another thing.
+    return this.qualifiesHeld(claim, lone);
+  }
+
+  /**
+   * The missing word qualifies a word of the claim the sentence holds (`Late training cancellations`, `la remise
+   * commerciale`): right before it in English, right after it in French. A subject's head noun missing (`The deposit for
+   * the hall`, `La formation d'une personne`) says the sentence may be about another thing. Memoised per claim.
+   */
+  private qualifiesHeld(claim: Claim, lone: string): boolean {
     let memo = this.modifierMemo.get(claim);
     if (!memo) this.modifierMemo.set(claim, (memo = new Map()));
     let modifier = memo.get(lone);
