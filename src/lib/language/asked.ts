@@ -135,13 +135,16 @@ export interface Contrast {
   lex: number | null;
 }
 
-/** A period, the words that ask for a rate counted in it (adjectives, `per`/`par` phrases), and the words that state it. */
+/**
+ * A period, the words that ask for a rate counted in it (adjectives, `per`/`par` phrases), and the words that state it.
+ * `a day` after a comparison or a preposition of time (*less than a day before*, *within a week*) is a duration, no rate.
+ */
 const PERIODS: [RegExp, string[]][] = [
-  [/\b(?:hourly|horaires?|(?:per|an|par|a l) (?:hour|heure))\b/, 'hour hours hourly hr hrs heure heures horaire horaires'.split(' ')],
-  [/\b(?:daily|journalier(?:e|s|es)?|quotidien(?:ne|s|nes)?|(?:per|a|par) (?:day|jour))\b/, 'day days daily diem jour jours journalier journaliere journaliers quotidien quotidienne'.split(' ')],
-  [/\b(?:weekly|hebdomadaires?|(?:per|a|par) (?:week|semaine))\b/, 'week weeks weekly semaine semaines hebdomadaire hebdomadaires'.split(' ')],
-  [/\b(?:monthly|mensuel(?:le|s|les)?|(?:per|a|par) (?:month|mois))\b/, 'month months monthly mois mensuel mensuelle mensuels mensuelles mensualite mensualites'.split(' ')],
-  [/\b(?:annual|yearly|annuel(?:le|s|les)?|(?:per|a|par) (?:year|annum|an|annee))\b/, 'year years annual annually yearly annum an ans annee annees annuel annuelle annuels annuelles'.split(' ')],
+  [/\b(?:hourly|horaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )an|par|a l) (?:hour|heure))\b/, 'hour hours hourly hr hrs heure heures horaire horaires'.split(' ')],
+  [/\b(?:daily|journalier(?:e|s|es)?|quotidien(?:ne|s|nes)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:day|jour))\b/, 'day days daily diem jour jours journalier journaliere journaliers quotidien quotidienne'.split(' ')],
+  [/\b(?:weekly|hebdomadaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:week|semaine))\b/, 'week weeks weekly semaine semaines hebdomadaire hebdomadaires'.split(' ')],
+  [/\b(?:monthly|mensuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:month|mois))\b/, 'month months monthly mois mensuel mensuelle mensuels mensuelles mensualite mensualites'.split(' ')],
+  [/\b(?:annual|yearly|annuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:year|annum|an|annee))\b/, 'year years annual annually yearly annum an ans annee annees annuel annuelle annuels annuelles'.split(' ')],
 ];
 
 /** The periods a question's rate is counted in (see Asked.periods). */
@@ -241,7 +244,7 @@ const VALUE_CUES: [ValueKind, RegExp][] = [
   ['weight', /\b(how heavy|weigh|weighs|weight|combien pese|quel (?:est le )?poids|pese)\b/],
   ['sound', /\b(how loud|how noisy|noise level|sound level|quel (?:est le )?niveau (?:de bruit|sonore)|bruit|bruyant)\b/],
   ['speed', /\b(how fast|what speed|top speed|quelle (?:est la )?vitesse)\b/],
-  ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
+  ['length', /\b(how (?:far|tall|wide|high|deep)|what (?:distance|length|width|height|depth|diameter|thickness)|quelle (?:est la )?(?:distance|longueur|largeur|hauteur|profondeur))\b/],
   [
     'money',
     /\b(how much (?:(?:does|do|did|will|would|is|are|was|were) )?(?:\S+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|owe|owed|worth|bill|billed|invoice|invoiced)|(?:price|cost|fee|fees|rent|salary|budget|deposit|balance|subtotal|charge|tariff|rate card|fare|fares|premium|premiums|wage|wages|deductible|deductibles)\b|combien (?:coute|coutent|paie|paye|payer|faut il payer|doit|reste)|\b(?:prix|cout|tarif|montant|frais|loyer|salaire|budget|acompte|solde|honoraires|redevance|caution|cotisation)|(?:vat|tva) (?:included|inclusive|incl|comprise)|(?:including|inclusive of|incl|excluding|exclusive of|excl|plus|before|after) vat|\bttc|hors taxes?|toutes taxes comprises)\b/,
@@ -1199,6 +1202,42 @@ export const withoutDays = (text: string): string => text.replace(DAY_WRITTEN, '
 const YEAR_SAID =
   /(\b(?:in|since|until|during|year|fiscal|season|en|depuis|jusqu'en|d'ici|annee|année|exercice|saison|campagne)|\b(?:of|de)(?=\s+\d{4}(?!\s*[\p{L}\d])))\s+(?:19|20)\d{2}(?![\d.,]\d)/giu;
 
+/** The first noun classes of things numbered by a figure after their name (`bay 2`, `version 3`, `clause 11`, `Zone 4`). */
+const NUMBERED_CLASSES = new Set<number>([LEX.artifact, LEX.communication, LEX.group, LEX.location, 17, 25]);
+const MEASURED = new RegExp(`^(?:${[VALUE_PATTERNS.weight, VALUE_PATTERNS.sound, VALUE_PATTERNS.speed, VALUE_PATTERNS.length].map((r) => r.source).join('|')})$`);
+/** Noun classes of a measure, whose figure after it is its value (`capacity 60`, `age 15`): attribute, quantity, possession, time. */
+const MEASURE_CLASSES = new Set<number>([7, LEX.quantity, LEX.possession, LEX.time]);
+/** A noun, then one figure of at most three digits written alone, or a list of them (`items 2, 4, 5 and 6`). */
+const LABEL_FIGURES = /(?<![\p{L}\p{N}])(\p{L}{3,})\s(\d{1,3}(?:(?:,\s?|\s(?:and|et|&)\s)\d{1,3})*)(?!\d|[.,]\d|\s?(?:%|[€£$¥]))(?=\s*(\p{L}*))/gu;
+/**
+ * Digits in three groups or more not all of three digits after the first (`GB 318 7741 52`, `0330 912 4470`, `000 000 000
+ * 00017`), or after *no.* / *n°* / *#*: an identifier (a VAT, telephone or company number), not an amount.
+ */
+const IDENTIFIER = /(?<![\d.,])\d+(?:[ \u00a0]\d+){2,}(?![\d.,]\d)|(?<=\b(?:no\.?|n°|nº|#)\s?)[A-Z]{0,3}\s?\d[\d ]*/giu;
+
+/**
+ * The text without figures that number a thing rather than count it (fourteenth round, lfact3): a figure right after
+ * the noun it numbers (*printer bay 2*, *rate card version 3*, *clause 11*) or a list of them after a plural noun (*VAT
+ * on items 2, 4, 5 and 6*), the noun being a thing (an artifact, a text, a group, a place: WordNet's first noun sense), no sense of
+ * it a measure (*capacity 60* stays a count), and a single figure after a plural noun staying its label (*Seats 240*);
+ * and the digits of an identifier. English puts a count before its noun (*2 bays*), a number after it names one.
+ */
+export function withoutLabels(text: string): string {
+  const out = text.replace(IDENTIFIER, (m) => ' '.repeat(m.length));
+  // The noun's class is read in English WordNet: a French word spelt like an English one (`Sur 412 membres`) is not it.
+  if (languageOf(out) !== 'en') return out;
+  return out.replace(LABEL_FIGURES, (m, noun: string, figures: string, next: string) => {
+    // A figure with its unit (`bay 2 m wide`) measures.
+    if (next && MEASURED.test(`1 ${fold(next)}`)) return m;
+    const list = /\D/.test(figures);
+    const plural = /[^s]s$/i.test(noun);
+    if (list ? !plural : plural) return m;
+    const classes = [...nounClasses(noun)];
+    if (!NUMBERED_CLASSES.has(classes[0]!) || classes.some((c) => MEASURE_CLASSES.has(c))) return m;
+    return `${noun} ${' '.repeat(figures.length)}`;
+  });
+}
+
 const figureMemo = new Map<string, RegExp>();
 /** A figure as written, `.` and `,` alike, not inside a longer figure (`250` is not in `1,250`). */
 function figurePattern(figure: string): RegExp {
@@ -1230,7 +1269,7 @@ export function sentenceAnswers(
   // The question's own figures are what it is about, not its answer (lfact round): *Combien de pots de 250 g…* is not
   // answered by the sentence whose only figure is that `250 g`.
   const own = withoutOtherItems(asked, withoutOthersValues(asked, withoutOwnFigures(asked, sentence)));
-  const valued = asked.type === 'amount' ? withoutDays(own) : own;
+  const valued = asked.type === 'amount' ? withoutLabels(withoutDays(own)) : own;
   if (!dated && !(context.header ? rowHoldsValue(asked, valued, context.header) : holdsValue(asked, valued))) return false;
   // A row or sentence not numbering the question's thing as it does (*CANSail 1–2* for *CANSail 5–6*) is about another one;
   // a passage in the other language may number it under a translated word.
@@ -1366,11 +1405,12 @@ export function holdsQualifiers(asked: Asked, words: string[], sameLanguage: boo
 /**
  * Sentences of a passage: after . ! ? and at line breaks; list markers dropped. Never after a title's abbreviation
  * (`Mrs.`, `Prof.`, `Dr.`, `M.`, `Mme.`): `Our Data Protection Officer is Mrs. Lorraine Whitcombe.` is one sentence,
- * whose answer to *who* is the name after the title.
+ * whose answer to *who* is the name after the title. Never after a list item's number opening a line or a table cell
+ * (`| 2. Bare-metal respray … | £10,510 |`): the item is one sentence, its number no sentence of its own (lfact3).
  */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/\n+|(?<=[.!?])(?<!(?<![\p{L}.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|St|Messrs|M|MM|Mme|Mmes|Mlle|Mlles|Me|Pr)\.)\s+(?=[\p{Lu}\p{N}"'«(\[])/u)
+    .split(/\n+|(?<=[.!?])(?<!(?<![\p{L}.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|St|Messrs|M|MM|Mme|Mmes|Mlle|Mlles|Me|Pr)\.)(?<!(?:^|\n|\|)\s*\d{1,3}\.)\s+(?=[\p{Lu}\p{N}"'«(\[])/u)
     .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }

@@ -4,7 +4,7 @@
  * thing: `4,069 kWh`, `Seats | 240`, not the `90%` of the sentence about the same gas, nor the `6 hours in a duty day`
  * of another rule. The built-in model prefers the sentences whose figure is tied to the counted thing.
  */
-import { saysWord } from './asked.js';
+import { saysWord, withoutLabels } from './asked.js';
 import { tag } from './entities.js';
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
@@ -56,7 +56,8 @@ const isFigure = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w);
  * label (`Seats: 240`, `Licenciés | 412`), or a table row with a figure under a header naming it.
  */
 export function countsThing(counted: string, sentence: string, header = ''): boolean {
-  const ws = wordsOf(sentence);
+  // A figure numbering a thing (`items 2, 4, 5 and 6`, `printer bay 2`) counts nothing (lfact3).
+  const ws = wordsOf(withoutLabels(sentence));
   const says = (i: number) => i >= 0 && i < ws.length && !isFigure(ws[i]!) && saysWord(counted, ws[i]!);
   for (let i = 0; i < ws.length; i++) {
     if (!isFigure(ws[i]!)) continue;
