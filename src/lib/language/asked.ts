@@ -140,11 +140,11 @@ export interface Contrast {
  * `a day` after a comparison or a preposition of time (*less than a day before*, *within a week*) is a duration, no rate.
  */
 const PERIODS: [RegExp, string[]][] = [
-  [/\b(?:hourly|horaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )an|par|a l) (?:hour|heure))\b/, 'hour hours hourly hr hrs heure heures horaire horaires'.split(' ')],
-  [/\b(?:daily|journalier(?:e|s|es)?|quotidien(?:ne|s|nes)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:day|jour))\b/, 'day days daily diem jour jours journalier journaliere journaliers quotidien quotidienne'.split(' ')],
-  [/\b(?:weekly|hebdomadaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:week|semaine))\b/, 'week weeks weekly semaine semaines hebdomadaire hebdomadaires'.split(' ')],
-  [/\b(?:monthly|mensuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:month|mois))\b/, 'month months monthly mois mensuel mensuelle mensuels mensuelles mensualite mensualites'.split(' ')],
-  [/\b(?:annual|yearly|annuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|for|in|after|half|only|least|most) )a|par) (?:year|annum|an|annee))\b/, 'year years annual annually yearly annum an ans annee annees annuel annuelle annuels annuelles'.split(' ')],
+  [/\b(?:hourly|horaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|after|half|only|least|most) )an|par|a l) (?:hour|heure))\b/, 'hour hours hourly hr hrs heure heures horaire horaires'.split(' ')],
+  [/\b(?:daily|journalier(?:e|s|es)?|quotidien(?:ne|s|nes)?|(?:per|(?<!\b(?:than|within|under|over|about|around|after|half|only|least|most) )a|par) (?:day|jour))\b/, 'day days daily diem jour jours journalier journaliere journaliers quotidien quotidienne'.split(' ')],
+  [/\b(?:weekly|hebdomadaires?|(?:per|(?<!\b(?:than|within|under|over|about|around|after|half|only|least|most) )a|par) (?:week|semaine))\b/, 'week weeks weekly semaine semaines hebdomadaire hebdomadaires'.split(' ')],
+  [/\b(?:monthly|mensuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|after|half|only|least|most) )a|par) (?:month|mois))\b/, 'month months monthly mois mensuel mensuelle mensuels mensuelles mensualite mensualites'.split(' ')],
+  [/\b(?:annual|yearly|annuel(?:le|s|les)?|(?:per|(?<!\b(?:than|within|under|over|about|around|after|half|only|least|most) )a|par) (?:year|annum|an|annee))\b/, 'year years annual annually yearly annum an ans annee annees annuel annuelle annuels annuelles'.split(' ')],
 ];
 
 /** The periods a question's rate is counted in (see Asked.periods). */
