@@ -75,3 +75,10 @@ describe('a day after a comparison is a duration, not a rate', () => {
     expect(periodsOf('Does it get a rebate if it buys a lot in a year?')).toHaveLength(1);
   });
 });
+
+describe('a figure after a verb is no label', () => {
+  it('verb before the figure: the gas consumption was 41,200 kWh keeps its figure', () => {
+    expect(withoutLabels('Harlow boilers: the gas consumption was 41,200 kWh.')).toMatch(/41,200/);
+    expect(withoutLabels('The site has 12 bays.')).toMatch(/12/);
+  });
+});

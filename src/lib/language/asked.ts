@@ -1208,7 +1208,7 @@ const MEASURED = new RegExp(`^(?:${[VALUE_PATTERNS.weight, VALUE_PATTERNS.sound,
 /** Noun classes of a measure, whose figure after it is its value (`capacity 60`, `age 15`): attribute, quantity, possession, time. */
 const MEASURE_CLASSES = new Set<number>([7, LEX.quantity, LEX.possession, LEX.time]);
 /** A noun, then one figure of at most three digits written alone, or a list of them (`items 2, 4, 5 and 6`). */
-const LABEL_FIGURES = /(?<![\p{L}\p{N}])(\p{L}{3,})\s(\d{1,3}(?:(?:,\s?|\s(?:and|et|&)\s)\d{1,3})*)(?!\d|[.,]\d|\s?(?:%|[€£$¥]))(?=\s*(\p{L}*))/gu;
+const LABEL_FIGURES = /(?<![\p{L}\p{N}])(\p{L}{3,})\s(\d{1,3}(?:(?:,\s|\s(?:and|et|&)\s)\d{1,3})*)(?!\d|[.,]\d|\s?(?:%|[€£$¥]))(?=\s*(\p{L}*))/gu;
 /**
  * Digits in three groups or more not all of three digits after the first (`GB 318 7741 52`, `0330 912 4470`, `000 000 000
  * 00017`), or after *no.* / *n°* / *#*: an identifier (a VAT, telephone or company number), not an amount.
@@ -1229,6 +1229,8 @@ export function withoutLabels(text: string): string {
   return out.replace(LABEL_FIGURES, (m, noun: string, figures: string, next: string) => {
     // A figure with its unit (`bay 2 m wide`) measures.
     if (next && MEASURED.test(`1 ${fold(next)}`)) return m;
+    // A verb or a function word before the figure (`was 41`) is no noun, whatever WordNet reads in it (`wa`).
+    if (EN_WORDS.has(noun.toLowerCase()) || LIGHT_VERBS.has(noun.toLowerCase())) return m;
     const list = /\D/.test(figures);
     const plural = /[^s]s$/i.test(noun);
     if (list ? !plural : plural) return m;
