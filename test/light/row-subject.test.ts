@@ -4,7 +4,7 @@ import { answers, gateOf } from '../../src/modules/light/light.service.js';
 
 /**
  * Fourteenth round of issue 26 (lrefuse4; docs/quality.md, "Fourteenth round: a table row's own thing"; docs/light.md
- * rule 22): a table lists things of one kind, one a row, each named in its cells; a row answers only a question whose thing
+ * rule 23): a table lists things of one kind, one a row, each named in its cells; a row answers only a question whose thing
  * the passage says (in the row, around the table or elsewhere in the passage). Tables written for these tests.
  */
 const table = (rows: string[], header: string, section = '', before = '') => ({
@@ -49,6 +49,16 @@ describe("a table row names its own thing", () => {
   it("compound modifier: an identification chip is said by the row's Microchip", () => {
     const p = table(['MIC-01 | Microchip implantation and registration | £24.00'], 'Code | Service | Price', 'Willowbrook price list');
     expect(answers(p, gateOf('What does Willowbrook charge for an identification chip?'))).toBe(true);
+  });
+
+  it("the head's phrase: the clean air delivery rate is said by the header's CADR", () => {
+    const p = table(['AQ-500 | up to 80 m² | 600 m³/h'], 'Model | Room | CADR', 'Specifications');
+    expect(answers(p, gateOf('What is the clean air delivery rate of the AQ-500?'))).toBe(true);
+  });
+
+  it('what the value is for, named by the row: the other nouns are its setting', () => {
+    const p = table(['MIC-01 | Microchip implantation | £24.00'], 'Code | Service | Price', 'Prices');
+    expect(answers(p, gateOf('What is the charge for inserting an identification chip in a pet?'))).toBe(true);
   });
 
   it('a prose sentence is not read as a row', () => {

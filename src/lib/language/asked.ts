@@ -1334,14 +1334,18 @@ export function sentenceAnswers(
 
 /**
  * The words naming the question's thing: its object nouns (Asked.frame; in French `things`), the nouns narrowing another
- * noun (*identification* chip), the parts of a hyphenated compound (*cross-country*), past the head. Narrowing adjectives
+ * noun (*identification* chip), the parts of a hyphenated compound (*cross-country*), past the head and its phrase. Narrowing adjectives
  * are left to the opposed-word rule (saysOpposite): the asker's own idiom (*top speed*, *base fare*) is often not the
  * document's. Measured (lrefuse4): the French word after an object noun (*capacité **standard***) refused one near miss
  * more on the development sets but cost a right fact on a check set, and is not read.
  */
 export function subjectWordsOf(asked: Asked): string[] {
-  const objects = (asked.language === 'fr' ? asked.frame?.things : asked.frame?.objects) ?? [];
-  const out = new Set<string>([...objects, ...asked.contrasts.filter((c) => c.lex !== null).map((c) => c.word), ...asked.compounds.flat()]);
+  // The head's own phrase (*clean air delivery* rate, said *CADR*) names the value asked, and what the value is for is read
+  // by rule 16, where one of its nouns is enough (Asked.purpose): neither names the thing here.
+  const aside = new Set([...asked.phrase, ...(asked.purpose ?? [])]);
+  const objects = ((asked.language === 'fr' ? asked.frame?.things : asked.frame?.objects) ?? []).filter((w) => !aside.has(w));
+  const modifiers = asked.contrasts.filter((c) => c.lex !== null && !asked.phrase.includes(c.word)).map((c) => c.word);
+  const out = new Set<string>([...objects, ...modifiers, ...asked.compounds.flat()]);
   if (asked.head) out.delete(asked.head);
   return [...out].filter((w) => w.length >= 3 && !/\d/.test(w) && !PAYING_VERBS.has(w) && !FR_NOUN_AFTER.has(w) && !FR_SKIP.has(w));
 }
@@ -1358,12 +1362,17 @@ export function rowMissesSubject(asked: Asked, row: string, context: SentenceCon
   if (!context.header) return false;
   const wanted = subjectWordsOf(asked);
   if (wanted.length === 0) return false;
+  // A row's own cells saying what the value is for (rule 16: *Microchip implantation* for *inserting an identification
+  // chip in a pet*) name the thing asked; the question's other nouns are its setting, but for a compound's parts.
+  const cells = wordsOf(row);
+  const named = asked.purpose?.some((w) => saysWordIn(w, cells)) ?? false;
   const around = wordsOf(`${row}\n${context.header}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}\n${context.record ?? ''}`);
   const said = (w: string) => saysWordIn(w, around) || saysWordIn(w, passage);
   // A noun modifying the next noun of an English compound (*identification* chip) may be left out where that noun is said
   // (*Microchip implantation*): the compound's head names the thing.
   const modifierOfSaid = (w: string) => asked.contrasts.some((c) => c.word === w && c.lex !== null && said(c.noun));
-  return wanted.some((w) => !said(w) && !modifierOfSaid(w));
+  const compound = new Set(asked.compounds.flat());
+  return wanted.some((w) => (!named || compound.has(w)) && !said(w) && !modifierOfSaid(w));
 }
 
 /**
