@@ -348,7 +348,9 @@ const FR_WH = /(?:^|\s)(quel|quelle|quels|quelles|combien|quand|qui|ou|a quelle|
 
 /** Words that only say what kind of value is asked (`loud`, `price`, `date`): the value itself answers them. */
 export function typeWords(asked: Pick<Asked, 'type' | 'value'>): Set<string> {
-  return new Set([...(asked.type ? GENERIC[asked.type] : []), ...(asked.value ? GENERIC[asked.value] : [])]);
+  const said = [...(asked.type ? GENERIC[asked.type] : []), ...(asked.value ? GENERIC[asked.value] : [])];
+  // In both languages (fourteenth round): *Quel pourcentage…* of a document that writes `80%`.
+  return new Set([...said, ...said.flatMap(translationsOf)]);
 }
 
 const isGeneric = (w: string, type: AnswerType | null, value: ValueKind | null) =>
@@ -1079,7 +1081,25 @@ const withoutFigures = (text: string) => text.replace(/\b\d+(?:[.,]\d+)?-\p{L}+/
  * (`15 minutes`, `3 years`): the same measure as a noun phrase.
  */
 export const holdsTerm = (t: Pick<Entity, 'words'>, flat: string): boolean =>
-  flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) || (t.words.length === 2 && /^\d+$/.test(t.words[0]!) && /^\p{L}{2,}$/u.test(t.words[1]!) && flat.includes(` ${t.words[0]} ${t.words[1]}s `));
+  flat.includes(` ${t.words.join(' ')} `) || flat.includes(` ${t.words.join('')} `) || (t.words.length === 2 && /^\d+$/.test(t.words[0]!) && /^\p{L}{2,}$/u.test(t.words[1]!) && flat.includes(` ${t.words[0]} ${t.words[1]}s `)) || holdsLabelledAcross(t, flat);
+
+/**
+ * A code made of a common word and what it numbers (*Line A*, *building A*, *a 10-entry card*) is written in a document of
+ * the other language with the word translated, on either side of its number (*ligne A*, *bâtiment A*, *Carte 10
+ * entrées*; fourteenth round, lcross2): the word's glossary rendering, or its plural, beside the same number or letter.
+ */
+function holdsLabelledAcross(t: Pick<Entity, 'words'>, flat: string): boolean {
+  if (t.words.length !== 2) return false;
+  const at = t.words.findIndex((w) => /^\p{L}{3,}$/u.test(w));
+  const mark = t.words[1 - at];
+  if (at < 0 || !mark || !/^(?:\d+|\p{L})$/u.test(mark)) return false;
+  const renderings = translationsOf(t.words[at]!);
+  if (renderings.length === 0) return false;
+  const stem = (w: string) => stemmed(w)[1];
+  const said = new Set(renderings.map(stem));
+  const ws = flat.split(' ');
+  return ws.some((w, i) => w === mark && [ws[i - 1], ws[i + 1]].some((n) => n !== undefined && n.length >= 3 && said.has(stem(n))));
+}
 
 /** A clause's number opening a sentence before its first word (`4.2 Items`, `12.1.3 Le client`). */
 const CLAUSE_NUMBER = /^\s*\d+(?:\.\d+)+\.?\s+(?=\p{Lu})/u;
@@ -1297,8 +1317,9 @@ export function sentenceAnswers(
   if (headRequired && !holdsHead(asked, forms, words)) {
     // With the retrieval's evidence, the head may be in the passage elsewhere, or said by a kin word here.
     const byEvidence = evidence && (holdsHead(asked, forms, evidence.passageWords) || holdsHead(asked, evidence.kin, words));
-    // Or the question's frame answers (twelfth round): a value of the asked kind beside the question's object noun.
-    if (!byEvidence && !(frame && sameLanguage && framed(asked, sentence, context, words))) return false;
+    // Or the question's frame answers (twelfth round): a value of the asked kind beside the question's object noun, in a
+    // passage of either language (fourteenth round: the object said by its translation).
+    if (!byEvidence && !(frame && framed(asked, sentence, context, words))) return false;
   }
   const near = ` ${wordsOf(`${sentence}\n${context.header}\n${context.record ?? ''}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}`).join(' ')} `;
   // A sentence naming no code of its own goes on with the codes of the one before (`… the AQ-350 and the

@@ -172,9 +172,27 @@ const COMMON: Record<string, string> = {
   heating: 'chauffage', lighting: 'eclairage',
 };
 
+/**
+ * Fourteenth round of issue 26 (lcross2): words of the sets' documents that a question in the other language said and
+ * the tables above did not render (crafts and trades, leisure and sport, food and farming, premises and their services,
+ * care of goods). General vocabulary still: no name, product or figure.
+ */
+const TRADES: Record<string, string> = {
+  harvest: 'recolte vendange vendanges', honey: 'miel', beekeeping: 'apiculture apicole', hive: 'ruche', hives: 'ruches', grape: 'raisin', grapes: 'raisins',
+  vineyard: 'vignoble vigne', wine: 'vin', crop: 'recolte culture', weaving: 'tissage', mill: 'usine filature moulin', loom: 'metier', looms: 'metiers',
+  weft: 'trame', adjuster: 'regleur', adjusters: 'regleurs', efficiency: 'rendement efficacite', linen: 'linge', laundry: 'blanchisserie linge',
+  damaged: 'endommage endommagee abime abimee', lost: 'perdu perdue perdus perdues', found: 'trouve trouves', kept: 'conserve conserves garde gardes',
+  keep: 'conserver garder', property: 'objets biens propriete', reception: 'accueil reception', desk: 'accueil guichet',
+  skater: 'patineur', skaters: 'patineurs', skate: 'patin', skates: 'patins', rink: 'patinoire piste', ice: 'glace', climbing: 'escalade', climber: 'grimpeur',
+  gym: 'salle', pool: 'piscine bassin', swimming: 'natation baignade', class: 'cours seance', classes: 'cours seances', lesson: 'cours lecon', lessons: 'cours lecons',
+  instructor: 'moniteur instructeur', school: 'ecole scolaire', canteen: 'cantine restauration', meals: 'repas', dish: 'plat', course_: 'plat',
+  maintain: 'entretenir', maintains: 'entretient assure', maintained: 'entretenu', fitted: 'installe equipe monte', carried: 'realise effectue',
+  exhibition: 'exposition', title: 'titre intitule', flue: 'conduit', liner: 'tubage', supply_: 'approvisionnement', return: 'retour restitution',
+};
+
 const EN_FR = new Map<string, string[]>();
 const FR_EN = new Map<string, string[]>();
-for (const [en, fr] of [...Object.entries(PAIRS), ...Object.entries(DOMAINS), ...Object.entries(COMMON)]) {
+for (const [en, fr] of [...Object.entries(PAIRS), ...Object.entries(DOMAINS), ...Object.entries(COMMON), ...Object.entries(TRADES)]) {
   const word = en.replace(/_$/, '');
   for (const f of fr.split(' ')) {
     EN_FR.set(word, [...(EN_FR.get(word) ?? []), f]);
@@ -237,3 +255,32 @@ function byStem(folded: string): string[] {
 /** Words looked up by stem so far, emptied when full (the verifier reads the same words again and again). */
 const STEM_MEMO_MAX = 50_000;
 const stemMemo = new Map<string, string[]>();
+
+/**
+ * English and French words of one Latin root are written by regular ending pairs (fourteenth round, lcross2):
+ * *olympic* / *olympique*, *capacity* / *capacité*, *external* / *externe*, *dentist* / *dentiste*, *furious* /
+ * *furieux*, *technician* / *technicien*. Each pair, read both ways, rewrites a word's ending into the other language's;
+ * the stem before it (4 letters at least) is kept. A word no glossary lists is still found in a document of the
+ * other language when it is such a cognate. Suffixes only, no stem: a false friend stays possible, so a cognate counts
+ * below a translation (light's coverage reads it at the weight of a related word).
+ */
+const COGNATE_ENDINGS: [string, string][] = [
+  ['ical', 'ique'], ['ic', 'ique'], ['ity', 'ite'], ['ty', 'te'], ['y', 'ie'], ['ous', 'eux'], ['or', 'eur'], ['ist', 'iste'], ['ism', 'isme'],
+  ['ive', 'if'], ['ary', 'aire'], ['al', 'el'], ['al', 'e'], ['ian', 'ien'], ['ize', 'iser'], ['ise', 'iser'], ['ed', 'e'], ['er', 're'],
+];
+const COGNATE_STEM = 4;
+
+/** The other language's words a folded word may be a cognate of, by COGNATE_ENDINGS (the word itself excluded). */
+export function cognatesOf(folded: string): string[] {
+  if (!/^\p{L}+$/u.test(folded) || folded.length < COGNATE_STEM + 1) return [];
+  const out = new Set<string>();
+  for (const [en, fr] of COGNATE_ENDINGS) {
+    for (const [from, to] of [[en, fr], [fr, en]] as const) {
+      if (!folded.endsWith(from)) continue;
+      const stem = folded.slice(0, folded.length - from.length);
+      if (stem.length >= COGNATE_STEM) out.add(stem + to);
+    }
+  }
+  out.delete(folded);
+  return [...out];
+}

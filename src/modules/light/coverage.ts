@@ -9,6 +9,7 @@
 import type { Em } from '../../db/types.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { relatedWords } from '../../lib/language/asked.js';
+import { cognatesOf } from '../../lib/language/glossary.js';
 import { indexText, queryTerms } from '../knowledge/index.js';
 import { stem } from '../models/index.js';
 
@@ -17,7 +18,10 @@ export interface TermGroup {
   prefix: string;
   /** Synonyms and translations of the word (folded), matched at a lower weight (SYNONYM_WEIGHT). */
   alternatives: string[];
-  /** Paraphrases and derived forms of the word (asked.ts, relatedWords), matched at RELATED_WEIGHT. */
+  /**
+   * Paraphrases and derived forms of the word (asked.ts, relatedWords), and its cognates in the other language
+   * (glossary.ts, cognatesOf: *olympic* / *olympique*), matched at RELATED_WEIGHT.
+   */
   related: string[];
 }
 
@@ -51,7 +55,7 @@ export function termGroups(question: string): TermGroup[] {
     const prefix = term.slice(0, Math.max(n, Math.min(term.length, MIN_PREFIX)));
     if (seen.has(prefix) || [...seen].some((p) => p === term)) continue;
     seen.add(prefix);
-    groups.push({ prefix, alternatives: alternativesOf(term), related: relatedWords(term) });
+    groups.push({ prefix, alternatives: alternativesOf(term), related: [...relatedWords(term), ...cognatesOf(term)] });
   }
   return groups;
 }

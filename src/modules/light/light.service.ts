@@ -156,7 +156,14 @@ export function answers(p: Pick<Passage, 'text' | 'section' | 'sourceName' | 'so
   const flat = ` ${indexText(`${p.sourceName} \n ${p.section} \n ${p.text}${p.document ? ` \n ${p.document}` : ''}`)} `;
   const words = new Set(flat.split(' '));
   let name = 0;
+  // A name that is the word of one of the question's codes (`Line` of *Line A*) is checked as that code: a document of the
+  // other language writes it translated (holdsTerm: *ligne A*).
+  const codeWords = new Set(gate.terms.filter((t) => t.kind === 'code' && t.words.length > 1).flatMap((t) => t.words));
   for (const t of gate.terms) {
+    if (t.kind === 'name' && t.words.every((w) => codeWords.has(w))) {
+      name++;
+      continue;
+    }
     // A code or a figure as written (`aqf 50` for AQF-50, not an `aqf` here and a `50` there); a name's words anywhere.
     // A file name writes `aq200` for AQ-200.
     // A name of several words as one run of words (fifth round: `Thermo Centre` is not `Thermo Loire` and `Élec'Centre`).
