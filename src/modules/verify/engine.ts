@@ -367,6 +367,13 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     for (let i = amounts.length - 1; i >= 0; i--) if (own(amounts[i]!)) amounts.splice(i, 1);
     amounts.push({ value: (100 * n) / d, figure: (100 * n) / d, unit: '%', dimension: 'ratio', start, end });
   }
+  // Fourteenth round (vparse): a price of nothing said in words is an amount of 0 (see ZERO_PRICE).
+  if (MAY_BE_ZERO_PRICE.test(text)) for (const m of text.matchAll(ZERO_PRICE)) {
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (amounts.some((q) => q.start < end && q.end > start) || NEGATED_BEFORE.test(text.slice(Math.max(0, start - 24), start))) continue;
+    amounts.push({ value: 0, figure: 0, unit: null, dimension: 'money', start, end, inWords: true });
+  }
   amounts.sort((a, b) => a.start - b.start);
   // Eighth round (support): the sides of a size (`50 x 30 mm`, `90 × 215 cm`) are both in the unit written after the last
   // one: the first side alone was a bare number, compared with any bare number of a sentence (a quantity, a row's count).
@@ -394,6 +401,29 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
   }
   return [...amounts, ...times].sort((a, b) => a.start - b.start);
 }
+
+/** A quick test: whether a text may say a price of nothing at all. */
+const MAY_BE_ZERO_PRICE = /nothing|free|no\s+(?:fee|charge)|gratuit|sans\s+(?:aucun\s+)?frais|rien/i;
+/**
+ * Fourteenth round (vparse): a price of nothing said in words, where it stands as the price of the clause's subject: the object of
+ * a verb of price (`costs nothing`, `ne coûte rien`), a price phrase (`free of charge`, `for free`, `at no charge`, `at no extra
+ * cost`, `no fee`, `sans frais`), the French adjective of price (`gratuit`, `gratuitement`), or `free` as the predicate of `be`
+ * closing its clause or before whom it is free for (`is free.`, `are free for members`); never `free to` a verb, `free of` a
+ * substance, `free` before a noun. Read as an amount of 0 money (`zeroMoney`): compared with the claim's price like any amount.
+ */
+const ZERO_PRICE =
+  /(?<=(?<![\p{L}])(?:costs?|costing|co[uû]te(?:nt)?|co[uû]ter)\s+)(?:nothing|rien)(?![\p{L}])|(?<![\p{L}])(?:free\s+of\s+(?:any\s+)?charge|(?<=for\s+)free|(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:fee|charge|cost)s?|sans\s+(?:aucun\s+)?frais|gratuit(?:e|s|es|ement)?)(?![\p{L}])|(?<=(?<![\p{L}])(?:is|are|be|was|were|remains?|stays?)\s+(?:(?:entirely|completely|totally|always)\s+)?)free(?=\s*(?:[.,;!)]|$|\s+for\s))/giu;
+/** A negation right before a price of nothing (`is not free`, `n'est pas gratuit`, `not at no charge`): no price of nothing then. */
+const NEGATED_BEFORE = /(?<![\p{L}])(?:not|n['’]t|never|no\s+longer|pas|plus|jamais|non)\s+(?:\p{L}+\s+)?$/iu;
+/** An amount of nothing in money: nought in every currency, so of the same kind as any price. */
+const zeroMoney = (q: Quantity) => q.dimension === 'money' && q.value === 0;
+/** Amounts of one unit, or prices where one is nothing (`costs nothing` against `costs £5`: a conflict, as £0 would be). */
+/**
+ * A claim's price of nothing said in words (`is free`) with no counterpart in a sentence is not a missing amount: its words stay the
+ * claim's words (`analyse`) and are covered as words; the amount is read for a conflict (`costs £5`) or an equal price of nothing.
+ */
+const inWords = (f: unknown) => (f as Quantity).inWords === true;
+const sameUnit = (a: Quantity, b: Quantity) => a.unit === b.unit || ((zeroMoney(a) || zeroMoney(b)) && a.dimension === b.dimension);
 
 /** Eighth round: a unit written after a figure (`6 850 MWh`, `67.5 m³`) is the amount's, not a name or a code. */
 const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
@@ -692,7 +722,7 @@ const amountsComparable = (a: Quantity, b: Quantity) =>
   (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit) &&
   (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)) &&
   (a.per === b.per || sameValue(a.value, b.value));
-const amountsEqual = (a: Quantity, b: Quantity) => a.unit === b.unit && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
+const amountsEqual = (a: Quantity, b: Quantity) => sameUnit(a, b) && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
 /** Measures of the claim's subject are not money nor a share: those have their own dimension. */
 const MEASURED = (d: string | null) => d !== null && d !== 'money' && d !== 'ratio' && d !== 'clock';
 /**
@@ -1095,7 +1125,9 @@ export class Verifier {
     // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
     // the amount and date rules, not counted again as words.
     let plain = seg.text;
-    for (const f of [...ds, ...counted]) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
+    // Fourteenth round (vparse): a price of nothing said in words (`is free`, `at no charge`) stays words of the claim too: they are
+    // what its statement says, and what a sentence saying it in other words (`ship free of charge`) holds.
+    for (const f of [...ds, ...counted]) if (!('inWords' in f && f.inWords)) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
     // Bounds (`at most`, `up to`, `after`, `au plus tard`) qualify an amount or a date; they are read with it, not scored as words.
     for (const f of [...ds, ...qs]) {
       const from = Math.max(0, f.start - 30);
@@ -1579,7 +1611,9 @@ export class Verifier {
    */
   private oppositeStands(claim: Claim, s: Sentence): boolean {
     if (this.restrictedIn(s) || claim.restricted || this.unaccountedNegative(claim, s)) return false;
-    if (claim.quantities.length + claim.dates.length > 0) return true;
+    // Fourteenth round (vparse): a price of nothing in words (`is free`) is the claim's predicate read as an amount, not an amount
+    // or a date that dates or bounds it: a negation with a date the claim does not state (`not free … after 1 October`) stays conditional.
+    if (claim.quantities.some((q) => !zeroMoney(q.fact)) || claim.dates.length > 0) return true;
     const runs = this.polarityIn(s).negatedRuns;
     return !(runs.length > 0 && [...this.quantitiesIn(s), ...this.datesIn(s)].some((f) => runs.some((r) => f.fact.start >= r.start && f.fact.start <= r.end + 1)));
   }
@@ -1971,7 +2005,7 @@ export class Verifier {
       const swap = like.length === 0;
       if (!swap) same = like;
       if (same.length === 0) {
-        missing = true;
+        missing ||= !inWords(c.fact);
         continue;
       }
       // The sentence's fact about the same thing (a table row naming what the claim names is about it), an equal one first on a tie;
@@ -1990,12 +2024,12 @@ export class Verifier {
       // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`).
       const onlyEqual = sentenceFacts.length === 1 && top.equal;
       if ((top.about < THRESHOLDS.subject && !onlyEqual) || rival || this.claimedElsewhere(c, top.p, same, claim)) {
-        missing = true;
+        missing ||= !inWords(c.fact);
         continue;
       }
       // A change (`extended by 6 months`) against the value itself (`lasted 6 months`) says nothing either way.
       if ((c.bound === 'change') !== (top.p.bound === 'change')) {
-        missing = true;
+        missing ||= !inWords(c.fact);
         continue;
       }
       if (top.equal) continue;
@@ -2005,7 +2039,7 @@ export class Verifier {
       // au 14 avril 2028`): the span is another thing's (a mandate renewed at the meeting, not the meeting's date).
       const pointAgainstSpan = 'granularity' in (c.fact as object) && c.lead === 'at' && /^(?:start|end)$/.test(top.p.lead) && leads.has('start') && leads.has('end');
       if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan) {
-        missing = true;
+        missing ||= !inWords(c.fact);
         continue;
       }
       return 'conflict';
@@ -2303,7 +2337,7 @@ export class Verifier {
       amountsEqual,
       sameLine,
       undefined,
-      (a, b) => a.unit === b.unit,
+      sameUnit,
       // The same figure in another currency or unit (`€4,250` against `£4,250`, `14 km` against `14 miles`): compared as written.
       (a, b) => sameValue(a.figure, b.figure),
     );
@@ -2590,7 +2624,7 @@ export class Verifier {
     if (figuresInSentence < claim.quantities.length + claim.dates.length) return false;
     const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every(inSentence);
     const context = this.contextFacts(s);
-    const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
+    const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, sameUnit, (a, b) => sameValue(a.figure, b.figure));
     const when = this.pair(claim, claim.dates, ds, context.dates, anyDates, datesAgree, sameLine, dateWithin);
     const uncovered = new Set(held.uncovered);
     // A word held by the sentence itself, as the cover reads it: itself, another form or synonym, a paraphrase, a translation.
@@ -2906,7 +2940,7 @@ export class Verifier {
     // Twelfth round: a hedge is no word of what a fact is about either (`around two hours` against `about 75 minutes`).
     const unhedged = <T>(facts: Fact<T>[]): Fact<T>[] =>
       hedged ? facts.map((f) => ({ ...f, about: new Set([...f.about].filter((x) => !claim.hedges.has(x))), ...(f.predicate ? { predicate: new Set([...f.predicate].filter((x) => !claim.hedges.has(x))) } : {}) })) : facts;
-    const amounts = this.pair(claim, unhedged(claim.quantities), claim.quantities.length > 0 ? this.quantitiesIn(s) : [], context.quantities, amountsComparable, amountsEqual, false, undefined, (a, b) => a.unit === b.unit, (a, b) => sameValue(a.figure, b.figure));
+    const amounts = this.pair(claim, unhedged(claim.quantities), claim.quantities.length > 0 ? this.quantitiesIn(s) : [], context.quantities, amountsComparable, amountsEqual, false, undefined, sameUnit, (a, b) => sameValue(a.figure, b.figure));
     const when = this.pair(claim, unhedged(claim.dates), claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, false, dateWithin);
     const conflict = amounts === 'conflict' && when === 'match' ? 'numbers' : when === 'conflict' && amounts === 'match' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
     if (!conflict) return null;

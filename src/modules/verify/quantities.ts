@@ -1,4 +1,4 @@
-import { fold, isAscii, STOP_WORDS } from './text.js';
+import { detectLanguage, fold, isAscii, STOP_WORDS, wordsOf } from './text.js';
 
 /** An amount as the rules compare it: value with its scale applied, and its unit. */
 export interface Quantity {
@@ -24,6 +24,8 @@ export interface Quantity {
    * same fact as a rate over a period (`£58,320 a year`), whatever their figures.
    */
   perItem?: boolean;
+  /** Fourteenth round (vparse): a price of nothing said in words (`free of charge`, `gratuit`): its words stay the text's words too. */
+  inWords?: boolean;
   start: number;
   end: number;
 }
@@ -243,7 +245,11 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
   if (PERCENT_WORDS.has(w)) return { scale, unit: '%', end: next.end };
   // Tenth round: the French data units `To`, `Go`, `Mo` are written with their capital; in lower case they are words (`£27,000 to
   // laboratory consumables` is not 27,000 terabytes).
-  const measure = CASED_UNITS.has(w) && raw[0] === w[0] ? undefined : MEASURES[w];
+  // Fourteenth round (vparse): `an` is the French year only in French (`1 an`, `un an de garantie`); before a word of a vowel sound
+  // (`hour`, `item`, `employee`) in a text that is not French it is the English article of a rate (`£68 an hour`, `£3 an item`),
+  // which `periodOf` reads as such (it was read as 68 years). The language is read without that `an`, an English word itself.
+  const article = w === 'an' && /^[\s\u00a0]+[aeiouhAEIOUH]/u.test(text.slice(next.end, next.end + 3)) && detectLanguage(wordsOf(text).filter((x) => x !== 'an')) !== 'fr';
+  const measure = (CASED_UNITS.has(w) && raw[0] === w[0]) || article ? undefined : MEASURES[w];
   if (measure) return { scale: scale * measure.factor, unit: measure.unit, end: next.end, measure };
   if ((w === 'per' || w === 'pour') && /^[\s]*cent\b/i.test(text.slice(next.end, next.end + 8))) return { scale, unit: '%', end: next.end + 5 };
   if (/^\p{L}+$/u.test(w) && !STOP_WORDS.has(w) && w.length > 1) unit = stem(w);
