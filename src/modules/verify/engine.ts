@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { codesOf, entitiesOf, readClaim, type Entity } from '../../lib/language/entities.js';
+import { codesOf, entitiesOf, readClaim, type Entity, type Token } from '../../lib/language/entities.js';
 import { alternativesOf } from '../../lib/language/alternatives.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { paraphraseStems } from '../../lib/language/paraphrase.js';
@@ -829,6 +829,50 @@ const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= 
 const TABLE_SEPARATOR = /^\|?[\s:|-]+\|?$/;
 const cellsOf = (row: string) => row.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
 
+/**
+ * A claim's amounts without a count in its subject between a definite article and a name (`Each of the two Elmfield boilers has
+ * …`): presupposed, not stated; part of what the claim is about, not an amount to find.
+ */
+function statedAmounts(text: string, counted: Quantity[], verbAt: number): Quantity[] {
+  return counted.filter(
+    (q) => !(q.dimension === null && (verbAt < 0 || q.end <= verbAt) && DEFINITE_BEFORE.test(text.slice(Math.max(0, q.start - 12), q.start)) && /^\s+\p{Lu}\p{Ll}/u.test(text.slice(q.end, q.end + 3))),
+  );
+}
+
+/**
+ * A claim's text with the words of its amounts and dates (`280 cubic metres per hour`, `14 February 2025`: compared by the
+ * amount and date rules, not counted again as words), the bounds before them and the titles before names blanked.
+ */
+function plainOfClaim(text: string, ds: DateSpan[], counted: Quantity[], qs: Quantity[]): string {
+  let plain = text;
+  // Fourteenth round (vparse): a price of nothing said in words (`is free`, `at no charge`) stays words of the claim too: they are
+  // what its statement says, and what a sentence saying it in other words (`ship free of charge`) holds.
+  for (const f of [...ds, ...counted]) if (!('inWords' in f && f.inWords)) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
+  // Bounds (`at most`, `up to`, `after`, `au plus tard`) qualify an amount or a date; they are read with it, not scored as words.
+  for (const f of [...ds, ...qs]) {
+    const from = Math.max(0, f.start - 30);
+    const m = BOUND_WORDS.exec(plain.slice(from, f.start));
+    if (m) plain = plain.slice(0, from + m.index) + ' '.repeat(m[0].length) + plain.slice(from + m.index + m[0].length);
+  }
+  // A title before a name (`Mrs Patel`, `Dr. Ferris`, `Mme Quéré`, `Me Durand`) is no word of what the claim is about.
+  return plain.replace(TITLE_BEFORE_NAME, (t) => ' '.repeat(t.length));
+}
+
+/** The claim's figures (`#108`) as contentStems reads them, without stemming its words a second time. */
+function claimNumbers(text: string): string[] {
+  const numbers: string[] = [];
+  for (const w of foldedWords(text)) if (/^\d{2,}$/.test(w) && !/^0+$/.test(w)) numbers.push(`#${w}`);
+  return numbers;
+}
+
+/** Capitalised words inside a claim outside its names and dates, folded, stop words apart. */
+function claimCapitals(text: string, entities: Entity[], ds: DateSpan[]): string[] {
+  return [...text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?![\p{L}\p{N}-])/gu)]
+    .filter((m) => ![...entities, ...ds].some((e) => m.index < e.end && m.index + m[0].length > e.start))
+    .map((m) => fold(m[0]))
+    .filter((w) => !STOP_WORDS.has(w));
+}
+
 const roundScore = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
@@ -1107,99 +1151,37 @@ export class Verifier {
     return out;
   }
 
+  /**
+   * A claim read for judging. Cut into the methods below (same steps, same order) so that V8 compiles and, when a new
+   * object shape turns up, re-compiles each part on its own: as one function it was re-compiled whole four or five times
+   * in the first runs (1.5–3 s of compile work each under load), the claims analysed meanwhile by unoptimised code.
+   */
   private analyse(seg: Segment): Claim {
     const read = readClaim(seg.text, this.language);
     const { verbAt, tokens } = read;
     const ds = dates(seg.text);
-    // A count in the claim's subject between a definite article and a name (`Each of the two Elmfield boilers has …`) is
-    // presupposed, not stated: part of what the claim is about, not an amount to find.
-    const presupposed = unnamed((q: Quantity) =>
-      q.dimension === null && (verbAt < 0 || q.end <= verbAt) && DEFINITE_BEFORE.test(seg.text.slice(Math.max(0, q.start - 12), q.start)) && /^\s+\p{Lu}\p{Ll}/u.test(seg.text.slice(q.end, q.end + 3)));
     const counted = amountsOf(seg.text, this.stem, ds);
-    const qs = counted.filter((q) => !presupposed(q));
+    const qs = statedAmounts(seg.text, counted, verbAt);
     const entities = outsideAmounts(verifierNames(read.entities), qs);
-    const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
-    // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
-    // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
-    const ownNameStems = [...new Set(entities.filter((e) => e.kind === 'name' && (verbAt < 0 || e.start < verbAt)).flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean))];
-    // The words of an amount or a date (`280 cubic metres per hour`, `14 February 2025`) are compared by
-    // the amount and date rules, not counted again as words.
-    let plain = seg.text;
-    // Fourteenth round (vparse): a price of nothing said in words (`is free`, `at no charge`) stays words of the claim too: they are
-    // what its statement says, and what a sentence saying it in other words (`ship free of charge`) holds.
-    for (const f of [...ds, ...counted]) if (!('inWords' in f && f.inWords)) plain = plain.slice(0, f.start) + ' '.repeat(f.end - f.start) + plain.slice(f.end);
-    // Bounds (`at most`, `up to`, `after`, `au plus tard`) qualify an amount or a date; they are read with it, not scored as words.
-    for (const f of [...ds, ...qs]) {
-      const from = Math.max(0, f.start - 30);
-      const m = BOUND_WORDS.exec(plain.slice(from, f.start));
-      if (m) plain = plain.slice(0, from + m.index) + ' '.repeat(m[0].length) + plain.slice(from + m.index + m[0].length);
-    }
-    // A title before a name (`Mrs Patel`, `Dr. Ferris`, `Mme Quéré`, `Me Durand`) is no word of what the claim is about.
-    plain = plain.replace(TITLE_BEFORE_NAME, (t) => ' '.repeat(t.length));
+    const { nameStems, ownNameStems } = this.claimNameStems(entities, verbAt);
+    const plain = plainOfClaim(seg.text, ds, counted, qs);
     const { stems } = this.contentStems(plain);
-    // The claim's figures (`#108`) as contentStems reads them, without stemming its words a second time.
-    const numbers: string[] = [];
-    for (const w of foldedWords(seg.text)) if (/^\d{2,}$/.test(w) && !/^0+$/.test(w)) numbers.push(`#${w}`);
+    const numbers = claimNumbers(seg.text);
     const unique = [...new Set(stems)];
     const scored = unique.filter((s) => !nameStems.has(s));
-    // Its polarity: the stems a negation governs, and what it says (after its verb), read on its words without figures.
-    const negated = new Set<string>();
-    const affirmed = new Set<string>();
-    const absent = new Set<string>();
-    const predicate = new Set<string>();
-    for (const w of scopedWords(plain)) {
-      const st = this.stemOf(w.w);
-      if (!st || nameStems.has(st)) continue;
-      (w.negated ? negated : affirmed).add(st);
-      if (w.absence) absent.add(st);
-      if (verbAt < 0 || w.start >= verbAt) predicate.add(st);
-    }
+    const { negated, affirmed, absent, predicate } = this.claimPolarity(plain, nameStems, verbAt);
     const light = this.lightStems([...new Set(qs.map((q) => q.dimension ?? ''))].sort().join(' ') + (ds.length > 0 ? ' date' : ''));
     const said = new Set(predicate);
-    // Verbs of the claim (tagged, or a French verb form): the statement itself, never left out.
-    const verbTokens = tokens.filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')));
-    const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value)));
-    const verbs = new Set(verbStems.filter(Boolean));
-    // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
-    const main = unnamed((st: string) => st !== '' && !light.has(st) && !nameStems.has(st));
-    const mainVerb = verbStems.find((st, i) => main(st) && verbTokens[i]!.start >= verbAt) ?? verbStems.find(main) ?? null;
-    const hedges = new Set<string>();
-    if (this.language === 'en') {
-      for (let i = 0; i < tokens.length; i++) {
-        const t = tokens[i]!;
-        const hedge = t.pos === 'ADV' || (t.pos === 'ADP' && tokens[i + 1]?.pos === 'NUM');
-        const st = hedge && !PERIOD_ADVERB.test(t.value) ? this.stemOf(fold(t.value)) : '';
-        if (st !== '' && !verbs.has(st) && !nameStems.has(st)) hedges.add(st);
-      }
-    }
+    const { verbs, mainVerb, hedges } = this.claimVerbs(tokens, verbAt, light, nameStems);
     // The light stems out of what the claim says: the claim's few stems tested against the light ones (were all the light
     // stems, about forty, deleted one by one from every claim's).
     for (const x of predicate) if (light.has(x)) predicate.delete(x);
-    // What a claim's amount or date is about: its words, without names and codes (compared by their own rule) and light words.
-    const aboutOf = unnamed(<T>(facts: Fact<T>[]): Fact<T>[] => {
-      for (const f of facts) {
-        for (const x of [...f.about]) if (nameStems.has(x) || light.has(x)) f.about.delete(x);
-        f.predicate = new Set([...(f.predicate ?? [])].filter((x) => f.about.has(x)));
-      }
-      return facts;
-    });
-    // The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem.
-    const surface = new Map<string, string[]>();
-    for (const w of new Set(foldedLetters(seg.text))) {
-      const stem = this.stemOf(w);
-      if (!stem || nameStems.has(stem)) continue;
-      const forms = surface.get(stem);
-      if (forms) forms.push(w);
-      else surface.set(stem, [w]);
-    }
+    const surface = this.claimSurface(seg.text, nameStems);
     return {
       seg,
       stems: scored,
       nameStems: ownNameStems.filter((x) => !scored.includes(x)),
-      capitals: [...seg.text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?![\p{L}\p{N}-])/gu)]
-        .filter((m) => ![...entities, ...ds].some((e) => m.index < e.end && m.index + m[0].length > e.start))
-        .map((m) => fold(m[0]))
-        .filter((w) => !STOP_WORDS.has(w)),
+      capitals: claimCapitals(seg.text, entities, ds),
       lookup: [...unique, ...new Set(numbers)],
       surface,
       alternatives: new Map(),
@@ -1221,9 +1203,77 @@ export class Verifier {
       light,
       negative: hasNegativeMeaning(foldedLetters(seg.text)),
       // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
-      dates: aboutOf(this.about(plain, ds, null, new Set(), seg.text, predicate, qs)),
-      quantities: aboutOf(this.about(plain, qs, null, new Set(), seg.text, predicate, ds)),
+      dates: this.claimFactsAbout(plain, ds, seg.text, predicate, qs, nameStems, light),
+      quantities: this.claimFactsAbout(plain, qs, seg.text, predicate, ds, nameStems, light),
     };
+  }
+
+  /** The stems of a claim's names, and of those of what it is about (before its verb). */
+  private claimNameStems(entities: Entity[], verbAt: number): { nameStems: Set<string>; ownNameStems: string[] } {
+    const nameStems = new Set(entities.flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean));
+    // Names of what the claim is about (before its verb): found, they count in the score; a name the claim
+    // states (after its verb) is compared by the entity rule and anchors the claim, it does not add to the score.
+    const ownNameStems = [...new Set(entities.filter((e) => e.kind === 'name' && (verbAt < 0 || e.start < verbAt)).flatMap((e) => e.words.map((w) => this.stemOf(w))).filter(Boolean))];
+    return { nameStems, ownNameStems };
+  }
+
+  /** A claim's polarity: the stems a negation governs, and what it says (after its verb), read on its words without figures. */
+  private claimPolarity(plain: string, nameStems: Set<string>, verbAt: number): { negated: Set<string>; affirmed: Set<string>; absent: Set<string>; predicate: Set<string> } {
+    const negated = new Set<string>();
+    const affirmed = new Set<string>();
+    const absent = new Set<string>();
+    const predicate = new Set<string>();
+    for (const w of scopedWords(plain)) {
+      const st = this.stemOf(w.w);
+      if (!st || nameStems.has(st)) continue;
+      (w.negated ? negated : affirmed).add(st);
+      if (w.absence) absent.add(st);
+      if (verbAt < 0 || w.start >= verbAt) predicate.add(st);
+    }
+    return { negated, affirmed, absent, predicate };
+  }
+
+  /** A claim's verbs (tagged, or a French verb form: the statement itself, never left out), its main verb and its hedges. */
+  private claimVerbs(tokens: readonly Token[], verbAt: number, light: Set<string>, nameStems: Set<string>): { verbs: Set<string>; mainVerb: string | null; hedges: Set<string> } {
+    const verbTokens = tokens.filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')));
+    const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value)));
+    const verbs = new Set(verbStems.filter(Boolean));
+    // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
+    const main = unnamed((st: string) => st !== '' && !light.has(st) && !nameStems.has(st));
+    const mainVerb = verbStems.find((st, i) => main(st) && verbTokens[i]!.start >= verbAt) ?? verbStems.find(main) ?? null;
+    const hedges = new Set<string>();
+    if (this.language === 'en') {
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i]!;
+        const hedge = t.pos === 'ADV' || (t.pos === 'ADP' && tokens[i + 1]?.pos === 'NUM');
+        const st = hedge && !PERIOD_ADVERB.test(t.value) ? this.stemOf(fold(t.value)) : '';
+        if (st !== '' && !verbs.has(st) && !nameStems.has(st)) hedges.add(st);
+      }
+    }
+    return { verbs, mainVerb, hedges };
+  }
+
+  /** The claim's words by stem: their synonyms and translations are looked up when a sentence lacks the stem. */
+  private claimSurface(text: string, nameStems: Set<string>): Map<string, string[]> {
+    const surface = new Map<string, string[]>();
+    for (const w of new Set(foldedLetters(text))) {
+      const stem = this.stemOf(w);
+      if (!stem || nameStems.has(stem)) continue;
+      const forms = surface.get(stem);
+      if (forms) forms.push(w);
+      else surface.set(stem, [w]);
+    }
+    return surface;
+  }
+
+  /** What a claim's amounts or dates are about: its words, without names and codes (compared by their own rule) and light words. */
+  private claimFactsAbout<T extends Span>(plain: string, facts: T[], original: string, predicate: Set<string>, others: Span[], nameStems: Set<string>, light: Set<string>): Fact<T>[] {
+    const out = this.about(plain, facts, null, new Set(), original, predicate, others);
+    for (const f of out) {
+      for (const x of [...f.about]) if (nameStems.has(x) || light.has(x)) f.about.delete(x);
+      f.predicate = new Set([...(f.predicate ?? [])].filter((x) => f.about.has(x)));
+    }
+    return out;
   }
 
   /**
