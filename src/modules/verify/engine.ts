@@ -1088,7 +1088,7 @@ export class Verifier {
     if (contextId === undefined) {
       contextId = this.contexts.length;
       const stems = new Set(this.contentStems(contextText).stems);
-      this.contexts.push({ stems, text: contextText });
+      this.contexts.push({ stems, text: contextText, lower: undefined });
       this.contextIds.set(contextText, contextId);
       for (const st of stems) {
         let list = this.contextPostings.get(st);
@@ -1108,7 +1108,25 @@ export class Verifier {
       list.push(id);
       if (!s.startsWith('#')) unique.push(s);
     }
-    this.sentences.push({ passage, seg, stems: new Set(unique), context, contextText, header, ...(negatedHeading ? { negatedHeading } : {}), ...(antecedent ? { antecedent } : {}) });
+    // Every field present from the start, in one order (those read on first need as undefined): every sentence has one
+    // shape for V8, where fields added later, in the order each sentence met its readers, made dozens (loads on a sentence
+    // were polymorphic or megamorphic in cover, compare and the rules, and their optimised code was thrown away on a new one).
+    this.sentences.push({
+      passage,
+      seg,
+      stems: new Set(unique),
+      context,
+      contextText,
+      header,
+      negatedHeading: negatedHeading || undefined,
+      antecedent: antecedent || undefined,
+      codes: undefined,
+      facts: undefined,
+      words: undefined,
+      unticked: undefined,
+      digits: undefined,
+      field: undefined,
+    });
     this.contextOf.push(contextId);
   }
 
@@ -1526,7 +1544,26 @@ export class Verifier {
       const key = this.factsCache ? `${this.language}\u0000${s.contextText}\u0000${s.header ? `\u0002${s.header.join('\u0001')}` : ''}\u0000${s.seg.text}` : '';
       const kept = this.factsCache?.get(key);
       if (kept) return (s.facts = kept);
-      s.facts = { key };
+      // Every field present from the start (one shape; see addSentence).
+      s.facts = {
+        key,
+        rawDates: undefined,
+        rawQuantities: undefined,
+        aboutContext: undefined,
+        quantities: undefined,
+        dates: undefined,
+        rowWords: undefined,
+        words: undefined,
+        entities: undefined,
+        entityFacts: undefined,
+        roles: undefined,
+        labels: undefined,
+        items: undefined,
+        polarity: undefined,
+        negatedRuns: undefined,
+        restricted: undefined,
+        negative: undefined,
+      };
       this.factsCache?.set(key, s.facts);
     }
     return s.facts;
@@ -1753,6 +1790,17 @@ export class Verifier {
 
   /** Sentences sharing the most (weighted) rare words with the claim, its antonyms counted as shared. */
   private candidates(claim: Claim): number[] {
+    const lookup = this.candidateLookup(claim);
+    // Each stem's postings looked up once (the comparison read them twice per comparison).
+    const byRarity = [...lookup]
+      .map((s) => ({ s, list: this.postings.get(s) }))
+      .filter((x): x is { s: string; list: number[] } => x.list !== undefined)
+      .sort((a, b) => a.list.length - b.list.length || (a.s < b.s ? -1 : 1));
+    return this.bestCandidates(claim, lookup, byRarity);
+  }
+
+  /** The stems that find a claim's candidates: its own, their antonyms, other indexed forms and, across languages, translations. */
+  private candidateLookup(claim: Claim): Set<string> {
     const lookup = new Set(claim.lookup);
     for (const s of claim.lookup) for (const a of this.antonyms.get(s) ?? []) lookup.add(a);
     // Other indexed forms of the claim's words (`weigh` finds `weight`, `consum` finds `consumpt`).
@@ -1760,11 +1808,14 @@ export class Verifier {
     // Eighth round (across languages): where a passage is in the other language than the claim, the claim's words'
     // glossary renderings find candidates too (a claim sharing no word and no figure with its document found none).
     if (this.acrossLanguages()) for (const s of claim.stems) for (const t of this.translationsOf(claim, s)) lookup.add(t);
-    // Each stem's postings looked up once (the comparison read them twice per comparison).
-    const byRarity = [...lookup]
-      .map((s) => ({ s, list: this.postings.get(s) }))
-      .filter((x): x is { s: string; list: number[] } => x.list !== undefined)
-      .sort((a, b) => a.list.length - b.list.length || (a.s < b.s ? -1 : 1));
+    return lookup;
+  }
+
+  /**
+   * The candidate count proper (cut from `candidates` so that V8 compiles its loops on their own): the postings of
+   * `byRarity` counted, the contexts' bonus added, the best CANDIDATES kept.
+   */
+  private bestCandidates(claim: Claim, lookup: Set<string>, byRarity: { s: string; list: number[] }[]): number[] {
     const scores = this.scores;
     // Common words do not find candidates, except the rarest word of a claim made only of common ones;
     // a figure finds them only when it is rare (a year or a round number is everywhere).
@@ -1814,6 +1865,8 @@ export class Verifier {
       }
     }
     const codes = claim.entities.filter((e) => e.kind === 'code');
+    // Read once, not per touched context (the array's shape differs with and without codes: a deopt in the loop).
+    const anyCode = codes.length > 0;
     const contextOf = this.contextOf;
     // One pass over the touched sentences: each one's score with its context's bonus, kept among the best few
     // (ties to the earlier sentence, a short sorted list), and its count cleared for the next claim.
@@ -1830,7 +1883,7 @@ export class Verifier {
       if (state[c] !== 2) {
         if (state[c] === 0) summed.push(c);
         state[c] = 2;
-        if (codes.length > 0) {
+        if (anyCode) {
           const ctx = this.contexts[c]!;
           const lower = (ctx.lower ??= ctx.text.toLowerCase());
           for (const e of codes) if (e.words.every((w) => lower.includes(w))) bonus[c]! += this.idf(`#${e.words[e.words.length - 1]}`);
