@@ -1223,6 +1223,12 @@ export class Verifier {
       // What each amount or date is about: the claim's words around it, not the words of the figures themselves.
       dates: this.claimFactsAbout(plain, ds, seg.text, predicate, qs, nameStems, light),
       quantities: this.claimFactsAbout(plain, qs, seg.text, predicate, ds, nameStems, light),
+      // Read on first need; present from the start so that every claim has one shape (see addSentence).
+      labels: undefined,
+      named: undefined,
+      roles: undefined,
+      stemInfo: undefined,
+      nameWeights: undefined,
     };
   }
 
