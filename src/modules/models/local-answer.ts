@@ -2,6 +2,7 @@ import { askedOf, focusOf, headForms, languageOf, saysWord, sentenceAnswers } fr
 import { countedOf, countsThing } from '../../lib/language/counted.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
+import { learnedChoice } from './local-learned.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
 import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, words, type SmallTalk } from './text-match.js';
 import { countTextTokens, truncateToTokens } from './tokenizer.js';
@@ -53,6 +54,37 @@ function answerText(
   if (stems.size === 0 && persona) {
     return plain([introOf(persona.name, persona.role), persona.mission && `My mission: ${persona.mission}`].filter(Boolean).join(' '));
   }
+  const choice = choose(candidates, question, stems);
+  // What was already said in the conversation gives way to what was not, when there is any.
+  const freshOf = (rs: Ranked[]) => {
+    const fresh = said.size > 0 ? rs.filter((r) => !said.has(sayingKey(r.candidate.text))) : rs;
+    return fresh.length > 0 ? fresh : rs;
+  };
+  const ruled = pick(freshOf(choice.best));
+  // The learned choice (docs/light.md, "The learned sentence choice"): on passages alone, the sentences the rules could
+  // answer with, in the order of the weights trained on the development sets, as many as the rules would answer with.
+  const learned = learnedChoice(question, candidates, choice);
+  const picked = learned ? pick(freshOf(learned), ruled.length, 0) : ruled;
+  if (picked.length === 0) return plain(nothingFound(question, persona));
+  return compose(picked, maxTokens);
+}
+
+/** The rules' choice and every step of it (read by the learned choice's features, local-learned.ts). */
+export interface Choice {
+  ranked: Ranked[];
+  asked: ReturnType<typeof askedOf>;
+  strict: Ranked[];
+  typed: Ranked[];
+  valued: Ranked[];
+  unranked: Ranked[];
+  tied: Ranked[];
+  inText: Ranked[];
+  focused: Ranked[];
+  best: Ranked[];
+}
+
+/** The rules' ranking of the candidates for a question (stems: the question's content stems). */
+export function choose(candidates: Candidate[], question: string, stems: Set<string> = contentStems(question)): Choice {
   // The question's words in the other language too (the glossary's renderings): an English question on
   // a French document ranks the French sentences that say it.
   const ranked = rank(candidates, new Set([...stems, ...contentStems(words(question).flatMap(translationsOf).join(' '))]), SENTENCE_LENGTH_B);
@@ -105,11 +137,7 @@ function answerText(
   const inText = focus.length > 0 && graded !== ranked ? graded.filter((r) => saysFocus(r.candidate.text)) : [];
   const focused = inText.length > 0 || focus.length === 0 || graded === ranked ? inText : graded.filter((r) => saysFocus(`${r.candidate.context?.header ?? ''}\n${r.candidate.context?.section ?? ''}`));
   const best = focused.length > 0 ? focused : graded;
-  // What was already said in the conversation gives way to what was not, when there is any.
-  const fresh = said.size > 0 ? best.filter((r) => !said.has(sayingKey(r.candidate.text))) : best;
-  const picked = pick(fresh.length > 0 ? fresh : best);
-  if (picked.length === 0) return plain(nothingFound(question, persona));
-  return compose(picked, maxTokens);
+  return { ranked, asked, strict, typed, valued, unranked, tied, inText, focused, best };
 }
 
 /** A sentence as said, for comparing: citations dropped, folded, spaces collapsed. */
@@ -121,12 +149,12 @@ function saidKeys(said: string[] | undefined): Set<string> {
   return out;
 }
 
-function pick(ranked: Ranked[]): Candidate[] {
+function pick(ranked: Ranked[], max = MAX_SENTENCES, keepRatio = KEEP_RATIO): Candidate[] {
   const best = ranked[0]?.score ?? 0;
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const r of ranked) {
-    if (out.length === MAX_SENTENCES || r.score < best * KEEP_RATIO) break;
+    if (out.length === max || r.score < best * keepRatio) break;
     const key = r.candidate.text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
