@@ -175,7 +175,7 @@ const dumpedRight = dumped.filter((d) => d.rightFact).length;
 console.log(`${items.length} answered answerable questions on ${sets.length} development sets; rules' right facts ${[...before.values()].reduce((a, b) => a + b, 0)} (as dumped through the service: ${dumpedRight})`);
 console.log(`candidates: ${items.reduce((n, it) => n + it.xs.length, 0)}; questions with a stating candidate: ${items.filter((it) => it.ys.includes(1)).length}`);
 
-const LAMBDAS = (process.env.LAMBDAS ?? '0.01,0.1,1,10,100').split(',').map(Number);
+const LAMBDAS = (process.env.LAMBDAS ?? '10,30,100,300').split(',').map(Number);
 const cv = new Map<number, Map<string, number>>();
 for (const lambda of LAMBDAS) {
   const per = new Map<string, number>();

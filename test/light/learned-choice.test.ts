@@ -61,7 +61,7 @@ describe('the learned sentence choice', () => {
 
   it('material other than passages (a persona): the rules answer, the learned choice does not apply', () => {
     const material: TurnMaterial = {
-      persona: { name: 'Ada', role: 'the piano shop assistant' },
+      persona: { name: 'Ada', role: 'the piano shop assistant', personality: '', mission: '', decisionStyle: '', systemPrompt: '' },
       passages: [{ ref: 1, sourceName: 'piano-care.md', text: 'A piano inspection before purchase costs £70.' }],
     };
     expect(ask('How much is a piano inspection?', material)).toBe('A piano inspection before purchase costs £70. [1]');
