@@ -1954,6 +1954,10 @@ export class Verifier {
     // adulte | 36,00 € | 50,00 € |`; the rate card's `CHF 138` against the deposit's `CHF 300 per standard … set`): the other
     // amount is another line's or another thing's, not the claim's given another value.
     if (best?.verdict === 'contradicted' && best.rule === 'numbers' && this.amountStatedElsewhere(claim, best.id, read, foreignCode)) best = support;
+    // Fifteenth round (vcontra7): an amount conflict whose every rival amount is named by a noun the claim does not say (`a
+    // supplement of €1,200 for the Semester …`, `une pénalité de 2 500 € HT par éolienne`), where another candidate supports the
+    // claim with its amount: the rival is that other thing's amount, not the claim's given another value.
+    if (best?.verdict === 'contradicted' && best.rule === 'numbers' && support?.rule === 'numbers' && this.amountsOfAnotherThing(claim, best.id)) best = support;
     // Sixth round (support): the next best-covered candidate is read when the best one's anchors do not all agree (the
     // penalty per day of the contract against the penalty the minutes say was kept).
     graded.sort((a, b) => b.coverage - a.coverage || a.id - b.id);
@@ -2025,6 +2029,25 @@ export class Verifier {
         if (!claimStems.every((st) => s.stems.has(st)) || foreignCode(id)) return false;
         return this.quantitiesIn(s).some((p) => amountsEqual(c.fact, p.fact) && this.aboutScore(c, p, claim) >= Math.max(THRESHOLDS.subject, against));
       });
+    });
+  }
+
+  /**
+   * Fifteenth round (vcontra7): whether each amount of the sentence that conflicts with one of the claim's (comparable, not equal)
+   * is named by a noun of its own the claim does not hold, itself or by a synonym: the noun right before `of` / `de` / `equal to`
+   * / `égal à` opening the amount (`a supplement of €1,200`, `une pénalité de 2 500 €`, `A deposit equal to four weeks' fees`).
+   */
+  private amountsOfAnotherThing(claim: Claim, id: number): boolean {
+    const s = this.sentences[id]!;
+    const text = s.seg.text;
+    const rivals = this.quantitiesIn(s).filter((p) => claim.quantities.some((c) => amountsComparable(c.fact, p.fact) && !amountsEqual(c.fact, p.fact)));
+    if (rivals.length === 0) return false;
+    const claimHolds = (st: string) => claim.stems.includes(st) || this.alternativesOf(claim, st).some((a) => claim.stems.includes(a));
+    return rivals.every((p) => {
+      const m = /(\p{L}{3,})\s+(?:of|de|d['’]|equal\s+to|[ée]gale?s?\s+[àa])[\s*_]*(?:[£$€]|\d)[^\p{L}]*$/iu.exec(text.slice(Math.max(0, p.fact.start - 60), p.fact.start + 1));
+      if (!m) return false;
+      const st = this.stemOf(fold(m[1]!));
+      return st !== '' && !STOP_WORDS.has(fold(m[1]!)) && !claimHolds(st);
     });
   }
 
