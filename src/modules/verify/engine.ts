@@ -1486,7 +1486,8 @@ export class Verifier {
         const about = new Set([...this.contentStems(`${plain} ${header?.[col] ?? ''}`).stems, ...extra]);
         const cell = header?.[col];
         const column = cell ? { words: new Set(wordsOf(cell)), stems: new Set(this.contentStems(cell).stems) } : undefined;
-        return { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), ...(column ? { column } : {}) };
+        // Every field present, in the order of the other branch's: one shape for every fact (see addSentence).
+        return { fact, about, predicate: undefined, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), column };
       });
     }
     // Whether a piece holds a content word (a stem contentStems would keep), without building its lists; the clauses
@@ -1522,7 +1523,7 @@ export class Verifier {
       const aside = AFTER_ASIDE.exec(original.slice(fact.end, fact.end + 40));
       if (aside) own = [...own, ...this.contentStems(aside[1]!).stems];
       const about = new Set([...own, ...extra]);
-      const out: Fact<T> = { fact, about, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start) };
+      const out: Fact<T> = { fact, about, predicate: undefined, bound: boundOf(original, fact), lead: leadOf(original, fact), hypothetical: 'granularity' in fact && hypothetical(original, fact.start), column: undefined };
       if (predicate) out.predicate = new Set([...about].filter((x) => predicate.has(x)));
       return out;
     });

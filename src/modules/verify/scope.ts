@@ -89,8 +89,20 @@ const PUNCTUATION = /[,;:()|\n.!?«»"“”–—]/;
  */
 export function scopedWords(text: string): ScopedWord[] {
   const ws = words(text);
-  const out: ScopedWord[] = ws.map((w) => ({ ...w, negated: false }));
-  const boundaryBefore = unnamed((i: number) => i > 0 && PUNCTUATION.test(text.slice(ws[i - 1]!.end, ws[i]!.start)));
+  // One shape per word (`absence` present from the start), made field by field rather than by a spread.
+  const out: ScopedWord[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
+    out.push({ w: w.w, start: w.start, end: w.end, negated: false, absence: undefined });
+  }
+  // Punctuation between a word and the one before it: a single space (most gaps) has none, without a slice and a test.
+  const boundaryBefore = unnamed((i: number) => {
+    if (i <= 0) return false;
+    const from = ws[i - 1]!.end;
+    const to = ws[i]!.start;
+    if (to - from === 1 && text.charCodeAt(from) === 32) return false;
+    return PUNCTUATION.test(text.slice(from, to));
+  });
   const endsReach = unnamed((i: number, verbal: boolean, held: number): boolean => {
     const w = ws[i]!.w;
     if (boundaryBefore(i)) return true;
