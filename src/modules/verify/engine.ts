@@ -1803,7 +1803,7 @@ export class Verifier {
       .map((s) => ({ s, list: this.postings.get(s) }))
       .filter((x): x is { s: string; list: number[] } => x.list !== undefined)
       .sort((a, b) => a.list.length - b.list.length || (a.s < b.s ? -1 : 1));
-    return this.bestCandidates(claim, lookup, byRarity);
+    return this.bestCandidates(claim.entities.filter((e) => e.kind === 'code'), lookup, byRarity);
   }
 
   /** The stems that find a claim's candidates: its own, their antonyms, other indexed forms and, across languages, translations. */
@@ -1822,7 +1822,7 @@ export class Verifier {
    * The candidate count proper (cut from `candidates` so that V8 compiles its loops on their own): the postings of
    * `byRarity` counted, the contexts' bonus added, the best CANDIDATES kept.
    */
-  private bestCandidates(claim: Claim, lookup: Set<string>, byRarity: { s: string; list: number[] }[]): number[] {
+  private bestCandidates(codes: Entity[], lookup: Set<string>, byRarity: { s: string; list: number[] }[]): number[] {
     const scores = this.scores;
     // Common words do not find candidates, except the rarest word of a claim made only of common ones;
     // a figure finds them only when it is rare (a year or a round number is everywhere).
@@ -1871,7 +1871,6 @@ export class Verifier {
         bonus[c]! += w;
       }
     }
-    const codes = claim.entities.filter((e) => e.kind === 'code');
     // Read once, not per touched context (the array's shape differs with and without codes: a deopt in the loop).
     const anyCode = codes.length > 0;
     const contextOf = this.contextOf;
