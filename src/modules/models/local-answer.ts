@@ -1,7 +1,7 @@
 import { askedOf, focusOf, headForms, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
 import { countedOf, countsThing } from '../../lib/language/counted.js';
 import { translationsOf } from '../../lib/language/glossary.js';
-import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Ranked } from './local-candidates.js';
+import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Choice, type Ranked } from './local-candidates.js';
 import { learnedChoice } from './local-learned.js';
 import type { ChatMessage, CompletionRequest, PersonaMaterial } from './provider.js';
 import { contentStems, foldText, looksFrench, smallTalkOf, splitSentences, words, type SmallTalk } from './text-match.js';
@@ -69,19 +69,6 @@ function answerText(
   return compose(picked, maxTokens);
 }
 
-/** The rules' choice and every step of it (read by the learned choice's features, local-learned.ts). */
-export interface Choice {
-  ranked: Ranked[];
-  asked: ReturnType<typeof askedOf>;
-  strict: Ranked[];
-  typed: Ranked[];
-  valued: Ranked[];
-  unranked: Ranked[];
-  tied: Ranked[];
-  inText: Ranked[];
-  focused: Ranked[];
-  best: Ranked[];
-}
 
 /** The rules' ranking of the candidates for a question (stems: the question's content stems). */
 export function choose(candidates: Candidate[], question: string, stems: Set<string> = contentStems(question)): Choice {

@@ -1,4 +1,4 @@
-import { sentencesWithContext, type SentenceContext } from '../../lib/language/asked.js';
+import { sentencesWithContext, type Asked, type SentenceContext } from '../../lib/language/asked.js';
 import type { ChatMessage, TurnMaterial } from './provider.js';
 import { contentStems, splitSentences } from './text-match.js';
 
@@ -97,4 +97,18 @@ export function rank(candidates: Candidate[], query: Set<string>, lengthB = 0): 
   });
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   return ranked.map(({ candidate, score }) => ({ candidate, score }));
+}
+
+/** The rules' choice and every step of it (read by the learned choice's features, local-learned.ts). */
+export interface Choice {
+  ranked: Ranked[];
+  asked: Asked;
+  strict: Ranked[];
+  typed: Ranked[];
+  valued: Ranked[];
+  unranked: Ranked[];
+  tied: Ranked[];
+  inText: Ranked[];
+  focused: Ranked[];
+  best: Ranked[];
 }

@@ -10,8 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { holdsValue, languageOf, saysWord, withoutOwnFigures } from '../../lib/language/asked.js';
 import { translationsOf } from '../../lib/language/glossary.js';
-import type { Choice } from './local-answer.js';
-import type { Candidate, Ranked } from './local-candidates.js';
+import type { Candidate, Choice, Ranked } from './local-candidates.js';
 import { contentStems, foldText, words } from './text-match.js';
 
 /** The features of a candidate sentence, in the weights' order. */
