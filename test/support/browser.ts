@@ -69,10 +69,17 @@ export async function startConsole(opts: { env?: Record<string, string>; app?: T
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Read the settled page: a toast not yet mounted or on its way out (sonner's opacity transition) has the contrast of a
   // half-drawn frame, which axe reports as a color-contrast violation when a loaded machine stretches it (CI, load 5).
+  // A transition starts on the frame after its attribute flips (`data-mounted` to true): the page is settled when two frames
+  // in a row show nothing moving, not one (a loaded CI machine, load 15, caught a toast between the flip and its transition).
   await page.waitForFunction(
     () =>
-      document.querySelectorAll('[data-sonner-toast][data-mounted="false"], [data-sonner-toast][data-removed="true"]').length === 0 &&
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      new Promise<boolean>((resolve) => {
+        const still = () =>
+          document.querySelectorAll('[data-sonner-toast][data-mounted="false"], [data-sonner-toast][data-removed="true"]').length === 0 &&
+          document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
+        if (!still()) return resolve(false);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(still())));
+      }),
     undefined,
     { timeout: 10_000 },
   );
