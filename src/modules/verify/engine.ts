@@ -14,6 +14,7 @@ import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
+import { sharedPrefix, titlesOf } from './titles.js';
 import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
@@ -1996,6 +1997,16 @@ export class Verifier {
         break;
       }
     }
+    // Fifteenth round (vcontra7): a name the claim gives a title (`the fleet manager, X`, `X, responsable technique`, `X était le
+    // secrétaire de séance`), that its documents never mention, where a sentence gives the same title to another name.
+    if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        if (!this.titleHolderReplaced(claim, this.sentences[r.id]!)) continue;
+        best = { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: r.held.full, id: r.id };
+        break;
+      }
+    }
     // Fourteenth round (vcontra6): the currency a claim says amounts are quoted in, that its documents never use (otherCurrency).
     if (!best && !unknown && claim.quantities.length + claim.dates.length === 0) {
       const id = this.otherCurrency(claim);
@@ -2523,8 +2534,11 @@ export class Verifier {
       const joined = /^\s*&\s*/u.exec(after);
       const partner = joined ? claim.entities.find((x) => x.start === e.end + joined[0].length) : undefined;
       if (partner && depth < 3) return qualifier(partner, depth + 1);
-      const next = /^(?:['’]s)?\s+(\p{L}+)/u.exec(after);
+      const next = /^(?:['’]s)?\s+(\p{L}+)(?:\s+(\p{L}+))?/u.exec(after);
       if (next && holds(next[1]!)) return true;
+      // Fifteenth round (vcontra7): a name before a compound noun qualifies its head (`the Dunmore Pharma group rates` against `the
+      // rates`), a word of the claim's that is no verb of it.
+      if (next?.[2] && /^\p{Ll}/u.test(next[1]!) && !claim.verbs.has(this.stemOf(fold(next[2]))) && holds(next[2])) return true;
       const of = /(\p{L}+)\s+(?:of|de|du|des|d['’])\s*(?:the\s+|la\s+|le\s+|l['’])?$/iu.exec(claim.seg.text.slice(0, e.start));
       if (of !== null && holds(of[1]!) && this.rolesIn(s).length === 0) return true;
       // Eighth round (contradictions): a name right after the noun it qualifies, the French order (`le loyer CuisiLoc`, `le
@@ -2938,6 +2952,73 @@ export class Verifier {
     if (inSlot.length !== 1) return false;
     if (this.polarity(claim, this.polarityIn(s).polarity) === 'opposite') return false;
     return this.namesInRole(claim, s);
+  }
+
+  /**
+   * Fifteenth round (vcontra7): the holder of the same title. The claim gives one name a title (titles.ts: an apposition, a naming
+   * copula, `as` / `comme` / `en qualité de`; or the opening words of the name itself, `Operations Manager Margaret Doyle`), no
+   * passage mentions that name, and the sentence gives the same title to another name: `by the fleet manager, Daniel Okonkwo`
+   * against `Fleet manager: Rebecca Thornhill`; `signé par M. Julien Caradec, responsable technique` against `**Dr Mathieu
+   * Lenoir**, responsable technique`. The same title: each content word of the sentence's title is one of the claim's (by stem,
+   * a French feminine read as the masculine), and a word of the claim's title the sentence's lacks is one its document holds
+   * (`gérante de l'imprimerie` against `gérant` in the print shop's quote). The other name shares no word with the claim's (or
+   * is it with one word changed); the claim's other names and codes are in the sentence's document; the claim negates nothing.
+   */
+  private titleHolderReplaced(claim: Claim, s: Sentence): boolean {
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
+    const inDocument = unnamed((stem: string) => {
+      const ids = this.postings.get(stem);
+      return ids !== undefined && ids.some((id) => this.sentences[id]!.passage === s.passage);
+    });
+    const same = (c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x));
+    const sentenceNames = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name');
+    let found = false;
+    for (const name of claim.entities) {
+      if (name.kind !== 'name') continue;
+      const claimTitles = titlesOf(claim.seg.text, name).map(stems).filter((t) => t.length > 0);
+      const prefixed = sentenceNames.some((o) => sharedPrefix(name.words, o.words) !== null);
+      if (claimTitles.length === 0 && !prefixed) continue;
+      // The name the title is given to: one no passage mentions, or one its document gives only other titles (the claim moves
+      // a person of the document to another's post: `M. Julien Caradec, responsable technique` where he is `technicien`).
+      if (this.mentioned(name)) {
+        const elsewhere = this.titlesInDocument(name, s.passage).map(stems);
+        if (prefixed || elsewhere.length === 0 || elsewhere.some((t) => claimTitles.some((c) => same(c, t) || same(t, c)))) continue;
+      }
+      if (!claim.entities.every((e) => e === name || this.inPassage(e, s.passage))) continue;
+      for (const other of sentenceNames) {
+        const prefix = sharedPrefix(name.words, other.words);
+        if (prefix !== null && stems(prefix).length > 0 && !this.mentioned(name)) {
+          found = true;
+          break;
+        }
+        if (claimTitles.length === 0) continue;
+        if (claim.entities.some((e) => shareNameWord(e.words, other.words) && !(e === name && oneNameWordChanged(e.words, other.words)))) continue;
+        if (other.words.every((w) => claim.surface.has(this.stemOf(w)))) continue;
+        const held = titlesOf(s.seg.text, other).map(stems);
+        if (held.some((t) => claimTitles.some((c) => same(c, t)))) {
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    return found && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+  }
+
+  /** The titles the passage gives a name of the claim (titles.ts), wherever it names it with the same words. */
+  private titlesInDocument(name: Entity, passage: number): string[][] {
+    const key = name.words.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    const last = name.words[name.words.length - 1]!;
+    const out: string[][] = [];
+    for (const id of this.postings.get(this.stemOf(last)) ?? []) {
+      const s = this.sentences[id]!;
+      if (s.passage !== passage) continue;
+      for (const p of this.entityFacts(s)) {
+        if (p.fact.kind === 'name' && p.fact.words.filter((w) => !TITLE_WORDS.has(w)).join(' ') === key) out.push(...titlesOf(s.seg.text, p.fact));
+      }
+    }
+    return out;
   }
 
   /**

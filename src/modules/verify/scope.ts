@@ -163,8 +163,19 @@ export function scopedWords(text: string): ScopedWord[] {
     }
     let held = 0;
     const label = negatedLabel(text, ws, i);
+    // Fifteenth round (vcontra7): a negated label's value is the rest of its line or cell, every item of it (`Not included in the
+    // rates: car parking (£13 …), access to the spa and pool, and drinks`): its commas and brackets separate items, not clauses.
+    const lineEnd = label < 0 ? -1 : endOfLine(text, ws[label]!.start);
+    let listed = false;
     for (let k = i + 1; k < ws.length; k++) {
-      if ((k !== label && endsReach(k, verbal, held)) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
+      if (lineEnd >= 0 && k >= label) {
+        if (ws[k]!.start >= lineEnd) break;
+        out[k]!.negated = true;
+        if (verbal) verbalReach[k] = 1;
+        held++;
+        continue;
+      }
+      if ((k !== label && endsReach(k, verbal, held) && !(held > 0 && (listed = listGoesOn(text, ws, k, listed)))) || (prepositional && /^(?:and|or|et|ou)$/.test(ws[k]!.w) && PREPOSITIONS.has(ws[k + 1]?.w ?? ''))) break;
       out[k]!.negated = true;
       if (prepositional) out[k]!.absence = true;
       if (verbal) verbalReach[k] = 1;
@@ -189,12 +200,60 @@ function negatedLabel(text: string, ws: readonly Word[], i: number): number {
   const opening = text.slice(i > 0 ? ws[i - 1]!.end : 0, ws[i]!.start);
   if (i > 0 && !/[\n|]/.test(opening)) return -1;
   if (!/^[\s>*_|#+•-]*$/u.test(opening.replace(/^[^\n|]*[\n|]/u, ''))) return -1;
-  for (let k = i + 1; k <= i + 2 && k + 1 < ws.length; k++) {
+  // Fifteenth round (vcontra7): up to four words (`Not included in the rates:`), none of them a verb's auxiliary (a clause, not a label).
+  for (let k = i + 1; k <= i + 4 && k + 1 < ws.length; k++) {
+    if (AUXILIARIES.has(ws[k]!.w)) return -1;
     const between = text.slice(ws[k]!.end, ws[k + 1]!.start);
     if (/^[\s*_]*:[\s*_]*$/u.test(between)) return k + 1;
     if (between.trim() !== '' && !/^[\s*_-]*$/u.test(between)) return -1;
   }
   return -1;
+}
+
+/** Where the line or table cell holding offset `at` ends. */
+function endOfLine(text: string, at: number): number {
+  const m = /[\n|]/.exec(text.slice(at));
+  return m ? at + m.index : text.length;
+}
+
+/** Words that cannot be a bare list item: they open or link a predicate. */
+const NOT_ITEM = new Set([...PREDICATE_OPENERS, ...AUXILIARIES, ...BOUNDARY_WORDS].filter((w) => !['the', 'a', 'an', 'le', 'la', 'les', 'l', 'un', 'une', 'des', 'its', 'their', 'son', 'sa', 'ses', 'leur', 'leurs'].includes(w)));
+
+/**
+ * Fifteenth round (vcontra7): whether the comma before word `k` only separates the items of a list the negation governs (`does not
+ * cover the owner's horse, tack or trailer`, `ne couvre ni le cheval, ni la sellerie`): from `k` to the end of the clause (a full
+ * stop, a semicolon, a colon, a bracket, a cell, the text's end) only short items (one to three words, no figure, none that opens
+ * or links a predicate, an article apart) separated by commas, the last after `and` / `or` / `nor` / `et` / `ou` / `ni`, with an
+ * item before that conjunction (or, after a list's comma already read, the conjunction right after the comma: `roofs, gutters, or
+ * chimneys`). A clause after a comma (`…, and guests pay £5`) is none.
+ */
+function listGoesOn(text: string, ws: readonly Word[], k: number, inList: boolean): boolean {
+  const gap = text.slice(ws[k - 1]!.end, ws[k]!.start);
+  if (!/^[\s*_]*,[\s*_]*$/u.test(gap)) return false;
+  let items = 0;
+  let size = 0;
+  let joined = false;
+  for (let j = k; j < ws.length; j++) {
+    const w = ws[j]!.w;
+    const before = j === k ? '' : text.slice(ws[j - 1]!.end, ws[j]!.start);
+    if (j > k && /[.;:()|\n!?]/.test(before)) break;
+    if (j > k && /,/.test(before)) {
+      if (size === 0 || joined) return false;
+      items++;
+      size = 0;
+    }
+    if (/^(?:and|or|nor|et|ou|ni)$/.test(w)) {
+      // At the comma itself only a list's last item (`roofs, gutters, or chimneys`, once `gutters` was read as an item) or `ni`.
+      if (joined || (size === 0 && items === 0 && j !== k) || (j === k && w !== 'ni' && !inList)) return false;
+      if (j === k) items++;
+      if (size > 0) items++;
+      size = 0;
+      joined = true;
+      continue;
+    }
+    if (/\d/.test(w) || NOT_ITEM.has(w) || ++size > 3) return false;
+  }
+  return joined && size > 0 && items >= 1;
 }
 
 /** Whether a text holds a negation that governs at least one word. */

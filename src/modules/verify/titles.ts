@@ -1,0 +1,101 @@
+/**
+ * The title a text gives a name (issue 26, fifteenth round, vcontra7): `the fleet manager, Daniel Okonkwo`, `M. Julien
+ * Caradec, responsable technique`, `Mathieu Rousset comme responsable événementiel`, `M. Gilles Normand était le secrétaire
+ * de séance`, `Nettlefield's Privacy and Security Officer is Ms Oriane Falkstad`, `**Secrétaire de séance :** M. Luc
+ * Barrière`, `Fiona MacRae (Chair)`. Read by the shapes documents and claims use for it (an apposition, a naming copula, `as`
+ * / `comme` / `en qualité de`, a record field's label), without a parser. A title is returned as its content words, folded,
+ * a French feminine or plural read as the masculine singular (`directrice` → `directeur`, `habilitées` → `habilite`), so the
+ * caller can compare two titles by stem.
+ */
+import type { Entity } from '../../lib/language/entities.js';
+import { foldedLetters, STOP_WORDS } from './text.js';
+
+/** A courtesy title or honorific between a title and its name (`the Chair, Mr Daniel Osei`). */
+const HONORIFIC = String.raw`(?:(?:mr|mrs|ms|miss|dr|prof|m|mme|mlle|me|ma[îi]tre)\.?\s+)?`;
+/** Determiners opening a title (`the`, `its`, `la`, `notre`) or a possessor (`Meravex's`). */
+const OPENER = String.raw`(?:the|its|our|their|his|her|le|la|l['’]|notre|son|sa|leur|\p{L}+['’]s)`;
+
+/** A title before its name, the apposition's comma between (`by the fleet manager, Daniel Okonkwo`). */
+const BEFORE_COMMA = new RegExp(String.raw`^${OPENER}\s+([^,.;:()|\n—–]{2,60}?)[\s*_]*,[\s*_]*${HONORIFIC}$`, 'iu');
+/** A title before a naming copula (`Nettlefield's Privacy and Security Officer is Ms Oriane Falkstad`, `Le gérant de X est M. Y`). */
+const BEFORE_COPULA = new RegExp(String.raw`^${OPENER}\s*([^,.;:()|\n—–]{2,60}?)\s+(?:is|was|will\s+be|est|[ée]tait|sera)\s+${HONORIFIC}$`, 'iu');
+/** A record field whose label is the title (`**Secrétaire de séance :** M. Luc Barrière`, `- Chair: Fiona MacRae`). */
+const FIELD_LABEL = new RegExp(String.raw`(?:^|\n|\|)[\s>*_#+•-]*([^:|\n]{2,60}?)[\s*_]*:[\s*_]*${HONORIFIC}$`, 'iu');
+/** A title after its name: an apposition (`, responsable technique`), brackets (`(Chair)`), `as` / `comme` / `en qualité de`, a copula. */
+const AFTER = new RegExp(
+  String.raw`^[\s*_]*(?:,|\(|\s(?:as|comme|en\s+qualit[ée]\s+de|en\s+tant\s+que|(?:is|was|est|[ée]tait|sera)(?=\s+(?:the|le|la|l['’]|its|our|their|son|sa|notre|\p{L}+['’]s)\s)))[\s*_]*(?:${OPENER}\s*)?([^,.;:()|\n—–]{2,60}?)[\s*_]*(?=[,.;:)|\n—–]|$)`,
+  'iu',
+);
+
+/** Words that never open a title: prepositions, relatives, conjunctions, a verb's auxiliaries (`, who chairs`, `, on 12 May`). */
+const NOT_OPENING = new Set([
+  'on', 'at', 'in', 'by', 'for', 'from', 'to', 'with', 'who', 'which', 'that', 'and', 'or', 'but', 'if', 'when', 'where', 'has', 'have',
+  'had', 'will', 'would', 'may', 'can', 'must', 'should', 'was', 'is', 'are', 'were', 'does', 'did', 'not', 'no', 'le', 'la', 'les',
+  'en', 'au', 'aux', 'a', 'de', 'du', 'des', 'par', 'pour', 'avec', 'sur', 'dans', 'qui', 'que', 'dont', 'et', 'ou', 'mais', 'ne',
+  'n', 'a', 'an', 'the', 'signed', 'dated', 'issued', 'approved', 'sign', 'signe', 'redige', 'date', 'approuve', 'emis', 'emise',
+  'company', 'number', 'registered', 'ltd', 'limited', 'sarl', 'sas', 'sa', 'plc', 'inc', 'gmbh', 'tel', 'phone', 'email', 'mail',
+]);
+
+/** The masculine singular of a French title word (`directrice`, `gérante`, `trésorière`, `habilitées`), as written otherwise. */
+export function masculine(w: string): string {
+  let x = w.length > 4 ? w.replace(/(?<=[^s])[sx]$/u, '') : w;
+  if (x.length <= 4) return x;
+  if (/rice$/u.test(x)) x = x.replace(/rice$/u, 'eur');
+  else if (/euse$/u.test(x)) x = x.replace(/euse$/u, 'eur');
+  else if (/iere$/u.test(x)) x = x.replace(/iere$/u, 'ier');
+  else if (/ee$/u.test(x)) x = x.replace(/ee$/u, 'e');
+  else if (/(?:ant|ent)e$/u.test(x)) x = x.slice(0, -1);
+  else if (/enne$/u.test(x)) x = x.slice(0, -2);
+  return x;
+}
+
+/** A title's content words (folded, stop words and honorifics out, French forms in the masculine singular); null when none or too long. */
+function contentOf(raw: string): string[] | null {
+  const ws = foldedLetters(raw.replace(/^\p{L}+['’]s\s+/u, ''));
+  if (ws.length === 0 || ws.length > 6 || NOT_OPENING.has(ws[0]!) || /\d/.test(raw)) return null;
+  const out = ws.filter((w) => !STOP_WORDS.has(w) && !/^(?:mr|mrs|ms|dr|prof|mme|mlle|maitre)$/u.test(w)).map(masculine);
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * The titles `text` gives the name `e` (its words as the tagger read them): each as its content words (contentOf). A name
+ * whose own words open with the title (`Operations Manager Margaret Doyle`) is read by the caller (`sharedPrefix`).
+ */
+export function titlesOf(text: string, e: Pick<Entity, 'start' | 'end'>): string[][] {
+  const out: string[][] = [];
+  const before = text.slice(Math.max(0, e.start - 90), e.start);
+  // The nearest title before the name: read from each word start, the rightmost first (`approved by the fleet manager, …`
+  // is `fleet manager`, not `fuel card policy was approved by the fleet manager`).
+  for (const re of [BEFORE_COMMA, BEFORE_COPULA]) {
+    for (let i = before.length - 1; i >= 0; i--) {
+      if (i > 0 && !/[\s(*_]/u.test(before[i - 1]!)) continue;
+      const m = re.exec(before.slice(i));
+      if (!m) continue;
+      const c = contentOf(m[1]!);
+      if (c) out.push(c);
+      break;
+    }
+  }
+  const f = FIELD_LABEL.exec(before);
+  const label = f ? contentOf(f[1]!) : null;
+  if (label) out.push(label);
+  const m = AFTER.exec(text.slice(e.end, e.end + 90));
+  const c = m ? contentOf(m[1]!) : null;
+  if (c) out.push(c);
+  return out;
+}
+
+/**
+ * Two names of several words opening with the same words and differing after them (`Operations Manager Margaret Doyle`,
+ * `Operations Manager Fiona Callaghan`): the shared opening is a title each holder's name carries. Returns the title's words
+ * when each name has two words or more of its own after it and they share none; null otherwise (`Kestrel Strait` and
+ * `Kestrel Strait Ferries` are one name written longer).
+ */
+export function sharedPrefix(a: readonly string[], b: readonly string[]): string[] | null {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  if (k === 0 || a.length - k < 2 || b.length - k < 2) return null;
+  const x = a.slice(k);
+  const y = b.slice(k);
+  return x.some((w) => y.includes(w)) ? null : a.slice(0, k).filter((w) => !STOP_WORDS.has(w)).map(masculine);
+}
