@@ -397,6 +397,9 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     const per = rate ? measureOf(fold(rate[1]!)) : undefined;
     if (rate && per && !per.dimension.startsWith('time') && rate[1]!.length > 1) {
       q.per = per.unit;
+      // Fifteenth round (vcontra7): a rate per a multiple of the unit is that rate over the multiple (`£0.31 per MWh` is £0.00031
+      // per kWh; it was read as £0.31 per kWh, the same fact as `£0.31 per kWh`).
+      if (per.factor !== 1) q.value /= per.factor;
       q.end += rate[0].length;
     } else if (rate && !per && !q.period && PER_ITEM.test(rate[0]) && !STOP_WORDS.has(fold(rate[1]!)) && !MAY_NAME_PERIOD.test(rate[1]!)) q.perItem = true;
   }
@@ -722,7 +725,7 @@ const amountsComparable = (a: Quantity, b: Quantity) =>
   ((!a.period || !b.perItem) && (!b.period || !a.perItem) || sameValue(a.value, b.value)) &&
   (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit) &&
   (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)) &&
-  (a.per === b.per || sameValue(a.value, b.value));
+  (a.per === b.per || sameValue(a.value, b.value) || sameValue(a.figure, b.figure));
 const amountsEqual = (a: Quantity, b: Quantity) => sameUnit(a, b) && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
 /** Measures of the claim's subject are not money nor a share: those have their own dimension. */
 const MEASURED = (d: string | null) => d !== null && d !== 'money' && d !== 'ratio' && d !== 'clock';

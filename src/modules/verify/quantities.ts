@@ -69,9 +69,9 @@ const MEASURES: Record<string, Measure> = {
 /** Units that are also ordinary words in lower case (`to`, `go`, `mo`): a unit only as written with a capital (`To`, `Go`, `Mo`). */
 const CASED_UNITS = new Set(['to', 'go', 'mo']);
 /** The unit of measure a folded word names (`mile`, `kilometre`, `kg`), with what it measures; undefined for any other word. */
-export function measureOf(word: string): { unit: string; dimension: string } | undefined {
+export function measureOf(word: string): { unit: string; dimension: string; factor: number } | undefined {
   const x = MEASURES[word];
-  return x ? { unit: x.unit, dimension: x.dimension } : undefined;
+  return x ? { unit: x.unit, dimension: x.dimension, factor: x.factor } : undefined;
 }
 
 /** Pence, a hundredth of a pound, read as pounds. */
