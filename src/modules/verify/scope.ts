@@ -167,9 +167,15 @@ export function scopedWords(text: string): ScopedWord[] {
     // rates: car parking (£13 …), access to the spa and pool, and drinks`): its commas and brackets separate items, not clauses.
     const lineEnd = label < 0 ? -1 : endOfLine(text, ws[label]!.start);
     let listed = false;
+    let bracket = false;
     for (let k = i + 1; k < ws.length; k++) {
       if (lineEnd >= 0 && k >= label) {
         if (ws[k]!.start >= lineEnd) break;
+        // An aside in brackets (`(£13 per vehicle per day)`, `(quoted separately)`) says something of an item: not negated.
+        const gap = text.slice(ws[k - 1]!.end, ws[k]!.start);
+        if (gap.includes('(')) bracket = true;
+        if (gap.includes(')')) bracket = gap.lastIndexOf('(') > gap.lastIndexOf(')');
+        if (bracket) continue;
         out[k]!.negated = true;
         if (verbal) verbalReach[k] = 1;
         held++;

@@ -88,13 +88,15 @@ export function titlesOf(text: string, e: Pick<Entity, 'start' | 'end'>): string
 /**
  * Two names of several words opening with the same words and differing after them (`Operations Manager Margaret Doyle`,
  * `Operations Manager Fiona Callaghan`): the shared opening is a title each holder's name carries. Returns the title's words
- * when each name has two words or more of its own after it and they share none; null otherwise (`Kestrel Strait` and
- * `Kestrel Strait Ferries` are one name written longer).
+ * when it has two words or more and each name has two words or more of its own after it, sharing none; null otherwise
+ * (`Kestrel Strait` and `Kestrel Strait Ferries` are one name written longer; `Councillor Sarah Lee` and `Councillor Ahmed
+ * Khan` two holders of a rank many hold).
  */
 export function sharedPrefix(a: readonly string[], b: readonly string[]): string[] | null {
   let k = 0;
   while (k < a.length && k < b.length && a[k] === b[k]) k++;
-  if (k === 0 || a.length - k < 2 || b.length - k < 2) return null;
+  // A title of one word before a name is often a rank many hold (`Councillor`, `Captain`): a post needs two (`Operations Manager`).
+  if (k < 2 || a.length - k < 2 || b.length - k < 2) return null;
   const x = a.slice(k);
   const y = b.slice(k);
   return x.some((w) => y.includes(w)) ? null : a.slice(0, k).filter((w) => !STOP_WORDS.has(w)).map(masculine);
