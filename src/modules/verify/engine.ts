@@ -948,6 +948,9 @@ export class Verifier {
   private readonly contextOf: number[] = [];
   private readonly sentences: Sentence[] = [];
   private readonly postings = new Map<string, number[]>();
+  /** Fifteenth round (vcontra7): the titles a text gives a name, read once per sentence or claim and name (titleHolderReplaced). */
+  private readonly titleCache = new Map<string, string[][]>();
+  private readonly claimTitleCache = new WeakMap<Entity, string[][]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
   private readonly judged = new Map<string, Omit<ClaimResult, 'start' | 'end'>>();
   /** Candidate scores by sentence, reused from claim to claim. */
@@ -2975,11 +2978,14 @@ export class Verifier {
       return ids !== undefined && ids.some((id) => this.sentences[id]!.passage === s.passage);
     });
     const same = (c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x));
+    // Only a name the claim gives a title, or one long enough to open with one (sharedPrefix: two words and two of its own), can
+    // be a title's holder: without one, the sentence's names are not read (entityFacts is the cost of this rule).
+    if (!claim.entities.some((e) => e.kind === 'name' && (e.words.length >= 4 || this.claimTitles(claim.seg.text, e, stems).some((t) => t.length > 0)))) return false;
     const sentenceNames = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name');
     let found = false;
     for (const name of claim.entities) {
       if (name.kind !== 'name') continue;
-      const claimTitles = titlesOf(claim.seg.text, name).map(stems).filter((t) => t.length > 0);
+      const claimTitles = this.claimTitles(claim.seg.text, name, stems).filter((t) => t.length > 0);
       const prefixed = sentenceNames.some((o) => sharedPrefix(name.words, o.words) !== null);
       if (claimTitles.length === 0 && !prefixed) continue;
       // The name the title is given to: one no passage mentions, or one its document gives only other titles (the claim moves
@@ -2998,7 +3004,7 @@ export class Verifier {
         if (claimTitles.length === 0) continue;
         if (claim.entities.some((e) => shareNameWord(e.words, other.words) && !(e === name && oneNameWordChanged(e.words, other.words)))) continue;
         if (other.words.every((w) => claim.surface.has(this.stemOf(w)))) continue;
-        const held = titlesOf(s.seg.text, other).map(stems);
+        const held = this.titlesCached(`s${s.passage}:${s.seg.start}`, s.seg.text, other, stems);
         if (held.some((t) => claimTitles.some((c) => same(c, t)))) {
           found = true;
           break;
@@ -3007,6 +3013,27 @@ export class Verifier {
       if (found) break;
     }
     return found && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+  }
+
+  /** titlesOf, stemmed, remembered by the text's key and the name's offsets (the same sentence is read for many claims). */
+  private titlesCached(key: string, text: string, name: Entity, stems: (ws: readonly string[]) => string[]): string[][] {
+    const k = `${key}@${name.start}-${name.end}`;
+    let out = this.titleCache.get(k);
+    if (out === undefined) {
+      out = titlesOf(text, name).map(stems);
+      this.titleCache.set(k, out);
+    }
+    return out;
+  }
+
+  /** titlesOf for a claim's name, stemmed, remembered with the name itself (it goes with its claim). */
+  private claimTitles(text: string, name: Entity, stems: (ws: readonly string[]) => string[]): string[][] {
+    let out = this.claimTitleCache.get(name);
+    if (out === undefined) {
+      out = titlesOf(text, name).map(stems);
+      this.claimTitleCache.set(name, out);
+    }
+    return out;
   }
 
   /** The titles the passage gives a name of the claim (titles.ts), wherever it names it with the same words. */
