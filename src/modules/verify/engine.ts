@@ -15,6 +15,7 @@ import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegative
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { sharedPrefix, titlesOf } from './titles.js';
+import { mattersSaid, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
@@ -437,6 +438,12 @@ const DENIED_THING = /(?<![\p{L}-])(?:no|aucune?s?)(?![\p{L}-])/iu;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/u;
 /** A Markdown heading line. */
 const HEADING = /^#{1,6}\s/u;
+/** Sixteenth round (vcontra8): verbs that only give a thing its value (`costs`, `is billed at`, `s'élève à`, `se monte à`), folded. */
+const VALUE_VERB = /^(?:costs?|billed|charged|priced|amounts?|totals?|totalled|comes|fixee?s?|fixe|montent|monte|eleve|elevent|atteint|atteignent|represente|representent|etablit|coute|coutent)$/;
+/** Sixteenth round (vcontra8): conditions under which a sentence says a matter (`only`, `if`, `unless`, `provided that`, `sauf si`). */
+const STANCE_CONDITION = /(?<![\p{L}])(?:if|unless|provided\s+that|providing|only|whether|as\s+long\s+as|si|sauf\s+si|seulement|uniquement|[àa]\s+condition|sous\s+r[ée]serve|[àa]\s+moins|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
+/** Sixteenth round (vcontra8): an exception to what a sentence says (what follows it, to the end of the sentence, is excepted). */
+const STANCE_EXCEPTION = /(?<![\p{L}])(?:except(?:\s+for)?|excepting|other\s+than|apart\s+from|with\s+the\s+exception\s+of|sauf|hormis|[àa]\s+l['’]exception\s+d(?:e|u|es|['’]))(?![\p{L}])/iu;
 /** The unit of a year written alone: no other amount has it. */
 const YEAR = '#year';
 /** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
@@ -974,6 +981,8 @@ export class Verifier {
   private readonly alternativesMemo = new Map<string, string[]>();
   /** Eleventh round: per claim, whether a word of it qualifies a neighbouring word (slotPossible). */
   private readonly modifierMemo = new WeakMap<Claim, Map<string, boolean>>();
+  /** Sixteenth round (vcontra8): a claim's yes-or-no matter (claimMatter), read once per claim. */
+  private readonly matterMemo = new WeakMap<Claim, { matter: string; yes: boolean; stems: Set<string> } | null>();
   /** Renderings of a claim stem in the other language by its written forms (`translationsOf`), bounded. */
   private readonly translationsMemo = new Map<string, string[]>();
   /** Inverse sentence frequency by stem, for `idfCount` sentences. */
@@ -2013,6 +2022,29 @@ export class Verifier {
         break;
       }
     }
+    // Sixteenth round (vcontra8): the sentence says the opposite of the claim on a yes-or-no matter (allowed, included, taxed, charged,
+    // refunded, required, accepted), by an opposite word or a negation, of the claim's own thing (stanceReversed), the best-covered first.
+    if (!best && !unknown) {
+      const matter = this.claimMatter(claim);
+      if (matter) {
+        read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+        for (const r of read) {
+          if (!this.stanceReversed(claim, this.sentences[r.id]!, r.held, matter)) continue;
+          best = { verdict: 'contradicted', rule: 'negation', reason: 'stance-reversed', score: r.held.full, id: r.id };
+          break;
+        }
+      }
+    }
+    // Sixteenth round (vcontra8): the claim's frame around another amount, a word or two of it left to the document or its value
+    // verb said otherwise, where that amount is the only one the document gives the claim's thing (amountFrameConflict).
+    if (!best && !unknown && claim.quantities.length === 1) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read.slice(0, GRADED_TRIES)) {
+        if (!this.amountFrameConflict(claim, r.id, r.held)) continue;
+        best = { verdict: 'contradicted', rule: 'numbers', reason: 'amount-frame-conflict', score: r.held.full, id: r.id };
+        break;
+      }
+    }
     // Fourteenth round (vcontra6): the currency a claim says amounts are quoted in, that its documents never use (otherCurrency).
     if (!best && !unknown && claim.quantities.length + claim.dates.length === 0) {
       const id = this.otherCurrency(claim);
@@ -2021,6 +2053,179 @@ export class Verifier {
     if (best && !unknown) return explained({ ...base, verdict: best.verdict, rule: best.rule, evidence: [this.evidence(best.id, best.score)] }, best.reason ?? best.rule);
     const evidence = nearest && nearest.score >= THRESHOLDS.nearest ? [this.evidence(nearest.id, nearest.score)] : [];
     return { ...base, verdict: 'unverifiable', rule: 'none', evidence };
+  }
+
+  /**
+   * Sixteenth round (vcontra8): the one yes-or-no matter a claim speaks of (stance.ts), what it says of it, and the words that say it
+   * (a sentence says them by its own words: the opposite word, or the same word negated). A claim speaking of two matters, or of one
+   * both ways, has none. With a modal of permission (`may bring`, `can be combined`), the verb it governs is the permitted act, which
+   * the sentence may say by its thing alone (`Pets are not allowed`), and what stands before the modal is who may, which a
+   * prohibition of the thing reaches whoever it is.
+   */
+  private claimMatter(claim: Claim): { matter: string; yes: boolean; stems: Set<string> } | null {
+    let memo = this.matterMemo.get(claim);
+    if (memo === undefined) this.matterMemo.set(claim, (memo = this.readClaimMatter(claim)));
+    return memo;
+  }
+
+  private readClaimMatter(claim: Claim): { matter: string; yes: boolean; stems: Set<string> } | null {
+    const scoped = scopedWords(claim.seg.text);
+    const said = mattersSaid(scoped);
+    if (said.size !== 1) return null;
+    const [matter] = [...said.keys()];
+    const yes = stanceOn(said, matter!);
+    if (yes === null) return null;
+    const stems = new Set<string>();
+    const spans = said.get(matter!)!;
+    for (let i = 0; i < scoped.length; i++) {
+      const w = scoped[i]!;
+      const st = this.stemOf(w.w);
+      const at = spans.find((x) => x.start === w.start);
+      // `free of charge`: the phrase is one word of the matter.
+      if (at || (matter === 'charged' && /^charg/.test(w.w) && scoped[i - 1]?.w === 'of')) stems.add(st);
+      if (at && matter === 'allowed' && /^(?:may|can|could|peut|peuvent|pourra|pourront)$/.test(w.w)) {
+        for (const before of scoped.slice(0, i)) stems.add(this.stemOf(before.w));
+        const act = scoped.slice(i + 1).find((x) => !/^(?:not|be|etre|being|have|had|been)$/.test(x.w) && !STOP_WORDS.has(x.w));
+        if (act) stems.add(this.stemOf(act.w));
+      }
+    }
+    stems.delete('');
+    return { matter: matter!, yes, stems };
+  }
+
+  /**
+   * Sixteenth round (vcontra8): whether sentence `s` names anyone or anything: a claim's name left to the document then may not be
+   * its. A single capitalised word opening the sentence (after its number: `4.2 Items returned …`) is the sentence's first word.
+   */
+  private namesAny(s: Sentence): boolean {
+    const text = s.seg.text;
+    return this.entityFacts(s).some((f) => f.fact.kind === 'name' && !(f.fact.words.length === 1 && !/\p{L}/u.test(text.slice(0, f.fact.start))));
+  }
+
+  /** Sixteenth round (vcontra8): whether sentence `s` says the claim's matter (claimMatter) the other way, whatever else it holds. */
+  private matterOpposed(claim: Claim, s: Sentence): boolean {
+    const matter = this.claimMatter(claim);
+    if (!matter) return false;
+    const scoped = scopedWords(s.seg.text);
+    if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
+    const yes = stanceOn(mattersSaid(scoped), matter.matter);
+    return yes !== null && yes !== matter.yes;
+  }
+
+  /**
+   * Sixteenth round (vcontra8): whether sentence `s` says the opposite of the claim on its matter (claimMatter), of the claim's own
+   * thing: every word of the claim the sentence does not hold is one of the matter's, an adverb of the claim, or one word of what
+   * it says (after its verb, not its main verb); its names in the sentence or its context, its acronyms there too; its amounts and
+   * dates equal in the sentence or none of their kind there; the sentence itself no heading and no unticked option, saying the
+   * matter one way only, with no condition (`if`, `only`, `unless`) and no exception holding a word of the claim (`not permitted,
+   * except for the wedding cake` against `the wedding breakfast` is the rule, not its exception); a negation dated or measured
+   * by an amount or date the claim does not state is conditional (`not permitted … after 07:30`).
+   */
+  private stanceReversed(claim: Claim, s: Sentence, held: Cover, matter: { matter: string; yes: boolean; stems: Set<string> }): boolean {
+    if (claim.restricted || held.full < THRESHOLDS.nearest) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const text = s.seg.text;
+    const scoped = scopedWords(text);
+    if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
+    const said = mattersSaid(scoped);
+    const yes = stanceOn(said, matter.matter);
+    if (yes === null || yes === matter.yes) return false;
+    const extra = held.uncovered.filter((u) => !matter.stems.has(u) && !claim.hedges.has(u));
+    if (extra.length > 1 || extra.some((u) => !claim.said.has(u) || u === claim.mainVerb)) return false;
+    if (claim.stems.filter((st) => !matter.stems.has(st) && !claim.light.has(st)).length - extra.length < 2) return false;
+    // What the claim is about (its words before its verb) in the sentence itself or the antecedent of its pronoun, not only in
+    // its document's context: `The interpreters' fees are not included` is not said by `the set-up day … is included` of an invoice.
+    const own = (st: string) => s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a));
+    const antecedent = s.antecedent ? new Set(foldedLetters(s.antecedent).map((w) => this.stemOf(w))) : null;
+    if (!claim.stems.every((st) => claim.said.has(st) || matter.stems.has(st) || claim.light.has(st) || own(st) || antecedent?.has(st))) return false;
+    const inContext = this.wordsIn(s);
+    // A name of what the claim is about (before its verb) may be left to the document, where the sentence names no other in its place.
+    const subjectName = (e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e) && !this.namesAny(s);
+    if (!claim.entities.every((e) => e.words.every((w) => inContext.has(w)) || subjectName(e))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
+    const qs = this.quantitiesIn(s);
+    if (!claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)) || !qs.some((q) => amountsComparable(c.fact, q.fact)))) return false;
+    const ds = this.datesIn(s);
+    if (!claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact))) && ds.length > 0) return false;
+    if (STANCE_CONDITION.test(text)) return false;
+    const except = STANCE_EXCEPTION.exec(text);
+    if (except) {
+      // The excepted thing is the claim's where its head (its last content word) or every content word of it is one of the claim's.
+      const rest = text.slice(except.index + except[0].length).split(/[;,.!?|(]/u)[0]!;
+      const claimStems = new Set(claim.stems);
+      const excepted = foldedLetters(rest).filter((w) => !STOP_WORDS.has(w)).map((w) => this.stemOf(w)).filter(Boolean);
+      if (excepted.length === 0 || claimStems.has(excepted[excepted.length - 1]!) || excepted.every((st) => claimStems.has(st))) return false;
+    }
+    // A negation reaching an amount or a date the claim does not state: the matter is said under a condition.
+    const negatedSpans = scoped.filter((w) => w.negated);
+    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)));
+    if (facts.some((f) => negatedSpans.some((w) => Math.abs(w.end - f.fact.start) <= 2 || (f.fact.start <= w.start && w.start <= f.fact.end)))) return false;
+    if (facts.length > 0 && /(?<![\p{L}])(?:after|before|until|from|avant|apres|après|jusqu)(?![\p{L}])/iu.test(text)) return false;
+    return this.namesInRole(claim, s);
+  }
+
+  /**
+   * Sixteenth round (vcontra8): whether sentence `s` states the claim's one amount with another value, of the claim's own thing,
+   * though it leaves a word or two of the claim out (`Hollowbrook's minimum order value for trade deliveries is £200 before VAT`
+   * against `The minimum order value is £150 per delivery, before VAT` in Hollowbrook's trade price list). Each word left out is the
+   * claim's verb of value said otherwise (`is billed at` / `costs`, `se montent à` / `s'élèvent à`) or a word its document holds
+   * elsewhere and does not tell apart (toldApart); the sentence itself holds at least two of the claim's other words; its names
+   * are in the sentence, its context or (what the claim is about) the document, its codes in the sentence or its context, its
+   * dates agreeing; the amounts pair in conflict, the sentence's rival amounts all of one value; and no other sentence of the
+   * document states the claim's amount, or another value of that kind with every word of the claim this sentence holds (the
+   * rival is then the only value the document gives the thing).
+   */
+  private amountFrameConflict(claim: Claim, id: number, held: Cover): boolean {
+    const s = this.sentences[id]!;
+    if (claim.restricted || claim.negated.size > 0 || held.full < THRESHOLDS.partial) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text) || this.restrictedIn(s)) return false;
+    const missing = held.uncovered.filter((u) => !claim.hedges.has(u));
+    if (missing.length === 0 || missing.length > 2) return false;
+    const inDocument = (st: string) => (this.postings.get(st) ?? []).some((k) => k !== id && this.sentences[k]!.passage === s.passage);
+    // A word the claim writes with a capital (`Helix policy`) names its thing: never left to the document.
+    const capitalised = new Set(words(claim.seg.text).filter((w) => /^\p{Lu}/u.test(claim.seg.text.slice(w.start, w.end))).map((w) => this.stemOf(w.w)));
+    for (const u of missing) {
+      if (capitalised.has(u)) return false;
+      const valueVerb = (claim.surface.get(u) ?? []).some((w) => VALUE_VERB.test(w));
+      if (!valueVerb && (!inDocument(u) || this.toldApart(claim, u, s) || u === claim.mainVerb)) return false;
+    }
+    const ownHeld = claim.stems.filter((st) => !claim.light.has(st) && s.stems.has(st));
+    if (ownHeld.length < 2) return false;
+    const inContext = this.wordsIn(s);
+    for (const e of claim.entities) {
+      if (e.words.every((w) => inContext.has(w))) continue;
+      if (e.kind !== 'name' || !this.inPassage(e, s.passage) || this.namesAnother(claim, s, e) || this.namesAny(s)) return false;
+    }
+    const ownCodes = (s.codes ??= codesOf(s.seg.text));
+    if (ownCodes.some((o) => !claim.entities.some((e) => e.kind === 'code' && e.words.join(' ') === o.words.join(' ')))) return false;
+    // A name of the sentence the claim does not write (`Westbrook bridge exceeds 26 days` against `Helix policy exceeds 742 days`): another thing's amount.
+    const claimWords = new Set(claim.entities.flatMap((e) => e.words));
+    if (this.entityFacts(s).some((f) => f.fact.kind === 'name' && !f.fact.words.every((w) => claimWords.has(w)) && this.namesAny(s))) return false;
+    const c = claim.quantities[0]!;
+    const qs = this.quantitiesIn(s);
+    const rivals = qs.filter((q) => amountsComparable(c.fact, q.fact));
+    if (rivals.length === 0 || rivals.some((q) => amountsEqual(c.fact, q.fact)) || rivals.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
+    if (claim.dates.length > 0 && !claim.dates.every((d) => this.datesIn(s).some((x) => datesAgree(d.fact, x.fact)))) return false;
+    const context = this.contextFacts(s);
+    const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
+    const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, sameUnit, (a, b) => sameValue(a.figure, b.figure));
+    // The amounts pair in conflict, or the rival is said of at least two of the claim's words the sentence holds (the pairing asks
+    // more of what an amount is about than a sentence leaving words to its document gives: `£150 per delivery`).
+    const aboutClaim = rivals.every((q) => ownHeld.filter((st) => q.about.has(st)).length >= 2);
+    if ((amounts !== 'conflict' && !(amounts === 'missing' && aboutClaim)) || !this.namesInRole(claim, s)) return false;
+    // The document's other sentences that may state the claim's figure or speak of its thing: those holding one of its figures,
+    // and those holding the rarest of its words this sentence holds.
+    const rarest = ownHeld.map((st) => this.postings.get(st) ?? []).sort((a, b) => a.length - b.length)[0] ?? [];
+    const others = new Set([...claim.lookup.filter((x) => /\d/.test(x)).flatMap((n) => this.postings.get(n) ?? []), ...rarest]);
+    for (const k of others) {
+      const t = this.sentences[k]!;
+      if (k === id || t.passage !== s.passage) continue;
+      const tq = this.quantitiesIn(t).filter((q) => amountsComparable(c.fact, q.fact));
+      if (tq.length === 0) continue;
+      if (tq.some((q) => amountsEqual(c.fact, q.fact))) return false;
+      if (ownHeld.every((st) => t.stems.has(st)) && tq.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
+    }
+    return true;
   }
 
   /**
@@ -2697,6 +2902,9 @@ export class Verifier {
   private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
     if (this.reversedBy(claim, s)) return { ...none, reason: 'reversing-verb' };
+    // Sixteenth round (vcontra8): the sentence says the claim's yes-or-no matter the other way (`charges extra` against `at no
+    // charge`, whose `charge` the word-by-word polarity reads as the claim's word negated twice over): no support.
+    if (this.matterOpposed(claim, s)) return { ...none, reason: 'stance-opposed' };
     if (this.dateOnlyCoarser(claim, s)) return { ...none, reason: 'date-coarser' };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
     if (claimLabels.length > 0) {
