@@ -11,11 +11,11 @@ import { antonymsFor, isNegationWord } from './lexicon.js';
 import { lemmaOf } from './lemmas.js';
 import { measureOf, quantities, sameValue, type Quantity } from './quantities.js';
 import { compareRoles, rolesOf, type Role } from './roles.js';
-import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type Span } from './scope.js';
+import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { sharedPrefix, titlesOf } from './titles.js';
-import { mattersSaid, stanceOn } from './stance.js';
+import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
@@ -547,6 +547,8 @@ interface Sentence {
   digits?: boolean;
   /** Tenth round: the sentence is a field (`isField`): read on first need. */
   field?: boolean;
+  /** Sixteenth round (vcontra8): its words with their negation and the yes-or-no matters they say (sentenceMatters), read on first need. */
+  matters?: { scoped: ScopedWord[]; said: ReturnType<typeof mattersSaid> };
 }
 
 /** A bound read with an amount or a date: `at most`, `before`, `no later than` (upper); `at least`, `from`, `since` (lower). */
@@ -982,6 +984,7 @@ export class Verifier {
   /** Eleventh round: per claim, whether a word of it qualifies a neighbouring word (slotPossible). */
   private readonly modifierMemo = new WeakMap<Claim, Map<string, boolean>>();
   /** Sixteenth round (vcontra8): a claim's yes-or-no matter (claimMatter), read once per claim. */
+  private readonly capitalisedMemo = new WeakMap<Claim, Set<string>>();
   private readonly matterMemo = new WeakMap<Claim, { matter: string; yes: boolean; stems: Set<string> } | null>();
   /** Renderings of a claim stem in the other language by its written forms (`translationsOf`), bounded. */
   private readonly translationsMemo = new Map<string, string[]>();
@@ -1141,6 +1144,7 @@ export class Verifier {
       words: undefined,
       unticked: undefined,
       digits: undefined,
+      matters: undefined,
       field: undefined,
     });
     this.contextOf.push(contextId);
@@ -2036,14 +2040,12 @@ export class Verifier {
       }
     }
     // Sixteenth round (vcontra8): the claim's frame around another amount, a word or two of it left to the document or its value
-    // verb said otherwise, where that amount is the only one the document gives the claim's thing (amountFrameConflict).
-    if (!best && !unknown && claim.quantities.length === 1) {
+    // verb said otherwise, where that amount is the only one the document gives the claim's thing (amountFrameConflict); the
+    // best-covered candidate only.
+    if (!best && !unknown && claim.quantities.length === 1 && read.length > 0) {
       read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
-      for (const r of read.slice(0, GRADED_TRIES)) {
-        if (!this.amountFrameConflict(claim, r.id, r.held)) continue;
-        best = { verdict: 'contradicted', rule: 'numbers', reason: 'amount-frame-conflict', score: r.held.full, id: r.id };
-        break;
-      }
+      const r = read[0]!;
+      if (this.amountFrameConflict(claim, r.id, r.held)) best = { verdict: 'contradicted', rule: 'numbers', reason: 'amount-frame-conflict', score: r.held.full, id: r.id };
     }
     // Fourteenth round (vcontra6): the currency a claim says amounts are quoted in, that its documents never use (otherCurrency).
     if (!best && !unknown && claim.quantities.length + claim.dates.length === 0) {
@@ -2069,6 +2071,7 @@ export class Verifier {
   }
 
   private readClaimMatter(claim: Claim): { matter: string; yes: boolean; stems: Set<string> } | null {
+    if (!foldedLetters(claim.seg.text).some(maySayMatter)) return null;
     const scoped = scopedWords(claim.seg.text);
     const said = mattersSaid(scoped);
     if (said.size !== 1) return null;
@@ -2106,10 +2109,18 @@ export class Verifier {
   private matterOpposed(claim: Claim, s: Sentence): boolean {
     const matter = this.claimMatter(claim);
     if (!matter) return false;
-    const scoped = scopedWords(s.seg.text);
-    if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
-    const yes = stanceOn(mattersSaid(scoped), matter.matter);
+    const yes = stanceOn(this.sentenceMatters(s).said, matter.matter);
     return yes !== null && yes !== matter.yes;
+  }
+
+  /** Sixteenth round (vcontra8): a sentence's words with their negation (a negated heading's item negated whole) and the matters they say, read once. */
+  private sentenceMatters(s: Sentence): { scoped: ScopedWord[]; said: ReturnType<typeof mattersSaid> } {
+    if (!s.matters) {
+      const scoped = scopedWords(s.seg.text);
+      if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
+      s.matters = { scoped, said: mattersSaid(scoped) };
+    }
+    return s.matters;
   }
 
   /**
@@ -2123,16 +2134,14 @@ export class Verifier {
    */
   private stanceReversed(claim: Claim, s: Sentence, held: Cover, matter: { matter: string; yes: boolean; stems: Set<string> }): boolean {
     if (claim.restricted || held.full < THRESHOLDS.nearest) return false;
-    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
-    const text = s.seg.text;
-    const scoped = scopedWords(text);
-    if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
-    const said = mattersSaid(scoped);
-    const yes = stanceOn(said, matter.matter);
-    if (yes === null || yes === matter.yes) return false;
     const extra = held.uncovered.filter((u) => !matter.stems.has(u) && !claim.hedges.has(u));
     if (extra.length > 1 || extra.some((u) => !claim.said.has(u) || u === claim.mainVerb)) return false;
     if (claim.stems.filter((st) => !matter.stems.has(st) && !claim.light.has(st)).length - extra.length < 2) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const text = s.seg.text;
+    const { said, scoped } = this.sentenceMatters(s);
+    const yes = stanceOn(said, matter.matter);
+    if (yes === null || yes === matter.yes) return false;
     // What the claim is about (its words before its verb) in the sentence itself or the antecedent of its pronoun, not only in
     // its document's context: `The interpreters' fees are not included` is not said by `the set-up day … is included` of an invoice.
     const own = (st: string) => s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a));
@@ -2177,20 +2186,30 @@ export class Verifier {
    */
   private amountFrameConflict(claim: Claim, id: number, held: Cover): boolean {
     const s = this.sentences[id]!;
-    if (claim.restricted || claim.negated.size > 0 || held.full < THRESHOLDS.partial) return false;
-    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text) || this.restrictedIn(s)) return false;
+    if (held.uncovered.length === 0 || claim.restricted || claim.negated.size > 0 || held.full < THRESHOLDS.partial) return false;
     const missing = held.uncovered.filter((u) => !claim.hedges.has(u));
     if (missing.length === 0 || missing.length > 2) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text) || this.restrictedIn(s)) return false;
     const inDocument = (st: string) => (this.postings.get(st) ?? []).some((k) => k !== id && this.sentences[k]!.passage === s.passage);
+    const ownHeld = claim.stems.filter((st) => !claim.light.has(st) && s.stems.has(st));
+    if (ownHeld.length < 2) return false;
+    // The sentence's rival amounts: comparable with the claim's, none equal, all of one value; the claim's dates agreeing.
+    const c = claim.quantities[0]!;
+    const qs = this.quantitiesIn(s);
+    const rivals = qs.filter((q) => amountsComparable(c.fact, q.fact));
+    if (rivals.length === 0 || rivals.some((q) => amountsEqual(c.fact, q.fact)) || rivals.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
+    if (claim.dates.length > 0 && !claim.dates.every((d) => this.datesIn(s).some((x) => datesAgree(d.fact, x.fact)))) return false;
     // A word the claim writes with a capital (`Helix policy`) names its thing: never left to the document.
-    const capitalised = new Set(words(claim.seg.text).filter((w) => /^\p{Lu}/u.test(claim.seg.text.slice(w.start, w.end))).map((w) => this.stemOf(w.w)));
+    let capitalised = this.capitalisedMemo.get(claim);
+    if (!capitalised) {
+      const text = claim.seg.text;
+      this.capitalisedMemo.set(claim, (capitalised = new Set(words(text).filter((w) => /^\p{Lu}/u.test(text.slice(w.start, w.end))).map((w) => this.stemOf(w.w)))));
+    }
     for (const u of missing) {
       if (capitalised.has(u)) return false;
       const valueVerb = (claim.surface.get(u) ?? []).some((w) => VALUE_VERB.test(w));
       if (!valueVerb && (!inDocument(u) || this.toldApart(claim, u, s) || u === claim.mainVerb)) return false;
     }
-    const ownHeld = claim.stems.filter((st) => !claim.light.has(st) && s.stems.has(st));
-    if (ownHeld.length < 2) return false;
     const inContext = this.wordsIn(s);
     for (const e of claim.entities) {
       if (e.words.every((w) => inContext.has(w))) continue;
@@ -2201,11 +2220,6 @@ export class Verifier {
     // A name of the sentence the claim does not write (`Westbrook bridge exceeds 26 days` against `Helix policy exceeds 742 days`): another thing's amount.
     const claimWords = new Set(claim.entities.flatMap((e) => e.words));
     if (this.entityFacts(s).some((f) => f.fact.kind === 'name' && !f.fact.words.every((w) => claimWords.has(w)) && this.namesAny(s))) return false;
-    const c = claim.quantities[0]!;
-    const qs = this.quantitiesIn(s);
-    const rivals = qs.filter((q) => amountsComparable(c.fact, q.fact));
-    if (rivals.length === 0 || rivals.some((q) => amountsEqual(c.fact, q.fact)) || rivals.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
-    if (claim.dates.length > 0 && !claim.dates.every((d) => this.datesIn(s).some((x) => datesAgree(d.fact, x.fact)))) return false;
     const context = this.contextFacts(s);
     const sameLine = s.seg.text.startsWith('|') && claim.entities.length > 0 && claim.entities.every((e) => e.words.every((w) => this.sentenceWords(s).has(w)));
     const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, sameUnit, (a, b) => sameValue(a.figure, b.figure));
@@ -2215,15 +2229,18 @@ export class Verifier {
     if ((amounts !== 'conflict' && !(amounts === 'missing' && aboutClaim)) || !this.namesInRole(claim, s)) return false;
     // The document's other sentences that may state the claim's figure or speak of its thing: those holding one of its figures,
     // and those holding the rarest of its words this sentence holds.
-    const rarest = ownHeld.map((st) => this.postings.get(st) ?? []).sort((a, b) => a.length - b.length)[0] ?? [];
-    const others = new Set([...claim.lookup.filter((x) => /\d/.test(x)).flatMap((n) => this.postings.get(n) ?? []), ...rarest]);
-    for (const k of others) {
+    // A figure is indexed by its runs of two digits or more (`#420` of `1 420 000 €`); one of a single digit is looked for everywhere.
+    const figures = foldedWords(claim.seg.text.slice(c.fact.start, c.fact.end)).filter((x) => /^\d{2,}$/.test(x) && !/^0+$/.test(x)).map((x) => `#${x}`);
+    const rarestOf = (keys: string[]) => keys.map((k) => this.postings.get(k) ?? []).sort((a, b) => a.length - b.length)[0] ?? [];
+    const withFigure = figures.length > 0 ? rarestOf(figures) : this.sentences.map((_, k) => k);
+    for (const k of withFigure) {
       const t = this.sentences[k]!;
-      if (k === id || t.passage !== s.passage) continue;
-      const tq = this.quantitiesIn(t).filter((q) => amountsComparable(c.fact, q.fact));
-      if (tq.length === 0) continue;
-      if (tq.some((q) => amountsEqual(c.fact, q.fact))) return false;
-      if (ownHeld.every((st) => t.stems.has(st)) && tq.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
+      if (k !== id && t.passage === s.passage && this.quantitiesIn(t).some((q) => amountsEqual(c.fact, q.fact))) return false;
+    }
+    for (const k of rarestOf(ownHeld)) {
+      const t = this.sentences[k]!;
+      if (k === id || t.passage !== s.passage || !ownHeld.every((st) => t.stems.has(st))) continue;
+      if (this.quantitiesIn(t).some((q) => amountsComparable(c.fact, q.fact) && !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
     }
     return true;
   }

@@ -57,6 +57,7 @@ export function mattersSaid(scoped: readonly ScopedWord[]): Map<string, { yes: b
     // `free from defects`, `feel free to`: not a price.
     if (w.w === 'free' && (/^(?:from|to)$/.test(scoped[i + 1]?.w ?? '') || prev === 'feel')) continue;
     // `is (not) part of the termly fee`: (not) included in it; `sublet part of the premises` is no inclusion.
+    if (w.w !== 'part' && !ANY_MATTER.test(w.w)) continue;
     const said = w.w === 'part' && scoped[i + 1]?.w === 'of' && /^(?:not|is|are|was|were|be|been)$/.test(prev ?? '') ? { matter: 'included', yes: true } : saidOf(w.w);
     if (!said) continue;
     let negated = w.negated;
@@ -69,6 +70,11 @@ export function mattersSaid(scoped: readonly ScopedWord[]): Map<string, { yes: b
   }
   return out;
 }
+
+/** Whether a folded word may say a matter (mattersSaid reads it in its clause): a quick test before a text's negations are read. */
+export const maySayMatter = (w: string): boolean => w === 'part' || (ANY_MATTER.test(w) && saidOf(w) !== null);
+/** Every matter's words in one test (a word matching none is read no further). */
+const ANY_MATTER = new RegExp(MATTERS.flatMap((m) => [m.yes.source, m.no.source]).filter((x) => x !== '^$').join('|'));
 
 function saidOf(w: string): Said | null {
   for (const m of MATTERS) {
