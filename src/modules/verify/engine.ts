@@ -17,6 +17,7 @@ import { isFrenchVerb } from './french-verbs.js';
 import { sharedPrefix, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
+import { claimRoles, closureBefore, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
 
@@ -770,6 +771,15 @@ interface Cover {
   strictPossible: boolean;
   gradedPossible: boolean;
 }
+
+/** Sixteenth round (vdates): a year of a claim's season or period (`2024-2025`, read `#year`) against the same bare number of a title. */
+const sameYear = (a: Quantity, b: Quantity) => a.unit === '#year' && (b.unit === '#year' || b.unit === null) && a.value === b.value;
+
+/** Sixteenth round (vdates): verbs that only say a measure of their subject (`holds 40 lb`, `weighs`, `account for 3,900 m²`), folded. */
+const MEASURE_VERB = /^(?:holds?|weighs?|weighed|measures?|measured|covers?|covered|accounts?|rated|contains?|mesurent|mesure|pese|pesent|contient|contiennent|couvre|couvrent|represente|representent)$/u;
+
+/** Sixteenth round (vdates): verbs saying a thing spans a range (`runs from … to …`, `va du … au …`), folded. */
+const RANGE_VERB = /^(?:runs?|ran|goes|go|lasts?|extends?|spans?|va|vont|court|courent|etend|etendent|dure|durent)$/u;
 
 /** Words saying an amount is per unit (`£3.10 each`, `430 Wc chacun`, `par unité`): a table's `Unit price` / `Prix unitaire` column. */
 const PER_UNIT = /(?<![\p{L}])(?:each|apiece|per\s+(?:unit|item|piece)|chacun|chacune|par\s+unit[ée]|l['’]unit[ée]|la\s+pi[èe]ce|unitaire)(?![\p{L}])/iu;
@@ -1996,6 +2006,25 @@ export class Verifier {
         break;
       }
     }
+    // Sixteenth round (vdates): still no verdict; a sentence stating the claim's value in the role the claim's words give it (a
+    // range's start for `opens on`, a list's second item for `the second instalment`, a change's new value for `reduced to`)
+    // supports it; the claim's value in the other role, or a rival value in its role, contradicts it (frameVerdict). A support
+    // from any candidate outweighs a contradiction from another.
+    if (!best && !unknown && claim.quantities.length + claim.dates.length > 0) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      let against: { verdict: Verdict; rule: string; reason: string; score: number; id: number } | null = null;
+      for (const r of read) {
+        const f = this.frameVerdict(claim, this.sentences[r.id]!, r.held) ?? this.attributeVerdict(claim, this.sentences[r.id]!, r.held);
+        if (!f) continue;
+        const found = { ...f, score: r.held.full, id: r.id };
+        if (f.verdict === 'supported') {
+          best = found;
+          break;
+        }
+        against ??= found;
+      }
+      best ??= against;
+    }
     // Fourteenth round (vcontra6): still no verdict; a sentence stating the claim's frame with its figure in another unit or
     // currency of the same measure contradicts it (unitChanged), the best-covered first.
     if (!best && !unknown && claim.quantities.length > 0) {
@@ -2916,9 +2945,9 @@ export class Verifier {
     return out;
   }
 
-  private supportStands(claim: Claim, s: Sentence): { verdict: Verdict; rule: string; reason: string; score: number } | null {
+  private supportStands(claim: Claim, s: Sentence, changeRead = false): { verdict: Verdict; rule: string; reason: string; score: number } | null {
     const none = { verdict: 'unverifiable' as const, rule: 'none', reason: 'label-missing', score: 0 };
-    if (this.reversedBy(claim, s)) return { ...none, reason: 'reversing-verb' };
+    if (!changeRead && this.reversedBy(claim, s)) return { ...none, reason: 'reversing-verb' };
     // Sixteenth round (vcontra8): the sentence says the claim's yes-or-no matter the other way (`charges extra` against `at no
     // charge`, whose `charge` the word-by-word polarity reads as the claim's word negated twice over): no support.
     if (this.matterOpposed(claim, s)) return { ...none, reason: 'stance-opposed' };
@@ -3116,6 +3145,187 @@ export class Verifier {
       n++;
     });
     return n;
+  }
+
+  /**
+   * Sixteenth round (vdates): the claim's value read in its role (frames.ts). Each value of the claim the claim's words give a
+   * role (`opens`, `se termine`, `reopen after`, `la deuxième`, `brought down to`), or its own range gives one (`va du … au …`),
+   * is compared with the values of the sentence holding a role of the same frame: the claim's value in the same role supports,
+   * in the other role (`opens on 19 July` against `from 5 June to 19 July`) or a rival value alone in that role (`starts on 1
+   * July` against `(4 July – 31 August 2025)`) contradicts. The rest of the claim must be as a support needs it: every word
+   * held but the words that say the role (a range the claim states whole may leave its verb unsaid: `va du … au …` against
+   * `court du … au …`), some word of it in the sentence itself, its other values equal, its names held and in their role, the
+   * same polarity, no antonym of another word; for a support, no condition left out and what a support still needs
+   * (supportStands). A closing range (`close for winter break from … until …`) has a closing for its start and a reopening
+   * for its end.
+   */
+  private frameVerdict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string } | null {
+    const text = s.seg.text;
+    if ((s.unticked ??= UNTICKED.test(text)) || HEADING.test(text)) return null;
+    const claimText = claim.seg.text;
+    type Value = { span: Spanned; agrees: (i: number) => boolean; comparable: (i: number) => boolean };
+    const read = (kind: 'date' | 'amount') => {
+      const own = kind === 'date' ? claim.dates.map((c) => c.fact as Spanned) : claim.quantities.map((c) => c.fact as Spanned);
+      const sentence = kind === 'date' ? this.datesIn(s).map((f) => f.fact) : this.quantitiesIn(s).map((f) => f.fact);
+      return { own, sentence: [...sentence].sort((a, b) => a.start - b.start) };
+    };
+    const ds = claim.dates.length > 0 ? read('date') : null;
+    const qs = claim.quantities.length > 0 ? read('amount') : null;
+    const values: { value: Value; roles: ClaimRole[]; structural: boolean; frames: ReturnType<typeof sentenceFrames>; sentence: Spanned[] }[] = [];
+    const plain: Value[] = [];
+    const context = this.contextFacts(s);
+    for (const [kind, group] of [['date', ds], ['amount', qs]] as const) {
+      if (!group) continue;
+      const ownFrames = sentenceFrames(claimText, group.own);
+      const frames = sentenceFrames(text, group.sentence);
+      group.own.forEach((c, i) => {
+        const value: Value =
+          kind === 'date'
+            ? {
+                span: c,
+                agrees: (k) => datesAgree(c as DateSpan, group.sentence[k] as DateSpan),
+                comparable: (k) => (c as DateSpan).granularity === (group.sentence[k] as DateSpan).granularity,
+              }
+            : {
+                span: c,
+                agrees: (k) => amountsEqual(c as Quantity, group.sentence[k] as Quantity),
+                comparable: (k) => sameUnit(c as Quantity, group.sentence[k] as Quantity) && amountsComparable(c as Quantity, group.sentence[k] as Quantity),
+              };
+        const structural = (ownFrames.roles[i] ?? []).filter((r) => r.kind === 'start' || r.kind === 'end');
+        // The claim's role words are said of its one value of the first kind it has (its date, else its amount); a second value
+        // of that kind, or one of the other kind, is plain.
+        const primary = kind === 'date' || claim.dates.length === 0;
+        const roles =
+          structural.length > 0
+            ? structural.map((role) => ({ role, span: { start: c.start, end: c.start } }))
+            : primary && group.own.length === 1
+              ? claimRoles(claimText, c)
+              : [];
+        if (roles.length > 0) values.push({ value, roles, structural: structural.length > 0, frames, sentence: group.sentence });
+        else plain.push(value);
+      });
+      // A plain value must be stated equal by the sentence or its context.
+      for (const v of plain.splice(0)) {
+        const inSentence = group.sentence.some((_, k) => v.agrees(k) || (kind === 'amount' && sameYear(v.span as Quantity, group.sentence[k] as Quantity)));
+        const inContext =
+          kind === 'date'
+            ? context.dates.some((d) => datesAgree(v.span as DateSpan, d))
+            : context.quantities.some((q) => amountsEqual(v.span as Quantity, q) || sameYear(v.span as Quantity, q));
+        if (!inSentence && !inContext) return null;
+      }
+    }
+    if (values.length === 0) return null;
+    // Each framed value against the sentence's values in a role of the same frame.
+    let against: string | null = null;
+    const roleStems = new Set<string>();
+    for (const v of values) {
+      let outcome: 'support' | 'swap' | 'rival' | null = null;
+      for (const cr of v.roles) {
+        const fits = (k: number) =>
+          (v.frames.roles[k] ?? []).filter((r) => {
+            if (!sameFrame(r, cr.role)) return false;
+            if (!cr.closure || (r.kind !== 'start' && r.kind !== 'end')) return true;
+            // The range's closing words stand before its start: the start's own position reads them for both bounds.
+            const startAt = r.kind === 'start' ? v.sentence[k]!.start : (v.sentence[k - 1]?.start ?? v.sentence[k]!.start);
+            return closureBefore(text, startAt) === (cr.closure === 'closing');
+          });
+        const framed = v.sentence.map((_, k) => k).filter((k) => fits(k).length > 0);
+        if (framed.length === 0) continue;
+        const same = framed.filter((k) => fits(k).some((r) => sameRole(r, cr.role)));
+        if (same.some((k) => v.value.agrees(k))) outcome = 'support';
+        else if (framed.some((k) => v.value.agrees(k))) outcome ??= 'swap';
+        else if (!v.sentence.some((_, k) => v.value.agrees(k)) && same.length === 1 && v.value.comparable(same[0]!)) outcome ??= 'rival';
+        if (outcome === 'support') {
+          for (const w of claimText.slice(cr.span.start, cr.span.end).matchAll(/\p{L}+/gu)) roleStems.add(this.stemOf(fold(w[0])));
+          break;
+        }
+        if (outcome) for (const w of claimText.slice(cr.span.start, cr.span.end).matchAll(/\p{L}+/gu)) roleStems.add(this.stemOf(fold(w[0])));
+      }
+      if (!outcome) return null;
+      if (outcome !== 'support') against = outcome;
+    }
+    // Every word held but those saying the roles; a claim stating a whole range of its own may leave its verb unsaid.
+    // (`La saison va du … au …` against `La saison court du … au …`: the word just before the range's lead).
+    const wholeRange = values.length >= 2 && values.every((v) => v.structural);
+    const first = Math.min(...values.map((v) => v.value.span.start));
+    const rangeVerb = wholeRange ? /(\p{L}+)\s+(?:from|du|de|between|entre)\s+(?:the\s+|le\s+)?$/iu.exec(claimText.slice(0, first)) : null;
+    // Only a verb saying the thing spans the range (`runs`, `va`, `court`, `s'étend`): `is open from … to …` is another statement.
+    const verbStem = rangeVerb && RANGE_VERB.test(fold(rangeVerb[1]!)) ? this.stemOf(fold(rangeVerb[1]!)) : null;
+    if (held.uncovered.some((u) => !roleStems.has(u) && u !== verbStem)) return null;
+    if (!this.frameRestHolds(claim, s, roleStems)) return null;
+    const rule = values.some((v) => claim.dates.some((d) => d.fact === v.value.span)) ? 'dates' : 'numbers';
+    if (against) return { verdict: 'contradicted', rule, reason: `frame-${against}` };
+    if (this.restrictedIn(s) && !claim.restricted) return null;
+    // A change's verb (`Reduce height from 6 m to 3.5 m`) is the frame read, not a reversal of the claim's fact.
+    const change = values.every((v) => v.roles.every((r) => r.role.kind === 'target' || r.role.kind === 'origin'));
+    if (this.supportStands(claim, s, change) !== null) return null;
+    return { verdict: 'supported', rule, reason: 'frame-role' };
+  }
+
+
+  /**
+   * Sixteenth round (vdates): an amount in a parenthesis is said of the noun phrase right before it (`24 Tidewell TW-40
+   * front-load washers (40 lb capacity)`, `laboratories (3,900 m²)`; frames.ts, parenOwner). A claim with one amount and no
+   * date whose subject (its names, its words before its verb) is that noun phrase is supported by the amount there, and
+   * contradicted by another of the same unit there where the sentence nowhere states the claim's. Every word of the claim
+   * held but its verb, where that verb only says a measure (`holds`, `weighs`, `account for`, `mesure`), and the rest as a
+   * frame needs it (frameRestHolds); for a support, no condition left out and what a support still needs.
+   */
+  private attributeVerdict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string } | null {
+    if (claim.quantities.length !== 1 || claim.dates.length > 0 || claim.verbAt < 0) return null;
+    const text = s.seg.text;
+    if ((s.unticked ??= UNTICKED.test(text)) || HEADING.test(text) || !text.includes('(')) return null;
+    const verb = claim.mainVerb;
+    const measureVerb = verb !== null && (claim.surface.get(verb) ?? []).some((w) => MEASURE_VERB.test(w));
+    if (held.uncovered.some((u) => !(measureVerb && u === verb))) return null;
+    const c = claim.quantities[0]!.fact;
+    const subject = claim.stems.filter((st) => !claim.said.has(st) && !claim.light.has(st) && !claim.verbs.has(st));
+    const names = claim.entities.filter((e) => e.start < claim.verbAt);
+    if (subject.length === 0 && names.length === 0) return null;
+    const qs = this.quantitiesIn(s).map((q) => q.fact);
+    const owned = qs.filter((q) => {
+      const owner = parenOwner(text, q);
+      if (!owner) return false;
+      const piece = text.slice(owner.start, owner.end);
+      const words = new Set(foldedWords(piece));
+      const stems = new Set([...words].map((w) => this.stemOf(w)));
+      return names.every((e) => e.words.every((w) => words.has(w))) && subject.every((st) => stems.has(st) || this.alternativesOf(claim, st).some((a) => stems.has(a)));
+    });
+    if (owned.length === 0) return null;
+    const agrees = owned.some((q) => amountsEqual(c, q));
+    const rival = !agrees && !qs.some((q) => amountsEqual(c, q)) && owned.some((q) => sameUnit(c, q) && amountsComparable(c, q));
+    if (!agrees && !rival) return null;
+    if (!this.frameRestHolds(claim, s, new Set(measureVerb && verb ? [verb] : []))) return null;
+    if (rival) return { verdict: 'contradicted', rule: 'numbers', reason: 'attribute-rival' };
+    if (this.restrictedIn(s) && !claim.restricted) return null;
+    if (this.supportStands(claim, s) !== null) return null;
+    return { verdict: 'supported', rule: 'numbers', reason: 'attribute' };
+  }
+
+  /**
+   * Sixteenth round (vdates): what a frame's verdict needs of the rest of the claim (frameVerdict, attributeVerdict): some word
+   * of it (not one saying the role) in the sentence itself, no antonym of another word, its names held as a support holds them
+   * (predicateHolds) and in their role, no other code of the same series, its acronyms there, the same polarity.
+   */
+  private frameRestHolds(claim: Claim, s: Sentence, roleStems: Set<string>): boolean {
+    const info = this.stemsOf(claim);
+    if (!info.some((x) => !x.light && !roleStems.has(x.stem) && (s.stems.has(x.stem) || this.alternativesOf(claim, x.stem).some((a) => s.stems.has(a))))) return false;
+    if (info.some((x) => !roleStems.has(x.stem) && !s.stems.has(x.stem) && x.antonyms.some((a) => s.stems.has(a)))) return false;
+    // Names: held as a support holds them (predicateHolds), in their role; no other code of the same series.
+    const own = this.sentenceWords(s);
+    const ownContext = this.partylessWords(s);
+    const all = this.wordsIn(s);
+    const stated = unnamed((e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name');
+    if (!claim.entities.every((e) => e.words.every((w) => (stated(e) ? own.has(w) || ownContext.has(w) : all.has(w))))) return false;
+    const series = unnamed((e: Entity) => e.text.replace(/[^\p{L}]+.*$/u, '').toLowerCase());
+    for (const e of claim.entities) {
+      if (e.kind !== 'code' || e.words.every((w) => own.has(w))) continue;
+      const codes = (s.codes ??= codesOf(s.seg.text));
+      if (codes.some((o) => series(o) === series(e) && series(e) !== '' && o.words.join(' ') !== e.words.join(' '))) return false;
+    }
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !ownContext.has(a))) return false;
+    if (!this.namesInRole(claim, s)) return false;
+    return this.polarity(claim, this.polarityIn(s).polarity) === 'same';
   }
 
   /**
