@@ -45,8 +45,8 @@ const CHANGE_LEAD = /(?:from|du|de|d['’])\s*(?:le\s+|the\s+)?[*_]*$/iu;
 const START_LEAD = /(?:^|[^\p{L}])(?:from|starting(?:\s+on|\s+from)?|effective(?:\s+from|\s+on)?|as\s+of|à\s+partir\s+(?:du|de)|à\s+compter\s+(?:du|de)|dès\s+(?:le)?|depuis\s+(?:le)?)\s*(?:\p{L}+,?\s+)?[*_]*$/iu;
 const END_LEAD = /(?:^|[^\p{L}])(?:until|till|jusqu['’]au|jusqu['’]à)\s*(?:\p{L}+,?\s+)?[*_]*$/iu;
 /** A field label before a value (`Ouverture : …`, `Closing date: …`), read as a bound. */
-const START_LABEL = /(?:^|[|*\s])(?:opening|start|starts|commencement|ouverture|d[ée]but|date\s+de\s+d[ée]but)(?:\s+\p{L}+){0,3}[*_]*\s*:\s*[*_]*(?:\p{L}+\s+)?$/iu;
-const END_LABEL = /(?:^|[|*\s])(?:closing|end|ends|expiry|fermeture|fin|date\s+de\s+fin)(?:\s+\p{L}+){0,3}[*_]*\s*:\s*[*_]*(?:\p{L}+\s+)?$/iu;
+const START_LABEL = /(?:^|[|*\s])(?:opening|start|starts|commencement|ouverture|d[ée]but|date\s+de\s+d[ée]but)(?:\s+\p{L}+){0,3}[*_]*\s*:\s*[*_]*\s*(?:\p{L}+,?\s+)?$/iu;
+const END_LABEL = /(?:^|[|*\s])(?:closing|end|ends|expiry|fermeture|fin|date\s+de\s+fin)(?:\s+\p{L}+){0,3}[*_]*\s*:\s*[*_]*\s*(?:\p{L}+,?\s+)?$/iu;
 /** What separates two items of a list: a comma, a semicolon, `and` / `et` (with an article or `on` after it). */
 const LIST_MID = /^\s*(?:,|;|,?\s*and|,?\s*et|,?\s*puis|,?\s*then)\s*(?:le\s+|the\s+|on\s+)?(?:\p{L}+\s+)?[*_]*$/iu;
 /** A word of closing: a range said closed (`close for winter break from … until …`) is a closure. */
