@@ -109,6 +109,16 @@ describe('a value in its frame (sixteenth round)', () => {
     });
   });
 
+  describe('a table cell under its header', () => {
+    const doc = '# Velora bike hire — prices\n\nAll prices include VAT.\n\n| Bike | 1 day | 3 days | 7 days |\n| --- | --- | --- | --- |\n| Touring bike (Velora T2) | €30 | €80 | €150 |\n| Child bike | €12 | €30 | €60 |';
+    it('the cell whose column header states the claim’s other amount', async () => {
+      expect(await verdict('A touring bike costs €80 for three days at Velora.', doc)).toBe('supported');
+    });
+    it('control: another amount in that column stays contradicted', async () => {
+      expect(await verdict('A touring bike costs €95 for three days at Velora.', doc)).toBe('contradicted');
+    });
+  });
+
   describe('a parenthesis after its noun', () => {
     const doc = '# Norva kit\n\nThe kit has 6 Norva NX-8 pumps (8 bar pressure), 2 Norva NX-12 pumps (12 bar pressure) and a tank.';
     it('the amount in the parenthesis after the claim’s name', async () => {

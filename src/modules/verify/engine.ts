@@ -2014,7 +2014,8 @@ export class Verifier {
       read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
       let against: { verdict: Verdict; rule: string; reason: string; score: number; id: number } | null = null;
       for (const r of read) {
-        const f = this.frameVerdict(claim, this.sentences[r.id]!, r.held) ?? this.attributeVerdict(claim, this.sentences[r.id]!, r.held);
+        const sentence = this.sentences[r.id]!;
+        const f = this.frameVerdict(claim, sentence, r.held) ?? this.attributeVerdict(claim, sentence, r.held) ?? this.cellVerdict(claim, sentence, r.held);
         if (!f) continue;
         const found = { ...f, score: r.held.full, id: r.id };
         if (f.verdict === 'supported') {
@@ -3300,6 +3301,42 @@ export class Verifier {
     if (this.restrictedIn(s) && !claim.restricted) return null;
     if (this.supportStands(claim, s) !== null) return null;
     return { verdict: 'supported', rule: 'numbers', reason: 'attribute' };
+  }
+
+  /**
+   * Sixteenth round (vdates): a table cell under its header. A claim with two amounts (`CHF 138 for three days`) whose one
+   * is a cell of the row and whose other is the header of that cell's column (`| Package | 1 day | 3 days | 6 days |`) is
+   * supported by the row; the claim's amount in no cell while the column headed by its other amount holds another of the
+   * same unit contradicts it. Every word of the claim held, the rest as a frame needs it (frameRestHolds); for a support, no
+   * condition left out and what a support still needs.
+   */
+  private cellVerdict(claim: Claim, s: Sentence, held: Cover): { verdict: Verdict; rule: string; reason: string } | null {
+    if (claim.quantities.length !== 2 || claim.dates.length > 0 || !s.header || held.uncovered.length > 0) return null;
+    const text = s.seg.text;
+    if (!text.startsWith('|') || (s.unticked ??= UNTICKED.test(text))) return null;
+    const cells = cellsOf(text);
+    if (cells.length !== s.header.length) return null;
+    const read = (cell: string) => amountsOf(cell, this.stem, dates(cell));
+    const inCells = cells.map(read);
+    const inHeader = s.header.map(read);
+    for (const [a, b] of [[claim.quantities[0]!.fact, claim.quantities[1]!.fact], [claim.quantities[1]!.fact, claim.quantities[0]!.fact]] as const) {
+      // The column headed by the claim's other amount, alone.
+      const headed = inHeader.map((h, i) => (h.some((q) => amountsEqual(b, q)) ? i : -1)).filter((i) => i >= 0);
+      if (headed.length !== 1) continue;
+      const col = headed[0]!;
+      const here = inCells[col]!;
+      if (here.some((q) => amountsEqual(a, q))) {
+        if (!this.frameRestHolds(claim, s, new Set())) return null;
+        if (this.restrictedIn(s) && !claim.restricted) return null;
+        if (this.supportStands(claim, s) !== null) return null;
+        return { verdict: 'supported', rule: 'numbers', reason: 'cell-under-header' };
+      }
+      if (inCells.some((c) => c.some((q) => amountsEqual(a, q)))) return null;
+      if (here.length === 1 && sameUnit(a, here[0]!) && amountsComparable(a, here[0]!)) {
+        return this.frameRestHolds(claim, s, new Set()) ? { verdict: 'contradicted', rule: 'numbers', reason: 'cell-rival' } : null;
+      }
+    }
+    return null;
   }
 
   /**
