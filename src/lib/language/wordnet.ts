@@ -437,3 +437,31 @@ const supportMemo = new Map<string, boolean>();
 
 /** The first letters every regular form of a one-word support verb starts with (`carr` of carried, `giv` of giving). */
 const SUPPORT_PREFIXES = [...SUPPORT_VERBS].filter((v) => !v.includes('_') && v.length > 2).map((v) => v.slice(0, -1));
+
+const VERB_KIN = new Set(['@', '~', '*', '>', '$']);
+const verbKinMemo = new Map<string, Set<string>>();
+
+/**
+ * Sixteenth round (vverb): the verbs one step from a verb's first senses in WordNet: its synonyms, hypernyms, hyponyms,
+ * the verbs it entails or causes and its verb group (`incur` and `attract`? `address` and `send`), single words only, lower case.
+ */
+export function verbKinOf(word: string): Set<string> {
+  const w = word.toLowerCase();
+  let out = verbKinMemo.get(w);
+  if (out) return out;
+  out = new Set<string>();
+  for (const { pos, synset } of entry(w).synsets) {
+    if (pos !== 'verb') continue;
+    for (const x of synset.words) if (!x.includes('_')) out.add(x);
+    for (const p of synset.pointers) {
+      if (p.pos !== 'verb' || !VERB_KIN.has(p.symbol)) continue;
+      const target = synsetAt(p.pos, p.offset);
+      if (!target) continue;
+      for (const x of p.target !== 0 ? [target.words[p.target - 1] ?? ''] : target.words.slice(0, RELATED_PER_SYNSET)) if (x && !x.includes('_')) out.add(x);
+    }
+  }
+  out.delete(w);
+  if (verbKinMemo.size >= MEMO_MAX) verbKinMemo.clear();
+  verbKinMemo.set(w, out);
+  return out;
+}

@@ -16,7 +16,7 @@ import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerb } from './french-verbs.js';
 import { sharedPrefix, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
-import { inCode, predicateGap, reversing, type FrameAlignment } from './predicate.js';
+import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
 import { claimRoles, closureBefore, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
@@ -211,6 +211,9 @@ const fieldParticiple = (word: string, previous: string | undefined, language: s
 
 /** Twelfth round (vguard): clause boundaries between a reversing verb and the claim's anchor (`and`, `but`, a comma not in a figure). */
 const REVERSAL_CUT = /[;()|]|[,:](?!\d)|\b(?:and|but|or|while|whereas|although|though|because|unless|then|et|mais|ou|puis|tandis|alors|car|sauf|donc)\b/iu;
+
+/** No stems (a shared empty set: read only). */
+const EMPTY_STEMS: ReadonlySet<string> = new Set();
 
 /** Auxiliaries and modals (English, French), folded: no event of their own (predicate.ts). */
 const AUXILIARIES = new Set([
@@ -3009,7 +3012,10 @@ export class Verifier {
   private predicateHolds(claim: Claim, s: Sentence, held: Cover): boolean {
     if (claim.quantities.length + claim.dates.length + claim.entities.length === 0) return false;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
-    if (held.flipped || held.uncovered.some((u) => u !== claim.mainVerb)) return false;
+    if (held.flipped) return false;
+    // Sixteenth round (vverb): a verb of the claim the sentence says with a related verb (WordNet, a verb of charge) is held.
+    const related = held.uncovered.length > 0 && held.uncovered.every((u) => claim.verbs.has(u)) ? this.verbsSaidOtherwise(claim, s, held.uncovered) : EMPTY_STEMS;
+    if (held.uncovered.some((u) => u !== claim.mainVerb && !related.has(u))) return false;
     const own = this.sentenceWords(s);
     const ownContext = this.partylessWords(s);
     const all = this.wordsIn(s);
@@ -3033,12 +3039,15 @@ export class Verifier {
     const context = this.contextFacts(s);
     const amounts = this.pair(claim, claim.quantities, qs, context.quantities, amountsComparable, amountsEqual, sameLine, undefined, sameUnit, (a, b) => sameValue(a.figure, b.figure));
     const when = this.pair(claim, claim.dates, ds, context.dates, anyDates, datesAgree, sameLine, dateWithin);
-    const uncovered = new Set(held.uncovered);
+    const uncovered = new Set(held.uncovered.filter((u) => !related.has(u)));
     // A word held by the sentence itself, as the cover reads it: itself, another form or synonym, a paraphrase, a translation.
-    const inText = unnamed((a: string) => s.stems.has(a));
+    // Sixteenth round (vverb): a table row states its cells under its column headers (`| Whitcombe House | Vantex AX-4 addressable |`
+    // under `| Building | Control panel |`): a word of the row's header is the row's own, as the cell's.
+    const headerStems = s.header ? new Set(wordsOf(s.header.join(' ')).map((w) => this.stemOf(w))) : EMPTY_STEMS;
+    const inText = unnamed((a: string) => s.stems.has(a) || headerStems.has(a));
     const inClause = unnamed(
       (stem: string) =>
-        s.stems.has(stem) || this.alternativesOf(claim, stem).some(inText) || (this.acrossLanguages() && this.translationsOf(claim, stem).some(inText)),
+        inText(stem) || this.alternativesOf(claim, stem).some(inText) || (this.acrossLanguages() && this.translationsOf(claim, stem).some(inText)),
     );
     const alignment: FrameAlignment = {
       figures: claim.quantities.length + claim.dates.length,
@@ -3053,11 +3062,11 @@ export class Verifier {
         held: !uncovered.has(x.stem),
         light: x.light,
         said: x.said,
-        inSentence: !uncovered.has(x.stem) && inClause(x.stem),
+        inSentence: !uncovered.has(x.stem) && (related.has(x.stem) || inClause(x.stem)),
         toldApart: uncovered.has(x.stem) && this.toldApart(claim, x.stem, s),
       })),
       // Read only where the main verb is missing (the sentence tagged: the one costly reading here).
-      otherVerbs: held.uncovered.length > 0 ? this.otherVerbs(claim, s) : 0,
+      otherVerbs: uncovered.size > 0 ? this.otherVerbs(claim, s) : 0,
       polarity: this.polarity(claim, this.polarityIn(s).polarity),
       flipped: held.flipped,
       restricted: this.restrictedIn(s) && !claim.restricted,
@@ -3131,6 +3140,31 @@ export class Verifier {
       if (claim.stems.some((c) => this.alternativesOf(claim, c).includes(stem) || (across && this.translationsOf(claim, c).includes(stem)))) return false;
       return linked(t);
     });
+  }
+
+  /**
+   * Sixteenth round (vverb): the claim's verbs (of `uncovered`) that a verb of the sentence says otherwise (predicate.ts
+   * `verbsRelated`: WordNet's synonyms, hypernyms, hyponyms, entailments and causes; verbs of charge where the claim states a
+   * figure; verbs by which a question reaches a person where the claim names one after its verb). English only (WordNet is English); a negated sentence verb says nothing of a claim verb the claim affirms.
+   */
+  private verbsSaidOtherwise(claim: Claim, s: Sentence, uncovered: readonly string[]): ReadonlySet<string> {
+    if (this.language !== 'en') return EMPTY_STEMS;
+    const { tokens } = readClaim(s.seg.text, this.language);
+    const negated = this.polarityIn(s).polarity;
+    const out = new Set<string>();
+    const about = { figure: claim.quantities.length > 0, person: claim.entities.some((e) => e.kind === 'name' && e.start > claim.verbAt && claim.verbAt >= 0) };
+    for (const u of uncovered) {
+      if (claim.negated.has(u) && !claim.affirmed.has(u)) continue;
+      const forms = claim.surface.get(u) ?? [];
+      const said = tokens.some((t) => {
+        if (t.pos !== 'VERB') return false;
+        const folded = fold(t.value);
+        if (AUXILIARIES.has(folded) || (negated.get(this.stemOf(folded)) ?? []).some(Boolean)) return false;
+        return forms.some((f) => verbsRelated(lemmaOf(f, 'en'), lemmaOf(folded, 'en'), about));
+      });
+      if (said) out.add(u);
+    }
+    return out;
   }
 
   /** Twelfth round (vpred): the sentence's verbs that are none of the claim's words, no support verb and no auxiliary (predicate.ts). */

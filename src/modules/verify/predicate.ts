@@ -12,6 +12,7 @@
  * The engine computes the alignment (it holds the index, the stems, the amount and date pairing); this module decides
  * from it, so that the rule reads in one place (`predicateGap` says what is missing, for tests and docs).
  */
+import { baseFormsOf, verbKinOf } from '../../lib/language/wordnet.js';
 import { isNegativeMeaning } from './scope.js';
 
 /** One content word of the claim and whether the aligned sentence (or its context) holds it. */
@@ -109,4 +110,57 @@ export function predicateGap(a: FrameAlignment): string | null {
 /** Whether a figure stands inside a code or a reference (`17` of `17-3`, `4` of `4.2.1`, `2025` of `INV-2025-0387`): no amount of its own. */
 export function inCode(text: string, at: { start: number; end: number }): boolean {
   return /[\p{L}\p{N}][-/.]$/u.test(text.slice(Math.max(0, at.start - 2), at.start)) || /^[-/.][\p{L}\p{N}]/u.test(text.slice(at.end, at.end + 2));
+}
+
+/**
+ * Verbs too general to say which event a sentence states (`go`, `get`, `make`, `take`): WordNet relates them to hundreds of
+ * verbs, none of which says them. Never related by `verbsRelated`.
+ */
+const GENERAL_VERBS = new Set(['be', 'have', 'get', 'go', 'come', 'make', 'take', 'give', 'put', 'set', 'keep', 'let', 'see', 'say', 'use']);
+
+/**
+ * Verbs by which a thing carries a charge or a cost (`attracts a fee`, `incurs a fee`, `carries a fee of $35,000`, `entails a
+ * cost`): each says the others where the figure is the claim's, stated of the same thing.
+ */
+const CHARGE_VERBS = new Set(['attract', 'incur', 'carry', 'bear', 'involve', 'entail']);
+
+/**
+ * Verbs by which a question or a request reaches a person (`Questions … go to`, `should be sent to`, `may be addressed to`, `are
+ * handled by`, `please contact`): each says the others where the claim names the person it reaches.
+ */
+const ROUTE_VERBS = new Set(['go', 'send', 'address', 'direct', 'refer', 'forward', 'handle', 'contact', 'route', 'submit']);
+
+/** Irregular forms WordNet's morphy rules do not undo (the lemma table leaves `do` out: it is an auxiliary there). */
+const IRREGULAR: Record<string, string> = { done: 'do', did: 'do', does: 'do' };
+
+/** A verb's base forms in WordNet (its lemma first), lower case. */
+function verbBases(folded: string): string[] {
+  const w = Object.hasOwn(IRREGULAR, folded) ? IRREGULAR[folded]! : folded;
+  // `carried`, `applied`: WordNet keeps these in its exception list, which its morphy rules do not read.
+  const y = /[^aeiou]ied$/.test(w) ? `${w.slice(0, -3)}y` : null;
+  return [...new Set([w, ...baseFormsOf(w), ...(y ? baseFormsOf(y) : [])])];
+}
+
+/**
+ * Sixteenth round (vverb): whether a sentence's verb says the claim's verb in other words, by WordNet (one of them a synonym,
+ * a hypernym, a hyponym, an entailment or a cause of the other's first senses: `done` / `performed`, `sent` / `forwarded`),
+ * both verbs by which a thing carries a charge (`attract` / `incur`) where the claim states a figure, or both verbs by which a
+ * question reaches a person (`go to` / `be handled by`) where the claim names the person. Never a verb that
+ * undoes or changes a fact (REVERSING, negative meanings) on either side, nor a verb too general to name an event.
+ */
+export function verbsRelated(claimVerb: string, sentenceVerb: string, claim: { figure: boolean; person: boolean }): boolean {
+  if (reversing(claimVerb) || reversing(sentenceVerb)) return false;
+  if (claim.person && verbBases(claimVerb).some((a) => ROUTE_VERBS.has(a)) && verbBases(sentenceVerb).some((b) => ROUTE_VERBS.has(b))) return true;
+  const withFigure = claim.figure;
+  const as = verbBases(claimVerb).filter((x) => !GENERAL_VERBS.has(x));
+  const bs = verbBases(sentenceVerb).filter((x) => !GENERAL_VERBS.has(x));
+  if (as.length === 0 || bs.length === 0) return false;
+  if (as.some((a) => bs.includes(a))) return true;
+  // A hyponym by a prefix of excess or error (`misdeliver`, `overcharge`, `underquote`) says the event went wrong, not that it was done.
+  if (bs.some((b) => /^(?:mis|over|under)/.test(b)) && !as.some((a) => /^(?:mis|over|under)/.test(a))) return false;
+  if (withFigure && as.some((a) => CHARGE_VERBS.has(a)) && bs.some((b) => CHARGE_VERBS.has(b))) return true;
+  return as.some((a) => {
+    const kin = verbKinOf(a);
+    return bs.some((b) => kin.has(b) || verbKinOf(b).has(a));
+  });
 }
