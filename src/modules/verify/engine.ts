@@ -13,7 +13,7 @@ import { measureOf, quantities, sameValue, type Quantity } from './quantities.js
 import { compareRoles, rolesOf, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
-import { isFrenchVerb } from './french-verbs.js';
+import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
 import { sharedPrefix, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
@@ -147,7 +147,7 @@ const LIGHT_WORDS = [
 ];
 /** Words an amount's unit already says (`costs €35`: the currency says it is a price; `weighs 5 kg`): left out when the claim's amount is of that kind. */
 const IMPLIED_BY: Record<string, string[]> = {
-  money: ['cost', 'costs', 'price', 'priced', 'prices', 'charged', 'charge', 'pay', 'pays', 'paid', 'payable', 'receive', 'receives', 'received', 'cout', 'coute', 'coutent', 'prix', 'tarif', 'facture', 'factures', 'percoit', 'percoivent', 'recoit', 'recoivent', 'verse', 'versee'],
+  money: ['cost', 'costs', 'price', 'priced', 'prices', 'charged', 'charge', 'pay', 'pays', 'paid', 'payable', 'receive', 'receives', 'received', 'cout', 'coute', 'coutent', 'prix', 'tarif', 'facture', 'factures', 'percoit', 'percoivent', 'recoit', 'recoivent', 'verse', 'versee', 'paie', 'paient', 'paye', 'payee'],
   mass: ['weigh', 'weighs', 'weight', 'pese', 'pesent', 'poids'],
   // Eighth round (support): a size's verb and nouns (`measures 120 x 30 cm`), as `weighs` for a mass.
   length: ['measure', 'measures', 'measured', 'measuring', 'size', 'dimension', 'dimensions', 'mesure', 'mesurent', 'taille'],
@@ -155,7 +155,7 @@ const IMPLIED_BY: Record<string, string[]> = {
   ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
-  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee'],
+  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee', 'applique', 'appliquent', 'etend', 'etendent'],
 };
 
 /** A universal quantifier (`all`, `every`, `tous`, `chaque`): a claim saying it of a whole is not supported by one member. */
@@ -1209,7 +1209,11 @@ export class Verifier {
    */
   private analyse(seg: Segment): Claim {
     const read = readClaim(seg.text, this.language);
-    const { verbAt, tokens } = read;
+    const { tokens } = read;
+    // Sixteenth round (vfrench): a French verb in the present tense after its noun subject (`Le locataire paie`, `coûte`,
+    // `revient à`), which the forms of readClaim (auxiliaries, clitics) do not know, opens the predicate when it comes first.
+    const present = this.language === 'fr' ? tokens.find((t, i) => isPresentVerbForm(fold(t.value)) && isFrenchVerbAt(tokens, i)) : undefined;
+    const verbAt = present && (read.verbAt < 0 || present.start < read.verbAt) ? present.start : read.verbAt;
     const ds = dates(seg.text);
     const counted = amountsOf(seg.text, this.stem, ds);
     const qs = statedAmounts(seg.text, counted, verbAt);
@@ -1292,8 +1296,9 @@ export class Verifier {
 
   /** A claim's verbs (tagged, or a French verb form: the statement itself, never left out), its main verb and its hedges. */
   private claimVerbs(tokens: readonly Token[], verbAt: number, light: Set<string>, nameStems: Set<string>): { verbs: Set<string>; mainVerb: string | null; hedges: Set<string> } {
-    const verbTokens = tokens.filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')));
-    const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value)));
+    const verbTokens = tokens.filter((t, i) => t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerbAt(tokens, i)));
+    // A verb joined to its elided clitic (`n'accorde`, `s'élève`) is stemmed without it.
+    const verbStems = verbTokens.map((t) => this.stemOf(fold(t.value).replace(/^(?:n|s|m|t)['’]/u, '')));
     const verbs = new Set(verbStems.filter(Boolean));
     // The main verb is the predicate's (from verbAt), not a participle opening the claim as an adjective (`Planned maintenance … counts`).
     const main = unnamed((st: string) => st !== '' && !light.has(st) && !nameStems.has(st));
@@ -3131,7 +3136,7 @@ export class Verifier {
     const { tokens } = readClaim(text, this.language);
     const across = this.acrossLanguages();
     return tokens.some((t, i) => {
-      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')) || fieldParticiple(t.value, tokens[i - 1]?.value, this.language))) return false;
+      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerbAt(tokens, i)) || fieldParticiple(t.value, tokens[i - 1]?.value, this.language))) return false;
       const folded = fold(t.value);
       // `report` is the French `reporter` (to postpone); in English it states a fact (`must report a leak`).
       if (!reversing(folded) || (this.language !== 'fr' && folded.startsWith('report'))) return false;
@@ -3172,7 +3177,7 @@ export class Verifier {
     const { tokens } = readClaim(s.seg.text, this.language);
     let n = 0;
     tokens.forEach((t, i) => {
-      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerb(t.value, tokens[i - 1]?.value ?? '')))) return;
+      if (!(t.pos === 'VERB' || (this.language === 'fr' && isFrenchVerbAt(tokens, i)))) return;
       const folded = fold(t.value);
       const stem = this.stemOf(folded);
       if (stem === '' || AUXILIARIES.has(folded) || isSupportVerb(folded) || claim.stems.includes(stem) || claim.light.has(stem)) return;

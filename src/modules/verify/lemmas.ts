@@ -47,6 +47,8 @@ for (const line of [
   'venir vient viennent venu venue venus venues', 'prevenir previent previennent prevenu prevenue',
   'intervenir intervient interviennent intervenu intervenue', 'convenir convient conviennent convenu convenue convenus convenues',
   'devenir devient deviennent devenu devenue',
+  'revenir revient reviennent', 'contenir contient contiennent', 'appartenir appartient appartiennent', 'detenir detient detiennent',
+  'atteindre atteint atteints atteignent', 'comprendre comprend comprennent',
   'voir voit voient vu vue vus vues', 'prevoir prevoit prevoient prevu prevue prevus prevues',
   'recevoir recoit recoivent recu recue recus recues', 'devoir doit doivent du due dus dues',
   'couvrir couvre couvrent couvert couverte couverts couvertes', 'ouvrir ouvre ouvrent ouvert ouverte ouverts ouvertes',
@@ -64,12 +66,51 @@ for (const line of [
   for (const f of forms) FRENCH_FORMS[f] = base!;
 }
 
+/**
+ * Sixteenth round (vfrench): French verbs in the present or future tense after a noun subject (`Le locataire paie`, `revient
+ * à`, `coûte`, `comprend`, `prévoit`), which no auxiliary announces. Regular `-er` verbs by their stem (third person singular
+ * and plural, future), the others by their forms. Verbs whose third person is also a common noun or adjective after a noun
+ * (`fixe`, `ferme`, `livre`, `compte`, `montre`, `règle`, `porte`) are left out.
+ */
+const ER_STEMS =
+  'cout pay achet ajout accept accord appliqu assur augment annul command conserv conseill consomm contact demand depass diminu dur employ envisag entrain exig factur fourn gagn impos indiqu install mesur organis pes prolong propos rapport rembours remplac represent reserv respect rest situ sembl signal touch utilis verifi vers eman elev achev termin commenc debut expir arriv pass fonctionn exoner autoris oblig plafonn stipul calcul estim '.split(' ');
+const ER_FORMS = new Set<string>();
+/** Present forms of those verbs → their first person (`touchent` → `touche`, `paient` → `paye`): one stem with the participle's. */
+const ER_PRESENT: Record<string, string> = {};
+for (const s of ER_STEMS.filter(Boolean)) {
+  for (const end of ['e', 'ent', 'era', 'eront']) ER_FORMS.add(s + end);
+  ER_PRESENT[s + 'ent'] = s + 'e';
+  // `payer`: `paie`, `paient`, `paiera` beside `paye`, `payent`.
+  if (s.endsWith('y')) {
+    for (const end of ['ie', 'ient', 'iera', 'ieront']) ER_FORMS.add(s.slice(0, -1) + end);
+    ER_PRESENT[s.slice(0, -1) + 'ie'] = s + 'e';
+    ER_PRESENT[s.slice(0, -1) + 'ient'] = s + 'e';
+  }
+}
+const OTHER_FORMS = new Set(
+  (
+    'revient reviennent reviendra contient contiennent contiendra comprend comprennent comprendra prevoit prevoient prevoira prend prennent prendra ' +
+    'atteint atteignent atteindra couvre couvrent couvrira offre offrent offrira ouvre ouvrent ouvrira inclut incluent exclut excluent ' +
+    'obtient obtiennent tient tiennent appartient appartiennent convient conviennent devient deviennent intervient interviennent ' +
+    'detient detiennent maintient maintiennent vaut valent vaudra court courent suit suivent dit disent fait font fera feront ' +
+    'recoit recoivent recevra rend rendent rendra vend vendent vendra depend dependent permet permettent permettra remet remettent ' +
+    'soumet soumettent produit produisent reduit reduisent conduit conduisent construit construisent joint joignent dispose disposent ' +
+    'finit finissent fournit fournissent garantit garantissent beneficie beneficient definit definissent choisit choisissent ' +
+    'reunit reunissent agit agissent etablit etablissent accueille accueillent part partent sort sortent va vont ira iront'
+  ).split(' '),
+);
+const NOT_VERBS = new Set(['fixe', 'ferme', 'livre', 'compte', 'montre', 'regle', 'porte', 'part', 'reste', 'total', 'marche', 'loge']);
+
+/** Whether a folded word, in the present or future tense, is one of the verbs above. */
+export const isPresentVerbForm = (folded: string): boolean => !NOT_VERBS.has(folded) && (ER_FORMS.has(folded) || OTHER_FORMS.has(folded));
+
+
 const own = (table: Record<string, string>, w: string) => (Object.hasOwn(table, w) ? table[w] : undefined);
 
 /** The lemma of a folded word to stem in `language` (the word itself when it has no other). */
 export function lemmaOf(word: string, language: Language): string {
   if (language === 'en') return own(ENGLISH_FORMS, word) ?? word;
-  const irregular = own(FRENCH_FORMS, word);
+  const irregular = own(FRENCH_FORMS, word) ?? own(ER_PRESENT, word);
   if (irregular) return irregular;
   // A feminine participle or adjective, folded (`approuvée` → `approuvee`): its masculine (`approuve`), which the
   // stemmer then cuts as it cuts the masculine.
