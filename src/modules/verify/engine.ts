@@ -3294,7 +3294,9 @@ export class Verifier {
     if (held.uncovered.some((u) => !roleStems.has(u) && u !== verbStem)) return null;
     if (!this.frameRestHolds(claim, s, roleStems)) return null;
     const rule = values.some((v) => claim.dates.some((d) => d.fact === v.value.span)) ? 'dates' : 'numbers';
-    if (against) return { verdict: 'contradicted', rule, reason: `frame-${against}` };
+    // Sixteenth round (vsup): a value in the other role is not read as a contradiction (on two fresh sets every contradiction
+    // the frame rules added was wrong): no verdict.
+    if (against) return null;
     if (this.restrictedIn(s) && !claim.restricted) return null;
     // A change's verb (`Reduce height from 6 m to 3.5 m`) is the frame read, not a reversal of the claim's fact.
     const change = values.every((v) => v.roles.every((r) => r.role.kind === 'target' || r.role.kind === 'origin'));
@@ -3336,7 +3338,7 @@ export class Verifier {
     const rival = !agrees && !qs.some((q) => amountsEqual(c, q)) && owned.some((q) => sameUnit(c, q) && amountsComparable(c, q));
     if (!agrees && !rival) return null;
     if (!this.frameRestHolds(claim, s, new Set(measureVerb && verb ? [verb] : []))) return null;
-    if (rival) return { verdict: 'contradicted', rule: 'numbers', reason: 'attribute-rival' };
+    if (rival) return null;
     if (this.restrictedIn(s) && !claim.restricted) return null;
     if (this.supportStands(claim, s) !== null) return null;
     return { verdict: 'supported', rule: 'numbers', reason: 'attribute' };
@@ -3372,7 +3374,7 @@ export class Verifier {
       }
       if (inCells.some((c) => c.some((q) => amountsEqual(a, q)))) return null;
       if (here.length === 1 && sameUnit(a, here[0]!) && amountsComparable(a, here[0]!)) {
-        return this.frameRestHolds(claim, s, new Set()) ? { verdict: 'contradicted', rule: 'numbers', reason: 'cell-rival' } : null;
+        return null;
       }
     }
     return null;

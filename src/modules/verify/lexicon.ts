@@ -73,8 +73,6 @@ const PAIRS: [string, string][] = [
   ['permis', 'interdit'], ['permet', 'interdit'], ['autoriser', 'interdire'], ['permettre', 'interdire'],
   ['approuve', 'rejete'], ['adopte', 'rejete'], ['accepte', 'rejete'], ['approuve', 'refuse'], ['accorde', 'refuse'],
   ['inclure', 'exclure'], ['compris', 'exclu'], ['incluse', 'exclue'], ['comprend', 'exclut'],
-  // Sixteenth round (vfrench): liable to a tax or a charge against exempt from it (`soumises à la TVA` / `exonérées de TVA`).
-  ['soumis', 'exonere'], ['soumise', 'exoneree'], ['assujetti', 'exonere'], ['assujettie', 'exoneree'],
 ];
 
 const antonymsByStemmer = new WeakMap<(w: string) => string, Map<string, Set<string>>>();
