@@ -775,6 +775,15 @@ interface Cover {
   gradedPossible: boolean;
 }
 
+/** Sixteenth round (vprec6): what opens a claim before a name that is its whole subject: an article, a courtesy title. */
+const SUBJECT_OPENING = /^\s*(?:(?:the|le|la|les|l['’])\s*)?(?:(?:Mrs|Mr|Ms|Miss|Dr|Prof|Mme|Mlle|Me|M)\.?\s+)?$/iu;
+
+/** Sixteenth round (vprec6): a courtesy title, folded, as a word of a name. */
+const COURTESY = /^(?:mrs?|ms|miss|dr|prof|mme|mmes|mlle|mlles|me|m)$/u;
+
+/** Sixteenth round (vprec6): the thing a claim denies, the word right after its negation (`no ceiling`, `pas de manège`, `aucun frais`). */
+const DENIED_OBJECT = /(?<![\p{L}])(?:no|pas\s+d[e'’]|plus\s+d[e'’]|aucune?|jamais\s+d[e'’])\s*(\p{L}+)/iu;
+
 /** Sixteenth round (vdates): a year of a claim's season or period (`2024-2025`, read `#year`) against the same bare number of a title. */
 const sameYear = (a: Quantity, b: Quantity) => a.unit === '#year' && (b.unit === '#year' || b.unit === null) && a.value === b.value;
 
@@ -2926,6 +2935,11 @@ export class Verifier {
       // written (or another form of it): a synonym read in another sense (`actualisés`, through English `actualize` /
       // `realize`, against `la clinique ne réalise aucune garde de nuit`) is another statement.
       if (!flipped && claim.mainVerb && !this.polarityIn(s).polarity.has(claim.mainVerb)) return none;
+      // Sixteenth round (vprec6): a negation reverses the claim only in a sentence about the claim's thing: the sentence itself
+      // (not its context, a title or heading) holds a name of the claim or a word besides its verbs (`Pupils' belongings are not covered`
+      // against `The booking terms cover school visits …` under the booking terms' title: `cover` alone); and the thing a
+      // negated claim denies is in the sentence (`Il n'y aura pas de manège` against `La fête aura lieu …`: no `manège`).
+      if (!this.reversalAbout(claim, s, uncovered)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
@@ -2978,6 +2992,11 @@ export class Verifier {
     const names = claim.entities.filter((e) => e.kind === 'name');
     if (names.length === 0) return null;
     const f = this.facts(s);
+    // Sixteenth round (vprec6): a name of the claim (two words or more) the sentence itself does not hold, held only by its
+    // context (the document's head names), where the sentence names another of as many words sharing none of the claim's
+    // (`Signed: Martin Holroyd, Director` against `Joanne Pike signed …`, `Musical director: Ms Alison Preddy` against
+    // `Geoffrey Lunn is the musical director`): the sentence says it of that other one. No verdict.
+    if (this.anotherNameInstead(claim, s, names)) return { ...none, reason: 'another-name-instead' };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
     if (!items) return null;
     const sameName = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
@@ -3011,6 +3030,35 @@ export class Verifier {
       (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
     if (otherValue) return { verdict: 'contradicted', rule: foreign === 'date' ? 'dates' : 'entities', reason: 'attributed-to-another-name', score: 1 };
     return { ...none, reason: 'attributed-to-another-name' };
+  }
+
+  /** Sixteenth round (vprec6): whether a reversing sentence is about the claim's thing itself (see compare). */
+  private reversalAbout(claim: Claim, s: Sentence, uncovered: readonly string[]): boolean {
+    const denied = DENIED_OBJECT.exec(claim.seg.text);
+    if (denied && uncovered.includes(this.stemOf(fold(denied[1]!)))) return false;
+    const words = this.sentenceWords(s);
+    if (claim.entities.some((e) => e.words.every((w) => words.has(w)))) return true;
+    return claim.stems.some((st) => !claim.verbs.has(st) && (s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a))));
+  }
+
+  /** Sixteenth round (vprec6): the name is the whole subject of the claim's verb, a courtesy title allowed before it (`M. Lionel Sarrazin était …`). */
+  private wholeSubject(claim: Claim, e: Entity): boolean {
+    if (e.kind !== 'name' || claim.verbAt < 0 || e.start > claim.verbAt) return false;
+    const before = claim.seg.text.slice(0, e.start);
+    return SUBJECT_OPENING.test(before) && /^\s*$/u.test(claim.seg.text.slice(e.end, claim.verbAt));
+  }
+
+  /** Sixteenth round (vprec6): a claim name of 2+ words absent from the sentence itself, which names another of as many words instead. */
+  private anotherNameInstead(claim: Claim, s: Sentence, names: Entity[]): boolean {
+    const words = this.sentenceWords(s);
+    // A courtesy title (`M.`, `Mme`, `Ms`) is no word of the name itself.
+    const own = (e: Entity) => e.words.filter((w) => !COURTESY.test(w));
+    const missing = names.map(own).filter((ws, i) => ws.length >= 2 && this.wholeSubject(claim, names[i]!) && !ws.every((w) => words.has(w)));
+    if (missing.length === 0) return false;
+    const f = this.facts(s);
+    const theirs = (f.entities ??= verifierNames(entitiesOf(s.seg.text))).filter((e) => e.kind === 'name').map(own);
+    const claimWords = new Set(claim.entities.flatMap(own));
+    return missing.some((m) => theirs.some((o) => o.length === m.length && !o.some((w) => claimWords.has(w))));
   }
 
   /**
