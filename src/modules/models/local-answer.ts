@@ -1,4 +1,5 @@
-import { askedOf, focusOf, headForms, holdsValue, withoutOwnFigures, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
+import { askedOf, focusOf, headForms, rowHoldsValue, withoutOwnFigures, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
+import { holdsAnswerType } from '../../lib/language/answer-type.js';
 import { countedOf, countsThing } from '../../lib/language/counted.js';
 import { translationsOf } from '../../lib/language/glossary.js';
 import { gatherCandidates, introOf, rank, SENTENCE_LENGTH_B, type Candidate, type Choice, type Ranked } from './local-candidates.js';
@@ -66,12 +67,17 @@ function answerText(
   const learned = learnedChoice(question, candidates, choice);
   const picked = learned ? pick(freshOf(learned), ruled.length, 0) : ruled;
   if (picked.length === 0) return plain(nothingFound(question, persona));
-  // A question asking a value's type (a rate, an amount, a date) that no sentence answers by the rules, where the sentences
-  // picked on the question's words hold no value of that type but the question's own figures (`free over £400` for `below
-  // £400`): nothing says what is asked, the honest answer is that nothing was found (lprec round, docs/light.md).
-  if (choice.asked.type && choice.best === choice.ranked && !picked.some((c) => c.source === 'persona' || holdsValue(choice.asked, withoutOwnFigures(choice.asked, c.text)))) {
-    return plain(nothingFound(question, persona));
-  }
+  // A question asking a type of value (a rate, an amount, a date) whose picked sentences hold none of that type but the
+  // question's own figures (`free over £400` for a charge `below £400`; `selon le taux transmis` for `quel taux`; `la date
+  // sera fixée` for `quelle date`): nothing says what is asked, and the honest answer is that nothing was found (lprec round,
+  // docs/light.md). A table row's cell read with its column's name (`540.00` under `Price (EUR)`); a duration answers a date
+  // counted from an event (`until what date … covered`: `24 months`).
+  const asked = choice.asked;
+  const holdsAsked = (c: Candidate) => {
+    const text = withoutOwnFigures(asked, c.text);
+    return rowHoldsValue(asked, text, c.context?.header ?? '') || (asked.type === 'date' && holdsAnswerType('duration', text));
+  };
+  if (asked.type && !picked.some((c) => c.source === 'persona' || holdsAsked(c))) return plain(nothingFound(question, persona));
   return compose(picked, maxTokens);
 }
 
