@@ -10,7 +10,7 @@ import { dates, datesAgree, type DateSpan } from './dates.js';
 import { antonymsFor, isNegationWord } from './lexicon.js';
 import { lemmaOf } from './lemmas.js';
 import { measureOf, quantities, sameValue, type Quantity } from './quantities.js';
-import { compareRoles, rolesOf, type Role } from './roles.js';
+import { agentRolesOf, compareRoles, definedParties, rolesOf, type DefinedParty, type Role } from './roles.js';
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
@@ -1009,6 +1009,9 @@ export class Verifier {
   private readonly capitalisedMemo = new WeakMap<Claim, Set<string>>();
   private readonly matterMemo = new WeakMap<Claim, { matter: string; yes: boolean; stems: Set<string> } | null>();
   // Sixteenth round (vdates, made cheap): the frames of a claim's values and of a sentence's, read once each.
+  /** Seventeenth round (vpara): the parties each passage's document defines, and the parties each claim's names act for. */
+  private readonly partiesMemo = new Map<number, DefinedParty[]>();
+  private readonly agentRolesMemo = new WeakMap<Claim, Role[]>();
   private readonly claimFrameMemo = new WeakMap<Claim, { date?: { own: Spanned[]; frames: ReturnType<typeof sentenceFrames> }; amount?: { own: Spanned[]; frames: ReturnType<typeof sentenceFrames> } }>();
   private readonly claimRolesMemo = new WeakMap<Claim, Map<Spanned, ClaimRole[]>>();
   private readonly frameGateMemo = new WeakMap<Claim, { stems: Set<string>; verb: string | null } | null>();
@@ -2025,6 +2028,29 @@ export class Verifier {
       for (const r of read) {
         if (!this.predicateHolds(claim, this.sentences[r.id]!, r.held)) continue;
         best = { verdict: 'supported', rule: claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap', reason: 'support-predicate', score: r.held.full, id: r.id };
+        break;
+      }
+    }
+    // Seventeenth round (vpara): still no verdict; the sentence gives the claim's name the title the claim gives it (`Declan
+    // Huxtable is Ardent's contact for …` against `**Contact:** Mr Declan Huxtable, …`), the claim saying nothing else the
+    // sentence lacks (titleHolderStated), the best-covered first.
+    if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        if (!this.titleHolderStated(claim, this.sentences[r.id]!, r.held)) continue;
+        best = { verdict: 'supported', rule: 'entities', reason: 'title-holder-stated', score: r.held.full, id: r.id };
+        break;
+      }
+    }
+    // Seventeenth round (vpara): still no verdict; the claim has one of its names act for a party (`X signed … on behalf of the
+    // Co-op`), and the sentence has the same name act for a party (`Signed for the Depositor: X`) that its document defines as the
+    // same one or another (roleOfDefinedParty), the best-covered first.
+    if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      for (const r of read) {
+        const v = this.roleOfDefinedParty(claim, this.sentences[r.id]!, r.held);
+        if (v === null) continue;
+        best = { verdict: v, rule: 'entities', reason: v === 'supported' ? 'role-party-stated' : 'role-party-other', score: r.held.full, id: r.id };
         break;
       }
     }
@@ -3654,6 +3680,88 @@ export class Verifier {
       if (found) break;
     }
     return found && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+  }
+
+  /**
+   * Seventeenth round (vpara): the mirror of titleHolderReplaced. The claim gives one of its names a title (titles.ts), and the
+   * sentence gives the same name (the same words, courtesy titles apart) the same title: each content word of the sentence's title
+   * is one of the claim's, and a word of the claim's title the sentence's lacks is one its document holds (`Ardent's contact for
+   * the Carrow House quotation` against `**Contact:** Mr Declan Huxtable`, in the Carrow House quote). The claim's other names are
+   * in the sentence's document, its amounts and dates in the sentence, equal; every claim word the sentence lacks is a word of
+   * that title; the claim negates and hedges nothing, and the sentence does not say the opposite.
+   */
+  private titleHolderStated(claim: Claim, s: Sentence, held: Cover): boolean {
+    if (held.flipped || claim.hedges.size > 0 || (s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
+    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    const titled = claim.entities.filter((e) => e.kind === 'name' && this.claimTitles(claim.seg.text, e, stems).some((t) => t.length > 0));
+    if (titled.length === 0 || !this.ownFactsEqual(claim, s)) return false;
+    const inDocument = unnamed((stem: string) => {
+      const ids = this.postings.get(stem);
+      return ids !== undefined && ids.some((id) => this.sentences[id]!.passage === s.passage);
+    });
+    const same = (c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x));
+    const sentenceNames = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name');
+    for (const name of titled) {
+      if (!claim.entities.every((e) => e === name || this.inPassage(e, s.passage))) continue;
+      const claimTitles = this.claimTitles(claim.seg.text, name, stems).filter((t) => t.length > 0);
+      for (const other of sentenceNames) {
+        if (bare(other.words) !== bare(name.words)) continue;
+        const stated = this.titlesCached(`s${s.passage}:${s.seg.start}`, s.seg.text, other, stems);
+        const title = claimTitles.find((c) => stated.some((t) => same(c, t)));
+        if (!title || !held.uncovered.every((u) => title.includes(u))) continue;
+        return this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Seventeenth round (vpara): who a name acts for, against the parties the document defines (roles.ts). The claim has a name act
+   * for a party as its verb's subject or by `for <party> by` (`Thomas Hollins signed the agreement on behalf of the Co-op`); the
+   * sentence has the same name act for a party (`Signed for the Depositor: Thomas Hollins`). Each party is read as the document's
+   * defined party it names (by the words the document calls it, `the "Co-op"`, or by words of its entry, `Greenleaf Café Group
+   * Ltd … ("the Buyer")`): the same party supports, another contradicts; a party the document does not define, or names twice
+   * over, gives nothing. The claim negates and hedges nothing, lacks at most one word of the sentence, and its other names are in
+   * the sentence's document.
+   */
+  private roleOfDefinedParty(claim: Claim, s: Sentence, held: Cover): 'supported' | 'contradicted' | null {
+    if (claim.hedges.size > 0 || held.flipped || held.uncovered.length > 1 || !this.ownFactsEqual(claim, s)) return null;
+    let agents = this.agentRolesMemo.get(claim);
+    if (!agents) {
+      agents = [...agentRolesOf(claim.seg.text, claim.entities), ...rolesOf(claim.seg.text, claim.entities)];
+      this.agentRolesMemo.set(claim, agents);
+    }
+    if (agents.length === 0 || !claim.entities.every((e) => this.inPassage(e, s.passage))) return null;
+    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    const sentenceRoles = this.rolesIn(s);
+    let out: 'supported' | null = null;
+    for (const c of agents) {
+      const own = sentenceRoles.filter((r) => bare(r.name.words) === bare(c.name.words));
+      if (own.length === 0) continue;
+      const ours = this.partiesNamed(c.party, s.passage);
+      const theirs = own.map((r) => this.partiesNamed(r.party, s.passage));
+      if (ours.length === 0 || theirs.some((t) => t.length === 0)) continue;
+      const same = (a: DefinedParty[], b: DefinedParty[]) =>
+        a.some((x) => b.some((y) => x.role.join(' ') === y.role.join(' ') || x.entry.slice(0, 2).join(' ') === y.entry.slice(0, 2).join(' ')));
+      if (theirs.every((t) => same(ours, t))) out = 'supported';
+      else if (theirs.every((t) => !same(ours, t))) return this.polarity(claim, this.polarityIn(s).polarity) === 'opposite' ? null : 'contradicted';
+    }
+    return out !== null && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite' ? out : null;
+  }
+
+  /** The parties of a passage's document that `words` name: by the words it calls them, else by their entry holding them all. */
+  private partiesNamed(words: readonly string[], passage: number): DefinedParty[] {
+    let parties = this.partiesMemo.get(passage);
+    if (!parties) {
+      const p = this.passages[passage]!;
+      parties = definedParties(p.content, (t) => foldedLetters(t).map((w) => this.stemOf(w)).filter((x) => x !== ''));
+      this.partiesMemo.set(passage, parties);
+    }
+    const ws = words.map((w) => this.stemOf(w)).filter((x) => x !== '');
+    if (ws.length === 0) return [];
+    const byRole = parties.filter((p) => p.role.join(' ') === ws.join(' '));
+    return byRole.length > 0 ? byRole : parties.filter((p) => ws.every((w) => p.entry.includes(w)));
   }
 
   /** titlesOf, stemmed, remembered by the text's key and the name's offsets (the same sentence is read for many claims). */

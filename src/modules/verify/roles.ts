@@ -66,3 +66,49 @@ export function compareRoles(
   }
   return out;
 }
+
+/**
+ * Seventeenth round (vpara): a name the text says acted for a party as the subject of its verb of signing or agreeing
+ * (`Thomas Hollins signed the grain storage agreement on behalf of the Co-op`, `La présidente Odile Ferrand a signé la
+ * convention au nom des Jardins des Coteaux`, `Mme Solène Guérin qui signe le contrat au nom de l'association`): the party
+ * ends its clause.
+ */
+const SUBJECT_FOR_PARTY =
+  /^[\s*_]*(?:qui\s+)?(?:has\s+|have\s+|had\s+|will\s+|a\s+|avait\s+|va\s+)?(?:signed|signs|sign|accepted|accepts|approved|approves|sign[ée]e?s?|signe|signera|accept[ée]e?s?|approuv[ée]e?s?)(?![\p{L}])([^.;:\n|]{0,60}?)(?:on\s+behalf\s+of|pour\s+le\s+compte\s+(?:du|de\s+la|de\s+l['’]|des|de|d['’])|au\s+nom\s+(?:du|de\s+la|de\s+l['’]|des|de|d['’])|for|pour)\s+(?:the\s+|le\s+|la\s+|les\s+|l['’]\s*)?([\p{L}][\p{L}'’&.-]*(?:\s+[\p{L}][\p{L}'’&.-]*){0,4})[\s*_]*(?=[.;\n]|$)/iu;
+
+export function agentRolesOf(text: string, entities: readonly Entity[]): Role[] {
+  const out: Role[] = [];
+  for (const name of entities) {
+    if (name.kind !== 'name') continue;
+    const after = text.slice(name.end, name.end + 160);
+    const m = SUBJECT_FOR_PARTY.exec(after);
+    if (!m) continue;
+    const at = name.end + m.index + m[0].lastIndexOf(m[2]!);
+    out.push({ party: fold(m[2]!).split(/[^\p{L}]+/u).filter(Boolean), partySpan: { start: at, end: at + m[2]!.length }, name });
+  }
+  return out;
+}
+
+/** A party a document defines: the words it calls it by (`Buyer`, `Co-op`, `Loueur`) and the words of its entry (name, address). */
+export interface DefinedParty {
+  role: string[];
+  entry: string[];
+}
+
+/** `Greenleaf Café Group Ltd, 22 Wellington Street ("the Buyer")`, `… (the "Co-op")`, `…, ci-après « le Client »`. */
+const DEFINED_AS =
+  /\(\s*(?:hereinafter\s+|ci-apr[èe]s\s+(?:d[ée]nomm[ée]e?s?\s+)?)?(?:the\s+)?["“«]\s*(?:the\s+|le\s+|la\s+|l['’]\s*)?([^"”»()\n]{2,30}?)\s*["”»]\s*\)|ci-apr[èe]s\s+(?:d[ée]nomm[ée]e?s?\s+)?["“«]\s*(?:le\s+|la\s+|l['’]\s*)?([^"”»()\n]{2,30}?)\s*["”»]/giu;
+/** A record field naming a party by its label (`**Owner:** BoxSpace Site Solutions Ltd, Dock Road`, `**Loueur :** CuisiLoc Pro SAS`). */
+const PARTY_FIELD = /^[\s>*_+•-]*\**\s*(\p{L}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’-]*)?)\s*\**\s*:\s*\**\s*(\p{Lu}[^\n]{2,200})$/gmu;
+
+/** The parties a document defines, by the two shapes above; `words` folds a text into its words. */
+export function definedParties(content: string, words: (text: string) => string[]): DefinedParty[] {
+  const out: DefinedParty[] = [];
+  for (const m of content.matchAll(DEFINED_AS)) {
+    const lineStart = content.lastIndexOf('\n', m.index) + 1;
+    const entry = content.slice(lineStart, m.index).split(/[;]|\b(?:and|et|between|entre)\b/iu).pop()!;
+    out.push({ role: words(m[1] ?? m[2]!), entry: words(entry) });
+  }
+  for (const m of content.matchAll(PARTY_FIELD)) out.push({ role: words(m[1]!), entry: words(m[2]!) });
+  return out.filter((p) => p.role.length > 0 && p.entry.length > 0);
+}
