@@ -3688,7 +3688,8 @@ export class Verifier {
    * is one of the claim's, and a word of the claim's title the sentence's lacks is one its document holds (`Ardent's contact for
    * the Carrow House quotation` against `**Contact:** Mr Declan Huxtable`, in the Carrow House quote). The claim's other names are
    * in the sentence's document, its amounts and dates in the sentence, equal; every claim word the sentence lacks is a word of
-   * that title; the claim negates and hedges nothing, and the sentence does not say the opposite.
+   * that title; the claim negates and hedges nothing, and the sentence does not say the opposite. Where the sentence has the name
+   * act for a party, that party must be one the document defines, and no other name of the claim a word of another party's entry.
    */
   private titleHolderStated(claim: Claim, s: Sentence, held: Cover): boolean {
     if (held.flipped || claim.hedges.size > 0 || (s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
@@ -3705,6 +3706,14 @@ export class Verifier {
     for (const name of titled) {
       if (!claim.entities.every((e) => e === name || this.inPassage(e, s.passage))) continue;
       const claimTitles = this.claimTitles(claim.seg.text, name, stems).filter((t) => t.length > 0);
+      // A name the sentence has act for a party (`Pour le Client : Claire Dumont, gérante`) holds the title for that party: not
+      // where the claim's other names are words of another party the document defines (`gérante des Ateliers Morand`, the provider).
+      const role = this.rolesIn(s).find((r) => bare(r.name.words) === bare(name.words));
+      if (role) {
+        const own = this.partiesNamed(role.party, s.passage);
+        const named = claim.entities.filter((e) => e !== name && e.kind === 'name').flatMap((e) => stems(e.words));
+        if (own.length === 0 || named.some((w) => this.partiesOf(s.passage).some((p) => p.entry.includes(w) && !own.some((o) => o.entry.includes(w))))) continue;
+      }
       for (const other of sentenceNames) {
         if (bare(other.words) !== bare(name.words)) continue;
         const stated = this.titlesCached(`s${s.passage}:${s.seg.start}`, s.seg.text, other, stems);
@@ -3750,14 +3759,20 @@ export class Verifier {
     return out !== null && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite' ? out : null;
   }
 
-  /** The parties of a passage's document that `words` name: by the words it calls them, else by their entry holding them all. */
-  private partiesNamed(words: readonly string[], passage: number): DefinedParty[] {
+  /** The parties a passage's document defines (roles.ts), by stem, read once per passage. */
+  private partiesOf(passage: number): DefinedParty[] {
     let parties = this.partiesMemo.get(passage);
     if (!parties) {
       const p = this.passages[passage]!;
       parties = definedParties(p.content, (t) => foldedLetters(t).map((w) => this.stemOf(w)).filter((x) => x !== ''));
       this.partiesMemo.set(passage, parties);
     }
+    return parties;
+  }
+
+  /** The parties of a passage's document that `words` name: by the words it calls them, else by their entry holding them all. */
+  private partiesNamed(words: readonly string[], passage: number): DefinedParty[] {
+    const parties = this.partiesOf(passage);
     const ws = words.map((w) => this.stemOf(w)).filter((x) => x !== '');
     if (ws.length === 0) return [];
     const byRole = parties.filter((p) => p.role.join(' ') === ws.join(' '));
