@@ -56,6 +56,21 @@ describe('names and paraphrases (seventeenth round, vpara)', () => {
     });
   });
 
+  describe('a verb of office gives its agent a title; a listed name without it (office title, listed without title)', () => {
+    const minutes =
+      '# Millbrook Allotment Society — Minutes of the Committee Meeting, 4 March 2026\n\n**Present:** Ruth Calloway (Chair), Ian Petrie (Treasurer), Sunita Rao (Secretary), Colin Abbott, Marta Nowak\n\n## 1. Water troughs\n\nColin Abbott reported that two troughs leak.\n';
+    it('`Present: Ruth Calloway (Chair), …, Colin Abbott` contradicts `Colin Abbott chaired the committee meeting`', async () => {
+      expect(await verdict('Colin Abbott chaired the committee meeting of 4 March 2026.', minutes)).toBe('contradicted');
+    });
+    it('control: the listed chair is not contradicted', async () => {
+      expect(await verdict('Ruth Calloway chaired the committee meeting of 4 March 2026.', minutes)).not.toBe('contradicted');
+    });
+    it('control: a name another sentence puts beside the title is not contradicted', async () => {
+      const chairedElsewhere = `${minutes}\n## 2. Any other business\n\nColin Abbott took the chair for this item.\n`;
+      expect(await verdict('Colin Abbott chaired the committee meeting of 4 March 2026.', chairedElsewhere)).not.toBe('contradicted');
+    });
+  });
+
   describe('a paraphrase word the lexicon now joins', () => {
     it('`rendues` is `remboursées` (French: the deposit given back)', async () => {
       const doc = '# Conditions de location du gîte\n\nEn cas d’annulation par le locataire plus de deux mois avant la date d’arrivée, les arrhes sont remboursées.\n';

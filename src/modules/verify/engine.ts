@@ -14,7 +14,7 @@ import { agentRolesOf, compareRoles, definedParties, rolesOf, type DefinedParty,
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
-import { sharedPrefix, titlesOf } from './titles.js';
+import { officeTitlesOf, sharedPrefix, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
 import { claimRoles, closureBefore, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
@@ -3023,6 +3023,9 @@ export class Verifier {
     // (`Signed: Martin Holroyd, Director` against `Joanne Pike signed …`, `Musical director: Ms Alison Preddy` against
     // `Geoffrey Lunn is the musical director`): the sentence says it of that other one. No verdict.
     if (this.anotherNameInstead(claim, s, names)) return { ...none, reason: 'another-name-instead' };
+    // Seventeenth round (vpara): the sentence gives the claim's title to another name, and lists the claim's name without it (or
+    // the document never mentions it): `**Present:** Ruth Calloway (Chair), …, Colin Abbott` against `Colin Abbott chaired …`.
+    if (claim.negated.size === 0 && this.titleHolderReplaced(claim, s)) return { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: 1 };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
     if (!items) return null;
     const sameName = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
@@ -3659,7 +3662,11 @@ export class Verifier {
       // a person of the document to another's post: `M. Julien Caradec, responsable technique` where he is `technicien`).
       if (this.mentioned(name)) {
         const elsewhere = this.titlesInDocument(name, s.passage).map(stems);
-        if (prefixed || elsewhere.length === 0 || elsewhere.some((t) => claimTitles.some((c) => same(c, t) || same(t, c)))) continue;
+        if (prefixed || elsewhere.some((t) => claimTitles.some((c) => same(c, t) || same(t, c)))) continue;
+        // Seventeenth round (vpara): a name the document gives no title, moved to a title another holds, only where the sentence
+        // lists the name itself without it (`**Present:** Fiona MacRae (Chair), …, Joseph Mensah` against `Joseph Mensah chaired
+        // the meeting`), and no other sentence of its document holds the name beside a word of the claim's title.
+        if (elsewhere.length === 0 && !this.listedWithoutTitle(claim, name, claimTitles, s)) continue;
       }
       if (!claim.entities.every((e) => e === name || this.inPassage(e, s.passage))) continue;
       for (const other of sentenceNames) {
@@ -3779,6 +3786,25 @@ export class Verifier {
     return byRole.length > 0 ? byRole : parties.filter((p) => ws.every((w) => p.entry.includes(w)));
   }
 
+  /**
+   * Seventeenth round (vpara): whether the sentence names `name` (courtesy titles apart) without giving it a title, and no other
+   * sentence of its document holds the name's last word beside a stem of one of the claim's titles (`who chaired`, `Chair: …`).
+   */
+  private listedWithoutTitle(claim: Claim, name: Entity, claimTitles: string[][], s: Sentence): boolean {
+    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
+    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    const here = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name' && bare(e.words) === bare(name.words));
+    if (here.length === 0 || here.some((e) => this.titlesCached(`s${s.passage}:${s.seg.start}`, s.seg.text, e, stems).length > 0)) return false;
+    const titleStems = new Set(claimTitles.flat());
+    const last = this.stemOf(name.words[name.words.length - 1]!);
+    for (const id of this.postings.get(last) ?? []) {
+      const o = this.sentences[id]!;
+      if (o.passage !== s.passage || o === s) continue;
+      if ([...titleStems].some((t) => o.stems.has(t))) return false;
+    }
+    return true;
+  }
+
   /** titlesOf, stemmed, remembered by the text's key and the name's offsets (the same sentence is read for many claims). */
   private titlesCached(key: string, text: string, name: Entity, stems: (ws: readonly string[]) => string[]): string[][] {
     const k = `${key}@${name.start}-${name.end}`;
@@ -3790,11 +3816,14 @@ export class Verifier {
     return out;
   }
 
-  /** titlesOf for a claim's name, stemmed, remembered with the name itself (it goes with its claim). */
+  /**
+   * titlesOf for a claim's name, stemmed, remembered with the name itself (it goes with its claim). Seventeenth round (vpara):
+   * with the title its verb of office gives it (`chaired`, `dirigée par`: officeTitlesOf).
+   */
   private claimTitles(text: string, name: Entity, stems: (ws: readonly string[]) => string[]): string[][] {
     let out = this.claimTitleCache.get(name);
     if (out === undefined) {
-      out = titlesOf(text, name).map(stems);
+      out = [...titlesOf(text, name), ...officeTitlesOf(text, name)].map(stems);
       this.claimTitleCache.set(name, out);
     }
     return out;

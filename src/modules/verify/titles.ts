@@ -101,3 +101,32 @@ export function sharedPrefix(a: readonly string[], b: readonly string[]): string
   const y = b.slice(k);
   return x.some((w) => y.includes(w)) ? null : a.slice(0, k).filter((w) => !STOP_WORDS.has(w)).map(masculine);
 }
+
+/**
+ * Seventeenth round (vpara): the title a verb of office gives its agent (`Julia Harrow chaired the meeting`, `est dirigée par Mme
+ * Claire Montagnon`, `gérée par Jérôme Lemarchand`): the office's noun, as titlesOf returns it (`chair`, `directeur`, `gerant`).
+ * The name is the verb's subject, or its agent after `by` / `par` in the passive.
+ */
+const OFFICE: [RegExp, string][] = [
+  [/^(?:chair(?:s|ed)?|co-?chair(?:s|ed)?)$/u, 'chair'],
+  [/^(?:preside[sd]?|presided|presidee?s?|presidait|presidera)$/u, 'president'],
+  [/^(?:manage[sd]?|managed)$/u, 'manager'],
+  [/^(?:direct(?:s|ed)?)$/u, 'director'],
+  [/^(?:dirige(?:e|es|s|ait|ra)?)$/u, 'directeur'],
+  [/^(?:gere(?:e|es|s|ait|ra)?)$/u, 'gerant'],
+];
+const officeOf = (verb: string): string | null => OFFICE.find(([re]) => re.test(verb))?.[1] ?? null;
+const AGENT_AFTER = /^[\s*_]*(?:has\s+|had\s+|a\s+|avait\s+)?(\p{L}+(?:-\p{L}+)?)(?![\p{L}])/iu;
+const PASSIVE_BEFORE = /(?<![\p{L}])(?:is|are|was|were|be|been|est|sont|[ée]tait|[ée]taient|sera|seront|a\s+[ée]t[ée]|ont\s+[ée]t[ée])\s+(\p{L}+)\s+(?:by|par)\s+(?:(?:mr|mrs|ms|dr|prof|m|mme|mlle|me)\.?\s+)?$/iu;
+
+export function officeTitlesOf(text: string, e: Pick<Entity, 'start' | 'end'>): string[][] {
+  const fold = (w: string) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  const out: string[][] = [];
+  const after = AGENT_AFTER.exec(text.slice(e.end, e.end + 40));
+  const active = after ? officeOf(fold(after[1]!)) : null;
+  if (active) out.push([active]);
+  const before = PASSIVE_BEFORE.exec(text.slice(Math.max(0, e.start - 60), e.start));
+  const passive = before ? officeOf(fold(before[1]!)) : null;
+  if (passive) out.push([passive]);
+  return out;
+}
