@@ -537,6 +537,8 @@ interface Sentence {
   contextText: string;
   /** The sentence's codes (`codesOf`), read on first need. */
   codes?: Entity[];
+  /** Its stems in order (`[...stems]`), read on first need by toldApart. */
+  stemOrder?: string[];
   /** A table row's header cells, when the sentence is a row. */
   header: string[] | null;
   /** Eighth round: the heading of the list the sentence is an item of, where that heading is negated (`What is not covered`). */
@@ -3579,13 +3581,10 @@ export class Verifier {
     if (held.uncovered.some((u) => claim.verbs.has(u) || (claim.surface.get(u) ?? []).some((w) => claim.capitals.includes(w)))) return false;
     // The word left out is said of the subject (after the verb: `on arrival`) or qualifies a word the sentence holds, never the
     // subject's head noun (`The deposit for …` against `Cancellations …`), nor a qualifier the document tells apart (`Early`).
-    if (held.uncovered.some((u) => (!claim.said.has(u) && !this.qualifiesHeld(claim, u)) || this.toldApart(claim, u, s))) return false;
+    // (The tests are pure: the cheap ones, the claim's measures and the sentence's amounts, come before the word tests.)
     const measured = claim.quantities.filter((c) => c.fact.dimension !== null && c.fact.dimension !== 'ratio' && c.fact.dimension !== 'clock');
     if (measured.length === 0 || measured.length < claim.quantities.length) return false;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
-    const words = this.wordsIn(s);
-    if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return false;
-    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
     const own = this.quantitiesIn(s).map((p) => p.fact);
     const context = this.contextFacts(s).quantities;
     for (const c of measured) {
@@ -3595,6 +3594,10 @@ export class Verifier {
       const other = own.filter((p) => p.dimension === c.fact.dimension && sameValue(p.figure, c.fact.figure) && p.unit !== c.fact.unit);
       if (other.length === 0) return false;
     }
+    if (held.uncovered.some((u) => (!claim.said.has(u) && !this.qualifiesHeld(claim, u)) || this.toldApart(claim, u, s))) return false;
+    const words = this.wordsIn(s);
+    if (!claim.entities.every((e) => e.words.every((w) => words.has(w)))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
     if (this.polarity(claim, this.polarityIn(s).polarity) === 'opposite') return false;
     return this.namesInRole(claim, s);
   }
@@ -4244,7 +4247,7 @@ export class Verifier {
     for (const id of ids) {
       const other = this.sentences[id]!;
       if (other === s || other.passage !== s.passage) continue;
-      const order = [...other.stems];
+      const order = (other.stemOrder ??= [...other.stems]);
       const k = order.indexOf(stem);
       if (order.some((n, m) => m !== k && Math.abs(m - k) <= QUALIFIER_REACH && beside.includes(n))) return true;
     }

@@ -9,7 +9,8 @@
  * the engine compares the roles, for a support (the claim's value in the claim's role) or a contradiction (the claim's value
  * in the other role, or a rival value in the claim's role).
  */
-import { fold } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
+import { fold, foldedLetters, foldedWords } from './text.js';
 
 export interface Spanned {
   start: number;
@@ -51,6 +52,12 @@ const END_LABEL = /(?:^|[|*\s])(?:closing|end|ends|expiry|fermeture|fin|date\s+d
 const LIST_MID = /^\s*(?:,|;|,?\s*and|,?\s*et|,?\s*puis|,?\s*then)\s*(?:le\s+|the\s+|on\s+)?(?:\p{L}+\s+)?[*_]*$/iu;
 /** A word of closing: a range said closed (`close for winter break from … until …`) is a closure. */
 const CLOSURE = /(?<![\p{L}])(?:clos(?:e|es|ed|ing|ure)|shut|ferm[ée]\p{L}*|fermeture|ferme)(?![\p{L}])/iu;
+/**
+ * Necessary conditions of the one-sided bounds, tested first (a literal search, where the bounds' own expressions, anchored
+ * at the end only, are tried at every position of the 40 characters before each value): a lead word, or a label's colon.
+ */
+const START_LEAD_HINT = /from|starting|effective|as\s+of|partir|compter|dès|depuis/iu;
+const END_LEAD_HINT = /until|till|jusqu/iu;
 
 const add = (roles: (ValueRole[] | undefined)[], i: number, r: ValueRole) => (roles[i] ??= []).push(r);
 
@@ -61,7 +68,7 @@ const add = (roles: (ValueRole[] | undefined)[], i: number, r: ValueRole) => (ro
  */
 export function sentenceFrames(text: string, values: readonly Spanned[]): SentenceFrames {
   const out: SentenceFrames = { roles: [], ranges: 0, starts: 0, ends: 0, lists: 0, changes: 0 };
-  const change = CHANGE_VERB.test(text);
+  const change = values.length >= 2 && CHANGE_VERB.test(text);
   const paired = new Set<number>();
   for (let i = 0; i + 1 < values.length; i++) {
     const a = values[i]!;
@@ -87,14 +94,14 @@ export function sentenceFrames(text: string, values: readonly Spanned[]): Senten
   }
   // Lists: runs of values joined by list separators, none of them a range's or a change's bound.
   let run: number[] = [];
-  const close = () => {
+  const close = unnamed(() => {
     const joinedByAnd = run.length === 2 && /\b(?:and|et)\b/iu.test(text.slice(values[run[0]!]!.end, values[run[1]!]!.start));
     if (run.length >= 3 || joinedByAnd) {
       run.forEach((k, n) => add(out.roles, k, { kind: 'nth', n: n + 1, last: n === run.length - 1 }));
       out.lists++;
     }
     run = [];
-  };
+  });
   for (let i = 0; i < values.length; i++) {
     if (paired.has(i)) {
       close();
@@ -107,10 +114,11 @@ export function sentenceFrames(text: string, values: readonly Spanned[]): Senten
   for (let i = 0; i < values.length; i++) {
     if (paired.has(i)) continue;
     const before = text.slice(Math.max(0, values[i]!.start - 40), values[i]!.start);
-    if (START_LEAD.test(before) || START_LABEL.test(before)) {
+    const label = before.includes(':');
+    if ((START_LEAD_HINT.test(before) && START_LEAD.test(before)) || (label && START_LABEL.test(before))) {
       add(out.roles, i, { kind: 'start' });
       out.starts++;
-    } else if (END_LEAD.test(before) || END_LABEL.test(before)) {
+    } else if ((END_LEAD_HINT.test(before) && END_LEAD.test(before)) || (label && END_LABEL.test(before))) {
       add(out.roles, i, { kind: 'end' });
       out.ends++;
     }
@@ -138,6 +146,31 @@ const ORDINALS: [RegExp, number, boolean][] = [
   [/^(?:last|final|derni[eè]re?)$/u, 0, true],
 ];
 
+/**
+ * Necessary conditions of the claim's role words, read off its folded words (most claims say no role; each expression below
+ * is tried at every position of the claim): an ordinal is a whole word (ORDINAL_WORDS); CLAIM_START, CLAIM_END, CLAIM_CLOSE and
+ * CLAIM_REOPEN match at a word's start (ROLE_WORD_START); CLAIM_TARGET at a word's start too, its verbs followed by `to`, `au`,
+ * `à`, `until`, `jusqu'au` (maybe after `down`, `up`, `back`) or its adverbs and adjectives alone.
+ */
+const ORDINAL_WORDS = new Set(['first', 'premier', 'premiere', 'second', 'seconde', 'deuxieme', '2nd', '2e', '2eme', 'third', 'troisieme', '3rd', '3e', '3eme', 'fourth', 'quatrieme', '4th', '4e', '4eme', 'last', 'final', 'dernier', 'derniere']);
+const ROLE_WORD_START =
+  /^(?:open|start|begin|began|commenc|take|took|come|came|ouvr|debut|prend|entre|partir|compter|from|end|finish|expir|until|till|run|termin|achev|jusqu|clos|shut|ferm|reopen|rouvr|reouvr|now|desormais|new|nouvel|nouveau)/u;
+const TARGET_VERB_START = /^(?:reduc|increas|rais|lower|cut|brought|bring|move|postpon|push|chang|shift|reschedul|revis|extend|decal|report|avanc|ramen|redui|augment|baiss|pass|prolong|abaiss|port)/u;
+const TARGET_NEXT = new Set(['to', 'until', 'au', 'a', 'jusqu', 'down', 'up', 'back']);
+
+/** Whether the claim's words may say a role at all (a superset of what claimRoles finds). */
+function mayGiveRole(text: string): boolean {
+  for (const w of foldedWords(text)) if (ORDINAL_WORDS.has(w)) return true;
+  const letters = foldedLetters(text);
+  for (let i = 0; i < letters.length; i++) {
+    const w = letters[i]!;
+    if (ROLE_WORD_START.test(w)) return true;
+    if (TARGET_VERB_START.test(w) && i + 1 < letters.length && TARGET_NEXT.has(letters[i + 1]!)) return true;
+  }
+  return false;
+}
+const span = (m: RegExpExecArray): Spanned => ({ start: m.index, end: m.index + m[0].length });
+
 const CLAIM_START = /(?<![\p{L}])(?:opens?|opened|opening|starts?|started|starting|begins?|began|beginning|commence[sd]?|commencing|takes?\s+effect|took\s+effect|comes?\s+into\s+(?:force|effect)|came\s+into\s+(?:force|effect)|ouvr\p{L}*|commenc\p{L}*|d[ée]but\p{L}*|prend\s+effet|entre\s+en\s+vigueur|à\s+partir\s+(?:du|de)|à\s+compter\s+(?:du|de)|from)(?![\p{L}])/iu;
 const CLAIM_END = /(?<![\p{L}])(?:ends?|ended|ending|finish(?:es|ed)?|expires?|expired|until|till|runs?\s+(?:until|to)|termin\p{L}*|(?:s['’])?ach[eè]v\p{L}*|prend\s+fin|prendra\s+fin|jusqu['’]au)(?![\p{L}])/iu;
 /** Closing words: a start of a closing range; reopening words: its end. */
@@ -155,7 +188,7 @@ const CLAIM_TARGET =
  */
 export function claimRoles(text: string, at: Spanned): ClaimRole[] {
   const found: ClaimRole[] = [];
-  const span = (m: RegExpExecArray): Spanned => ({ start: m.index, end: m.index + m[0].length });
+  if (!mayGiveRole(text)) return found;
   for (const w of text.matchAll(/[\p{L}\d]+/gu)) {
     // An ordinal before the value qualifies its noun (`1er` of a date after it is a day).
     if (w.index! >= at.start) break;
@@ -193,8 +226,8 @@ export function sameRole(a: ValueRole, b: ValueRole): boolean {
 }
 
 /** The role a claim's role is compared with: the same kind of frame (a bound with a bound, an item with an item, a change with a change). */
+const family = (r: ValueRole) => (r.kind === 'start' || r.kind === 'end' ? 'bound' : r.kind === 'nth' ? 'list' : 'change');
 export function sameFrame(a: ValueRole, b: ValueRole): boolean {
-  const family = (r: ValueRole) => (r.kind === 'start' || r.kind === 'end' ? 'bound' : r.kind === 'nth' ? 'list' : 'change');
   return family(a) === family(b);
 }
 
