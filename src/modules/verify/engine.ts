@@ -992,6 +992,8 @@ export class Verifier {
   private bonus = new Float64Array(0);
   /** The scores of a claim's best candidates so far (`candidates`), reused from claim to claim. */
   private readonly topScores = new Float64Array(CANDIDATES);
+  /** The sentences a claim's words touched (`bestCandidates`), reused from claim to claim (were a new array per claim). */
+  private touchedIds = new Int32Array(0);
   private bonusState = new Uint8Array(0);
   private lastTurn = performance.now();
   /** Folded words of each passage (text and name), built on first need by the entity rule. */
@@ -1199,6 +1201,7 @@ export class Verifier {
       judged: new Map(),
       scores: new Float64Array(0),
       topScores: new Float64Array(CANDIDATES),
+      touchedIds: new Int32Array(0),
       bonus: new Float64Array(0),
       bonusState: new Uint8Array(0),
       lastTurn: performance.now(),
@@ -1894,13 +1897,16 @@ export class Verifier {
     // The sentences touched are listed as they are met, or, when the postings to count are more than a quarter
     // of the sentences, read off the scores afterwards (the hot loop then only adds).
     const scan = postings * 4 > scores.length;
-    const touched: number[] = [];
+    // (At most `postings` of them: sized once for the largest claim so far.)
+    if (!scan && this.touchedIds.length < postings) this.touchedIds = new Int32Array(Math.max(postings, this.touchedIds.length * 2));
+    const touched = this.touchedIds;
+    let touchedCount = 0;
     for (const { list, n, w } of terms) {
       if (scan) for (let k = 0; k < n; k++) scores[list[k]!]! += w;
       else {
         for (let k = 0; k < n; k++) {
           const id = list[k]!;
-          if (scores[id] === 0) touched.push(id);
+          if (scores[id] === 0) touched[touchedCount++] = id;
           scores[id]! += w;
         }
       }
@@ -1938,7 +1944,7 @@ export class Verifier {
     // touched sentence (about 1 200 a claim on bench/verify.ts's input, a twentieth of the run's allocations).
     const topScores = this.topScores;
     // The touched sentences in order: every sentence with a count (scan), or those listed as met.
-    const count = scan ? scores.length : touched.length;
+    const count = scan ? scores.length : touchedCount;
     for (let j = 0; j < count; j++) {
       const id = scan ? j : touched[j]!;
       if (scan && scores[id] === 0) continue;
