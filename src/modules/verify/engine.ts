@@ -994,6 +994,7 @@ export class Verifier {
   private readonly topScores = new Float64Array(CANDIDATES);
   /** The sentences a claim's words touched (`bestCandidates`), reused from claim to claim (were a new array per claim). */
   private touchedIds = new Int32Array(0);
+  private summedIds = new Int32Array(0);
   private bonusState = new Uint8Array(0);
   private lastTurn = performance.now();
   /** Folded words of each passage (text and name), built on first need by the entity rule. */
@@ -1202,6 +1203,7 @@ export class Verifier {
       scores: new Float64Array(0),
       topScores: new Float64Array(CANDIDATES),
       touchedIds: new Int32Array(0),
+      summedIds: new Int32Array(0),
       bonus: new Float64Array(0),
       bonusState: new Uint8Array(0),
       lastTurn: performance.now(),
@@ -1921,7 +1923,10 @@ export class Verifier {
     }
     const bonus = this.bonus;
     const state = this.bonusState;
-    const summed: number[] = [];
+    // The contexts summed (each once: at most one per context), in one reused typed array.
+    if (this.summedIds.length < this.contexts.length) this.summedIds = new Int32Array(this.contexts.length);
+    const summed = this.summedIds;
+    let summedCount = 0;
     for (const stem of lookup) {
       const list = this.contextPostings.get(stem);
       if (!list) continue;
@@ -1929,7 +1934,7 @@ export class Verifier {
       for (const c of list) {
         if (state[c] === 0) {
           state[c] = 1;
-          summed.push(c);
+          summed[summedCount++] = c;
         }
         bonus[c]! += w;
       }
@@ -1950,7 +1955,7 @@ export class Verifier {
       if (scan && scores[id] === 0) continue;
       const c = contextOf[id]!;
       if (state[c] !== 2) {
-        if (state[c] === 0) summed.push(c);
+        if (state[c] === 0) summed[summedCount++] = c;
         state[c] = 2;
         if (anyCode) {
           const ctx = this.contexts[c]!;
@@ -1971,7 +1976,8 @@ export class Verifier {
       top[at] = id;
       topScores[at] = v;
     }
-    for (const c of summed) {
+    for (let k = 0; k < summedCount; k++) {
+      const c = summed[k]!;
       bonus[c] = 0;
       state[c] = 0;
     }
