@@ -2035,10 +2035,18 @@ export class Verifier {
       const r = this.compare(claim, this.sentences[g.id]!, g.held, true);
       if (r.verdict !== 'unverifiable') best = { ...r, reason: `graded:${r.reason ?? r.rule}`, id: g.id };
     }
+    // The rules below read the candidates best-covered first: sorted once, on first need (was sorted again by each rule; the order
+    // is total, ties to the earlier sentence, so once is the same).
+    let readSorted = false;
+    const sortRead = unnamed(() => {
+      if (readSorted) return;
+      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      readSorted = true;
+    });
     // Twelfth round (vpred): no rule decided; a sentence stating the claim's whole predicate (its anchors in their roles, its
     // other words, its verb said otherwise) supports it (predicate.ts), the best-covered first.
     if (!best && !unknown) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         if (!this.predicateHolds(claim, this.sentences[r.id]!, r.held)) continue;
         best = { verdict: 'supported', rule: claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap', reason: 'support-predicate', score: r.held.full, id: r.id };
@@ -2073,7 +2081,7 @@ export class Verifier {
     // supports it; the claim's value in the other role, or a rival value in its role, contradicts it (frameVerdict). A support
     // from any candidate outweighs a contradiction from another.
     if (!best && !unknown && claim.quantities.length + claim.dates.length > 0) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       let against: { verdict: Verdict; rule: string; reason: string; score: number; id: number } | null = null;
       for (const r of read) {
         const sentence = this.sentences[r.id]!;
@@ -2091,7 +2099,7 @@ export class Verifier {
     // Fourteenth round (vcontra6): still no verdict; a sentence stating the claim's frame with its figure in another unit or
     // currency of the same measure contradicts it (unitChanged), the best-covered first.
     if (!best && !unknown && claim.quantities.length > 0) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         if (!this.unitChanged(claim, this.sentences[r.id]!, r.held)) continue;
         best = { verdict: 'contradicted', rule: 'numbers', reason: 'unit-changed', score: r.held.full, id: r.id };
@@ -2101,7 +2109,7 @@ export class Verifier {
     // Fourteenth round (vcontra6): a name the claim states, that its document never mentions, where the sentence gives the same
     // noun another name (nameSlotReplaced).
     if (!best && !unknown && claim.verbAt >= 0 && claim.entities.some((e) => e.kind === 'name' && e.start > claim.verbAt)) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         if (!this.nameSlotReplaced(claim, this.sentences[r.id]!, r.held)) continue;
         best = { verdict: 'contradicted', rule: 'entities', reason: 'name-slot-replaced', score: r.held.full, id: r.id };
@@ -2111,7 +2119,7 @@ export class Verifier {
     // Fifteenth round (vcontra7): a name the claim gives a title (`the fleet manager, X`, `X, responsable technique`, `X était le
     // secrétaire de séance`), that its documents never mention, where a sentence gives the same title to another name.
     if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         if (!this.titleHolderReplaced(claim, this.sentences[r.id]!)) continue;
         best = { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: r.held.full, id: r.id };
@@ -2123,7 +2131,7 @@ export class Verifier {
     if (!best && !unknown) {
       const matter = this.claimMatter(claim);
       if (matter) {
-        read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+        sortRead();
         for (const r of read) {
           if (!this.stanceReversed(claim, this.sentences[r.id]!, r.held, matter)) continue;
           best = { verdict: 'contradicted', rule: 'negation', reason: 'stance-reversed', score: r.held.full, id: r.id };
@@ -2135,7 +2143,7 @@ export class Verifier {
     // verb said otherwise, where that amount is the only one the document gives the claim's thing (amountFrameConflict); the
     // best-covered candidate only.
     if (!best && !unknown && claim.quantities.length === 1 && read.length > 0) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       const r = read[0]!;
       if (this.amountFrameConflict(claim, r.id, r.held)) best = { verdict: 'contradicted', rule: 'numbers', reason: 'amount-frame-conflict', score: r.held.full, id: r.id };
     }
