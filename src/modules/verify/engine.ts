@@ -133,6 +133,11 @@ const QUALIFIER_REACH = 2;
 const ALTERNATIVES_MEMO = 20_000;
 /** Two facts of a sentence this close in how much they are about a claim's fact: which one the claim means is unclear. */
 const AMBIGUOUS = 0.15;
+/**
+ * Seventeenth round (vprec7): the least share of the claim's words around its amount (its unit and period aside) that a rival
+ * amount's own words, in the sentence itself, must hold to be read as the claim's (the rest may come from the document's context).
+ */
+const OWN_SAID = 0.35;
 /** A sentence's fact after the claim fact's own preposition, where the sentence's facts stand after different ones, is this much more the claim's. */
 const LEAD_BONUS = 0.2;
 /**
@@ -2431,6 +2436,23 @@ export class Verifier {
     return false;
   }
 
+  /**
+   * Seventeenth round (vprec7): whether the sentence's amount `p` is said of the claim's thing by the sentence itself. Its words
+   * without the document's context (title, section heading, head names; a row keeps its cells and its column's header) hold at
+   * least OWN_SAID of the claim's words around its amount, the claim's unit and period aside (compared by their own rules); or the
+   * sentence names one of the claim's names. Otherwise a context that speaks of the claim's thing (`## Provisions et solde`) makes
+   * another line's or another thing's amount (`| Charges réelles 2024 | …`, `pour un cachet de 950 €`) look like the claim's.
+   */
+  private amountSaidHere(claim: Claim, c: Fact<Quantity>, p: Fact<Quantity>, s: Sentence): boolean {
+    const context = this.rawFacts(s).context;
+    const q = c.fact;
+    const measure = unnamed((st: string) => st === q.unit || st === q.per || (q.period !== undefined && MAY_NAME_PERIOD.test(st)));
+    const of = (set: Set<string> | undefined) => set && new Set([...set].filter((x) => !measure(x)));
+    const claimFact = { ...c, about: of(c.about)!, predicate: of(c.predicate) };
+    if (claimFact.about.size === 0 || claim.entities.some((e) => e.words.every((w) => this.sentenceWords(s).has(w)))) return true;
+    return this.aboutScore(claimFact, { ...p, about: new Set([...p.about].filter((x) => !context.has(x))) }, claim) >= OWN_SAID;
+  }
+
   /** How much a sentence's fact is about a claim's fact: the claim's words around it found around it, and those of what it says. */
   private aboutScore<T>(c: Fact<T>, p: Fact<T>, claim: Claim): number {
     const all = this.overlap(c.about, p.about, claim);
@@ -2455,6 +2477,7 @@ export class Verifier {
     within: (a: T, b: T) => boolean = equal,
     sameKind: (a: T, b: T) => boolean = () => true,
     sameFigure: (a: T, b: T) => boolean = () => false,
+    saidHere: (c: Fact<T>, p: Fact<T>) => boolean = () => true,
   ): 'match' | 'conflict' | 'missing' {
     let missing = false;
     for (const c of claimFacts) {
@@ -2475,6 +2498,12 @@ export class Verifier {
       const like = same.filter((p) => sameKind(c.fact, p.fact));
       const swap = like.length === 0;
       if (!swap) same = like;
+      // Seventeenth round (vprec7): a fact other than the claim's that the sentence itself does not say of the claim's thing (its
+      // words about the claim's held only by the document's context) is another thing's, neither the claim's given another value
+      // nor a rival making the claim's unclear; a row naming what the claim names (sameLine) is the claim's line whatever its words.
+      const before = same.length;
+      if (!sameLine) same = same.filter((p) => equal(c.fact, p.fact) || saidHere(c, p));
+      const dropped = before - same.length;
       if (same.length === 0) {
         missing ||= !inWords(c.fact);
         continue;
@@ -2492,8 +2521,9 @@ export class Verifier {
       const otherOfClaim = unnamed((r: { p: Fact<T>; equal: boolean }) => !r.equal && claimFacts.some((o) => o !== c && equal(o.fact, r.p.fact)));
       const rival = ranked.some((r) => r.equal !== top.equal && r.about >= THRESHOLDS.subject && top.about - r.about < AMBIGUOUS && !otherOfClaim(r));
       // The sentence's only fact (amount or date), equal to the claim's, in a sentence that covers the claim: the claim's, whatever
-      // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`).
-      const onlyEqual = sentenceFacts.length === 1 && top.equal;
+      // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`). Facts of another thing
+      // (dropped above) are not counted.
+      const onlyEqual = sentenceFacts.length - dropped === 1 && top.equal;
       if ((top.about < THRESHOLDS.subject && !onlyEqual) || rival || this.claimedElsewhere(c, top.p, same, claim)) {
         missing ||= !inWords(c.fact);
         continue;
@@ -2811,6 +2841,7 @@ export class Verifier {
       sameUnit,
       // The same figure in another currency or unit (`€4,250` against `£4,250`, `14 km` against `14 miles`): compared as written.
       (a, b) => sameValue(a.figure, b.figure),
+      (c, p) => this.amountSaidHere(claim, c, p, s),
     );
     const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, sameLine, dateWithin);
     // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+
+/** The verdict of one claim against passages (each a document of its own). */
+async function verdict(claim: string, ...documents: string[]): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/**
+ * Seventeenth round of issue 26 (docs/quality.md, "Seventeenth round: an amount said of the claim's thing by its own sentence
+ * (vprec7)"): an amount of the sentence is read as the claim's only where the sentence's own words (not only its document's
+ * title, section heading or head names) say it of the claim's thing. Documents written for these tests, none from a labelled set.
+ * Each case fails on main (4473111); each control passes on both.
+ */
+describe('precision (seventeenth round, vprec7)', () => {
+  describe('an amount of another thing, the claim’s words held only by the title and the section heading', () => {
+    const head = '# Comité des fêtes de Valmont — Fête du village 2026\n\n## Budget et dépenses\n\nLe comité a voté le budget de la fête.\n\n';
+    const claim = 'Le comité prévoit 7 900 € de dépenses pour la fête de 2026.';
+    it('`pour un cachet de 1 100 €` does not contradict `Le comité prévoit 7 900 € de dépenses …`', async () => {
+      const doc = `${head}Le concert du dimanche, prévu après le défilé, sera animé par la fanfare « Les Cuivres d’Oc » pour un cachet de 1 100 €.\n`;
+      expect(await verdict(claim, doc)).not.toBe('contradicted');
+    });
+    it('control: an amount the sentence itself says of the claim’s thing still contradicts', async () => {
+      expect(await verdict(claim, `${head}Le comité prévoit 9 200 € de dépenses pour la fête.\n`)).toBe('contradicted');
+    });
+  });
+
+  describe('a table row of another line, the claim’s words held only by the title and the section heading', () => {
+    const head = '# Relevé individuel de charges — Exercice 2025\n\n**Copropriétaires :** M. et Mme Karim Haddad\n\n## Provisions et solde\n\n| Poste | Montant |\n| --- | --- |\n';
+    const claim = 'Les Haddad ont versé 3 600 € de provisions pour l’exercice 2025.';
+    it('`| Charges réelles 2025 | 3 912,40 € |` does not contradict `Les Haddad ont versé 3 600 € de provisions …`', async () => {
+      expect(await verdict(claim, `${head}| Charges réelles 2025 | 3 912,40 € |\n`)).not.toBe('contradicted');
+    });
+    it('control: a row naming the claim’s line still contradicts', async () => {
+      expect(await verdict(claim, `${head}| Provisions versées 2025 | 3 840,00 € |\n`)).toBe('contradicted');
+    });
+  });
+});
