@@ -38,4 +38,22 @@ describe('precision (seventeenth round, vprec7)', () => {
       expect(await verdict(claim, `${head}| Provisions versées 2025 | 3 840,00 € |\n`)).toBe('contradicted');
     });
   });
+
+  describe('a graded support leaving out a word saying how many or which way the claim compares', () => {
+    const fees =
+      "# Hillcrest University Summer School 2026 — Fees and Payment Guide\n\n## Discounts\n\n- **Partner institutions:** students currently enrolled at one of Hillcrest's partner universities receive 10% off tuition.\n";
+    it('`students … at one of the partner universities` does not support `Most Summer School students come from the partner universities`', async () => {
+      expect(await verdict("Most Summer School students come from Hillcrest's partner universities.", fees)).not.toBe('supported');
+    });
+    it('control: the claim the sentence states is still supported', async () => {
+      expect(await verdict("Summer School students enrolled at Hillcrest's partner universities receive 10% off tuition.", fees)).toBe('supported');
+    });
+    const terms = '# Larkfield Singers — Tour Terms 2026\n\n## 3. Prices\n\nNon-singing companions pay the same price as singers.\n';
+    it('`pay the same price as singers` does not support `pay a lower tour price than the singers`', async () => {
+      expect(await verdict('Non-singing companions pay a lower tour price than the singers.', terms)).not.toBe('supported');
+    });
+    it('control: `pay the same tour price as the singers` is still supported', async () => {
+      expect(await verdict('Non-singing companions pay the same tour price as the singers.', terms)).toBe('supported');
+    });
+  });
 });

@@ -164,6 +164,14 @@ const IMPLIED_BY: Record<string, string[]> = {
 };
 
 /** A universal quantifier (`all`, `every`, `tous`, `chaque`): a claim saying it of a whole is not supported by one member. */
+/**
+ * Seventeenth round (vprec7): words saying how many of a thing or which way it compares: a graded support never leaves one out.
+ */
+const GRADING_WORDS = [
+  'most', 'majority', 'minority', 'few', 'fewer', 'many', 'several', 'lower', 'higher', 'less', 'least', 'cheaper', 'dearer', 'greater',
+  'smaller', 'larger', 'bigger', 'longer', 'shorter', 'faster', 'slower', 'earlier', 'later', 'plupart', 'majorité', 'minorité',
+  'plusieurs', 'inférieur', 'inférieure', 'supérieur', 'supérieure', 'moindre',
+];
 const UNIVERSAL = /(?<![\p{L}])(?:all|every|each|tous|toutes|chaque|chacun|chacune)(?![\p{L}])/iu;
 
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
@@ -1009,6 +1017,7 @@ export class Verifier {
   /** Thirteenth round (vprec5): the dates of each passage's head (source name and first 400 characters), memoised. */
   private readonly passageHeadDates: DateSpan[][] = [];
   private readonly contextLabelsMemo = new Map<string, Label[]>();
+  private gradingMemo: Set<string> | undefined;
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
   /** Alternatives of a claim stem by its written forms (`alternativesOf`), bounded. */
@@ -2937,6 +2946,10 @@ export class Verifier {
       // is a qualifier the document tells apart: the sentence is about the other one.
       if (this.saysNothingOf(claim, s, subjectNamed)) return none;
       if (!covered && (flipped || uncovered.some((u) => this.toldApart(claim, u, s)))) return none;
+      // Seventeenth round (vprec7): nor a word saying how many of the thing or which way it compares (`Most … students`, `a lower
+      // … price than`): the sentence without it (`students … at one of the partner universities`, `pay the same price as`) says
+      // another fact.
+      if (!covered && uncovered.some((u) => this.gradingStems().has(u))) return none;
       // Tenth round (precision): a graded support leaves words of the claim out, so what makes the claim specific must be in
       // the sentence itself: each of its amounts and dates equal there (not a year of the title holding the claim's day:
       // `Rapport annuel 2024` against `le 17 octobre 2024`), and a universal quantifier (`Tous les papiers …`, `every`)
@@ -3112,6 +3125,11 @@ export class Verifier {
       (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
     if (otherValue) return { verdict: 'contradicted', rule: foreign === 'date' ? 'dates' : 'entities', reason: 'attributed-to-another-name', score: 1 };
     return { ...none, reason: 'attributed-to-another-name' };
+  }
+
+  /** The stems of the words saying how many of a thing or which way it compares (GRADING_WORDS), for the text's language. */
+  private gradingStems(): Set<string> {
+    return (this.gradingMemo ??= new Set(GRADING_WORDS.map((w) => this.stemOf(fold(w))).filter((st) => st !== '')));
   }
 
   /** Sixteenth round (vprec6): whether a reversing sentence is about the claim's thing itself (see compare). */
