@@ -56,4 +56,22 @@ describe('precision (seventeenth round, vprec7)', () => {
       expect(await verdict('Non-singing companions pay the same tour price as the singers.', terms)).toBe('supported');
     });
   });
+
+  describe('a support leaving out the period the claim’s rate is counted over', () => {
+    const contract =
+      "# Contrat de maintenance des portes automatiques\n\n## Article 6 — Délais d'intervention\n\nEn cas de dépassement de ces délais, le Prestataire verse au Client une pénalité de **40 € par heure de retard**, dans la limite de 10 % du prix annuel.\n";
+    it('`40 € par heure de retard` does not support `40 € par minute de retard`', async () => {
+      expect(await verdict("La pénalité pour retard d'intervention est de 40 € par minute de retard.", contract)).not.toBe('supported');
+    });
+    it('control: `40 € par heure de retard` is still supported', async () => {
+      expect(await verdict("La pénalité pour retard d'intervention est de 40 € par heure de retard.", contract)).toBe('supported');
+    });
+    const prices = '# Règlement du camping des Saules\n\n## Article 3 — Tarifs 2026\n\n| Prestation | Prix par nuit |\n|---|---|\n| Emplacement caravane | 8,20 € |\n| Véhicule supplémentaire | 2,00 € |\n';
+    it('a price under the column `Prix par nuit` does not support `8,20 € par semaine`', async () => {
+      expect(await verdict('Un emplacement caravane coûte 8,20 € par semaine.', prices)).not.toBe('supported');
+    });
+    it('control: `8,20 € par nuit` is still supported', async () => {
+      expect(await verdict('Un emplacement caravane coûte 8,20 € par nuit.', prices)).toBe('supported');
+    });
+  });
 });

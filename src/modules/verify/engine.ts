@@ -172,6 +172,9 @@ const GRADING_WORDS = [
   'smaller', 'larger', 'bigger', 'longer', 'shorter', 'faster', 'slower', 'earlier', 'later', 'plupart', 'majorité', 'minorité',
   'plusieurs', 'inférieur', 'inférieure', 'supérieur', 'supérieure', 'moindre',
 ];
+/** Seventeenth round (vprec7): a word naming the period a rate is counted over. */
+const RATE_PERIOD =
+  /^(?:minutes?|hours?|hourly|heures?|horaires?|days?|daily|jours?|journ[ée]es?|quotidien\p{L}*|weeks?|weekly|semaines?|hebdomadaires?|months?|monthly|mois|mensuel\p{L}*|quarters?|quarterly|trimestres?|trimestriel\p{L}*|years?|yearly|annual(?:ly)?|ann[ée]es?|annuel\p{L}*|nights?|nightly|nuits?|nuit[ée]es?)$/iu;
 const UNIVERSAL = /(?<![\p{L}])(?:all|every|each|tous|toutes|chaque|chacun|chacune)(?![\p{L}])/iu;
 
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
@@ -2868,6 +2871,9 @@ export class Verifier {
       lone !== null && claim.verbs.has(lone) && anchoredFacts && linkedAmounts(claim) && isField(s) &&
       (amounts !== 'conflict' || !claim.quantities.some((c) => this.quantitiesIn(s).some((p) => amountsEqual(c.fact, p.fact))));
     const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && (!claim.verbs.has(lone) || linkingVerb) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
+    // Seventeenth round (vprec7): a support never leaves out the period a claim's rate is counted over (`50 € par minute`, `6,50 €
+    // par semaine`): the sentence's amount without it (`50 € par heure`, a price under its column `Prix par nuit`) is another rate.
+    const rateLeftOut = claim.quantities.length > 0 && uncovered.some((u) => (claim.surface.get(u) ?? []).some((w) => RATE_PERIOD.test(w)));
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
     const graded = gradedPossible;
     if (!covered) {
@@ -2968,7 +2974,7 @@ export class Verifier {
       if (polarity === 'opposite' && covered && absent.every(aboutName) && this.oppositeStands(claim, s) && this.antonymOwnFacts(claim, s, flipped)) {
         return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: 'reversed-document-names', score: full };
       }
-      if (polarity !== 'same') return none;
+      if (polarity !== 'same' || rateLeftOut) return none;
       if (this.restrictedIn(s) && !claim.restricted) return none;
       if (!this.namesInRole(claim, s)) return none;
       const rule = claim.quantities.length > 0 ? 'numbers' : claim.dates.length > 0 ? 'dates' : 'overlap';
@@ -3040,7 +3046,7 @@ export class Verifier {
     // A name the claim states that the sentence says of something else (`approved by Tomas Berg` for `taken by Tomas Berg`).
     if (!this.namesInRole(claim, s)) return none;
     // Fifth round (precision): an antonym of a claim word in the sentence is never a support; nor a sentence saying nothing of the claim itself.
-    if (flipped || this.saysNothingOf(claim, s, subjectNamed)) return none;
+    if (flipped || rateLeftOut || this.saysNothingOf(claim, s, subjectNamed)) return none;
     // Seventh round: an acronym of the claim (`CSE`, `VAT`) is a specific term, here as in a graded support: the sentence (a
     // table row with its column headers) must hold it, now that the document's head names may cover the rest of a name.
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return none;
