@@ -74,4 +74,15 @@ describe('precision (seventeenth round, vprec7)', () => {
       expect(await verdict('Un emplacement caravane coûte 8,20 € par nuit.', prices)).toBe('supported');
     });
   });
+
+  describe('a negation reaching over the month `May`', () => {
+    it('`We do not run night sky walks from May to August` is no support for `Night Sky Walks are held from May to August`', async () => {
+      const guide = '# Fellside Observatory — Visitor Guide\n\n## Night Sky Walks\n\nWe do not run night sky walks from May to August, because the nights are too short at our latitude.\n';
+      expect(await verdict('Night Sky Walks are held from May to August.', guide)).not.toBe('supported');
+    });
+    it('control: the modal `may` still reads as before', async () => {
+      const rules = '# Fellside Observatory — Visitor Guide\n\n## Night Sky Walks\n\nVisitors may not bring dogs on night sky walks, because they disturb the other guests.\n';
+      expect(await verdict('Visitors may bring dogs on night sky walks.', rules)).toBe('contradicted');
+    });
+  });
 });

@@ -110,7 +110,8 @@ export function scopedWords(text: string): ScopedWord[] {
     // `as` after a participle introduces its complement (`is not counted as downtime`, `not treated as income`), not a clause.
     if (w === 'as' && PARTICIPLE_BEFORE_AS.test(ws[i - 1]?.w ?? '')) return false;
     if (BOUNDARY_WORDS.has(w)) return true;
-    return verbal && held > 0 && AUXILIARIES.has(w);
+    // Seventeenth round (vprec7): `May` written with its capital inside a sentence is the month (`from May to August`), not a modal.
+    return verbal && held > 0 && AUXILIARIES.has(w) && !(w === 'may' && i > 0 && text.charCodeAt(ws[i]!.start) === 77);
   });
   // Words a verbal negation reaches: one a preposition of absence reaches too is negated twice (below).
   const verbalReach = new Uint8Array(ws.length);
