@@ -85,4 +85,19 @@ describe('precision (seventeenth round, vprec7)', () => {
       expect(await verdict('Visitors may bring dogs on night sky walks.', rules)).toBe('contradicted');
     });
   });
+
+  describe('a differing date beside one equal to the claim’s, said of the claim’s word', () => {
+    const fr =
+      '# Centre équestre du Val — Saison 2025-2026\n\n## Inscriptions\n\nLes inscriptions ouvrent le samedi 14 juin 2025 pour les cavaliers déjà inscrits la saison précédente, et le samedi 28 juin 2025 pour les nouveaux cavaliers.\n';
+    it('`le samedi 14 juin 2025 pour les cavaliers déjà inscrits` does not contradict `Les inscriptions des nouveaux cavaliers ouvrent le samedi 28 juin 2025`', async () => {
+      expect(await verdict('Les inscriptions des nouveaux cavaliers ouvrent le samedi 28 juin 2025.', fr)).not.toBe('contradicted');
+    });
+    it('`on Saturday 7 March 2026 for returning members` does not contradict `Registration for new members opens on Saturday 21 March 2026`', async () => {
+      const en = '# Riverside Rowing Club — Season 2026\n\n## Membership\n\nRegistration opens on Saturday 7 March 2026 for returning members, and on Saturday 21 March 2026 for new members.\n';
+      expect(await verdict('Registration for new members opens on Saturday 21 March 2026.', en)).not.toBe('contradicted');
+    });
+    it('control: a date equal to neither still contradicts', async () => {
+      expect(await verdict('Les inscriptions des nouveaux cavaliers ouvrent le samedi 12 juillet 2025.', fr)).toBe('contradicted');
+    });
+  });
 });

@@ -2465,6 +2465,11 @@ export class Verifier {
     return this.aboutScore(claimFact, { ...p, about: new Set([...p.about].filter((x) => !context.has(x))) }, claim) >= OWN_SAID;
   }
 
+  /** Whether a sentence's fact is said of a claim's stem (itself or an alternative of it). */
+  private factHolds<T>(claim: Claim, p: Fact<T>, st: string): boolean {
+    return p.about.has(st) || this.alternativesOf(claim, st).some((a) => p.about.has(a));
+  }
+
   /** How much a sentence's fact is about a claim's fact: the claim's words around it found around it, and those of what it says. */
   private aboutScore<T>(c: Fact<T>, p: Fact<T>, claim: Claim): number {
     const all = this.overlap(c.about, p.about, claim);
@@ -2546,6 +2551,14 @@ export class Verifier {
         continue;
       }
       if (top.equal) continue;
+      // Seventeenth round (vprec7): a fact of the sentence equal to the claim's, said of a word of the claim's around it that the
+      // differing one is not said of (`le samedi 21 juin 2025 pour les cavaliers déjà inscrits …, et le samedi 5 juillet 2025 pour
+      // les nouveaux cavaliers` against `Les inscriptions des nouveaux cavaliers ouvrent le samedi 5 juillet 2025`), is the
+      // claim's: the differing one is another's.
+      if (ranked.some((r) => r.equal && !otherOfClaim(r) && [...c.about].some((st) => this.factHolds(claim, r.p, st) && !this.factHolds(claim, top.p, st)))) {
+        missing ||= !inWords(c.fact);
+        continue;
+      }
       // Sixth round: a date the sentence states as a possibility or under a condition (`The Tenant may end this lease on 1
       // September 2031 … provided …`) is an option, not the date of the claim's fact: no conflict with it.
       // Seventh round: a date said of a moment (`on`, `le`) is not compared with the start or the end of a span (`du 15 octobre 2026
