@@ -100,4 +100,14 @@ describe('precision (seventeenth round, vprec7)', () => {
       expect(await verdict('Les inscriptions des nouveaux cavaliers ouvrent le samedi 12 juillet 2025.', fr)).toBe('contradicted');
     });
   });
+
+  describe('a name of several words found only in pieces, one in the sentence and one in the title', () => {
+    const rules = '# Birchwood Street School of Dance — Spring Term 2026: Fees and Rules\n\n## Uniform\n\nUniform is available from our supplier, Kestrel Dancewear, with a 10% discount for our pupils.\n';
+    it('`our supplier, Kestrel Dancewear` under the `Birchwood Street` title does not support `The school’s uniform supplier is Birchwood Dancewear`', async () => {
+      expect(await verdict("The school's uniform supplier is Birchwood Dancewear.", rules)).not.toBe('supported');
+    });
+    it('control: the name the sentence holds whole is still supported', async () => {
+      expect(await verdict("The school's uniform supplier is Kestrel Dancewear.", rules)).toBe('supported');
+    });
+  });
 });

@@ -1020,6 +1020,8 @@ export class Verifier {
   /** Thirteenth round (vprec5): the dates of each passage's head (source name and first 400 characters), memoised. */
   private readonly passageHeadDates: DateSpan[][] = [];
   private readonly contextLabelsMemo = new Map<string, Label[]>();
+  /** The folded words of each context text (contextWordsOf). */
+  private readonly contextAllWords = new Map<string, Set<string>>();
   private gradingMemo: Set<string> | undefined;
   /** Amounts and dates of each context text. */
   private readonly contextFactsMemo = new Map<string, { quantities: Quantity[]; dates: DateSpan[] }>();
@@ -1705,6 +1707,13 @@ export class Verifier {
       this.contextWords.set(s.contextText, (context = new Set(wordsOf(own))));
     }
     return context;
+  }
+
+  /** Folded words of the sentence's context alone (its document's name, title, section, row header, head names), by context text. */
+  private contextWordsOf(s: Sentence): Set<string> {
+    let words = this.contextAllWords.get(s.contextText);
+    if (!words) this.contextAllWords.set(s.contextText, (words = new Set(wordsOf(s.contextText))));
+    return words;
   }
 
   /** Folded words of the sentence and its context. */
@@ -2840,7 +2849,10 @@ export class Verifier {
     // claim states (after its verb) is here only in the sentence or its own context (title, section, row header).
     const stated0 = unnamed((e: Entity) => claim.verbAt >= 0 && e.start > claim.verbAt && e.kind === 'name');
     const ownContext = this.partylessWords(s);
-    const here = unnamed((e: Entity) => e.words.every((w) => (stated0(e) ? ownContext.has(w) || this.sentenceWords(s).has(w) : sentenceAndContext.has(w))));
+    // Seventeenth round (vprec7): a name of several words is found whole, in the sentence or in its context, not some of its words in
+    // each (`Lantern Dancewear` against `our supplier, Mossgate Dancewear` in the `Lantern Street School of Dance` document).
+    const whole = unnamed((e: Entity) => e.words.length < 2 || e.words.every((w) => this.rowWords(s).has(w)) || e.words.every((w) => this.contextWordsOf(s).has(w)));
+    const here = unnamed((e: Entity) => whole(e) && e.words.every((w) => (stated0(e) ? ownContext.has(w) || this.sentenceWords(s).has(w) : sentenceAndContext.has(w))));
     const absent = claim.entities.filter((e) => !here(e));
     // A code of the claim found only in the context, where the sentence itself states another code of the same
     // series (`FA-2025-087` in the document of `FA-2025-114`): the sentence is about that other one.
