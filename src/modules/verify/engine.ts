@@ -175,6 +175,7 @@ const GRADING_WORDS = [
 /** Seventeenth round (vprec7): a word naming the period a rate is counted over. */
 const RATE_PERIOD =
   /^(?:minutes?|hours?|hourly|heures?|horaires?|days?|daily|jours?|journ[ée]es?|quotidien\p{L}*|weeks?|weekly|semaines?|hebdomadaires?|months?|monthly|mois|mensuel\p{L}*|quarters?|quarterly|trimestres?|trimestriel\p{L}*|years?|yearly|annual(?:ly)?|ann[ée]es?|annuel\p{L}*|nights?|nightly|nuits?|nuit[ée]es?)$/iu;
+const RATE_PER = /(?<![\p{L}])(?:per|par|a|an|each|every|chaque|\/)\s*(\p{L}+)(?:\s+(\p{L}+))?/giu;
 const UNIVERSAL = /(?<![\p{L}])(?:all|every|each|tous|toutes|chaque|chacun|chacune)(?![\p{L}])/iu;
 
 /** Phrases before an amount or a date that bound it: upper (`at most`, `before`, `no later than`) and lower (`at least`, `from`). */
@@ -2898,7 +2899,8 @@ export class Verifier {
     const covered = uncovered.length === 0 || (lone !== null && claim.said.has(lone) && (!claim.verbs.has(lone) || linkingVerb) && (anchoredFacts || anchoredNames) && full >= THRESHOLDS.partial);
     // Seventeenth round (vprec7): a support never leaves out the period a claim's rate is counted over (`50 € par minute`, `6,50 €
     // par semaine`): the sentence's amount without it (`50 € par heure`, a price under its column `Prix par nuit`) is another rate.
-    const rateLeftOut = claim.quantities.length > 0 && uncovered.some((u) => (claim.surface.get(u) ?? []).some((w) => RATE_PERIOD.test(w)));
+    // (A period qualifying a noun, `annual fee`, `per night shift`, may still be left out as before.)
+    const rateLeftOut = claim.quantities.length > 0 && uncovered.length > 0 && this.ratePeriodStems(claim).some((st) => uncovered.includes(st));
     // Graded: enough of the claim's weight, no verb missing; only a support can come of it (every anchor agreeing).
     const graded = gradedPossible;
     if (!covered) {
@@ -3156,6 +3158,19 @@ export class Verifier {
       (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
     if (otherValue) return { verdict: 'contradicted', rule: foreign === 'date' ? 'dates' : 'entities', reason: 'attributed-to-another-name', score: 1 };
     return { ...none, reason: 'attributed-to-another-name' };
+  }
+
+  /**
+   * Seventeenth round (vprec7): the stems of the periods the claim's rates are counted over: a period word right after `per`, `par`,
+   * `a`, `each`, `chaque` or `/` that no content word follows (`par minute de retard`, `6,50 € par semaine`; not `per night shift`).
+   */
+  private ratePeriodStems(claim: Claim): string[] {
+    const out: string[] = [];
+    for (const m of claim.seg.text.matchAll(RATE_PER)) {
+      const next = m[2] ? fold(m[2]) : '';
+      if (RATE_PERIOD.test(m[1]!) && (next === '' || STOP_WORDS.has(next))) out.push(this.stemOf(fold(m[1]!)));
+    }
+    return out;
   }
 
   /** The stems of the words saying how many of a thing or which way it compares (GRADING_WORDS), for the text's language. */
