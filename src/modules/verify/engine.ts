@@ -1021,6 +1021,9 @@ export class Verifier {
   /** Thirteenth round (vprec5): the dates of each passage's head (source name and first 400 characters), memoised. */
   private readonly passageHeadDates: DateSpan[][] = [];
   private readonly contextLabelsMemo = new Map<string, Label[]>();
+  /** Seventeenth round (vprec7): a claim's amount without its unit and period words, and a sentence's amount without its context's words (amountSaidHere). */
+  private readonly measurelessMemo = new WeakMap<Fact<Quantity>, Fact<Quantity>>();
+  private readonly ownAboutMemo = new WeakMap<Fact<Quantity>, Fact<Quantity>>();
   /** The folded words of each context text (contextWordsOf). */
   private readonly contextAllWords = new Map<string, Set<string>>();
   private gradingMemo: Set<string> | undefined;
@@ -2466,13 +2469,22 @@ export class Verifier {
    * another line's or another thing's amount (`| Charges réelles 2024 | …`, `pour un cachet de 950 €`) look like the claim's.
    */
   private amountSaidHere(claim: Claim, c: Fact<Quantity>, p: Fact<Quantity>, s: Sentence): boolean {
-    const context = this.rawFacts(s).context;
-    const q = c.fact;
-    const measure = unnamed((st: string) => st === q.unit || st === q.per || (q.period !== undefined && MAY_NAME_PERIOD.test(st)));
-    const of = (set: Set<string> | undefined) => set && new Set([...set].filter((x) => !measure(x)));
-    const claimFact = { ...c, about: of(c.about)!, predicate: of(c.predicate) };
-    if (claimFact.about.size === 0 || claim.entities.some((e) => e.words.every((w) => this.sentenceWords(s).has(w)))) return true;
-    return this.aboutScore(claimFact, { ...p, about: new Set([...p.about].filter((x) => !context.has(x))) }, claim) >= OWN_SAID;
+    if (claim.entities.some((e) => e.words.every((w) => this.sentenceWords(s).has(w)))) return true;
+    // The claim's fact without its unit and period words, once per claim fact; the sentence's fact without its context, once per fact.
+    let claimFact = this.measurelessMemo.get(c);
+    if (!claimFact) {
+      const q = c.fact;
+      const measure = unnamed((st: string) => st === q.unit || st === q.per || (q.period !== undefined && MAY_NAME_PERIOD.test(st)));
+      const of = (set: Set<string> | undefined) => set && new Set([...set].filter((x) => !measure(x)));
+      this.measurelessMemo.set(c, (claimFact = { ...c, about: of(c.about)!, predicate: of(c.predicate) }));
+    }
+    if (claimFact.about.size === 0) return true;
+    let own = this.ownAboutMemo.get(p);
+    if (!own) {
+      const context = this.rawFacts(s).context;
+      this.ownAboutMemo.set(p, (own = { ...p, about: new Set([...p.about].filter((x) => !context.has(x))) }));
+    }
+    return this.aboutScore(claimFact, own, claim) >= OWN_SAID;
   }
 
   /** Whether a sentence's fact is said of a claim's stem (itself or an alternative of it). */
