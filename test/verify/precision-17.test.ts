@@ -13,7 +13,7 @@ async function verdict(claim: string, ...documents: string[]): Promise<Verdict> 
  * Seventeenth round of issue 26 (docs/quality.md, "Seventeenth round: an amount said of the claim's thing by its own sentence
  * (vprec7)"): an amount of the sentence is read as the claim's only where the sentence's own words (not only its document's
  * title, section heading or head names) say it of the claim's thing. Documents written for these tests, none from a labelled set.
- * Each case fails on main (4473111); each control passes on both.
+ * Each case fails on main (857b356); each control passes on both.
  */
 describe('precision (seventeenth round, vprec7)', () => {
   describe('an amount of another thing, the claim’s words held only by the title and the section heading', () => {
