@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { alternativesOf } from './alternatives.js';
 import { translationsOf } from './glossary.js';
 import { paraphrasesOf } from './paraphrase.js';
+import { namesSister, nameWordsOf, type NameRun } from './sister-names.js';
 import { baseFormsOf, contrastsOf, firstNounClass, LEX, nounClasses, relatedOf } from './wordnet.js';
 import { answerTypeOf, asksClock, asksDay, holdsAnswerType, holdsClock, holdsDay, withoutCodes, type AnswerType } from './answer-type.js';
 import { codesOf, specificTermsOf, tag, type Entity, type Token } from './entities.js';
@@ -90,6 +91,14 @@ export interface Asked {
    * beside the question's object noun answers, whatever verb or business word the document uses for it.
    */
   frame?: Frame;
+  /**
+   * The question's names of several words, or after a common noun (*formule Essentielle*), folded, function words kept
+   * (seventeenth round, lnear; sister-names.ts): a sentence naming a sister of one (*Whitcombe House* for *Whitcombe
+   * Annex*) is about the other one.
+   */
+  names?: NameRun[];
+  /** Years the question names (seventeenth round, lnear; yearsOf): a sentence naming other years only is about another period. */
+  years?: number[];
   /**
    * The thing the head is of (thirteenth round, lfact2): the noun right after the head and *of* / *de* (*la location
    * d'une **corde***, *the price of a **harness***). A list of labelled values (*chaussons CHF 6.–, baudrier CHF 4.–*)
@@ -171,6 +180,38 @@ export function monthsOf(text: string): Set<number> {
   const t = fold(text);
   const out = new Set<number>();
   for (const [re, m] of MONTH_NAMES) if (re.test(t)) out.add(m);
+  return out;
+}
+
+/**
+ * A year as a text writes it (1990 to 2039), not inside a code (*INV-2025-0412*, *n° 2025-187*), not an amount (*2025 €*);
+ * a span written in one piece (*2023/24*, *2025-26*, *2024-2026*) names each of its years.
+ */
+const YEAR = /(?<![\p{L}\p{N}\-/.,])((?:199|20[0-3])\d)(?:[/\-–]((?:19|20)\d{2}|\d{2}))?(?![\p{L}\p{N}\-/]|[.,]\d|\s*(?:€|£|\$|%|eur\b|gbp\b|usd\b))/gu;
+/** Words joining the two years of a span (*2024 to 2026*, *de 2024 à 2026*, *2024–2026*). */
+const YEAR_SPAN = /^\s*(?:to|until|till|through|au|a|et|and|jusqu en|-|–|—)\s*$/;
+
+/**
+ * The years a text names (seventeenth round, lnear), with those between a span's two ends (*2024 to 2026* covers 2025, a
+ * season *2023/24* both): a sentence naming years, none of them the question's, is about another period.
+ */
+export function yearsOf(text: string): Set<number> {
+  const t = fold(text);
+  const found: { at: number; end: number; year: number }[] = [];
+  for (const m of t.matchAll(YEAR)) {
+    const year = Number(m[1]);
+    found.push({ at: m.index, end: m.index + m[0].length, year });
+    if (m[2]) {
+      const second = m[2].length === 4 ? Number(m[2]) : Math.floor(year / 100) * 100 + Number(m[2]);
+      if (second > year && second - year <= 10) for (let y = year + 1; y <= second; y++) found.push({ at: m.index, end: m.index + m[0].length, year: y });
+    }
+  }
+  const out = new Set(found.map((f) => f.year));
+  for (let i = 0; i + 1 < found.length; i++) {
+    const [a, b] = [found[i]!, found[i + 1]!];
+    if (b.year <= a.year || b.year - a.year > 10 || !YEAR_SPAN.test(t.slice(a.end, b.at))) continue;
+    for (let y = a.year + 1; y < b.year; y++) out.add(y);
+  }
   return out;
 }
 
@@ -570,7 +611,10 @@ export function askedOf(whole: string): Asked {
   const asked = askedOfWhole(whole);
   const of = asked.head ? ofHead(whole, asked.head) : null;
   const numbered = numberedOf(whole.slice(0, ASKED_CHARS));
-  return of || numbered.length > 0 ? { ...asked, ...(of ? { of } : {}), ...(numbered.length > 0 ? { numbered } : {}) } : asked;
+  const years = [...yearsOf(whole.slice(0, ASKED_CHARS))];
+  return of || numbered.length > 0 || years.length > 0
+    ? { ...asked, ...(of ? { of } : {}), ...(numbered.length > 0 ? { numbered } : {}), ...(years.length > 0 ? { years } : {}) }
+    : asked;
 }
 
 function askedOfWhole(whole: string): Asked {
@@ -578,11 +622,14 @@ function askedOfWhole(whole: string): Asked {
   const language = languageOf(question);
   const type = answerTypeOf(question);
   const value = valueKindOf(question, type);
-  const terms = specificTermsOf(question).filter((t) => t.kind === 'code');
+  const found = specificTermsOf(question);
+  const terms = found.filter((t) => t.kind === 'code');
+  const nameWords = nameWordsOf(found.filter((t) => t.kind === 'name'), question);
+  const sisters = nameWords.length > 0 ? { names: nameWords } : {};
   const compounds = compoundsOf(question);
   // Names, codes and compounds are checked on their own; they are never the head.
   const hyphenated = [...question.matchAll(/\p{L}+(?:-\p{L}+)+/gu)].flatMap((m) => fold(m[0]).split('-'));
-  const specific = new Set([...specificTermsOf(question).flatMap((t) => t.words), ...hyphenated]);
+  const specific = new Set([...found.flatMap((t) => t.words), ...hyphenated]);
   const skip = (t: Token) => t.pos === 'PROPN' || t.pos === 'NUM' || t.value === '&' || specific.has(fold(t.value)) || codesOf(t.value).length > 0;
   const qualifiers = qualifiersOf(question, language);
   const months = [...monthsOf(question)];
@@ -592,7 +639,7 @@ function askedOfWhole(whole: string): Asked {
     const names = new Set([...specific, ...frenchNameWords(question)]);
     const read = { verb: false };
     const head = frenchHead(question, names, type, read);
-    return { language, type, value, head, phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: frenchDistinctiveOf(question, head), contrasts: [], frame: frenchFrameOf(question, type, value, head, read.verb, names) };
+    return { language, type, value, head, phrase: [], modifiers: [], terms, compounds, qualifiers, months, when, periods, distinctive: frenchDistinctiveOf(question, head), contrasts: [], frame: frenchFrameOf(question, type, value, head, read.verb, names), ...sisters };
   }
   let read = englishHead(question, type, value, skip);
   // `What is the unit price…`, `the noise level…`: a phrase naming a kind of value asks for an amount of it.
@@ -600,11 +647,11 @@ function askedOfWhole(whole: string): Asked {
   if (named) {
     read = englishHead(question, 'amount', named, skip);
     const purpose = purposeOf(question, 'amount', named, skip, read);
-    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip), frame: frameOf(question, 'amount', named, skip, read), ...(purpose ? { purpose } : {}) };
+    return { language, type: 'amount', value: named, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, 'amount', named, skip, read), contrasts: contrastsIn(question, 'amount', named, skip), frame: frameOf(question, 'amount', named, skip, read), ...(purpose ? { purpose } : {}), ...sisters };
   }
   const kind = read.head ? null : kindOf(question, skip);
   const purpose = purposeOf(question, type, value, skip, read);
-  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), frame: frameOf(question, type, value, skip, read), ...(kind ? { kind } : {}), ...(purpose ? { purpose } : {}) };
+  return { language, type, value, head: read.head, phrase: read.phrase, modifiers: read.modifiers, terms, compounds, qualifiers, months, when, periods, distinctive: distinctiveOf(question, type, value, skip, read), contrasts: contrastsIn(question, type, value, skip), frame: frameOf(question, type, value, skip, read), ...(kind ? { kind } : {}), ...(purpose ? { purpose } : {}), ...sisters };
 }
 
 /** Verbs that ask a payment as the main verb of a what-question (*What does Corvane charge…*). */
@@ -1327,6 +1374,8 @@ export function sentenceAnswers(
   const before = asked.terms.length > 0 && codesOf(withoutFigures(sentence)).length === 0 ? ` ${wordsOf(context.previous).join(' ')} ` : '';
   const sole = (t: Entity) => context.sole?.includes(t.words.join(' ')) ?? false;
   if (!asked.terms.every((t) => holdsTerm(t, near) || sole(t) || (before !== '' && holdsTerm(t, before)))) return false;
+  // A sentence naming a sister of the question's name (*Whitcombe House* for *Whitcombe Annex*) is about the other one.
+  if (asked.names && namesSister(asked.names, sentence)) return false;
   // An amount counted per period (`hourly rate`, `montant mensuel`) is stated with its period, here or in its context.
   if ((asked.type === 'amount' || asked.type === null) && !asked.periods.every((p) => p.some((w) => words.includes(w)))) return false;
   // A sentence naming months, none of them the question's, is about another period (September for August).
@@ -1338,6 +1387,8 @@ export function sentenceAnswers(
     const period = named.size === 0 && context.document ? monthsSpannedOf(context.document) : null;
     if (period && period.size > 0 && !asked.months.some((m) => period.has(m))) return false;
   }
+  // A sentence naming years, none of them the question's, is about another period (the 2024 budget for 2025; lnear round).
+  if (namesOtherYears(asked, `${sentence}\n${context.header}`)) return false;
   // A sentence about the opposite of what the question narrows (*male* for a *female* dog) answers another question.
   if (sameLanguage && asked.contrasts.length > 0 && saysOpposite(asked, wordsOf(`${sentence}\n${context.header}`), [...words, ...wordsOf(context.document ?? '')])) return false;
   // The nouns narrowing the head are said beside it too: the *contents* sum insured is not the buildings one.
@@ -1394,6 +1445,43 @@ export function rowMissesSubject(asked: Asked, row: string, context: SentenceCon
   const modifierOfSaid = (w: string) => asked.contrasts.some((c) => c.word === w && c.lex !== null && said(c.noun));
   const compound = new Set(asked.compounds.flat());
   return wanted.some((w) => (!named || compound.has(w)) && !said(w) && !modifierOfSaid(w));
+}
+
+/**
+ * A comparison with another period (*contre 16 050 hectolitres en 2024*, *up from £3,100 in 2024*, *than in 2023*): its year
+ * is the period the value is compared with, not the one the sentence is about.
+ */
+const COMPARED = /\b(?:contre|par rapport (?:a|au|aux)|compare (?:a|au|aux)|compared (?:with|to)|than|versus|vs|up from|down from|against)\b[^.;:|]*/g;
+
+/** Whether a text names years and none of the question's (Asked.years; the built-in model's choice reads it too). */
+export function namesOtherYears(asked: Asked, text: string): boolean {
+  if (!asked.years) return false;
+  const named = yearsOf(fold(text).replace(COMPARED, ' '));
+  return named.size > 0 && !asked.years.some((y) => named.has(y));
+}
+
+/**
+ * Whether a table row is another row's thing (seventeenth round, lnear): a word naming the question's thing (subjectWordsOf,
+ * and what the value is for, Asked.purpose) that this row does not say, nor its header, section, document name or head,
+ * while another row of the same table (`others`) says it in its own cells beside another word of the question this row says
+ * too: the table tells rows of one kind apart by that word, and this row is one of the others (*Cat neutering (female)* for
+ * a female dog, where *Dog neutering (male)* is a row too). A row saying none of the question's words with it is another
+ * kind of line (*Total due* beside *VAT at 20 %* for the total *VAT included*).
+ */
+export function rowNamesOther(asked: Asked, row: string, context: SentenceContext, others: string[]): boolean {
+  if (!context.header || others.length === 0) return false;
+  const wanted = [...new Set([...subjectWordsOf(asked), ...(asked.purpose ?? [])])].filter((w) => w !== asked.head && w.length >= 3 && !/\d/.test(w));
+  if (wanted.length === 0) return false;
+  const around = wordsOf(`${row}\n${context.header}\n${context.section}\n${context.sourceName}\n${context.document ?? ''}\n${context.record ?? ''}`);
+  const cells = wordsOf(row);
+  const rows = others.map(wordsOf);
+  // The other row is of the same kind as this one: both say another word of the question in their cells (*neutering*).
+  const asking = [...new Set([...(asked.head ? [asked.head] : []), ...asked.phrase, ...asked.modifiers, ...wanted, ...asked.contrasts.map((c) => c.word)])];
+  const kin = (w: string, r: string[]) => asking.some((q) => q !== w && saysWordIn(q, cells) && saysWordIn(q, r));
+  // A row saying a word of the question's thing the other row lacks (*week-ends* where the other row is the technician's
+  // weekday rate) is told apart by it from that row: neither is the other's.
+  const ownOnly = (r: string[]) => wanted.some((q) => saysWordIn(q, cells) && !saysWordIn(q, r));
+  return wanted.some((w) => !saysWordIn(w, around) && rows.some((r) => saysWordIn(w, r) && kin(w, r) && !ownOnly(r)));
 }
 
 /**
@@ -1647,8 +1735,13 @@ export function answeringSentences(
   // A table row names its own thing in its cells (fourteenth round, lrefuse4): a row of a passage that never says the
   // question's thing is another thing's (*Standard ski set* for cross-country skis). Read by the gate only: the built-in
   // model chooses among the sentences of the passages the gate let through as before.
-  return sentencesWithContext(p)
+  const sentences = sentencesWithContext(p);
+  // A row whose table says the question's thing in another row is that other row's neighbour (rowNamesOther).
+  const othersOf = (x: { sentence: string; context: SentenceContext }) =>
+    sentences.filter((o) => o !== x && o.context.header === x.context.header).map((o) => o.sentence);
+  return sentences
     .filter((x) => !(sameLanguage && rowMissesSubject(asked, x.sentence, x.context, all)))
+    .filter((x) => !(sameLanguage && x.context.header && rowNamesOther(asked, x.sentence, x.context, othersOf(x))))
     .filter((x) => sentenceAnswers(asked, x.sentence, x.context, forms, sameLanguage, evidence, frame))
     .map((x) => x.sentence);
 }

@@ -1,4 +1,5 @@
-import { askedOf, focusOf, headForms, rowHoldsValue, withoutOwnFigures, languageOf, saysWord, sentenceAnswers } from '../../lib/language/asked.js';
+import { askedOf, focusOf, headForms, namesOtherYears, rowHoldsValue, rowNamesOther, withoutOwnFigures, languageOf, saysWord, sentenceAnswers, type Asked } from '../../lib/language/asked.js';
+import { namesSister } from '../../lib/language/sister-names.js';
 import { holdsAnswerType } from '../../lib/language/answer-type.js';
 import { countedOf, countsThing } from '../../lib/language/counted.js';
 import { translationsOf } from '../../lib/language/glossary.js';
@@ -78,7 +79,14 @@ function answerText(
     return rowHoldsValue(asked, text, c.context?.header ?? '') || (asked.type === 'date' && holdsAnswerType('duration', text));
   };
   if (asked.type && !picked.some((c) => c.source === 'persona' || holdsAsked(c))) return plain(nothingFound(question, persona));
-  return compose(picked, maxTokens);
+  // A picked sentence about another thing than the question's (lnear round, docs/light.md): it names a sister of the
+  // question's name (*Whitcombe House* for *Whitcombe Annex*), or years none of which is the question's (the 2024 budget
+  // for 2025), or it is a table row lacking the question's thing where
+  // another row of its table says it (*Cat neutering (female)* for a female dog). Whatever chose it (the rules' fallback
+  // takes any ranked sentence), it states another thing's fact; with none left, nothing was found.
+  const own = picked.filter((c) => c.source === 'persona' || !aboutOther(asked, c, candidates));
+  if (own.length === 0) return plain(nothingFound(question, persona));
+  return compose(own, maxTokens);
 }
 
 
@@ -137,6 +145,16 @@ export function choose(candidates: Candidate[], question: string, stems: Set<str
   const focused = inText.length > 0 || focus.length === 0 || graded === ranked ? inText : graded.filter((r) => saysFocus(`${r.candidate.context?.header ?? ''}\n${r.candidate.context?.section ?? ''}`));
   const best = focused.length > 0 ? focused : graded;
   return { ranked, asked, strict, typed, valued, unranked, tied, inText, focused, best };
+}
+
+/** Whether a passage sentence is about a sister of the question's name, another period or another row's thing (answerText). */
+function aboutOther(asked: Asked, c: Candidate, candidates: Candidate[]): boolean {
+  if (asked.names && namesSister(asked.names, c.text)) return true;
+  if (namesOtherYears(asked, `${c.text}\n${c.context?.header ?? ''}`)) return true;
+  const context = c.context;
+  if (!context?.header || languageOf(`${context.previous} ${c.text}`) !== asked.language) return false;
+  const others = candidates.filter((o) => o !== c && o.ref === c.ref && o.context?.header === context.header).map((o) => o.text);
+  return rowNamesOther(asked, c.text, context, others);
 }
 
 /** A sentence as said, for comparing: citations dropped, folded, spaces collapsed. */
