@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answeringSentences, askedOf } from '../../src/lib/language/asked.js';
+import { answeringSentences, askedOf, rowNamesOther, sentencesWithContext } from '../../src/lib/language/asked.js';
 import { namesSister } from '../../src/lib/language/sister-names.js';
 import { answerLocally } from '../../src/modules/models/local-answer.js';
 import type { TurnMaterial } from '../../src/modules/models/provider.js';
@@ -80,7 +80,8 @@ describe("light's near misses: rows told apart by the question's words (lnear)",
   it("guard: a row saying a word of the question's thing the other row lacks (*week-ends*) is not the other row's", () => {
     const asked = askedOf("Quel est le taux horaire d'un technicien le week-end ?");
     const text = '| Prestation | Prix |\n|---|---|\n| Taux horaire technicien, jours ouvrés de 7 h à 19 h | 95 € HT |\n| Taux horaire hors heures ouvrées, week-ends et jours fériés | 142,50 € HT |';
-    expect(answeringSentences(asked, { text, section: 'Tarifs', sourceName: 'contrat-maintenance.md' })).toContain('| Taux horaire hors heures ouvrées, week-ends et jours fériés | 142,50 € HT |');
+    const [weekday, weekend] = sentencesWithContext({ text, section: 'Tarifs', sourceName: 'contrat-maintenance.md' });
+    expect(rowNamesOther(asked, weekend!.sentence, weekend!.context, [weekday!.sentence])).toBe(false);
   });
 });
 
