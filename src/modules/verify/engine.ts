@@ -877,6 +877,8 @@ const FIELD_LABEL = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*[\p{L}'’()/&.-]+(?:\s+[\p{
 const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown[] }) =>
   claim.dates.length === 0 && claim.quantities.length > 0 && claim.quantities.every((q) => q.fact.unit !== null);
 /** Twelfth round (vcontra4): a record field, `Label : value`, its label of at most six words without a figure. */
+/** Nouns naming a document of its own (vprec8: a field's date labelled by one is that document's date). */
+const DOCUMENT_KINDS = new Set(['invoice', 'invoices', 'facture', 'factures', 'quote', 'quotation', 'devis', 'estimate', 'receipt', 'recu', 'order', 'ordre', 'bon', 'note', 'avoir', 'contract', 'contrat', 'agreement', 'report', 'rapport', 'letter', 'lettre', 'statement', 'releve']);
 const RECORD_FIELD = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*([\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,5})\s*\**\s*:\s*\**/u;
 const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= s.seg.text.startsWith('|') || FIELD_LABEL.test(s.seg.text));
 
@@ -3117,6 +3119,7 @@ export class Verifier {
     // charge`, whose `charge` the word-by-word polarity reads as the claim's word negated twice over): no support.
     if (this.matterOpposed(claim, s)) return { ...none, reason: 'stance-opposed' };
     if (this.dateOnlyCoarser(claim, s)) return { ...none, reason: 'date-coarser' };
+    if (this.fieldDateOfAnother(claim, s)) return { ...none, reason: 'field-date-of-another' };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
     if (claimLabels.length > 0) {
       const f = this.facts(s);
@@ -4237,6 +4240,19 @@ export class Verifier {
     if (!top || top.about < THRESHOLDS.subject || this.claimedElsewhere(c, top.p, this.entityFacts(s).filter((p) => p.fact.kind === absent.kind), claim)) return null;
     if (changed.length === 1) return top.p.fact;
     return candidates.some((r) => r !== top && top.about - r.about < AMBIGUOUS) ? null : top.p.fact;
+  }
+
+  /**
+   * Seventeenth round (vprec8): a record field's date whose label names a document (`**Invoice date:** May 22, 2025`,
+   * `**Date du devis :** …`) is that document's date: it supports a claim's date only where the claim names a document
+   * itself (`The invoice is dated …`, `Quote DV-2026-0418 is dated …`), not an event's (`BrightPanel cleaned the panels on May
+   * 22, 2025`, the cleaning's date being the `Service date`).
+   */
+  private fieldDateOfAnother(claim: Claim, s: Sentence): boolean {
+    if (claim.dates.length === 0) return false;
+    const m = RECORD_FIELD.exec(s.seg.text);
+    if (m === null || !foldedWords(m[1]!).some((w) => DOCUMENT_KINDS.has(w))) return false;
+    return !foldedWords(claim.seg.text).some((w) => DOCUMENT_KINDS.has(w));
   }
 
   /** Whether a name of the sentence stands in the label of a record field (`Label: value`, before its colon). */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { Verifier, type Verdict } from '../../src/modules/verify/engine.js';
+
+/** The verdict of one claim against one document named `source`. */
+async function verdictIn(claim: string, source: string, content: string): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages([{ source, content }]);
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/** The verdict of one claim against passages (each a document of its own). */
+async function verdict(claim: string, ...documents: string[]): Promise<Verdict> {
+  const v = new Verifier(claim);
+  await v.addPassages(documents.map((content, i) => ({ source: `doc-${i}.md`, content })));
+  const [result] = await v.verify(claim);
+  return result!.verdict;
+}
+
+/**
+ * Seventeenth round of issue 26 (docs/quality.md, "Seventeenth round: … (vprec8)"): wrong supports and contradictions of the
+ * development sets fixed by a general rule each. Documents written for these tests, none from a labelled set. Each case fails
+ * on main (9dccba5); each control passes on both.
+ */
+describe('precision (seventeenth round, vprec8)', () => {
+  describe('a record field dated by a document label is that document’s date, not an event’s', () => {
+    const invoice =
+      '# INVOICE\n\n**Harbourside Window Care Ltd**\n14 Quay Street, Falmouth TR11 3HH\n\n**Invoice no.:** HWC-2026-0417\n**Invoice date:** April 9, 2026\n**Service date:** April 2, 2026\n**Payment due:** May 9, 2026 (Net 30)\n\n**Bill to:**\nQuayside Dental Practice\n';
+    const source = 'window-cleaning-invoice.md';
+    it('`**Invoice date:** April 9, 2026` does not support `Harbourside … cleaned the Quayside windows on April 9, 2026`', async () => {
+      expect(await verdictIn('Harbourside Window Care cleaned the Quayside windows on April 9, 2026.', source, invoice)).not.toBe('supported');
+    });
+    it('control: the service date still supports the cleaning’s date', async () => {
+      expect(await verdictIn('Harbourside Window Care cleaned the Quayside windows on April 2, 2026.', source, invoice)).toBe('supported');
+    });
+    it('control: the invoice’s own date is still supported', async () => {
+      expect(await verdictIn('Invoice HWC-2026-0417 is dated April 9, 2026.', source, invoice)).toBe('supported');
+    });
+  });
+});
