@@ -37,4 +37,14 @@ describe('precision (seventeenth round, vprec8)', () => {
       expect(await verdictIn('Invoice HWC-2026-0417 is dated April 9, 2026.', source, invoice)).toBe('supported');
     });
   });
+  describe('two names of the claim found in two parts of a list, each beside another name', () => {
+    const lease =
+      '# Fleet Lease Agreement — Electric Delivery Bikes\n\n**Agreement number:** CRL-FL-0412\n**Lessor:** Corvell Cycles Ltd, 4 Dock Road, Penrith, represented by Ms Priya Nandakumar, Sales Director\n**Lessee:** Ambleside Bakehouse Ltd, 9 Fell Street, Penrith, represented by Mr Owen Garside, Managing Director\n**Date of signature:** 3 March 2026\n\nSigned: Priya Nandakumar, for Corvell Cycles Ltd — Owen Garside, for Ambleside Bakehouse Ltd\n';
+    it('`Priya Nandakumar, for Corvell Cycles Ltd — Owen Garside, for Ambleside Bakehouse Ltd` does not support `Owen Garside signed … on behalf of Corvell Cycles`', async () => {
+      expect(await verdict('Owen Garside signed the lease on behalf of Corvell Cycles.', lease)).not.toBe('supported');
+    });
+    it('control: the signatory of his own party is still supported', async () => {
+      expect(await verdict('Owen Garside signed the lease on behalf of Ambleside Bakehouse.', lease)).toBe('supported');
+    });
+  });
 });

@@ -879,6 +879,8 @@ const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown
 /** Twelfth round (vcontra4): a record field, `Label : value`, its label of at most six words without a figure. */
 /** Nouns naming a document of its own (vprec8: a field's date labelled by one is that document's date). */
 const DOCUMENT_KINDS = new Set(['invoice', 'invoices', 'facture', 'factures', 'quote', 'quotation', 'devis', 'estimate', 'receipt', 'recu', 'order', 'ordre', 'bon', 'note', 'avoir', 'contract', 'contrat', 'agreement', 'report', 'rapport', 'letter', 'lettre', 'statement', 'releve']);
+/** What parts a sentence listing items (vprec8, namesInOtherParts): semicolons and spaced dashes. */
+const PART_SEPARATOR = /;|\s[—–]\s/gu;
 const RECORD_FIELD = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*([\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,5})\s*\**\s*:\s*\**/u;
 const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= s.seg.text.startsWith('|') || FIELD_LABEL.test(s.seg.text));
 
@@ -3140,6 +3142,7 @@ export class Verifier {
     // Seventeenth round (vpara): the sentence gives the claim's title to another name, and lists the claim's name without it (or
     // the document never mentions it): `**Present:** Ruth Calloway (Chair), …, Colin Abbott` against `Colin Abbott chaired …`.
     if (claim.negated.size === 0 && this.titleHolderReplaced(claim, s)) return { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: 1 };
+    if (names.length >= 2 && this.namesInOtherParts(names, s)) return { ...none, reason: 'names-in-other-parts' };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
     if (!items) return null;
     const sameName = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
@@ -4253,6 +4256,34 @@ export class Verifier {
     const m = RECORD_FIELD.exec(s.seg.text);
     if (m === null || !foldedWords(m[1]!).some((w) => DOCUMENT_KINDS.has(w))) return false;
     return !foldedWords(claim.seg.text).some((w) => DOCUMENT_KINDS.has(w));
+  }
+
+  /**
+   * Seventeenth round (vprec8): a sentence listing parts (between semicolons or dashes: `Signed: Anjali Roscoe, for Voltara
+   * Mobility Ltd — Tobias Wren, for Brisk Parcel Couriers Ltd`) says two of the claim's names of each other only where one part
+   * holds both: found in two parts, each beside another name of its own, they are said of other ones (`Tobias Wren signed on
+   * behalf of Voltara Mobility`).
+   */
+  private namesInOtherParts(names: Entity[], s: Sentence): boolean {
+    const text = s.seg.text;
+    const cuts = [...text.matchAll(PART_SEPARATOR)];
+    if (cuts.length === 0) return false;
+    const f = this.facts(s);
+    const here = (f.entities ??= verifierNames(entitiesOf(text))).filter((e) => e.kind === 'name');
+    const parts: { start: number; end: number }[] = [];
+    let at = 0;
+    for (const cut of [...cuts, null]) {
+      const end = cut ? cut.index : text.length;
+      parts.push({ start: at, end });
+      at = cut ? cut.index + cut[0].length : text.length;
+    }
+    const partOf = (e: Entity) => parts.findIndex((p) => e.start >= p.start && e.end <= p.end);
+    const isClaims = (e: Entity) => names.some((n) => n.words.every((w) => e.words.includes(w)));
+    const found = names.map((n) => here.filter((e) => n.words.every((w) => e.words.includes(w))).map(partOf));
+    if (found.some((p) => p.length !== 1 || p[0]! < 0)) return false;
+    const where = new Set(found.map((p) => p[0]!));
+    if (where.size < 2) return false;
+    return [...where].every((i) => here.some((e) => partOf(e) === i && !isClaims(e)));
   }
 
   /** Whether a name of the sentence stands in the label of a record field (`Label: value`, before its colon). */
