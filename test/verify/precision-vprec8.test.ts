@@ -47,4 +47,15 @@ describe('precision (seventeenth round, vprec8)', () => {
       expect(await verdict('Owen Garside signed the lease on behalf of Ambleside Bakehouse.', lease)).toBe('supported');
     });
   });
+  describe('the claim’s figure per a unit the row states in its label cell, not beside the amount', () => {
+    const fees =
+      '# Port de plaisance de Kerlouan — Tarifs 2026\n\n## Redevances d’escale\n\n| Redevance | Résident | Visiteur |\n|---|---|---|\n| Ponton flottant, par mètre de longueur et par nuit | 2,10 € | 3,30 € |\n';
+    it('`| … par mètre de longueur et par nuit | 2,10 € | 3,30 € |` does not contradict `Un résident paie 2,10 € par mètre …`', async () => {
+      expect(await verdict('Un résident paie 2,10 € par mètre de longueur et par nuit pour une place au ponton flottant.', fees)).not.toBe('contradicted');
+    });
+    it('control: the same figure per another unit the sentence does not state still contradicts', async () => {
+      const cheese = '# Fromagerie Lannic — Tarifs professionnels\n\n| Code | Fromage | Format | Prix |\n|---|---|---|---|\n| FL-204 | Tomme de Lannic | pièce de 400 g | 9,80 € la pièce |\n';
+      expect(await verdict('La Tomme de Lannic est facturée 9,80 € le kilo.', cheese)).toBe('contradicted');
+    });
+  });
 });

@@ -881,6 +881,8 @@ const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown
 const DOCUMENT_KINDS = new Set(['invoice', 'invoices', 'facture', 'factures', 'quote', 'quotation', 'devis', 'estimate', 'receipt', 'recu', 'order', 'ordre', 'bon', 'note', 'avoir', 'contract', 'contrat', 'agreement', 'report', 'rapport', 'letter', 'lettre', 'statement', 'releve']);
 /** What parts a sentence listing items (vprec8, namesInOtherParts): semicolons and spaced dashes. */
 const PART_SEPARATOR = /;|\s[—–]\s/gu;
+/** Words of an amount's span that name its currency or lead its rate (vprec8, perSaidIn). */
+const MONEY_OR_PER_WORDS = /^(?:eur|euro|euros|gbp|usd|chf|pound|pounds|dollar|dollars|par|per|each|chaque|the|les)$/;
 const RECORD_FIELD = /^[\s>*_-]*(?:[-+•]\s+)?\**\s*([\p{L}'’()/&.-]+(?:\s+[\p{L}'’()/&.-]+){0,5})\s*\**\s*:\s*\**/u;
 const isField = (s: { seg: { text: string }; field?: boolean }) => (s.field ??= s.seg.text.startsWith('|') || FIELD_LABEL.test(s.seg.text));
 
@@ -2491,6 +2493,19 @@ export class Verifier {
     return this.aboutScore(claimFact, own, claim) >= OWN_SAID;
   }
 
+  /**
+   * Seventeenth round (vprec8): whether the sentence's own words hold each word of the unit the claim's amount is counted per (its
+   * span's letters after the figure and currency, `par mètre linéaire` → `metre`, `lineaire`), the small words aside.
+   */
+  private perSaidIn(claim: Claim, c: Fact<Quantity>, s: Sentence): boolean {
+    const q = c.fact;
+    const span = claim.seg.text.slice(q.start, q.end);
+    const perWords = foldedLetters(span).filter((w) => w.length > 2 && !STOP_WORDS.has(w) && !MONEY_OR_PER_WORDS.test(w));
+    if (perWords.length === 0) return false;
+    const own = this.sentenceWords(s);
+    return perWords.every((w) => own.has(w));
+  }
+
   /** Whether a sentence's fact is said of a claim's stem (itself or an alternative of it). */
   private factHolds<T>(claim: Claim, p: Fact<T>, st: string): boolean {
     return p.about.has(st) || this.alternativesOf(claim, st).some((a) => p.about.has(a));
@@ -2521,6 +2536,7 @@ export class Verifier {
     sameKind: (a: T, b: T) => boolean = () => true,
     sameFigure: (a: T, b: T) => boolean = () => false,
     saidHere: (c: Fact<T>, p: Fact<T>) => boolean = () => true,
+    perSaid: (c: Fact<T>) => boolean = () => false,
   ): 'match' | 'conflict' | 'missing' {
     let missing = false;
     for (const c of claimFacts) {
@@ -2590,7 +2606,12 @@ export class Verifier {
       // Seventh round: a date said of a moment (`on`, `le`) is not compared with the start or the end of a span (`du 15 octobre 2026
       // au 14 avril 2028`): the span is another thing's (a mandate renewed at the meeting, not the meeting's date).
       const pointAgainstSpan = 'granularity' in (c.fact as object) && c.lead === 'at' && /^(?:start|end)$/.test(top.p.lead) && leads.has('start') && leads.has('end');
-      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan) {
+      // Seventeenth round (vprec8): the claim's figure in its unit, counted per a unit by one side only: where the claim states none,
+      // or the sentence's own words hold the claim's (`1,60 € par mètre linéaire` against a row's `| 1,60 € |` whose label cell says
+      // `par mètre linéaire`), it is not the claim's rate given another value. (`11,20 € le kilo` against `11,20 € la pièce` still is.)
+      const claimPer = (c.fact as { per?: string }).per !== undefined;
+      const perLeftOut = !swap && sameFigure(c.fact, top.p.fact) && claimPer !== ((top.p.fact as { per?: string }).per !== undefined) && (!claimPer || perSaid(c));
+      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan || perLeftOut) {
         missing ||= !inWords(c.fact);
         continue;
       }
@@ -2896,6 +2917,7 @@ export class Verifier {
       // The same figure in another currency or unit (`€4,250` against `£4,250`, `14 km` against `14 miles`): compared as written.
       (a, b) => sameValue(a.figure, b.figure),
       (c, p) => this.amountSaidHere(claim, c, p, s),
+      (c) => this.perSaidIn(claim, c, s),
     );
     const when = this.pair(claim, claim.dates, claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, sameLine, dateWithin);
     // Every verdict below needs the sentence to cover the claim: the same subject and the same statement, one value apart.
