@@ -58,4 +58,14 @@ describe('precision (seventeenth round, vprec8)', () => {
       expect(await verdict('La Tomme de Lannic est facturée 9,80 € le kilo.', cheese)).toBe('contradicted');
     });
   });
+  describe('a negation over a bound the claim’s amount is not said with (a cap)', () => {
+    const contract =
+      '# Seasonal Employment Contract — Harrowfield Vineyard\n\n## 4. Working time\n\nThe Picker will not be required to work more than **45 hours in any week** during the harvest.\n';
+    it('`will not be required to work more than 45 hours in any week` does not contradict `caps the working week at 45 hours`', async () => {
+      expect(await verdict('The Harrowfield contract caps the working week at 45 hours.', contract)).not.toBe('contradicted');
+    });
+    it('control: the claim said with the same bound is still contradicted', async () => {
+      expect(await verdict('The Picker will be required to work more than 45 hours in any week during the harvest.', contract)).toBe('contradicted');
+    });
+  });
 });

@@ -2506,6 +2506,16 @@ export class Verifier {
     return perWords.every((w) => own.has(w));
   }
 
+  /**
+   * Seventeenth round (vprec8): whether the sentence states an amount equal to one of the claim's with a bound (`more than`,
+   * `at least`, `up to`) the claim's is not said with: its negation is of that bound (a cap or a floor), not of the claim.
+   */
+  private negatedBound(claim: Claim, s: Sentence): boolean {
+    if (claim.quantities.length === 0) return false;
+    const qs = this.quantitiesIn(s);
+    return claim.quantities.some((c) => qs.some((p) => p.bound !== null && p.bound !== 'change' && p.bound !== c.bound && sameUnit(c.fact, p.fact) && sameValue(c.fact.value, p.fact.value)));
+  }
+
   /** Whether a sentence's fact is said of a claim's stem (itself or an alternative of it). */
   private factHolds<T>(claim: Claim, p: Fact<T>, st: string): boolean {
     return p.about.has(st) || this.alternativesOf(claim, st).some((a) => p.about.has(a));
@@ -3103,6 +3113,10 @@ export class Verifier {
       // against `The booking terms cover school visits …` under the booking terms' title: `cover` alone); and the thing a
       // negated claim denies is in the sentence (`Il n'y aura pas de manège` against `La fête aura lieu …`: no `manège`).
       if (!this.reversalAbout(claim, s, uncovered)) return none;
+      // Seventeenth round (vprec8): a negation over a bound the claim's amount is not said with (`will not be asked to work more
+      // than 48 hours in any week` against `caps the working week at 48 hours`) is a cap or a floor: it states the amount as a
+      // limit, not the claim's statement reversed.
+      if (!flipped && this.negatedBound(claim, s)) return none;
       return { verdict: 'contradicted', rule: flipped ? 'antonym' : 'negation', reason: flipped ? 'antonym-reversed' : 'negation-reversed', score: full };
     }
     if (amounts === 'missing' || when === 'missing') return none;
