@@ -68,4 +68,14 @@ describe('precision (seventeenth round, vprec8)', () => {
       expect(await verdict('The Picker will be required to work more than 45 hours in any week during the harvest.', contract)).toBe('contradicted');
     });
   });
+  describe('a yes-or-no matter said of one of the claim’s amounts and not the other (another range)', () => {
+    const terms =
+      '# Kitesong Harp Hire — Booking Terms\n\n## 2. Prices\n\nThe harp and harpist are hired for £480 per performance.\n\n## 3. Travel\n\nTravel is free within 30 miles of Ashbourne. Beyond that distance we charge £0.50 per mile for the return journey, calculated from Mill Yard.\n';
+    it('`Travel is free within 30 miles` does not contradict `Harp travel beyond 30 miles is charged at £0.50 per mile`', async () => {
+      expect(await verdict('Harp travel beyond 30 miles is charged at £0.50 per mile.', terms)).not.toBe('contradicted');
+    });
+    it('control: a claim of the one amount the sentence states is still contradicted', async () => {
+      expect(await verdict('Harp travel within 30 miles is charged.', terms)).toBe('contradicted');
+    });
+  });
 });

@@ -2290,6 +2290,10 @@ export class Verifier {
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
     const qs = this.quantitiesIn(s);
     if (!claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)) || !qs.some((q) => amountsComparable(c.fact, q.fact)))) return false;
+    // Seventeenth round (vprec8): a claim of several amounts, the sentence stating one of them and not the other (`Travel is free
+    // within 25 miles` against `travel beyond 25 miles is charged at £0.65 per mile`): the sentence says the matter of another
+    // range or part, not the claim's.
+    if (claim.quantities.length > 1 && claim.quantities.some((c) => qs.some((q) => amountsEqual(c.fact, q.fact))) && !claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)))) return false;
     const ds = this.datesIn(s);
     if (!claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact))) && ds.length > 0) return false;
     if (STANCE_CONDITION.test(text)) return false;
