@@ -17,7 +17,7 @@ import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
 import { officeTitlesOf, sharedPrefix, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
-import { claimRoles, closureBefore, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
+import { claimRoles, closureBefore, mayHaveFrame, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
 import { detectLanguage, fold, foldedLetters, foldedWords, MAX_WORD, STOP_WORDS, stemmerFor, words, wordsOf, type Language } from './text.js';
 import { unnamed } from '../../lib/unnamed.js';
 
@@ -971,6 +971,9 @@ export class SentenceFactsCache {
  * docs/verifier.md. Deterministic: same claims and passages in the same order give the same report.
  * Long inputs are processed in slices that give the event loop back.
  */
+/** A name's words without its titles (`Mr`, `Dr`, `Mme`), joined: two names are the same person's where these are equal. */
+const bareName = (ws: readonly string[]): string => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+
 export class Verifier {
   readonly language: Language;
   private readonly stem: (w: string) => string;
@@ -1007,6 +1010,8 @@ export class Verifier {
   /** Fifteenth round (vcontra7): the titles a text gives a name, read once per sentence or claim and name (titleHolderReplaced). */
   private readonly titleCache = new Map<string, string[][]>();
   private readonly claimTitleCache = new WeakMap<Entity, string[][]>();
+  /** Seventeenth round (vpara, made cheap): the claim's names it gives a title (titleHolderStated), read once per claim. */
+  private readonly titledMemo = new WeakMap<Claim, Entity[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
   private readonly judged = new Map<string, Omit<ClaimResult, 'start' | 'end'>>();
   /** Candidate scores by sentence, reused from claim to claim. */
@@ -2093,7 +2098,7 @@ export class Verifier {
     // Huxtable is Ardent's contact for …` against `**Contact:** Mr Declan Huxtable, …`), the claim saying nothing else the
     // sentence lacks (titleHolderStated), the best-covered first.
     if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         if (!this.titleHolderStated(claim, this.sentences[r.id]!, r.held)) continue;
         best = { verdict: 'supported', rule: 'entities', reason: 'title-holder-stated', score: r.held.full, id: r.id };
@@ -2104,7 +2109,7 @@ export class Verifier {
     // Co-op`), and the sentence has the same name act for a party (`Signed for the Depositor: X`) that its document defines as the
     // same one or another (roleOfDefinedParty), the best-covered first.
     if (!best && !unknown && claim.negated.size === 0 && claim.entities.some((e) => e.kind === 'name')) {
-      read.sort((a, b) => b.held.full - a.held.full || a.id - b.id);
+      sortRead();
       for (const r of read) {
         const v = this.roleOfDefinedParty(claim, this.sentences[r.id]!, r.held);
         if (v === null) continue;
@@ -3468,6 +3473,11 @@ export class Verifier {
     let memo = this.frameGateMemo.get(claim);
     if (memo !== undefined) return memo;
     const claimText = claim.seg.text;
+    // Most claims hold one value of each kind and no word of a role: no frame (read before their frames and roles).
+    if (claim.dates.length <= 1 && claim.quantities.length <= 1 && !mayHaveFrame(claimText)) {
+      this.frameGateMemo.set(claim, null);
+      return null;
+    }
     const stems = new Set<string>();
     const framed: { start: number; structural: boolean }[] = [];
     for (const kind of ['date', 'amount'] as const) {
@@ -3879,15 +3889,17 @@ export class Verifier {
    */
   private titleHolderStated(claim: Claim, s: Sentence, held: Cover): boolean {
     if (held.flipped || claim.hedges.size > 0 || (s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
-    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
-    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
-    const titled = claim.entities.filter((e) => e.kind === 'name' && this.claimTitles(claim.seg.text, e, stems).some((t) => t.length > 0));
+    const stems = unnamed((ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== ''));
+    const bare = bareName;
+    // The claim's titled names, read once per claim (were read again for every candidate).
+    let titled = this.titledMemo.get(claim);
+    if (!titled) this.titledMemo.set(claim, (titled = claim.entities.filter((e) => e.kind === 'name' && this.claimTitles(claim.seg.text, e, stems).some((t) => t.length > 0))));
     if (titled.length === 0 || !this.ownFactsEqual(claim, s)) return false;
     const inDocument = unnamed((stem: string) => {
       const ids = this.postings.get(stem);
       return ids !== undefined && ids.some((id) => this.sentences[id]!.passage === s.passage);
     });
-    const same = (c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x));
+    const same = unnamed((c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x)));
     const sentenceNames = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name');
     for (const name of titled) {
       if (!claim.entities.every((e) => e === name || this.inPassage(e, s.passage))) continue;
@@ -3921,14 +3933,15 @@ export class Verifier {
    * the sentence's document.
    */
   private roleOfDefinedParty(claim: Claim, s: Sentence, held: Cover): 'supported' | 'contradicted' | null {
-    if (claim.hedges.size > 0 || held.flipped || held.uncovered.length > 1 || !this.ownFactsEqual(claim, s)) return null;
+    if (claim.hedges.size > 0 || held.flipped || held.uncovered.length > 1) return null;
+    // The claim's agents first (read once per claim; most claims have none), then the sentence's facts.
     let agents = this.agentRolesMemo.get(claim);
     if (!agents) {
       agents = [...agentRolesOf(claim.seg.text, claim.entities), ...rolesOf(claim.seg.text, claim.entities)];
       this.agentRolesMemo.set(claim, agents);
     }
-    if (agents.length === 0 || !claim.entities.every((e) => this.inPassage(e, s.passage))) return null;
-    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    if (agents.length === 0 || !this.ownFactsEqual(claim, s) || !claim.entities.every((e) => this.inPassage(e, s.passage))) return null;
+    const bare = bareName;
     const sentenceRoles = this.rolesIn(s);
     let out: 'supported' | null = null;
     for (const c of agents) {
@@ -3937,8 +3950,8 @@ export class Verifier {
       const ours = this.partiesNamed(c.party, s.passage);
       const theirs = own.map((r) => this.partiesNamed(r.party, s.passage));
       if (ours.length === 0 || theirs.some((t) => t.length === 0)) continue;
-      const same = (a: DefinedParty[], b: DefinedParty[]) =>
-        a.some((x) => b.some((y) => x.role.join(' ') === y.role.join(' ') || x.entry.slice(0, 2).join(' ') === y.entry.slice(0, 2).join(' ')));
+      const same = unnamed((a: DefinedParty[], b: DefinedParty[]) =>
+        a.some((x) => b.some((y) => x.role.join(' ') === y.role.join(' ') || x.entry.slice(0, 2).join(' ') === y.entry.slice(0, 2).join(' '))));
       if (theirs.every((t) => same(ours, t))) out = 'supported';
       else if (theirs.every((t) => !same(ours, t))) return this.polarity(claim, this.polarityIn(s).polarity) === 'opposite' ? null : 'contradicted';
     }

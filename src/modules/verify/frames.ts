@@ -158,6 +158,15 @@ const ROLE_WORD_START =
 const TARGET_VERB_START = /^(?:reduc|increas|rais|lower|cut|brought|bring|move|postpon|push|chang|shift|reschedul|revis|extend|decal|report|avanc|ramen|redui|augment|baiss|pass|prolong|abaiss|port)/u;
 const TARGET_NEXT = new Set(['to', 'until', 'au', 'a', 'jusqu', 'down', 'up', 'back']);
 
+/**
+ * Whether a claim with at most one value of each kind may have any frame at all: a role word (mayGiveRole) or a one-sided
+ * bound's lead word or label colon (sentenceFrames reads ranges, lists and changes only between two values). A superset:
+ * false means `sentenceFrames` gives its value no role and `claimRoles` none.
+ */
+export function mayHaveFrame(text: string): boolean {
+  return text.includes(':') || START_LEAD_HINT.test(text) || END_LEAD_HINT.test(text) || mayGiveRole(text);
+}
+
 /** Whether the claim's words may say a role at all (a superset of what claimRoles finds). */
 function mayGiveRole(text: string): boolean {
   for (const w of foldedWords(text)) if (ORDINAL_WORDS.has(w)) return true;
