@@ -2340,6 +2340,10 @@ export class Verifier {
     if (ownHeld.length < 2) return false;
     // The sentence's rival amounts: comparable with the claim's, none equal, all of one value; the claim's dates agreeing.
     const c = claim.quantities[0]!;
+    // The rival test on the sentence's amounts as read (rawFacts; quantitiesIn reads what each is about, one fact for each, the
+    // costly part): most best candidates stop here before it.
+    const rawRivals = this.rawFacts(s).qs.filter((q) => amountsComparable(c.fact, q));
+    if (rawRivals.length === 0 || rawRivals.some((q) => amountsEqual(c.fact, q)) || rawRivals.some((q) => !sameValue(q.value, rawRivals[0]!.value))) return false;
     const qs = this.quantitiesIn(s);
     const rivals = qs.filter((q) => amountsComparable(c.fact, q.fact));
     if (rivals.length === 0 || rivals.some((q) => amountsEqual(c.fact, q.fact)) || rivals.some((q) => !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
@@ -2380,12 +2384,12 @@ export class Verifier {
     const withFigure = figures.length > 0 ? rarestOf(figures) : this.sentences.map((_, k) => k);
     for (const k of withFigure) {
       const t = this.sentences[k]!;
-      if (k !== id && t.passage === s.passage && this.quantitiesIn(t).some((q) => amountsEqual(c.fact, q.fact))) return false;
+      if (k !== id && t.passage === s.passage && this.rawFacts(t).qs.some((q) => amountsEqual(c.fact, q))) return false;
     }
     for (const k of rarestOf(ownHeld)) {
       const t = this.sentences[k]!;
       if (k === id || t.passage !== s.passage || !ownHeld.every((st) => t.stems.has(st))) continue;
-      if (this.quantitiesIn(t).some((q) => amountsComparable(c.fact, q.fact) && !sameValue(q.fact.value, rivals[0]!.fact.value))) return false;
+      if (this.rawFacts(t).qs.some((q) => amountsComparable(c.fact, q) && !sameValue(q.value, rivals[0]!.fact.value))) return false;
     }
     return true;
   }
