@@ -384,7 +384,7 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     const start = m.index!;
     const end = start + m[0].length;
     // The numerator word read alone (`seven` of `seven-tenths`, its unit the denominator) is the fraction's, not an amount of its own.
-    const own = (q: Quantity) => q.start >= start && q.end <= end && q.dimension === null;
+    const own = unnamed((q: Quantity) => q.start >= start && q.end <= end && q.dimension === null);
     if (!n || !d || amounts.some((q) => q.start < end && q.end > start && !own(q)) || /(?:per|each|every|once|twice|times|par|chaque|fois)\s+$/iu.test(text.slice(Math.max(0, start - 10), start))) continue;
     if (/^\s+(?:of\s+(?:the|a)\s+year|de\s+l['’]ann[ée]e|d['’]heure|of\s+an\s+hour)/iu.test(text.slice(end, end + 20))) continue;
     for (let i = amounts.length - 1; i >= 0; i--) if (own(amounts[i]!)) amounts.splice(i, 1);
@@ -1248,7 +1248,7 @@ export class Verifier {
 
   /** The claims of a text, each with a verdict and its best evidence. */
   async verify(text: string): Promise<ClaimResult[]> {
-    const isContent = (w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1;
+    const isContent = unnamed((w: string) => !STOP_WORDS.has(w) && !isNegationWord(w) && /\p{L}/u.test(w) && w.length > 1);
     const out: ClaimResult[] = [];
     if (this.scores.length !== this.sentences.length) this.scores = new Float64Array(this.sentences.length);
     for (const seg of eachClaim(text, isContent)) {
@@ -2285,12 +2285,12 @@ export class Verifier {
     if (yes === null || yes === matter.yes) return false;
     // What the claim is about (its words before its verb) in the sentence itself or the antecedent of its pronoun, not only in
     // its document's context: `The interpreters' fees are not included` is not said by `the set-up day … is included` of an invoice.
-    const own = (st: string) => s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a));
+    const own = unnamed((st: string) => s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a)));
     const antecedent = s.antecedent ? new Set(foldedLetters(s.antecedent).map((w) => this.stemOf(w))) : null;
     if (!claim.stems.every((st) => claim.said.has(st) || matter.stems.has(st) || claim.light.has(st) || own(st) || antecedent?.has(st))) return false;
     const inContext = this.wordsIn(s);
     // A name of what the claim is about (before its verb) may be left to the document, where the sentence names no other in its place.
-    const subjectName = (e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e) && !this.namesAny(s);
+    const subjectName = unnamed((e: Entity) => claim.verbAt >= 0 && e.start < claim.verbAt && this.inPassage(e, s.passage) && !this.namesAnother(claim, s, e) && !this.namesAny(s));
     if (!claim.entities.every((e) => e.words.every((w) => inContext.has(w)) || subjectName(e))) return false;
     if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
     const qs = this.quantitiesIn(s);
@@ -2335,7 +2335,7 @@ export class Verifier {
     const missing = held.uncovered.filter((u) => !claim.hedges.has(u));
     if (missing.length === 0 || missing.length > 2) return false;
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text) || this.restrictedIn(s)) return false;
-    const inDocument = (st: string) => (this.postings.get(st) ?? []).some((k) => k !== id && this.sentences[k]!.passage === s.passage);
+    const inDocument = unnamed((st: string) => (this.postings.get(st) ?? []).some((k) => k !== id && this.sentences[k]!.passage === s.passage));
     const ownHeld = claim.stems.filter((st) => !claim.light.has(st) && s.stems.has(st));
     if (ownHeld.length < 2) return false;
     // The sentence's rival amounts: comparable with the claim's, none equal, all of one value; the claim's dates agreeing.
@@ -2380,7 +2380,7 @@ export class Verifier {
     // and those holding the rarest of its words this sentence holds.
     // A figure is indexed by its runs of two digits or more (`#420` of `1 420 000 €`); one of a single digit is looked for everywhere.
     const figures = foldedWords(claim.seg.text.slice(c.fact.start, c.fact.end)).filter((x) => /^\d{2,}$/.test(x) && !/^0+$/.test(x)).map((x) => `#${x}`);
-    const rarestOf = (keys: string[]) => keys.map((k) => this.postings.get(k) ?? []).sort((a, b) => a.length - b.length)[0] ?? [];
+    const rarestOf = unnamed((keys: string[]) => keys.map((k) => this.postings.get(k) ?? []).sort((a, b) => a.length - b.length)[0] ?? []);
     const withFigure = figures.length > 0 ? rarestOf(figures) : this.sentences.map((_, k) => k);
     for (const k of withFigure) {
       const t = this.sentences[k]!;
@@ -2430,7 +2430,7 @@ export class Verifier {
     const text = s.seg.text;
     const rivals = this.quantitiesIn(s).filter((p) => claim.quantities.some((c) => amountsComparable(c.fact, p.fact) && !amountsEqual(c.fact, p.fact)));
     if (rivals.length === 0) return false;
-    const claimHolds = (st: string) => claim.stems.includes(st) || this.alternativesOf(claim, st).some((a) => claim.stems.includes(a));
+    const claimHolds = unnamed((st: string) => claim.stems.includes(st) || this.alternativesOf(claim, st).some((a) => claim.stems.includes(a)));
     return rivals.every((p) => {
       const m = /(\p{L}{3,})\s+(?:of|de|d['’]|equal\s+to|[ée]gale?s?\s+[àa])[\s*_]*(?:[£$€]|\d)[^\p{L}]*$/iu.exec(text.slice(Math.max(0, p.fact.start - 60), p.fact.start + 1));
       if (!m) return false;
@@ -2494,7 +2494,7 @@ export class Verifier {
     if (!claimFact) {
       const q = c.fact;
       const measure = unnamed((st: string) => st === q.unit || st === q.per || (q.period !== undefined && MAY_NAME_PERIOD.test(st)));
-      const of = (set: Set<string> | undefined) => set && new Set([...set].filter((x) => !measure(x)));
+      const of = unnamed((set: Set<string> | undefined) => set && new Set([...set].filter((x) => !measure(x))));
       this.measurelessMemo.set(c, (claimFact = { ...c, about: of(c.about)!, predicate: of(c.predicate) }));
     }
     if (claimFact.about.size === 0) return true;
@@ -3194,11 +3194,11 @@ export class Verifier {
     if (names.length >= 2 && this.namesInOtherParts(names, s)) return { ...none, reason: 'names-in-other-parts' };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
     if (!items) return null;
-    const sameName = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
+    const sameName = unnamed((a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' '));
     const own = items.filter((i) => names.some((n) => sameName(n, i.name)));
     if (own.length === 0) return null;
     const others = items.filter((i) => !own.includes(i));
-    const where = (at: number) => (own.some((i) => at >= i.start && at < i.end) ? 'own' : others.some((i) => at >= i.start && at < i.end) ? 'other' : 'out');
+    const where = unnamed((at: number) => (own.some((i) => at >= i.start && at < i.end) ? 'own' : others.some((i) => at >= i.start && at < i.end) ? 'other' : 'out'));
     // Where each piece of what the claim says stands: a word (by stem, or a synonym's), a date or an amount equal to the claim's.
     const nameStems = new Set(claim.nameStems);
     const pieces = [...claim.said].filter((st) => !claim.light.has(st) && !nameStems.has(st));
@@ -3219,7 +3219,7 @@ export class Verifier {
     const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
     for (const c of claim.quantities) check('amount', qs.filter((q) => amountsEqual(c.fact, q.fact)).map((q) => where(q.fact.start)));
     if (foreign === null) return null;
-    const inOwn = (at: number) => own.some((i) => at >= i.start && at < i.end);
+    const inOwn = unnamed((at: number) => own.some((i) => at >= i.start && at < i.end));
     const otherValue =
       (foreign === 'date' && ds.some((d) => inOwn(d.fact.start) && !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) ||
       (foreign === 'word' && own.every((i) => roleLike(i.value)) && others.some((i) => roleLike(i.value)));
@@ -3265,7 +3265,7 @@ export class Verifier {
   private anotherNameInstead(claim: Claim, s: Sentence, names: Entity[]): boolean {
     const words = this.sentenceWords(s);
     // A courtesy title (`M.`, `Mme`, `Ms`) is no word of the name itself.
-    const own = (e: Entity) => e.words.filter((w) => !COURTESY.test(w));
+    const own = unnamed((e: Entity) => e.words.filter((w) => !COURTESY.test(w)));
     const missing = names.map(own).filter((ws, i) => ws.length >= 2 && this.wholeSubject(claim, names[i]!) && !ws.every((w) => words.has(w)));
     if (missing.length === 0) return false;
     const f = this.facts(s);
@@ -3706,7 +3706,7 @@ export class Verifier {
     if (!text.startsWith('|') || (s.unticked ??= UNTICKED.test(text))) return null;
     const cells = cellsOf(text);
     if (cells.length !== s.header.length) return null;
-    const read = (cell: string) => amountsOf(cell, this.stem, dates(cell));
+    const read = unnamed((cell: string) => amountsOf(cell, this.stem, dates(cell)));
     const inCells = cells.map(read);
     const inHeader = s.header.map(read);
     for (const [a, b] of [[claim.quantities[0]!.fact, claim.quantities[1]!.fact], [claim.quantities[1]!.fact, claim.quantities[0]!.fact]] as const) {
@@ -3835,12 +3835,12 @@ export class Verifier {
    */
   private titleHolderReplaced(claim: Claim, s: Sentence): boolean {
     if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
-    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
+    const stems = unnamed((ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== ''));
     const inDocument = unnamed((stem: string) => {
       const ids = this.postings.get(stem);
       return ids !== undefined && ids.some((id) => this.sentences[id]!.passage === s.passage);
     });
-    const same = (c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x));
+    const same = unnamed((c: readonly string[], p: readonly string[]) => p.length > 0 && p.every((x) => c.includes(x)) && c.every((x) => p.includes(x) || inDocument(x)));
     // Only a name the claim gives a title, or one long enough to open with one (sharedPrefix: two words and two of its own), can
     // be a title's holder: without one, the sentence's names are not read (entityFacts is the cost of this rule).
     if (!claim.entities.some((e) => e.kind === 'name' && (e.words.length >= 4 || this.claimTitles(claim.seg.text, e, stems).some((t) => t.length > 0)))) return false;
@@ -3987,8 +3987,8 @@ export class Verifier {
    * sentence of its document holds the name's last word beside a stem of one of the claim's titles (`who chaired`, `Chair: …`).
    */
   private listedWithoutTitle(claim: Claim, name: Entity, claimTitles: string[][], s: Sentence): boolean {
-    const stems = (ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== '');
-    const bare = (ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' ');
+    const stems = unnamed((ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== ''));
+    const bare = unnamed((ws: readonly string[]) => ws.filter((w) => !TITLE_WORDS.has(w)).join(' '));
     const here = this.entityFacts(s).map((p) => p.fact).filter((e) => e.kind === 'name' && bare(e.words) === bare(name.words));
     if (here.length === 0 || here.some((e) => this.titlesCached(`s${s.passage}:${s.seg.start}`, s.seg.text, e, stems).length > 0)) return false;
     const titleStems = new Set(claimTitles.flat());
@@ -4147,7 +4147,7 @@ export class Verifier {
     let modifier = memo.get(lone);
     if (modifier === undefined) {
       const words = foldedLetters(claim.seg.text);
-      const content = (w: string | undefined) => w !== undefined && this.stemOf(w) !== lone && claim.stems.includes(this.stemOf(w));
+      const content = unnamed((w: string | undefined) => w !== undefined && this.stemOf(w) !== lone && claim.stems.includes(this.stemOf(w)));
       modifier = words.some((w, i) => this.stemOf(w) === lone && content(this.language === 'fr' ? words[i - 1] : words[i + 1]));
       memo.set(lone, modifier);
     }
@@ -4176,7 +4176,7 @@ export class Verifier {
     const when = this.pair(claim, unhedged(claim.dates), claim.dates.length > 0 ? this.datesIn(s) : [], context.dates, anyDates, datesAgree, false, dateWithin);
     const conflict = amounts === 'conflict' && when === 'match' ? 'numbers' : when === 'conflict' && amounts === 'match' && !this.yearAgainstDays(claim, s) ? 'dates' : null;
     if (!conflict) return null;
-    const negatedFact = (f: Fact<unknown>) => DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x));
+    const negatedFact = unnamed((f: Fact<unknown>) => DENIED_THING.test(claim.seg.text) && f.about.size > 0 && [...f.about].every((x) => claim.negated.has(x) && !claim.affirmed.has(x)));
     if (claim.quantities.some(negatedFact) || claim.dates.some(negatedFact)) return null;
     if (held.uncovered.some((u) => this.toldApart(claim, u, s))) return null;
     if (this.polarity(claim, this.polarityIn(s).polarity) !== 'same') return null;
@@ -4250,7 +4250,7 @@ export class Verifier {
   private rolesAgainst(claim: Claim, s: Sentence): 'agree' | 'other' | 'replaced' | null {
     claim.roles ??= rolesOf(claim.seg.text, claim.entities);
     if (claim.roles.length === 0) return null;
-    const stems = (party: string[]) => party.map((w) => this.stemOf(w)).filter(Boolean);
+    const stems = unnamed((party: string[]) => party.map((w) => this.stemOf(w)).filter(Boolean));
     const sameParty = (a: string[], b: string[]) => {
       const [x, y] = [stems(a), stems(b)];
       const [short, long] = x.length <= y.length ? [x, y] : [y, x];
@@ -4334,8 +4334,8 @@ export class Verifier {
       parts.push({ start: at, end });
       at = cut ? cut.index + cut[0].length : text.length;
     }
-    const partOf = (e: Entity) => parts.findIndex((p) => e.start >= p.start && e.end <= p.end);
-    const isClaims = (e: Entity) => names.some((n) => n.words.every((w) => e.words.includes(w)));
+    const partOf = unnamed((e: Entity) => parts.findIndex((p) => e.start >= p.start && e.end <= p.end));
+    const isClaims = unnamed((e: Entity) => names.some((n) => n.words.every((w) => e.words.includes(w))));
     const found = names.map((n) => here.filter((e) => n.words.every((w) => e.words.includes(w))).map(partOf));
     if (found.some((p) => p.length !== 1 || p[0]! < 0)) return false;
     const where = new Set(found.map((p) => p[0]!));
@@ -4380,11 +4380,11 @@ export class Verifier {
       const key = c.fact.words.join(' ');
       // Eighth round: a name sharing a word with the claim's is that name written longer (`Monica Ibarra, Ibarra Ag Insurance
       // Services`), not another name the claim's statement could be about (as in replacedName).
-      const longer = (p: Fact<Entity>) => p.fact.words.join(' ') !== key && shareNameWord(p.fact.words, c.fact.words);
+      const longer = unnamed((p: Fact<Entity>) => p.fact.words.join(' ') !== key && shareNameWord(p.fact.words, c.fact.words));
       const named = sentence.filter((p) => p.fact.words.join(' ') === key);
       // A name in brackets right after the claim's (`Declan Foyle (Site Reliability Engineering)`) is its apposition: the
       // person's team or firm, not another name the statement could be about.
-      const apposition = (p: Fact<Entity>) => named.some((o) => /^[\s*_]*\($/u.test(s.seg.text.slice(o.fact.end, p.fact.start)));
+      const apposition = unnamed((p: Fact<Entity>) => named.some((o) => /^[\s*_]*\($/u.test(s.seg.text.slice(o.fact.end, p.fact.start))));
       const sameKind = sentence.filter((p) => p.fact.kind === c.fact.kind && !longer(p) && !apposition(p));
       const own = sameKind.filter((p) => p.fact.words.join(' ') === key);
       if (own.length === 0) continue; // in the context (the document's parties): no role to compare
