@@ -10,6 +10,7 @@
  */
 import type { Entity } from '../../lib/language/entities.js';
 import { fold } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** One name's item in a list: the name and the span of what is said of it alone. */
 export interface Item {
@@ -156,7 +157,7 @@ export function compareLabels(
 ): 'held' | 'other' | 'missing' | null {
   if (claim.length === 0) return null;
   let out: 'held' | 'other' | 'missing' = 'held';
-  const same = (a: Label, b: Label) => a.noun === b.noun && a.code === b.code;
+  const same = unnamed((a: Label, b: Label) => a.noun === b.noun && a.code === b.code);
   for (const c of claim) {
     if (sentence.some((l) => same(l, c)) || context.some((l) => same(l, c))) continue;
     if (sentence.some((l) => l.noun === c.noun && l.code !== c.code)) return 'other';

@@ -151,7 +151,7 @@ export function dates(text: string): DateSpan[] {
 export const datesAgree = (a: DateSpan, b: DateSpan): boolean => {
   // A yearless day agrees with the same day and month of any year.
   if (a.yearless || b.yearless) {
-    const md = (x: DateSpan) => new Date(x.from * 86_400_000).toISOString().slice(5, 10);
+    const md = unnamed((x: DateSpan) => new Date(x.from * 86_400_000).toISOString().slice(5, 10));
     return a.granularity === 'day' && b.granularity === 'day' ? md(a) === md(b) : false;
   }
   return (a.from >= b.from && a.to <= b.to) || (b.from >= a.from && b.to <= a.to);

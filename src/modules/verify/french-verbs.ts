@@ -1,5 +1,6 @@
 import { isPresentVerbForm } from './lemmas.js';
 import { fold, STOP_WORDS } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export { isPresentVerbForm };
 
@@ -53,7 +54,7 @@ export function isFrenchVerb(word: string, previous: string, earlier = ''): bool
   const w = fold(word);
   if (!/^\p{L}+$/u.test(w) || STOP_WORDS.has(w) || NUMBER_WORDS.has(w) || ADVERBS.has(w) || /^\p{Lu}/u.test(word)) return false;
   if (/(?:ait|aient)$/.test(w) && w.length > 4) return true;
-  const bare = (x: string) => fold(x.toLowerCase().replace(/['’]$/, '').replace(/^(?:n|s|qu)['’](?=\p{L})/u, ''));
+  const bare = unnamed((x: string) => fold(x.toLowerCase().replace(/['’]$/, '').replace(/^(?:n|s|qu)['’](?=\p{L})/u, '')));
   let before = bare(previous);
   if (ADVERBS.has(before) && earlier !== '') {
     // After an adverb, a participle of the auxiliary before it (`est désormais prévue`, `ne sera pas ouvert`).

@@ -6,6 +6,7 @@
  */
 import type { Entity } from '../../lib/language/entities.js';
 import type { Span } from './scope.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 export interface Role {
   /** The party's words, folded, without its article. */
@@ -51,8 +52,8 @@ export function compareRoles(
   sameParty: (a: string[], b: string[]) => boolean,
 ): 'agree' | 'other' | 'replaced' | null {
   let out: 'agree' | 'other' | 'replaced' | null = null;
-  const same = (a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' ');
-  const shares = (a: Entity, b: Entity) => a.words.some((w) => b.words.includes(w));
+  const same = unnamed((a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' '));
+  const shares = unnamed((a: Entity, b: Entity) => a.words.some((w) => b.words.includes(w)));
   for (const c of claim) {
     const own = sentence.filter((r) => same(r.name, c.name));
     if (own.some((r) => sameParty(r.party, c.party))) {

@@ -9,6 +9,7 @@
  */
 import type { Entity } from '../../lib/language/entities.js';
 import { foldedLetters, STOP_WORDS } from './text.js';
+import { unnamed } from '../../lib/unnamed.js';
 
 /** A courtesy title or honorific between a title and its name (`the Chair, Mr Daniel Osei`). */
 const HONORIFIC = String.raw`(?:(?:mr|mrs|ms|miss|dr|prof|m|mme|mlle|me|ma[îi]tre)\.?\s+)?`;
@@ -120,7 +121,7 @@ const AGENT_AFTER = /^[\s*_]*(?:has\s+|had\s+|a\s+|avait\s+)?(\p{L}+(?:-\p{L}+)?
 const PASSIVE_BEFORE = /(?<![\p{L}])(?:is|are|was|were|be|been|est|sont|[ée]tait|[ée]taient|sera|seront|a\s+[ée]t[ée]|ont\s+[ée]t[ée])\s+(\p{L}+)\s+(?:by|par)\s+(?:(?:mr|mrs|ms|dr|prof|m|mme|mlle|me)\.?\s+)?$/iu;
 
 export function officeTitlesOf(text: string, e: Pick<Entity, 'start' | 'end'>): string[][] {
-  const fold = (w: string) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  const fold = unnamed((w: string) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase());
   const out: string[][] = [];
   const after = AGENT_AFTER.exec(text.slice(e.end, e.end + 40));
   const active = after ? officeOf(fold(after[1]!)) : null;
