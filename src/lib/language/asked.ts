@@ -1485,6 +1485,35 @@ export function rowNamesOther(asked: Asked, row: string, context: SentenceContex
 }
 
 /**
+ * The words naming the question's item (seventeenth round, lfall): the words of its names (*Whitcombe Annex*), its codes,
+ * the words naming its thing (subjectWordsOf) and what the value is for (Asked.purpose) — not its head nor the generic
+ * words of what it asks. Empty when the question names no item.
+ */
+export function itemWordsOf(asked: Asked): { words: string[]; codes: Entity[] } {
+  const names = (asked.names ?? []).flatMap((n) => n.words).filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !ITEM_FUNCTION_WORDS.has(w));
+  const things = [...subjectWordsOf(asked), ...(asked.purpose ?? [])].filter((w) => w !== asked.head && w.length >= 3 && !/\d/.test(w));
+  const codes = asked.terms.filter((t) => /\p{L}/u.test(t.text) && /\d/.test(t.text));
+  return { words: [...new Set([...names, ...things])], codes };
+}
+
+const ITEM_FUNCTION_WORDS = new Set('the and for les des aux sur'.split(' '));
+
+/**
+ * Whether a passage (its sentences with their rows' headers, sections, the sentences before them, its document's name and
+ * head: `texts`) names the question's item (itemWordsOf): one of its words, as the word, a stem, a synonym or a derived
+ * form, or one of its codes. Null when the question names no item. Read by the built-in model on the sentences it picked
+ * (local-answer.ts): a passage naming none of the question's item is about another thing, and its value of the asked type
+ * is another thing's.
+ */
+export function namesItem(asked: Asked, texts: string[]): boolean | null {
+  const item = itemWordsOf(asked);
+  if (item.words.length === 0 && item.codes.length === 0) return null;
+  const around = wordsOf(texts.join('\n'));
+  const flat = ` ${around.join(' ')} `;
+  return item.words.some((w) => saysWordIn(w, around)) || item.codes.some((t) => holdsTerm(t, flat));
+}
+
+/**
  * A share that is paid, not a threshold: a percentage of the sentence that is no figure of the question and not said
  * after a comparison (*below 50 %*, *under 85 %*, *at least 99.9 %*), which states a condition.
  */

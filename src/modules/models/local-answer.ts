@@ -1,4 +1,4 @@
-import { askedOf, focusOf, headForms, namesOtherYears, rowHoldsValue, rowNamesOther, withoutOwnFigures, languageOf, saysWord, sentenceAnswers, type Asked } from '../../lib/language/asked.js';
+import { askedOf, focusOf, headForms, namesItem, namesOtherYears, rowHoldsValue, rowNamesOther, withoutOwnFigures, languageOf, saysWord, sentenceAnswers, type Asked } from '../../lib/language/asked.js';
 import { namesSister } from '../../lib/language/sister-names.js';
 import { holdsAnswerType } from '../../lib/language/answer-type.js';
 import { countedOf, countsThing } from '../../lib/language/counted.js';
@@ -86,6 +86,26 @@ function answerText(
   // takes any ranked sentence), it states another thing's fact; with none left, nothing was found.
   const own = picked.filter((c) => c.source === 'persona' || !aboutOther(asked, c, candidates));
   if (own.length === 0) return plain(nothingFound(question, persona));
+  // The rules' fallback (lfall round, docs/light.md): a sentence is taken for holding a value of the asked type, whatever
+  // it is about. When the passage of every picked sentence (its sentences with their rows, headings and context) names
+  // none of the question's item, its words, names or codes (not the generic words of what is asked), the value is another
+  // thing's (`an administration fee of €40` for each fine, asked the fee for amending a bill of lading): nothing was found.
+  // Read on a passage in the question's language only (the passage's words, a sentence has too few to tell): a passage in
+  // the other language says the item in words the question does not use.
+  const aboutItem = (c: Candidate) => {
+    if (c.source !== 'passage') return true;
+    const passage = passageOf(c, candidates);
+    return languageOf(passage.join('\n')) !== asked.language || namesItem(asked, passage) !== false;
+  };
+  // Only where no picked sentence says the question's head (or none is asked): a sentence saying it states what is asked,
+  // of the item in other words (*gouttière de bruxisme* for one against teeth grinding).
+  const saysHead = (c: Candidate) => asked.head !== null && saysWord(asked.head, `${c.text}\n${c.context?.header ?? ''}`);
+  // Nor where a picked sentence shares two of the question's words or more: it is about the question's matter, whose item
+  // its passage may leave to the rest of the document (*Water may be left down until 7 am on the day* for a dog's procedure).
+  const onMatter = (c: Candidate) => [...stems].filter((s) => c.stems.has(s)).length >= 2;
+  if (asked.type && !own.some((c) => saysHead(c) || onMatter(c) || aboutItem(c))) {
+    return plain(nothingFound(question, persona));
+  }
   return compose(own, maxTokens);
 }
 
@@ -155,6 +175,13 @@ function aboutOther(asked: Asked, c: Candidate, candidates: Candidate[]): boolea
   if (!context?.header || languageOf(`${context.previous} ${c.text}`) !== asked.language) return false;
   const others = candidates.filter((o) => o !== c && o.ref === c.ref && o.context?.header === context.header).map((o) => o.text);
   return rowNamesOther(asked, c.text, context, others);
+}
+
+/** A passage sentence's whole passage: each of its sentences with its row's header, section, the sentence before it, its document's name and head. */
+function passageOf(c: Candidate, candidates: Candidate[]): string[] {
+  return candidates
+    .filter((o) => o.source === 'passage' && o.ref === c.ref)
+    .map((o) => [o.text, o.context?.previous, o.context?.header, o.context?.section, o.context?.sourceName, o.context?.document, o.context?.record].filter(Boolean).join('\n'));
 }
 
 /** A sentence as said, for comparing: citations dropped, folded, spaces collapsed. */
