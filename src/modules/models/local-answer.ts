@@ -103,7 +103,7 @@ function answerText(
   // Nor where a picked sentence shares two of the question's words or more: it is about the question's matter, whose item
   // its passage may leave to the rest of the document (*Water may be left down until 7 am on the day* for a dog's procedure).
   const onMatter = (c: Candidate) => [...stems].filter((s) => c.stems.has(s)).length >= 2;
-  if (asked.type && !own.some((c) => saysHead(c) || onMatter(c) || aboutItem(c))) {
+  if (asked.type && namesItem(asked, []) === false && !own.some((c) => onMatter(c) || saysHead(c) || aboutItem(c))) {
     return plain(nothingFound(question, persona));
   }
   return compose(own, maxTokens);
