@@ -452,7 +452,7 @@ const inWords = (f: unknown) => (f as Quantity).inWords === true;
 const sameUnit = (a: Quantity, b: Quantity) => a.unit === b.unit || ((zeroMoney(a) || zeroMoney(b)) && a.dimension === b.dimension);
 
 /** Eighth round: a unit written after a figure (`6 850 MWh`, `67.5 m³`) is the amount's, not a name or a code. */
-const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
+const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => (e.start > q.start || (e.kind === 'code' && e.start === q.start)) && e.end <= q.end));
 /** A determiner denying that a thing exists (`no claim`, `aucun incident`), standing alone (not `no-show`). */
 const DENIED_THING = /(?<![\p{L}-])(?:no|aucune?s?)(?![\p{L}-])/iu;
 /** A list item: a bullet or a number. */
@@ -4452,9 +4452,17 @@ export class Verifier {
     const label = new Set(this.contentStems(m[1]!).stems);
     const subject = claim.stems.filter((st) => !claim.said.has(st) && !claim.light.has(st));
     if (!subject.some((st) => label.has(st) || this.alternativesOf(claim, st).some((a) => label.has(a)))) return false;
-    const values = this.entityFacts(s).filter((p) => p.fact.start >= colon);
-    if (values.length !== 1 || values[0]!.fact.kind !== absent.kind) return false;
-    const v = values[0]!.fact.words;
+    // Eighteenth round (vcontra): a name the tagger split at a hyphen (`Marc Delorme-Aubry` read `Marc Delorme`, `Aubry`) is one
+    // value; the claim's other names stated after its verb, found in the value as written, are the field's other values
+    // (`**Propriétaires :** Sylvie et Marc Delorme-Aubry` against `… sont Sylvie et Marc Lestrade`): one value is left to compare.
+    const text = s.seg.text;
+    const values = this.entityFacts(s)
+      .filter((p) => p.fact.start >= colon)
+      .filter((p, k, all) => k === 0 || text.slice(all[k - 1]!.fact.end, p.fact.start) !== '-');
+    const same = unnamed((p: Fact<Entity>) => claim.entities.some((e) => e !== absent && e.kind === 'name' && e.start > claim.verbAt && e.words.join(' ') === p.fact.words.join(' ')));
+    const rest = values.filter((p) => !same(p));
+    if (rest.length !== 1 || rest[0]!.fact.kind !== absent.kind) return false;
+    const v = rest[0]!.fact.words;
     return !claim.entities.some((e) => shareNameWord(e.words, v) && !(e === absent && oneNameWordChanged(e.words, v)));
   }
 
