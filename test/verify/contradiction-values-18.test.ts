@@ -58,4 +58,20 @@ describe('contradicted values and names (eighteenth round)', () => {
       expect(await verdict('Les propriétaires du chalet Les Mélèzes sont Claire et Julien Marcillac.', other)).not.toBe('contradicted');
     });
   });
+
+  describe("a date claim's scheduling verb (`planned for`, `set for`) and a second date of the same event", () => {
+    const doc =
+      '# Fellbridge Rowing Club — committee minutes\n\nThe secretary confirmed that the open regatta will be held at Fellbridge Reach on Saturday 14 June 2025, with Saturday 21 June as the back-up date in case of flooding. Entries close a week before.';
+    it('another date of the event said with another scheduling verb contradicts', async () => {
+      expect(await verdict('The open regatta is planned for Saturday 7 June 2025.', doc)).toBe('contradicted');
+      expect(await verdict('The open regatta is set for Saturday 7 June 2025.', doc)).toBe('contradicted');
+    });
+    it("the event's date supports", async () => {
+      expect(await verdict('The open regatta is planned for Saturday 14 June 2025.', doc)).toBe('supported');
+    });
+    it('the back-up date the sentence states too does not contradict', async () => {
+      expect(await verdict('The open regatta is planned for Saturday 21 June 2025.', doc)).not.toBe('contradicted');
+      expect(await verdict('The open regatta will be held on Saturday 21 June 2025.', doc)).not.toBe('contradicted');
+    });
+  });
 });

@@ -160,7 +160,7 @@ const IMPLIED_BY: Record<string, string[]> = {
   ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
-  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee', 'applique', 'appliquent', 'etend', 'etendent'],
+  date: ['date', 'dated', 'held', 'scheduled', 'planned', 'set', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee', 'applique', 'appliquent', 'etend', 'etendent'],
 };
 
 /** A universal quantifier (`all`, `every`, `tous`, `chaque`): a claim saying it of a whole is not supported by one member. */
@@ -2616,6 +2616,13 @@ export class Verifier {
         continue;
       }
       if (top.equal) continue;
+      // Eighteenth round (vcontra): the sentence states the claim's value too, said of the claim's thing (a second date of the same
+      // event, `on Saturday 22 November 2025 …, with Saturday 29 November as the back-up date`): the thing has two values here and
+      // the claim's is one of them, not the claim's given another value.
+      if ('granularity' in (c.fact as object) && ranked.some((r) => r.equal && !otherOfClaim(r) && r.about >= THRESHOLDS.subject)) {
+        missing ||= !inWords(c.fact);
+        continue;
+      }
       // Seventeenth round (vprec7): a fact of the sentence equal to the claim's, said of a word of the claim's around it that the
       // differing one is not said of (`le samedi 21 juin 2025 pour les cavaliers déjà inscrits …, et le samedi 5 juillet 2025 pour
       // les nouveaux cavaliers` against `Les inscriptions des nouveaux cavaliers ouvrent le samedi 5 juillet 2025`), is the
