@@ -2618,8 +2618,11 @@ export class Verifier {
       if (top.equal) continue;
       // Eighteenth round (vcontra): the sentence states the claim's value too, said of the claim's thing (a second date of the same
       // event, `on Saturday 22 November 2025 …, with Saturday 29 November as the back-up date`): the thing has two values here and
-      // the claim's is one of them, not the claim's given another value.
-      if ('granularity' in (c.fact as object) && ranked.some((r) => r.equal && !otherOfClaim(r) && r.about >= THRESHOLDS.subject)) {
+      // the claim's is one of them, not the claim's given another value. Not where the differing date stands after the claim's own
+      // preposition and the equal one does not (`applicable depuis le 9 février` against `à compter du 1er mars 2027, après
+      // consultation … le 9 février 2027`: the equal date is another event's).
+      const ownLead = unnamed((r: { p: Fact<T> }) => c.lead !== '' && top.p.lead === c.lead && r.p.lead !== c.lead);
+      if ('granularity' in (c.fact as object) && ranked.some((r) => r.equal && !otherOfClaim(r) && r.about >= THRESHOLDS.subject && !ownLead(r))) {
         missing ||= !inWords(c.fact);
         continue;
       }
