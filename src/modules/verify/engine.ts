@@ -160,7 +160,7 @@ const IMPLIED_BY: Record<string, string[]> = {
   ratio: ['rate', 'percentage', 'charged', 'charge', 'applied', 'applies', 'apply', 'taux', 'pourcentage', 'applique', 'appliquee'],
   'time-h': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
   'time-m': ['last', 'lasts', 'duration', 'long', 'dure', 'durent', 'duree'],
-  date: ['date', 'dated', 'held', 'scheduled', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee', 'applique', 'appliquent', 'etend', 'etendent'],
+  date: ['date', 'dated', 'held', 'scheduled', 'planned', 'set', 'happen', 'happens', 'occur', 'occurs', 'lieu', 'prevu', 'prevue', 'tenu', 'tenue', 'fixe', 'fixee', 'programme', 'programmee', 'planifie', 'planifiee', 'applique', 'appliquent', 'etend', 'etendent'],
 };
 
 /** A universal quantifier (`all`, `every`, `tous`, `chaque`): a claim saying it of a whole is not supported by one member. */
@@ -452,7 +452,7 @@ const inWords = (f: unknown) => (f as Quantity).inWords === true;
 const sameUnit = (a: Quantity, b: Quantity) => a.unit === b.unit || ((zeroMoney(a) || zeroMoney(b)) && a.dimension === b.dimension);
 
 /** Eighth round: a unit written after a figure (`6 850 MWh`, `67.5 m³`) is the amount's, not a name or a code. */
-const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => e.start > q.start && e.end <= q.end));
+const outsideAmounts = (entities: Entity[], qs: Quantity[]) => entities.filter((e) => !qs.some((q) => (e.start > q.start || (e.kind === 'code' && e.start === q.start)) && e.end <= q.end));
 /** A determiner denying that a thing exists (`no claim`, `aucun incident`), standing alone (not `no-show`). */
 const DENIED_THING = /(?<![\p{L}-])(?:no|aucune?s?)(?![\p{L}-])/iu;
 /** A list item: a bullet or a number. */
@@ -2616,6 +2616,16 @@ export class Verifier {
         continue;
       }
       if (top.equal) continue;
+      // Eighteenth round (vcontra): the sentence states the claim's value too, said of the claim's thing (a second date of the same
+      // event, `on Saturday 22 November 2025 …, with Saturday 29 November as the back-up date`): the thing has two values here and
+      // the claim's is one of them, not the claim's given another value. Not where the differing date stands after the claim's own
+      // preposition and the equal one does not (`applicable depuis le 9 février` against `à compter du 1er mars 2027, après
+      // consultation … le 9 février 2027`: the equal date is another event's).
+      const ownLead = unnamed((r: { p: Fact<T> }) => c.lead !== '' && top.p.lead === c.lead && r.p.lead !== c.lead);
+      if ('granularity' in (c.fact as object) && ranked.some((r) => r.equal && !otherOfClaim(r) && r.about >= THRESHOLDS.subject && !ownLead(r))) {
+        missing ||= !inWords(c.fact);
+        continue;
+      }
       // Seventeenth round (vprec7): a fact of the sentence equal to the claim's, said of a word of the claim's around it that the
       // differing one is not said of (`le samedi 21 juin 2025 pour les cavaliers déjà inscrits …, et le samedi 5 juillet 2025 pour
       // les nouveaux cavaliers` against `Les inscriptions des nouveaux cavaliers ouvrent le samedi 5 juillet 2025`), is the
@@ -4452,9 +4462,17 @@ export class Verifier {
     const label = new Set(this.contentStems(m[1]!).stems);
     const subject = claim.stems.filter((st) => !claim.said.has(st) && !claim.light.has(st));
     if (!subject.some((st) => label.has(st) || this.alternativesOf(claim, st).some((a) => label.has(a)))) return false;
-    const values = this.entityFacts(s).filter((p) => p.fact.start >= colon);
-    if (values.length !== 1 || values[0]!.fact.kind !== absent.kind) return false;
-    const v = values[0]!.fact.words;
+    // Eighteenth round (vcontra): a name the tagger split at a hyphen (`Marc Delorme-Aubry` read `Marc Delorme`, `Aubry`) is one
+    // value; the claim's other names stated after its verb, found in the value as written, are the field's other values
+    // (`**Propriétaires :** Sylvie et Marc Delorme-Aubry` against `… sont Sylvie et Marc Lestrade`): one value is left to compare.
+    const text = s.seg.text;
+    const values = this.entityFacts(s)
+      .filter((p) => p.fact.start >= colon)
+      .filter((p, k, all) => k === 0 || text.slice(all[k - 1]!.fact.end, p.fact.start) !== '-');
+    const same = unnamed((p: Fact<Entity>) => claim.entities.some((e) => e !== absent && e.kind === 'name' && e.start > claim.verbAt && e.words.join(' ') === p.fact.words.join(' ')));
+    const rest = values.filter((p) => !same(p));
+    if (rest.length !== 1 || rest[0]!.fact.kind !== absent.kind) return false;
+    const v = rest[0]!.fact.words;
     return !claim.entities.some((e) => shareNameWord(e.words, v) && !(e === absent && oneNameWordChanged(e.words, v)));
   }
 

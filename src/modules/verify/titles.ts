@@ -53,7 +53,7 @@ export function masculine(w: string): string {
 /** A title's content words (folded, stop words and honorifics out, French forms in the masculine singular); null when none or too long. */
 function contentOf(raw: string): string[] | null {
   const ws = foldedLetters(raw.replace(/^\p{L}+['’]s\s+/u, ''));
-  if (ws.length === 0 || ws.length > 6 || NOT_OPENING.has(ws[0]!) || /\d/.test(raw)) return null;
+  if (ws.length === 0 || ws.length > 8 || NOT_OPENING.has(ws[0]!) || /\d/.test(raw)) return null;
   const out = ws.filter((w) => !STOP_WORDS.has(w) && !/^(?:mr|mrs|ms|dr|prof|mme|mlle|maitre)$/u.test(w)).map(masculine);
   return out.length > 0 ? out : null;
 }
