@@ -104,6 +104,10 @@ describe('supported values (eighteenth round, vamount)', () => {
     it('`the Producer shall pay a refundable security deposit of £4,000` supports `Copperline Films must pay a refundable security deposit of £4,000 for the use of Hatherley Grange`', async () => {
       expect(await verdict('Copperline Films must pay a refundable security deposit of £4,000 for the use of Hatherley Grange.', agreement)).toBe('supported');
     });
+    it('control: a representative named in the party’s entry is not the party (`…, represented by Ruth Penhale (the "Producer")`)', async () => {
+      const represented = agreement.replace('12 Wharf Road, Bristol (the "Producer")', '12 Wharf Road, Bristol, represented by Ruth Penhale (the "Producer")');
+      expect(await verdict('Ruth Penhale must pay a refundable security deposit of £4,000 for the use of Hatherley Grange.', represented)).not.toBe('supported');
+    });
     it('control: the other party’s name is not supported by the Producer’s deposit', async () => {
       expect(await verdict('Hatherley Grange Estates must pay a refundable security deposit of £4,000 for the use of Copperline Films.', agreement)).not.toBe('supported');
     });

@@ -4509,13 +4509,15 @@ export class Verifier {
 
   /**
    * Eighteenth round (vamount): whether a name of the sentence is the role its document defines one of the claim's names as (`the
-   * Producer` where the document reads `Northlight Pictures Ltd, … (the "Producer")`): the claim's name itself, not another one.
+   * Producer` where the document reads `Northlight Pictures Ltd, … (the "Producer")`, the name opening the party's entry): the claim's
+   * name itself, not another one.
    */
   private definedAsClaimName(claim: Claim, p: Entity, passage: number): boolean {
     const role = p.words.map((w) => this.stemOf(w)).filter((x) => x !== '').join(' ');
     if (role === '') return false;
     return this.partiesOf(passage).some(
-      (d) => d.role.join(' ') === role && claim.entities.some((x) => x.kind === 'name' && x.words.length > 0 && x.words.every((w) => d.entry.includes(this.stemOf(w)))),
+      // The party's own name opens its entry (not a representative named after it: `…, represented by Declan Furness`).
+      (d) => d.role.join(' ') === role && claim.entities.some((x) => x.kind === 'name' && x.words.length > 0 && x.words.every((w, i) => d.entry[i] === this.stemOf(w))),
     );
   }
 
