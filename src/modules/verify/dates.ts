@@ -8,6 +8,8 @@ export interface DateSpan {
   granularity: 'day' | 'month' | 'quarter' | 'year';
   /** A day and month written without a year. */
   yearless?: boolean;
+  /** Eighteenth round (vamount): the first or the last day of a range of days in one month (`14`, `16 October 2024` of `14–16 October 2024`). */
+  range?: 'first' | 'last';
   start: number;
   end: number;
 }
@@ -98,6 +100,12 @@ const YEARLESS = [
 const NO_YEAR = 2000;
 
 const HAS_DIGIT = /\d/;
+/** Eighteenth round (vamount): a range of days in one month, its first day, its last, the month and the year if written. */
+const DAY_RANGE = new RegExp(
+  `(?<![\\d.,])(\\d{1,2})(?:er|st|nd|rd|th)?[\\s\\u00a0]*(?:[–—-]|to|and|au|et|&)[\\s\\u00a0]*(\\d{1,2})(?:er|st|nd|rd|th)?[\\s\\u00a0]+${FULL_MONTH}(?:[\\s\\u00a0]+${YEAR})?(?!\\d)`,
+  'giu',
+);
+const DAY_RANGE_HINT = /\d\s*(?:[–—-]|to|and|au|et|&)\s*\d/iu;
 
 const BARE_YEAR = /(?<![\p{L}\d.,]|[\p{L}\d]-)((?:19|20)\d{2})(?![\d.,]\d|-[\p{L}\d])/gu;
 
@@ -112,6 +120,22 @@ export function dates(text: string): DateSpan[] {
   if (!HAS_DIGIT.test(text)) return [];
   const out: DateSpan[] = [];
   const taken = unnamed((s: number, e: number) => out.some((d) => s < d.end && e > d.start));
+  // Eighteenth round (vamount): the first day of a range of days in one month (`14–16 October 2024`, `from 8 to 13 October 2025`, `du
+  // 14 au 21 juin 2025`, `on 17 and 18 June 2024`) is a date of that month and year, not a bare number: read here with the last day,
+  // each marked as the range's end it is.
+  if (DAY_RANGE_HINT.test(text)) {
+    DAY_RANGE.lastIndex = 0;
+    for (let m = DAY_RANGE.exec(text); m; m = DAY_RANGE.exec(text)) {
+      const [d, last, mo] = [Number(m[1]), Number(m[2]), monthNo(m[3]!)];
+      const y = m[4] ? Number(m[4]) : NO_YEAR;
+      if (d >= last || !valid(y, mo, d) || !valid(y, mo, last) || (fold(m[3]!) === 'may' && m[3] !== 'May')) continue;
+      const end = m.index + m[0].indexOf(m[1]!) + m[1]!.length;
+      const yearless = m[4] ? {} : { yearless: true };
+      out.push({ from: day(y, mo, d), to: day(y, mo, d) + 1, granularity: 'day', ...yearless, range: 'first', start: m.index, end });
+      const lastAt = end + m[0].slice(end - m.index).search(/\d/u);
+      out.push({ from: day(y, mo, last), to: day(y, mo, last) + 1, granularity: 'day', ...yearless, range: 'last', start: lastAt, end: m.index + m[0].length });
+    }
+  }
   for (const p of PATTERNS) {
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m; m = p.re.exec(text)) {

@@ -327,8 +327,22 @@ function headerCurrencies(row: string, header: string[], amounts: Quantity[]): v
     const m = col >= 0 ? HEADER_CURRENCY.exec(header[col] ?? '') : null;
     const code = m ? (HEADER_CURRENCY_WORDS[(m[1] ?? m[2])!.toLowerCase()] ?? HEADER_CURRENCY_WORDS[(m[1] ?? m[2])!] ?? (m[1] ?? m[2])!) : '';
     if (KNOWN_CURRENCIES.has(code)) Object.assign(q, { unit: code, dimension: 'money' });
+    // Eighteenth round (vamount): a row's cell holding only a currency (`| per container | USD | 2,950.00 |`) gives it to the bare
+    // figure of the next cell, as a header would.
+    else if (col >= 1 && cellOnly(row, bounds, q)) {
+      const cell = row.slice(bounds[col - 1]! + 1, bounds[col]!).trim();
+      const own = HEADER_CURRENCY_WORDS[cell] ?? cell;
+      if (KNOWN_CURRENCIES.has(own)) Object.assign(q, { unit: own, dimension: 'money' });
+    }
   }
 }
+
+/** Eighteenth round (vamount): whether a figure is all its cell holds (`| 2,950.00 |`). */
+const cellOnly = (row: string, bounds: number[], q: Quantity) => {
+  const after = bounds.find((b) => b >= q.end);
+  const before = bounds.filter((b) => b < q.start).pop();
+  return before !== undefined && after !== undefined && row.slice(before + 1, q.start).trim() === '' && row.slice(q.end, after).trim() === '';
+};
 
 /** After a number word, the words of an idiom: the number is no amount (`d'une année sur l'autre`, `from one day to the next`). */
 const IDIOM_AFTER = /^(?:d['’]\s*)?(?:un|une|one)\s+\p{L}+\s+(?:sur\s+l['’]\s*autre|to\s+(?:the\s+)?next|after\s+(?:the\s+)?other)/iu;
@@ -355,6 +369,8 @@ const TAX_BEFORE = /(?<![\p{L}])([Bb])efore(?=\s+(?:VAT|vat|[Tt]ax(?:es)?|TVA)(?
 const taxBasis = (text: string) => text.replace(TAX_BEFORE, 'excl  ');
 /** A clause's or section's number opening a sentence (`6.1 `, `12.3.2 `), before a capitalised word: what precedes it, then the number. */
 const CLAUSE_NUMBER = /^([\s>*_#]*(?:[-+•]\s+)?)\d{1,3}(?:\.\d{1,3}){1,3}\.?\s+(?=\p{Lu})/u;
+/** Eighteenth round (vamount): what stands between the two ends of a range (`2 to 8`, `2 and 8`, `2–8`, `2 à 8`, `2 et 8`). */
+const RANGE_BETWEEN = /^\s*(?:to|and|[-–—]|à|a|et)\s*$/iu;
 /** A number right after a capitalised word with no unit of measure or currency is a model's (`ErgoMesh 220 chairs`), not an amount. */
 function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Quantity[] {
   // A time of day (`18:00`, `9h30`) is one value, in minutes, not two numbers.
@@ -407,6 +423,17 @@ function amountsOf(text: string, stem: (w: string) => string, ds: DateSpan[]): Q
     if (q.unit !== null || next.dimension === null || !figure || !/^\s*[x×]\s*$/iu.test(text.slice(q.end, next.start))) continue;
     const written = Number(figure[0].replace(',', '.'));
     if (written > 0) Object.assign(q, { value: q.value * (next.value / written), unit: next.unit, dimension: next.dimension });
+  }
+  // Eighteenth round (vamount): the ends of a range (`between 2 and 8 degrees Celsius`, `2 to 8 °C`, `entre 2 et 8 °C`, `10–20 kg`)
+  // are both in the unit written after the last one: the first end alone was a bare number, missing from a sentence stating it with
+  // its unit (`between 2 °C and 8 °C`).
+  for (let i = amounts.length - 2; i >= 0; i--) {
+    const q = amounts[i]!;
+    const next = amounts[i + 1]!;
+    if (q.unit !== null || q.dimension !== null || next.dimension === null || next.dimension === 'clock' || !RANGE_BETWEEN.test(text.slice(q.end, next.start))) continue;
+    const figure = /^\d+(?:[.,]\d+)?/.exec(text.slice(next.start));
+    const written = figure ? Number(figure[0].replace(',', '.')) : 0;
+    if (written > 0 && /^\d+(?:[.,]\d+)?$/.test(text.slice(q.start, q.end).trim())) Object.assign(q, { value: q.value * (next.value / written), unit: next.unit, dimension: next.dimension });
   }
   for (const q of amounts) {
     // Eighth round: a year written alone (`the net premium for 2026 is USD 21,585`, `the 2026-2027 policy`) is compared with
@@ -749,16 +776,25 @@ function verifierNames(entities: Entity[]): Entity[] {
 }
 
 /**
+ * Eighteenth round (vamount): a count of things (`six clichés`, `25 comptes`, `24 cones`) and the same figure with no word after it (a
+ * row's quantity column, `| Radiographie numérique (cliché) | 6 |`, `Box of 24 × 120 ml`): the same count, the thing said around the
+ * figure (`pair` reads what each is about). Never a year, never another figure: no conflict comes of it.
+ */
+const countOfBare = (a: Quantity, b: Quantity) =>
+  a.dimension === null && b.dimension === null && (a.unit === null) !== (b.unit === null) && a.unit !== YEAR && b.unit !== YEAR && sameValue(a.value, b.value);
+/**
  * Amounts compared by `pair`: of one dimension (or, without one, one unit); rates over different periods (`per month`,
  * `per year`) only for the same figure (a conflict): another figure may be the same rate converted.
  */
 const amountsComparable = (a: Quantity, b: Quantity) =>
   // A rate over a period against a price per item (`£58,320 a year` against `£148 per visit`): two facts, unless the figure is one.
   ((!a.period || !b.perItem) && (!b.period || !a.perItem) || sameValue(a.value, b.value)) &&
-  (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit) &&
+  (a.dimension !== null ? a.dimension === b.dimension || sameMeasuredFigure(a, b) : a.unit === b.unit || countOfBare(a, b)) &&
   (!a.period || !b.period || a.period === b.period || sameValue(a.value, b.value)) &&
   (a.per === b.per || sameValue(a.value, b.value) || sameValue(a.figure, b.figure));
-const amountsEqual = (a: Quantity, b: Quantity) => sameUnit(a, b) && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
+const amountsEqualAsWritten = (a: Quantity, b: Quantity) => sameUnit(a, b) && sameValue(a.value, b.value) && (!a.period || !b.period || a.period === b.period) && a.per === b.per;
+/** Eighteenth round (vamount): equal as written, or a count against the same bare figure (countOfBare) of the sentence itself. */
+const amountsEqual = (a: Quantity, b: Quantity) => amountsEqualAsWritten(a, b) || countOfBare(a, b);
 /** Measures of the claim's subject are not money nor a share: those have their own dimension. */
 const MEASURED = (d: string | null) => d !== null && d !== 'money' && d !== 'ratio' && d !== 'clock';
 /**
@@ -926,7 +962,7 @@ function claimNumbers(text: string): string[] {
 }
 
 /** Capitalised words inside a claim outside its names and dates, folded, stop words apart. */
-function claimCapitals(text: string, entities: Entity[], ds: DateSpan[]): string[] {
+function claimCapitals(text: string, entities: Entity[], ds: Span[]): string[] {
   return [...text.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?![\p{L}\p{N}-])/gu)]
     .filter((m) => ![...entities, ...ds].some((e) => m.index < e.end && m.index + m[0].length > e.start))
     .map((m) => fold(m[0]))
@@ -1294,7 +1330,8 @@ export class Verifier {
       seg,
       stems: scored,
       nameStems: ownNameStems.filter((x) => !scored.includes(x)),
-      capitals: claimCapitals(seg.text, entities, ds),
+      // Eighteenth round (vamount): a unit's word in an amount (`8 degrees Celsius`) is no capitalised word of the claim's thing.
+      capitals: claimCapitals(seg.text, entities, [...ds, ...counted.filter((q) => q.dimension !== null)]),
       lookup: [...unique, ...new Set(numbers)],
       surface,
       alternatives: new Map(),
@@ -2583,9 +2620,9 @@ export class Verifier {
       // Seventeenth round (vprec7): a fact other than the claim's that the sentence itself does not say of the claim's thing (its
       // words about the claim's held only by the document's context) is another thing's, neither the claim's given another value
       // nor a rival making the claim's unclear; a row naming what the claim names (sameLine) is the claim's line whatever its words.
-      const before = same.length;
+      const kept = same;
       if (!sameLine) same = same.filter((p) => equal(c.fact, p.fact) || saidHere(c, p));
-      const dropped = before - same.length;
+      const dropped = unnamed((p: Fact<T>) => kept.includes(p) && !same.includes(p));
       if (same.length === 0) {
         missing ||= !inWords(c.fact);
         continue;
@@ -2605,7 +2642,9 @@ export class Verifier {
       // The sentence's only fact (amount or date), equal to the claim's, in a sentence that covers the claim: the claim's, whatever
       // words of the claim stand in another clause of it (`The subcontract sum is £212,400, excluding VAT`). Facts of another thing
       // (dropped above) are not counted.
-      const onlyEqual = sentenceFacts.length - dropped === 1 && top.equal;
+      // Eighteenth round (vamount): nor a fact equal to another of the claim's (`| Entrée enfant (moins de 12 ans) | 4,80 € |` against `Un
+      // enfant de moins de 12 ans paie 4,80 €`: the 12 years are the claim's own other fact).
+      const onlyEqual = top.equal && sentenceFacts.filter((p) => !dropped(p) && !claimFacts.some((o) => o !== c && equal(o.fact, p.fact))).length === 1;
       if ((top.about < THRESHOLDS.subject && !onlyEqual) || rival || this.claimedElsewhere(c, top.p, same, claim)) {
         missing ||= !inWords(c.fact);
         continue;
@@ -2644,7 +2683,10 @@ export class Verifier {
       // `par mètre linéaire`), it is not the claim's rate given another value. (`11,20 € le kilo` against `11,20 € la pièce` still is.)
       const claimPer = (c.fact as { per?: string }).per !== undefined;
       const perLeftOut = !swap && sameFigure(c.fact, top.p.fact) && claimPer !== ((top.p.fact as { per?: string }).per !== undefined) && (!claimPer || perSaid(c));
-      if ((swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan || perLeftOut) {
+      // Eighteenth round (vamount): an end of a claim's range of days (`from 14 to 16 October`) is given another value only by the same
+      // end of a range: a day of another event in the sentence (`the set-up day of 13 October`) is no other value of it.
+      const rangeEnd = (c.fact as { range?: string }).range;
+      if ((rangeEnd !== undefined && rangeEnd !== (top.p.fact as { range?: string }).range) || (swap && !sameFigure(c.fact, top.p.fact)) || c.bound !== top.p.bound || (top.p.hypothetical === true && !c.hypothetical) || pointAgainstSpan || perLeftOut) {
         missing ||= !inWords(c.fact);
         continue;
       }
@@ -2945,7 +2987,8 @@ export class Verifier {
       amountsComparable,
       amountsEqual,
       sameLine,
-      undefined,
+      // A bare figure of the context (a section's number, `## 8. …`) counts nothing.
+      amountsEqualAsWritten,
       sameUnit,
       // The same figure in another currency or unit (`€4,250` against `£4,250`, `14 km` against `14 miles`): compared as written.
       (a, b) => sameValue(a.figure, b.figure),
@@ -4478,8 +4521,22 @@ export class Verifier {
 
   private namesAnother(claim: Claim, s: Sentence, e: Entity): boolean {
     // A name sharing a word with one of the claim's is that name written longer (`Sorrelwick Hygiene Services`).
-    const claims = unnamed((p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w))));
+    const claims = unnamed((p: Entity) => claim.entities.some((x) => shareNameWord(x.words, p.words)) || p.words.every((w) => claim.surface.has(this.stemOf(w))) || this.definedAsClaimName(claim, p, s.passage));
     return this.entityFacts(s).some((p) => p.fact.kind === e.kind && !claims(p.fact));
+  }
+
+  /**
+   * Eighteenth round (vamount): whether a name of the sentence is the role its document defines one of the claim's names as (`the
+   * Producer` where the document reads `Northlight Pictures Ltd, … (the "Producer")`, the name opening the party's entry): the claim's
+   * name itself, not another one.
+   */
+  private definedAsClaimName(claim: Claim, p: Entity, passage: number): boolean {
+    const role = p.words.map((w) => this.stemOf(w)).filter((x) => x !== '').join(' ');
+    if (role === '') return false;
+    return this.partiesOf(passage).some(
+      // The party's own name opens its entry (not a representative named after it: `…, represented by Declan Furness`).
+      (d) => d.role.join(' ') === role && claim.entities.some((x) => x.kind === 'name' && x.words.length > 0 && x.words.every((w, i) => d.entry[i] === this.stemOf(w))),
+    );
   }
 
   /**

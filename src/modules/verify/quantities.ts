@@ -100,6 +100,10 @@ const PHRASES: [RegExp, Measure | '%'][] = [
   [/^kN\b/u, m('n', 'force', 1e3)],
   [/^N(?![\p{L}\p{N}°.'’-])/u, m('n', 'force')],
   [/^(?:per|pour)[\s-]+cent\b/i, '%'],
+  // Eighteenth round (vamount): pence and centimes in words, hundredths of their currency (`38 pence` is `£0.38`, `10 centimes`
+  // is `0,10 €`), as `8p` was read already.
+  [/^(?:pence|pennies)(?![\p{L}])/iu, PENCE],
+  [/^centimes?(?:\s+d['’]\s*euros?)?(?![\p{L}])/iu, m('EUR', 'money', 0.01)],
   // A centrifuge's relative force (`14,000 × g`) and a speed of rotation in French (`tr/min`).
   [/^\s*×\s*g(?![\p{L}])/u, m('xg', 'acceleration')],
   [/^tr\s*\/\s*min\b/i, m('rpm', 'rotation')],
@@ -205,7 +209,9 @@ function readSuffix(text: string, end: number, stem: (w: string) => string): { s
   // Attached scale letter: `1.2m`, `5k`, `3bn`, possibly followed by a currency.
   const attached = /^([kmb]n?)(?![\p{L}²³])/u.exec(text.slice(at, at + 3));
   // Eighth round: pence written against the figure (`8p per mile`).
-  if (/^p(?![\p{L}\p{N}])/u.test(text.slice(at, at + 2))) return { scale: PENCE.factor, unit: PENCE.unit, end: at + 1, measure: PENCE };
+  // Eighteenth round (vamount): also after a space before a rate's slash (`88.6 p/day`).
+  const pence = /^(?:p|[ \u00a0]p(?=\/))(?![\p{L}\p{N}])/u.exec(text.slice(at, at + 3));
+  if (pence) return { scale: PENCE.factor, unit: PENCE.unit, end: at + pence[0].length, measure: PENCE };
   if (attached && SCALE_SUFFIX[attached[1]!.toLowerCase()]) {
     scale = SCALE_SUFFIX[attached[1]!.toLowerCase()]!;
     at += attached[0].length;
