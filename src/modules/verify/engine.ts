@@ -1140,6 +1140,10 @@ export class Verifier {
       let header: string[] | null = null;
       let lastRowEnd = -1;
       let previous = '';
+      // Eighteenth round (vneg): the sentence introducing a list (`The following are not returnable under any circumstances:`,
+      // `Ne sont pas compris dans le forfait :`), read for each item of it; cleared by any other sentence.
+      let leadIn = '';
+      let leadInNegated = false;
       for (const whole of eachSentence(p.content)) {
         const heading = /^(#{1,6})\s+(.*)$/u.exec(whole.text);
         if (heading) {
@@ -1163,10 +1167,17 @@ export class Verifier {
         // Seventh round: a sentence whose subject is a pronoun (`It still works in this release.`, `Elle ne s'applique pas
         // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
         const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
-        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(codes ? [codes] : []), parties].join(' \n ');
+        const item = LIST_ITEM.test(whole.text);
+        const introduced = item && leadIn !== '' ? leadIn : '';
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(introduced ? [introduced] : []), ...(codes ? [codes] : []), parties].join(' \n ');
         // Eighth round: an item of a list under a negated heading (`## What is not covered`, `Ne sont pas compris :`) is said with
-        // the heading's polarity.
-        const negatedHeading = sectionNegated && LIST_ITEM.test(whole.text) ? section : undefined;
+        // the heading's polarity. Eighteenth round (vneg): so is an item of a list a negated sentence introduces (`The guarantee
+        // does **not** cover:`), the sentence holding no condition.
+        const negatedHeading = sectionNegated && item ? section : introduced && leadInNegated ? introduced : undefined;
+        if (!item) {
+          leadIn = !heading && !row && /:[\s*_]*$/u.test(whole.text) && !hasRestriction(whole.text) ? whole.text : '';
+          leadInNegated = leadIn !== '' && scopedWords(leadIn).some((w) => w.negated);
+        }
         for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader, negatedHeading, antecedent);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
