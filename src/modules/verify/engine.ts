@@ -465,6 +465,11 @@ const VALUE_VERB = /^(?:costs?|billed|charged|priced|amounts?|totals?|totalled|c
 const STANCE_CONDITION = /(?<![\p{L}])(?:if|unless|provided\s+that|providing|only|whether|as\s+long\s+as|si|sauf\s+si|seulement|uniquement|[àa]\s+condition|sous\s+r[ée]serve|[àa]\s+moins|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
 /** Sixteenth round (vcontra8): an exception to what a sentence says (what follows it, to the end of the sentence, is excepted). */
 const STANCE_EXCEPTION = /(?<![\p{L}])(?:except(?:\s+for)?|excepting|other\s+than|apart\s+from|with\s+the\s+exception\s+of|sauf|hormis|[àa]\s+l['’]exception\s+d(?:e|u|es|['’]))(?![\p{L}])/iu;
+/** Eighteenth round (vneg): whether a span of a text stands inside brackets (`(28,50 € par personne)`): an aside. */
+const inBrackets = (text: string, at: { start: number; end: number }): boolean => {
+  const open = text.lastIndexOf('(', at.start);
+  return open >= 0 && text.lastIndexOf(')', at.start) < open && text.indexOf(')', at.end) >= at.end;
+};
 /** Eighteenth round (vneg): every exception of a sentence (STANCE_EXCEPTION, global). */
 const STANCE_EXCEPTIONS = new RegExp(STANCE_EXCEPTION.source, 'giu');
 /** The unit of a year written alone: no other amount has it. */
@@ -1173,7 +1178,8 @@ export class Verifier {
         // Eighth round: an item of a list under a negated heading (`## What is not covered`, `Ne sont pas compris :`) is said with
         // the heading's polarity. Eighteenth round (vneg): so is an item of a list a negated sentence introduces (`The guarantee
         // does **not** cover:`), the sentence holding no condition.
-        const negatedHeading = sectionNegated && item ? section : introduced && leadInNegated ? introduced : undefined;
+        // The nearer introduction wins: a lead-in said without a negation under `## Ce qui est compris et ce qui ne l'est pas`.
+        const negatedHeading = introduced ? (leadInNegated ? introduced : undefined) : sectionNegated && item ? section : undefined;
         if (!item) {
           leadIn = !heading && !row && /:[\s*_]*$/u.test(whole.text) && !hasRestriction(whole.text) ? whole.text : '';
           leadInNegated = leadIn !== '' && scopedWords(leadIn).some((w) => w.negated);
@@ -2285,7 +2291,8 @@ export class Verifier {
       const said = mattersSaid(scoped);
       // Eighteenth round (vneg): an item of a list under a negated heading that says no matter of its own (`- Routine or preventive
       // care: vaccinations, …` under `## What is not covered`) says the heading's.
-      if (s.negatedHeading && said.size === 0) for (const [k, v] of mattersSaid(scopedWords(s.negatedHeading))) said.set(k, v);
+      // Only a matter the heading denies: `## What is covered and what is not` says *covered* of the other list.
+      if (s.negatedHeading && said.size === 0) for (const [k, v] of mattersSaid(scopedWords(s.negatedHeading))) if (v.every((x) => !x.yes)) said.set(k, v);
       s.matters = { scoped, said };
     }
     return s.matters;
@@ -2339,7 +2346,8 @@ export class Verifier {
     }
     // A negation reaching an amount or a date the claim does not state: the matter is said under a condition.
     const negatedSpans = scoped.filter((w) => w.negated);
-    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)));
+    // Eighteenth round (vneg): not a figure in brackets, an aside on a thing (`La licence fédérale (28,50 € par personne) n'est pas comprise`).
+    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)) && !inBrackets(text, f.fact));
     if (facts.some((f) => negatedSpans.some((w) => Math.abs(w.end - f.fact.start) <= 2 || (f.fact.start <= w.start && w.start <= f.fact.end)))) return false;
     if (facts.length > 0 && /(?<![\p{L}])(?:after|before|until|from|avant|apres|après|jusqu)(?![\p{L}])/iu.test(text)) return false;
     return this.namesInRole(claim, s);
@@ -2406,7 +2414,8 @@ export class Verifier {
       if (hasRestriction(left + text.slice(from))) return false;
     }
     const negatedSpans = scoped.filter((w) => w.negated);
-    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)));
+    // Eighteenth round (vneg): not a figure in brackets, an aside on a thing (`La licence fédérale (28,50 € par personne) n'est pas comprise`).
+    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)) && !inBrackets(text, f.fact));
     if (facts.some((f) => negatedSpans.some((w) => Math.abs(w.end - f.fact.start) <= 2 || (f.fact.start <= w.start && w.start <= f.fact.end)))) return false;
     if (facts.length > 0 && /(?<![\p{L}])(?:after|before|until|from|avant|apres|après|jusqu)(?![\p{L}])/iu.test(text)) return false;
     return this.namesInRole(claim, s);
