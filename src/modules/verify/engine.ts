@@ -2397,6 +2397,10 @@ export class Verifier {
     if (!claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)))) return false;
     const ds = this.datesIn(s);
     if (!claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact)))) return false;
+    // Each amount or date of the sentence that could be the claim's is the claim's: `covers the screen for 24 months and the battery
+    // for 12 months` says nothing of which one the claim's `battery for 24 months` is.
+    if (qs.some((q) => claim.quantities.some((c) => amountsComparable(c.fact, q.fact)) && !claim.quantities.some((c) => amountsEqual(c.fact, q.fact)))) return false;
+    if (claim.dates.length > 0 && ds.some((d) => !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) return false;
     if (STANCE_CONDITION.test(text)) return false;
     // An exception of another thing than the claim's (`does not cover: receivers damaged by earwax, … batteries (other than the
     // built-in rechargeable cell)`) leaves the rule said of the claim's thing; any other restriction (`only`, `instead of`) does not.
