@@ -492,6 +492,13 @@ const VALUE_VERB = /^(?:costs?|billed|charged|priced|amounts?|totals?|totalled|c
 const STANCE_CONDITION = /(?<![\p{L}])(?:if|unless|provided\s+that|providing|only|whether|as\s+long\s+as|si|sauf\s+si|seulement|uniquement|[àa]\s+condition|sous\s+r[ée]serve|[àa]\s+moins|ne\s+(?:\p{L}+\s+){1,4}qu(?:e|['’])|n['’](?:\p{L}+\s+){1,4}qu(?:e|['’]))(?![\p{L}])/iu;
 /** Sixteenth round (vcontra8): an exception to what a sentence says (what follows it, to the end of the sentence, is excepted). */
 const STANCE_EXCEPTION = /(?<![\p{L}])(?:except(?:\s+for)?|excepting|other\s+than|apart\s+from|with\s+the\s+exception\s+of|sauf|hormis|[àa]\s+l['’]exception\s+d(?:e|u|es|['’]))(?![\p{L}])/iu;
+/** Eighteenth round (vneg): whether a span of a text stands inside brackets (`(28,50 € par personne)`): an aside. */
+const inBrackets = (text: string, at: { start: number; end: number }): boolean => {
+  const open = text.lastIndexOf('(', at.start);
+  return open >= 0 && text.lastIndexOf(')', at.start) < open && text.indexOf(')', at.end) >= at.end;
+};
+/** Eighteenth round (vneg): every exception of a sentence (STANCE_EXCEPTION, global). */
+const STANCE_EXCEPTIONS = new RegExp(STANCE_EXCEPTION.source, 'giu');
 /** The unit of a year written alone: no other amount has it. */
 const YEAR = '#year';
 /** A rate's marker and the word after it, right after an amount (`per mile`, `par km`, `/kg`). */
@@ -1083,6 +1090,8 @@ export class Verifier {
   /** Sixteenth round (vcontra8): a claim's yes-or-no matter (claimMatter), read once per claim. */
   private readonly capitalisedMemo = new WeakMap<Claim, Set<string>>();
   private readonly matterMemo = new WeakMap<Claim, { matter: string; yes: boolean; stems: Set<string> } | null>();
+  /** Eighteenth round (vneg): the stems of the words saying a claim's matter (matterWords). */
+  private readonly matterWordsMemo = new WeakMap<Claim, Set<string>>();
   // Sixteenth round (vdates, made cheap): the frames of a claim's values and of a sentence's, read once each.
   /** Seventeenth round (vpara): the parties each passage's document defines, and the parties each claim's names act for. */
   private readonly partiesMemo = new Map<number, DefinedParty[]>();
@@ -1172,6 +1181,10 @@ export class Verifier {
       let header: string[] | null = null;
       let lastRowEnd = -1;
       let previous = '';
+      // Eighteenth round (vneg): the sentence introducing a list (`The following are not returnable under any circumstances:`,
+      // `Ne sont pas compris dans le forfait :`), read for each item of it; cleared by any other sentence.
+      let leadIn = '';
+      let leadInNegated = false;
       for (const whole of eachSentence(p.content)) {
         const heading = /^(#{1,6})\s+(.*)$/u.exec(whole.text);
         if (heading) {
@@ -1195,10 +1208,18 @@ export class Verifier {
         // Seventh round: a sentence whose subject is a pronoun (`It still works in this release.`, `Elle ne s'applique pas
         // aux frais de livraison.`) is about the previous sentence's subject: that sentence is its context too.
         const antecedent = !row && !heading && previous && PRONOUN_SUBJECT.test(whole.text) ? previous : '';
-        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(codes ? [codes] : []), parties].join(' \n ');
+        const item = LIST_ITEM.test(whole.text);
+        const introduced = item && leadIn !== '' ? leadIn : '';
+        const contextText = [name, title, section, rowHeader ? rowHeader.join(' ') : '', ...(antecedent ? [antecedent] : []), ...(introduced ? [introduced] : []), ...(codes ? [codes] : []), parties].join(' \n ');
         // Eighth round: an item of a list under a negated heading (`## What is not covered`, `Ne sont pas compris :`) is said with
-        // the heading's polarity.
-        const negatedHeading = sectionNegated && LIST_ITEM.test(whole.text) ? section : undefined;
+        // the heading's polarity. Eighteenth round (vneg): so is an item of a list a negated sentence introduces (`The guarantee
+        // does **not** cover:`), the sentence holding no condition.
+        // The nearer introduction wins: a lead-in said without a negation under `## Ce qui est compris et ce qui ne l'est pas`.
+        const negatedHeading = introduced ? (leadInNegated ? introduced : undefined) : sectionNegated && item ? section : undefined;
+        if (!item) {
+          leadIn = !heading && !row && /:[\s*_]*$/u.test(whole.text) && !hasRestriction(whole.text) ? whole.text : '';
+          leadInNegated = leadIn !== '' && scopedWords(leadIn).some((w) => w.negated);
+        }
         for (const seg of whole.text.length > MAX_QUOTE_CHARS ? pieces(whole, MAX_QUOTE_CHARS) : [whole]) this.addSentence(index, seg, contextText, rowHeader, negatedHeading, antecedent);
         previous = heading || row ? '' : whole.text;
         await this.breathe();
@@ -2215,6 +2236,14 @@ export class Verifier {
           best = { verdict: 'contradicted', rule: 'negation', reason: 'stance-reversed', score: r.held.full, id: r.id };
           break;
         }
+        // Eighteenth round (vneg): the twin of the rule above: the sentence says the claim's matter the same way, by its own
+        // word (`not part of` / `not included in` / `excluded`, `may not` / `not permitted` / `interdit`), of the claim's own
+        // thing, every other word of the claim held (stanceAgreed).
+        for (const r of best ? [] : read) {
+          if (!this.stanceAgreed(claim, this.sentences[r.id]!, r.held, matter)) continue;
+          best = { verdict: 'supported', rule: 'negation', reason: 'stance-agreed', score: r.held.full, id: r.id };
+          break;
+        }
       }
     }
     // Sixteenth round (vcontra8): the claim's frame around another amount, a word or two of it left to the document or its value
@@ -2296,7 +2325,12 @@ export class Verifier {
     if (!s.matters) {
       const scoped = scopedWords(s.seg.text);
       if (s.negatedHeading && !scoped.some((w) => w.negated)) for (const w of scoped) w.negated = true;
-      s.matters = { scoped, said: mattersSaid(scoped) };
+      const said = mattersSaid(scoped);
+      // Eighteenth round (vneg): an item of a list under a negated heading that says no matter of its own (`- Routine or preventive
+      // care: vaccinations, …` under `## What is not covered`) says the heading's.
+      // Only a matter the heading denies: `## What is covered and what is not` says *covered* of the other list.
+      if (s.negatedHeading && said.size === 0) for (const [k, v] of mattersSaid(scopedWords(s.negatedHeading))) if (v.every((x) => !x.yes)) said.set(k, v);
+      s.matters = { scoped, said };
     }
     return s.matters;
   }
@@ -2349,7 +2383,80 @@ export class Verifier {
     }
     // A negation reaching an amount or a date the claim does not state: the matter is said under a condition.
     const negatedSpans = scoped.filter((w) => w.negated);
-    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)));
+    // Eighteenth round (vneg): not a figure in brackets, an aside on a thing (`La licence fédérale (28,50 € par personne) n'est pas comprise`).
+    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)) && !inBrackets(text, f.fact));
+    if (facts.some((f) => negatedSpans.some((w) => Math.abs(w.end - f.fact.start) <= 2 || (f.fact.start <= w.start && w.start <= f.fact.end)))) return false;
+    if (facts.length > 0 && /(?<![\p{L}])(?:after|before|until|from|avant|apres|après|jusqu)(?![\p{L}])/iu.test(text)) return false;
+    return this.namesInRole(claim, s);
+  }
+
+  /**
+   * Eighteenth round (vneg): whether sentence `s` says the claim's matter (claimMatter) the same way as the claim, of the claim's own
+   * thing, by its own word (`Exam entry fees are not part of the tuition fees` against `Exam entry fees are not included in tuition
+   * fees`; `n'est pas autorisée` against `est interdite`): the twin of stanceReversed, read for a support, so stricter. Every word of
+   * the claim the sentence does not hold is one of the matter's or an adverb of the claim; what the claim is about in the sentence
+   * itself (or its pronoun's antecedent); its names in the sentence or its context; its acronyms there too; each of its amounts and
+   * dates stated equal in the sentence; the sentence no heading and no unticked option, saying the matter one way only, with no
+   * condition, no exception and no negation measured by a figure the claim does not state; the claim's names in their roles.
+   */
+  /** Eighteenth round (vneg): the stems of the claim's words that say its matter (`not part of` gives `part`; `may not` gives `may`). */
+  private matterWords(claim: Claim, matter: string): Set<string> {
+    let out = this.matterWordsMemo.get(claim);
+    if (!out) {
+      const spans = mattersSaid(scopedWords(claim.seg.text)).get(matter) ?? [];
+      out = new Set<string>();
+      for (const w of scopedWords(claim.seg.text)) if (spans.some((x) => x.start <= w.start && w.end <= x.end)) out.add(this.stemOf(w.w));
+      if (matter === 'charged') for (const m of claim.seg.text.matchAll(/(?<=\bof\s+)charg\p{L}*/giu)) out.add(this.stemOf(fold(m[0])));
+      out.delete('');
+      this.matterWordsMemo.set(claim, out);
+    }
+    return out;
+  }
+
+  private stanceAgreed(claim: Claim, s: Sentence, held: Cover, matter: { matter: string; yes: boolean; stems: Set<string> }): boolean {
+    if (claim.restricted || held.full < THRESHOLDS.nearest) return false;
+    // Only the words saying the matter may be said otherwise (`part` of `not part of`), not the act a modal permits (`may run`
+    // against `may offer`) nor who may: a support holds them.
+    const words = this.matterWords(claim, matter.matter);
+    if (held.uncovered.some((u) => !words.has(u) && !claim.hedges.has(u))) return false;
+    if (claim.stems.filter((st) => !words.has(st) && !claim.light.has(st)).length < 2) return false;
+    if ((s.unticked ??= UNTICKED.test(s.seg.text)) || HEADING.test(s.seg.text)) return false;
+    const text = s.seg.text;
+    const { said, scoped } = this.sentenceMatters(s);
+    if (stanceOn(said, matter.matter) !== matter.yes) return false;
+    const own = unnamed((st: string) => s.stems.has(st) || this.alternativesOf(claim, st).some((a) => s.stems.has(a)));
+    const antecedent = s.antecedent ? new Set(foldedLetters(s.antecedent).map((w) => this.stemOf(w))) : null;
+    if (!claim.stems.every((st) => claim.said.has(st) || matter.stems.has(st) || claim.light.has(st) || own(st) || antecedent?.has(st))) return false;
+    const inContext = this.wordsIn(s);
+    if (!claim.entities.every((e) => e.words.every((w) => inContext.has(w)))) return false;
+    if (claim.acronyms.some((a) => !this.rowWords(s).has(a) && !this.partylessWords(s).has(a))) return false;
+    const qs = this.quantitiesIn(s);
+    if (!claim.quantities.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)))) return false;
+    const ds = this.datesIn(s);
+    if (!claim.dates.every((c) => ds.some((d) => datesAgree(c.fact, d.fact)))) return false;
+    // Each amount or date of the sentence that could be the claim's is the claim's: `covers the screen for 24 months and the battery
+    // for 12 months` says nothing of which one the claim's `battery for 24 months` is.
+    if (qs.some((q) => claim.quantities.some((c) => amountsComparable(c.fact, q.fact)) && !claim.quantities.some((c) => amountsEqual(c.fact, q.fact)))) return false;
+    if (claim.dates.length > 0 && ds.some((d) => !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) return false;
+    if (STANCE_CONDITION.test(text)) return false;
+    // An exception of another thing than the claim's (`does not cover: receivers damaged by earwax, … batteries (other than the
+    // built-in rechargeable cell)`) leaves the rule said of the claim's thing; any other restriction (`only`, `instead of`) does not.
+    if (this.restrictedIn(s)) {
+      const claimStems = new Set([...claim.stems, ...claim.nameStems]);
+      let left = '';
+      let from = 0;
+      for (const except of text.matchAll(STANCE_EXCEPTIONS)) {
+        const rest = text.slice(except.index + except[0].length).split(/[;,.!?|()]/u)[0]!;
+        const excepted = foldedLetters(rest).filter((w) => !STOP_WORDS.has(w)).map((w) => this.stemOf(w)).filter(Boolean);
+        if (excepted.length === 0 || excepted.some((st) => claimStems.has(st))) return false;
+        left += text.slice(from, except.index);
+        from = except.index + except[0].length + rest.length;
+      }
+      if (hasRestriction(left + text.slice(from))) return false;
+    }
+    const negatedSpans = scoped.filter((w) => w.negated);
+    // Eighteenth round (vneg): not a figure in brackets, an aside on a thing (`La licence fédérale (28,50 € par personne) n'est pas comprise`).
+    const facts = [...qs.filter((q) => !zeroMoney(q.fact)), ...ds].filter((f) => !claim.quantities.some((c) => amountsEqual(c.fact, f.fact as Quantity)) && !claim.dates.some((c) => datesAgree(c.fact, f.fact as DateSpan)) && !inBrackets(text, f.fact));
     if (facts.some((f) => negatedSpans.some((w) => Math.abs(w.end - f.fact.start) <= 2 || (f.fact.start <= w.start && w.start <= f.fact.end)))) return false;
     if (facts.length > 0 && /(?<![\p{L}])(?:after|before|until|from|avant|apres|après|jusqu)(?![\p{L}])/iu.test(text)) return false;
     return this.namesInRole(claim, s);

@@ -24,7 +24,7 @@ const MATTERS: { matter: string; yes: RegExp; no: RegExp }[] = [
   },
   {
     matter: 'included',
-    yes: /^(?:includ(?:e|es|ed)|cover(?:s|ed)?|inclus(?:e|es)?|compris(?:e|es)?|couverte?s?)$/,
+    yes: /^(?:includ(?:e|es|ed)|cover(?:s|ed)?|inclus(?:e|es)?|compris(?:e|es)?|couverte?s?|inclu(?:t|ent)|comprenn?ent|comprend)$/,
     no: /^(?:exclud(?:e|es|ed)|exclue?s?)$/,
   },
   { matter: 'taxed', yes: /^(?:soumise?s?|assujettie?s?|taxable|imposables?)$/, no: /^(?:exoneree?s?|exempte?s?|exempted)$/ },
@@ -57,8 +57,9 @@ export function mattersSaid(scoped: readonly ScopedWord[]): Map<string, { yes: b
     // `free from defects`, `feel free to`: not a price.
     if (w.w === 'free' && (/^(?:from|to)$/.test(scoped[i + 1]?.w ?? '') || prev === 'feel')) continue;
     // `is (not) part of the termly fee`: (not) included in it; `sublet part of the premises` is no inclusion.
-    if (w.w !== 'part' && !ANY_MATTER.test(w.w)) continue;
-    const said = w.w === 'part' && scoped[i + 1]?.w === 'of' && /^(?:not|is|are|was|were|be|been)$/.test(prev ?? '') ? { matter: 'included', yes: true } : saidOf(w.w);
+    if (w.w !== 'part' && w.w !== 'outside' && w.w !== 'scope' && !ANY_MATTER.test(w.w)) continue;
+    const phrase = w.w === 'part' || w.w === 'outside' || w.w === 'scope' ? phraseSaid(scoped, i) : null;
+    const said = phrase ?? saidOf(w.w);
     if (!said) continue;
     let negated = w.negated;
     if (MODAL.test(w.w) && /^(?:not|never)$/.test(scoped[i + 1]?.w ?? '')) negated = true;
@@ -66,13 +67,29 @@ export function mattersSaid(scoped: readonly ScopedWord[]): Map<string, { yes: b
     if (MODAL.test(w.w) && !scoped[i + 1]) continue;
     let list = out.get(said.matter);
     if (!list) out.set(said.matter, (list = []));
-    list.push({ yes: said.yes !== negated, start: w.start, end: w.end });
+    // A phrase's span holds its words (`outside the scope`, `out of scope`).
+    list.push({ yes: said.yes !== negated, start: phrase ? scoped[phrase.from]!.start : w.start, end: phrase ? scoped[phrase.to]!.end : w.end });
   }
   return out;
 }
 
+/**
+ * Eighteenth round (vneg): a matter said by a phrase: `is (not) part of the termly fee` (included; `sublet part of the premises` is
+ * no inclusion), `outside the scope of`, `out of scope` (not included).
+ */
+function phraseSaid(scoped: readonly ScopedWord[], i: number): (Said & { from: number; to: number }) | null {
+  const w = scoped[i]!.w;
+  const prev = scoped[i - 1]?.w ?? '';
+  const next = scoped[i + 1]?.w ?? '';
+  if (w === 'part') return next === 'of' && /^(?:not|is|are|was|were|be|been)$/.test(prev) ? { matter: 'included', yes: true, from: i, to: i } : null;
+  // `falls outside the scope of`: the verb is the phrase's.
+  const from = /^(?:fall|falls|fell|fallen|lie|lies|is|are)$/.test(prev) ? i - 1 : i;
+  if (w === 'outside') return next === 'the' && scoped[i + 2]?.w === 'scope' ? { matter: 'included', yes: false, from, to: i + 2 } : null;
+  return prev === 'of' && scoped[i - 2]?.w === 'out' ? { matter: 'included', yes: false, from: i - 2, to: i } : null;
+}
+
 /** Whether a folded word may say a matter (mattersSaid reads it in its clause): a quick test before a text's negations are read. */
-export const maySayMatter = (w: string): boolean => w === 'part' || (ANY_MATTER.test(w) && saidOf(w) !== null);
+export const maySayMatter = (w: string): boolean => w === 'part' || w === 'outside' || w === 'scope' || (ANY_MATTER.test(w) && saidOf(w) !== null);
 /** Every matter's words in one test (a word matching none is read no further). */
 const ANY_MATTER = new RegExp(MATTERS.flatMap((m) => [m.yes.source, m.no.source]).filter((x) => x !== '^$').join('|'));
 
