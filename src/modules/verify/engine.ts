@@ -14,7 +14,7 @@ import { agentRolesOf, compareRoles, definedParties, rolesOf, type DefinedParty,
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
-import { officeTitlesOf, sharedPrefix, titlesOf } from './titles.js';
+import { officeTitlesOf, sharedPrefix, titleHeadsOf, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
 import { claimRoles, closureBefore, mayHaveFrame, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
@@ -1017,6 +1017,8 @@ export class Verifier {
   /** Fifteenth round (vcontra7): the titles a text gives a name, read once per sentence or claim and name (titleHolderReplaced). */
   private readonly titleCache = new Map<string, string[][]>();
   private readonly claimTitleCache = new WeakMap<Entity, string[][]>();
+  /** Eighteenth round (vprec9): the heads of the titles a claim gives a name (titleHeadsOf), stemmed, read once per name. */
+  private readonly claimTitleHeadCache = new WeakMap<Entity, string[][]>();
   /** Seventeenth round (vpara, made cheap): the claim's names it gives a title (titleHolderStated), read once per claim. */
   private readonly titledMemo = new WeakMap<Claim, Entity[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
@@ -3295,6 +3297,10 @@ export class Verifier {
     // (`Signed: Martin Holroyd, Director` against `Joanne Pike signed …`, `Musical director: Ms Alison Preddy` against
     // `Geoffrey Lunn is the musical director`): the sentence says it of that other one. No verdict.
     if (this.anotherNameInstead(claim, s, names)) return { ...none, reason: 'another-name-instead' };
+    // Eighteenth round (vprec9): the claim gives one of its names a title its document gives another name, and never that one
+    // (`Geoffrey Lunn is the musical director` against `**Group leader:** Mr Geoffrey Lunn` / `**Musical director:** Ms Alison
+    // Preddy`): whatever the sentence shares with the claim, it does not say the role is this person's. No verdict.
+    if (this.titleHeldByAnother(claim, s, names)) return { ...none, reason: 'title-held-by-another' };
     // Seventeenth round (vpara): the sentence gives the claim's title to another name, and lists the claim's name without it (or
     // the document never mentions it): `**Present:** Ruth Calloway (Chair), …, Colin Abbott` against `Colin Abbott chaired …`.
     if (claim.negated.size === 0 && this.titleHolderReplaced(claim, s)) return { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: 1 };
@@ -3987,6 +3993,41 @@ export class Verifier {
       if (found) break;
     }
     return found && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+  }
+
+  /**
+   * Eighteenth round (vprec9): a role said of another person. A name of the claim the sentence's document mentions is given a
+   * title by the claim (titleHeadsOf: the title's head, its complement cut, `the secretary of the Wetherfield model railway club` →
+   * `secretary`); the document gives no mention of that name a title holding the head's words; and a sentence of the document
+   * gives the same title (the same words, by stem) to another name sharing no word with the claim's names (`- Secretary: Priya
+   * Nandakumar`, `Samuel Pryce (Treasurer)`). Read across the document, not the sentence alone: the sentence chosen for support
+   * is often one that names the person for something else (`Imran Baptiste presented a quote …`).
+   */
+  private titleHeldByAnother(claim: Claim, s: Sentence, names: readonly Entity[]): boolean {
+    const stems = unnamed((ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== ''));
+    for (const name of names) {
+      let heads = this.claimTitleHeadCache.get(name);
+      if (heads === undefined) {
+        heads = titleHeadsOf(claim.seg.text, name).map(stems).filter((h) => h.length > 0);
+        this.claimTitleHeadCache.set(name, heads);
+      }
+      if (heads.length === 0 || !this.inPassage(name, s.passage)) continue;
+      const own = this.titlesInDocument(name, s.passage).map(stems);
+      const open = heads.filter((h) => !own.some((t) => h.every((x) => t.includes(x))));
+      for (const head of open) {
+        for (const id of this.postings.get(head[0]!) ?? []) {
+          const o = this.sentences[id]!;
+          if (o.passage !== s.passage || !head.every((x) => o.stems.has(x))) continue;
+          for (const p of this.entityFacts(o)) {
+            const other = p.fact;
+            if (other.kind !== 'name' || names.some((n) => shareNameWord(n.words, other.words))) continue;
+            const held = this.titlesCached(`s${o.passage}:${o.seg.start}`, o.seg.text, other, stems);
+            if (held.some((t) => t.length === head.length && t.every((x) => head.includes(x)))) return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /**
