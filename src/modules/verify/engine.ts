@@ -3297,19 +3297,20 @@ export class Verifier {
     // (`Signed: Martin Holroyd, Director` against `Joanne Pike signed …`, `Musical director: Ms Alison Preddy` against
     // `Geoffrey Lunn is the musical director`): the sentence says it of that other one. No verdict.
     if (this.anotherNameInstead(claim, s, names)) return { ...none, reason: 'another-name-instead' };
-    // Eighteenth round (vprec9): the claim gives one of its names a title its document gives another name, and never that one
-    // (`Geoffrey Lunn is the musical director` against `**Group leader:** Mr Geoffrey Lunn` / `**Musical director:** Ms Alison
-    // Preddy`): whatever the sentence shares with the claim, it does not say the role is this person's. No verdict.
-    if (this.titleHeldByAnother(claim, s, names)) return { ...none, reason: 'title-held-by-another' };
     // Seventeenth round (vpara): the sentence gives the claim's title to another name, and lists the claim's name without it (or
     // the document never mentions it): `**Present:** Ruth Calloway (Chair), …, Colin Abbott` against `Colin Abbott chaired …`.
     if (claim.negated.size === 0 && this.titleHolderReplaced(claim, s)) return { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: 1 };
+    // Eighteenth round (vprec9): the claim gives one of its names a title its document gives another name, and never that one
+    // (`Geoffrey Lunn is the musical director` against `**Group leader:** Mr Geoffrey Lunn` / `**Musical director:** Ms Alison
+    // Preddy`): whatever the sentence shares with the claim, it does not say the role is this person's. No verdict where the
+    // support would otherwise stand (the contradictions above and below stand).
+    const stands = () => (this.titleHeldByAnother(claim, s, names) ? { ...none, reason: 'title-held-by-another' } : null);
     if (names.length >= 2 && this.namesInOtherParts(names, s)) return { ...none, reason: 'names-in-other-parts' };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
-    if (!items) return null;
+    if (!items) return stands();
     const sameName = unnamed((a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' '));
     const own = items.filter((i) => names.some((n) => sameName(n, i.name)));
-    if (own.length === 0) return null;
+    if (own.length === 0) return stands();
     const others = items.filter((i) => !own.includes(i));
     const where = unnamed((at: number) => (own.some((i) => at >= i.start && at < i.end) ? 'own' : others.some((i) => at >= i.start && at < i.end) ? 'other' : 'out'));
     // Where each piece of what the claim says stands: a word (by stem, or a synonym's), a date or an amount equal to the claim's.
@@ -3331,7 +3332,7 @@ export class Verifier {
     for (const c of claim.dates) check('date', ds.filter((d) => datesAgree(c.fact, d.fact)).map((d) => where(d.fact.start)));
     const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
     for (const c of claim.quantities) check('amount', qs.filter((q) => amountsEqual(c.fact, q.fact)).map((q) => where(q.fact.start)));
-    if (foreign === null) return null;
+    if (foreign === null) return stands();
     const inOwn = unnamed((at: number) => own.some((i) => at >= i.start && at < i.end));
     const otherValue =
       (foreign === 'date' && ds.some((d) => inOwn(d.fact.start) && !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) ||

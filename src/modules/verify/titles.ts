@@ -156,8 +156,11 @@ export function titleHeadsOf(text: string, e: Pick<Entity, 'start' | 'end'>): st
   const c = raw ? contentOf(raw) : null;
   if (c) out.push(c);
   const before = read.slice(Math.max(0, e.start - 90), e.start);
-  for (const re of [BEFORE_COMMA, BEFORE_COPULA]) {
-    for (let i = before.length - 1; i >= 0; i--) {
+  // The apposition's title is the nearest (`approved by the fleet manager, X`); the copula's subject is read whole, its head
+  // first (`Le vérificateur aux comptes de l'USM est M. X` is `vérificateur`, not `USM`).
+  for (const [re, leftmost] of [[BEFORE_COMMA, false], [BEFORE_COPULA, true]] as const) {
+    for (let k = 0; k < before.length; k++) {
+      const i = leftmost ? k : before.length - 1 - k;
       if (i > 0 && !/[\s(*_]/u.test(before[i - 1]!)) continue;
       const b = re.exec(before.slice(i));
       if (!b) continue;
