@@ -19,7 +19,7 @@ function heads(text: string, name: string): string[][] {
 /**
  * Eighteenth round of issue 26 (docs/quality.md, "Eighteenth round: wrong verdicts (vprec9)"): wrong supports of the
  * development sets fixed by a general rule. Documents written for these tests, none from a labelled set. Each case fails on
- * main (6782099); each control passes on both.
+ * main (6782099, 188028c); each control passes on both.
  */
 describe('precision (eighteenth round, vprec9)', () => {
   describe('a role said of another person: the document gives the claim’s title to another name, never to the claim’s', () => {
