@@ -14,7 +14,7 @@ import { agentRolesOf, compareRoles, definedParties, rolesOf, type DefinedParty,
 import { clausesOf, hasNegativeMeaning, hasRestriction, hypothetical, isNegativeMeaning, regionsOf, restates, scopedWords, type ScopedWord, type Span } from './scope.js';
 import { keyedByColumn, type Column } from './columns.js';
 import { isFrenchVerbAt, isPresentVerbForm } from './french-verbs.js';
-import { officeTitlesOf, sharedPrefix, titlesOf } from './titles.js';
+import { officeTitlesOf, sharedPrefix, titleHeadsOf, titlesOf } from './titles.js';
 import { mattersSaid, maySayMatter, stanceOn } from './stance.js';
 import { inCode, predicateGap, reversing, verbsRelated, type FrameAlignment } from './predicate.js';
 import { claimRoles, closureBefore, mayHaveFrame, parenOwner, sameFrame, sameRole, sentenceFrames, type ClaimRole, type Spanned } from './frames.js';
@@ -1053,6 +1053,8 @@ export class Verifier {
   /** Fifteenth round (vcontra7): the titles a text gives a name, read once per sentence or claim and name (titleHolderReplaced). */
   private readonly titleCache = new Map<string, string[][]>();
   private readonly claimTitleCache = new WeakMap<Entity, string[][]>();
+  /** Eighteenth round (vprec9): the heads of the titles a claim gives a name (titleHeadsOf), stemmed, read once per name. */
+  private readonly claimTitleHeadCache = new WeakMap<Entity, string[][]>();
   /** Seventeenth round (vpara, made cheap): the claim's names it gives a title (titleHolderStated), read once per claim. */
   private readonly titledMemo = new WeakMap<Claim, Entity[]>();
   /** Verdicts by claim text: a text repeating a claim is judged once (the offsets are the claim's own). */
@@ -3351,12 +3353,17 @@ export class Verifier {
     // Seventeenth round (vpara): the sentence gives the claim's title to another name, and lists the claim's name without it (or
     // the document never mentions it): `**Present:** Ruth Calloway (Chair), …, Colin Abbott` against `Colin Abbott chaired …`.
     if (claim.negated.size === 0 && this.titleHolderReplaced(claim, s)) return { verdict: 'contradicted', rule: 'entities', reason: 'title-holder-replaced', score: 1 };
+    // Eighteenth round (vprec9): the claim gives one of its names a title its document gives another name, and never that one
+    // (`Geoffrey Lunn is the musical director` against `**Group leader:** Mr Geoffrey Lunn` / `**Musical director:** Ms Alison
+    // Preddy`): whatever the sentence shares with the claim, it does not say the role is this person's. No verdict where the
+    // support would otherwise stand (the contradictions above and below stand).
+    const stands = () => (this.titleHeldByAnother(claim, s, names) ? { ...none, reason: 'title-held-by-another' } : null);
     if (names.length >= 2 && this.namesInOtherParts(names, s)) return { ...none, reason: 'names-in-other-parts' };
     const items = (f.items ??= nameItems(s.seg.text, (f.entities ??= verifierNames(entitiesOf(s.seg.text)))));
-    if (!items) return null;
+    if (!items) return stands();
     const sameName = unnamed((a: Entity, b: Entity) => a.words.join(' ') === b.words.join(' '));
     const own = items.filter((i) => names.some((n) => sameName(n, i.name)));
-    if (own.length === 0) return null;
+    if (own.length === 0) return stands();
     const others = items.filter((i) => !own.includes(i));
     const where = unnamed((at: number) => (own.some((i) => at >= i.start && at < i.end) ? 'own' : others.some((i) => at >= i.start && at < i.end) ? 'other' : 'out'));
     // Where each piece of what the claim says stands: a word (by stem, or a synonym's), a date or an amount equal to the claim's.
@@ -3378,7 +3385,7 @@ export class Verifier {
     for (const c of claim.dates) check('date', ds.filter((d) => datesAgree(c.fact, d.fact)).map((d) => where(d.fact.start)));
     const qs = claim.quantities.length > 0 ? this.quantitiesIn(s) : [];
     for (const c of claim.quantities) check('amount', qs.filter((q) => amountsEqual(c.fact, q.fact)).map((q) => where(q.fact.start)));
-    if (foreign === null) return null;
+    if (foreign === null) return stands();
     const inOwn = unnamed((at: number) => own.some((i) => at >= i.start && at < i.end));
     const otherValue =
       (foreign === 'date' && ds.some((d) => inOwn(d.fact.start) && !claim.dates.some((c) => datesAgree(c.fact, d.fact)))) ||
@@ -4040,6 +4047,41 @@ export class Verifier {
       if (found) break;
     }
     return found && this.polarity(claim, this.polarityIn(s).polarity) !== 'opposite';
+  }
+
+  /**
+   * Eighteenth round (vprec9): a role said of another person. A name of the claim the sentence's document mentions is given a
+   * title by the claim (titleHeadsOf: the title's head, its complement cut, `the secretary of the Wetherfield model railway club` →
+   * `secretary`); the document gives no mention of that name a title holding the head's words; and a sentence of the document
+   * gives the same title (the same words, by stem) to another name sharing no word with the claim's names (`- Secretary: Priya
+   * Nandakumar`, `Samuel Pryce (Treasurer)`). Read across the document, not the sentence alone: the sentence chosen for support
+   * is often one that names the person for something else (`Imran Baptiste presented a quote …`).
+   */
+  private titleHeldByAnother(claim: Claim, s: Sentence, names: readonly Entity[]): boolean {
+    const stems = unnamed((ws: readonly string[]) => ws.map((w) => this.stemOf(w)).filter((x) => x !== ''));
+    for (const name of names) {
+      let heads = this.claimTitleHeadCache.get(name);
+      if (heads === undefined) {
+        heads = titleHeadsOf(claim.seg.text, name).map(stems).filter((h) => h.length > 0);
+        this.claimTitleHeadCache.set(name, heads);
+      }
+      if (heads.length === 0 || !this.inPassage(name, s.passage)) continue;
+      const own = this.titlesInDocument(name, s.passage).map(stems);
+      const open = heads.filter((h) => !own.some((t) => h.every((x) => t.includes(x))));
+      for (const head of open) {
+        for (const id of this.postings.get(head[0]!) ?? []) {
+          const o = this.sentences[id]!;
+          if (o.passage !== s.passage || !head.every((x) => o.stems.has(x))) continue;
+          for (const p of this.entityFacts(o)) {
+            const other = p.fact;
+            if (other.kind !== 'name' || names.some((n) => shareNameWord(n.words, other.words))) continue;
+            const held = this.titlesCached(`s${o.passage}:${o.seg.start}`, o.seg.text, other, stems);
+            if (held.some((t) => t.length === head.length && t.every((x) => head.includes(x)))) return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /**

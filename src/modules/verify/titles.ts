@@ -28,6 +28,12 @@ const AFTER = new RegExp(
   'iu',
 );
 
+/** AFTER with a title of any length up to its clause's end (titleHeadsOf cuts it before its complement), its possessor of up to four words. */
+const AFTER_RAW = new RegExp(
+  String.raw`^[\s*_]*(?:,|\(|\s(?:as|comme|en\s+qualit[ée]\s+de|en\s+tant\s+que|(?:is|was|est|[ée]tait|sera)(?=\s+(?:the|le|la|l['’]|its|our|their|son|sa|notre|(?:[\p{L}-]+\s+){0,3}\p{L}+['’]s)\s)))[\s*_]*(?:(?:${OPENER}|(?:[\p{L}-]+\s+){1,3}\p{L}+['’]s)\s*)?([^,.;:()|\n—–]{2,110}?)[\s*_]*(?=[,.;:)|\n—–]|$)`,
+  'iu',
+);
+
 /** Words that never open a title: prepositions, relatives, conjunctions, a verb's auxiliaries (`, who chairs`, `, on 12 May`). */
 const NOT_OPENING = new Set([
   'on', 'at', 'in', 'by', 'for', 'from', 'to', 'with', 'who', 'which', 'that', 'and', 'or', 'but', 'if', 'when', 'where', 'has', 'have',
@@ -129,5 +135,39 @@ export function officeTitlesOf(text: string, e: Pick<Entity, 'start' | 'end'>): 
   const before = PASSIVE_BEFORE.exec(text.slice(Math.max(0, e.start - 60), e.start));
   const passive = before ? officeOf(fold(before[1]!)) : null;
   if (passive) out.push([passive]);
+  return out;
+}
+
+/** A preposition opening a title's complement (`secretary of the Wetherfield club`, `directeur des opérations`). */
+const COMPLEMENT = /\s(?:of|for|at|in|with|de|du|des|d['’]|pour|chez|à|au|aux)\s[\s\S]*$/iu;
+
+/**
+ * Eighteenth round (vprec9): the heads of the titles a claim gives a name: titlesOf read with each title cut before its
+ * complement (`the secretary of the Wetherfield model railway club` → `secretary`, `musical director for the choir tour` →
+ * `musical director`), and a plural possessor read as a possessor (`Skyline Hives' lead beekeeper`). A title of seven words or
+ * more, which titlesOf drops, keeps its head.
+ */
+export function titleHeadsOf(text: string, e: Pick<Entity, 'start' | 'end'>): string[][] {
+  // `Hives' lead` → `Hive's lead` (as long, offsets kept): OPENER reads `\p{L}+['’]s`.
+  const read = text.replace(/(?<=\p{L})s(['’])(?=\s)/gu, '$1s');
+  const out: string[][] = [];
+  const m = AFTER_RAW.exec(read.slice(e.end, e.end + 120));
+  const raw = m ? m[1]!.replace(COMPLEMENT, '') : null;
+  const c = raw ? contentOf(raw) : null;
+  if (c) out.push(c);
+  const before = read.slice(Math.max(0, e.start - 90), e.start);
+  // The apposition's title is the nearest (`approved by the fleet manager, X`); the copula's subject is read whole, its head
+  // first (`Le vérificateur aux comptes de l'USM est M. X` is `vérificateur`, not `USM`).
+  for (const [re, leftmost] of [[BEFORE_COMMA, false], [BEFORE_COPULA, true]] as const) {
+    for (let k = 0; k < before.length; k++) {
+      const i = leftmost ? k : before.length - 1 - k;
+      if (i > 0 && !/[\s(*_]/u.test(before[i - 1]!)) continue;
+      const b = re.exec(before.slice(i));
+      if (!b) continue;
+      const h = contentOf(b[1]!.replace(COMPLEMENT, ''));
+      if (h) out.push(h);
+      break;
+    }
+  }
   return out;
 }
