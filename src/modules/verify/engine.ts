@@ -922,6 +922,12 @@ const linkedAmounts = (claim: { quantities: { fact: Quantity }[]; dates: unknown
 /** Twelfth round (vcontra4): a record field, `Label : value`, its label of at most six words without a figure. */
 /** Nouns naming a document of its own (vprec8: a field's date labelled by one is that document's date). */
 const DOCUMENT_KINDS = new Set(['invoice', 'invoices', 'facture', 'factures', 'quote', 'quotation', 'devis', 'estimate', 'receipt', 'recu', 'order', 'ordre', 'bon', 'note', 'avoir', 'contract', 'contrat', 'agreement', 'report', 'rapport', 'letter', 'lettre', 'statement', 'releve']);
+/** Words of a claim dating a document itself (vprec10, documentDatedOtherwise). */
+const DATING_WORDS = new Set(['dated', 'datee', 'datees', 'date', 'dates', 'issued', 'emise', 'emis']);
+/** Words of a record field's label naming a document's own date besides the kind (vprec10): `Date`, `Invoice date`, `Date d'émission`. */
+const DOCUMENT_DATE_LABEL = new Set(['date', 'de', 'du', 'la', 'le', 'd', 'of', 'the', 'issue', 'emission']);
+/** Words naming a total (vprec10, totalInAnotherRow): `total`, `totals`, `s'élève à`. */
+const TOTAL_WORDS = new Set(['total', 'totals', 'totale', 'totaux', 'totalling', 'totaling', 'totalled', 'totaled', 'eleve', 'elevent']);
 /** What parts a sentence listing items (vprec8, namesInOtherParts): semicolons and spaced dashes. */
 const PART_SEPARATOR = /;|\s[—–]\s/gu;
 /** Words of an amount's span that name its currency or lead its rate (vprec8, perSaidIn). */
@@ -1076,6 +1082,7 @@ export class Verifier {
   private readonly passageLabels: Label[][] = [];
   /** Thirteenth round (vprec5): the dates of each passage's head (source name and first 400 characters), memoised. */
   private readonly passageHeadDates: DateSpan[][] = [];
+  private readonly passageLines: string[][] = [];
   private readonly contextLabelsMemo = new Map<string, Label[]>();
   /** Seventeenth round (vprec7): a claim's amount without its unit and period words, and a sentence's amount without its context's words (amountSaidHere). */
   private readonly measurelessMemo = new WeakMap<Fact<Quantity>, Fact<Quantity>>();
@@ -2124,6 +2131,10 @@ export class Verifier {
     // adulte | 36,00 € | 50,00 € |`; the rate card's `CHF 138` against the deposit's `CHF 300 per standard … set`): the other
     // amount is another line's or another thing's, not the claim's given another value.
     if (best?.verdict === 'contradicted' && best.rule === 'numbers' && this.amountStatedElsewhere(claim, best.id, read, foreignCode)) best = support;
+    // Eighteenth round (vprec10): a claimed total (`totals £813.18 including VAT`, `s'élève à 268,70 € hors taxes`) against a
+    // sentence naming no total (the VAT row, a line's unit price, the insurance cover) where a total row of the same document
+    // states the claim's amount (`| **Total due** | | | **£813.18** |`): the rival is another row's amount, not the total's.
+    if (best?.verdict === 'contradicted' && best.rule === 'numbers' && this.totalInAnotherRow(claim, best.id, read)) best = support;
     // Fifteenth round (vcontra7): an amount conflict whose every rival amount is named by a noun the claim does not say (`a
     // supplement of €1,200 for the Semester …`, `une pénalité de 2 500 € HT par éolienne`), where another candidate supports the
     // claim with its amount: the rival is that other thing's amount, not the claim's given another value.
@@ -2563,6 +2574,27 @@ export class Verifier {
         if (!claimStems.every((st) => s.stems.has(st)) || foreignCode(id)) return false;
         return this.quantitiesIn(s).some((p) => amountsEqual(c.fact, p.fact) && this.aboutScore(c, p, claim) >= Math.max(THRESHOLDS.subject, against));
       });
+    });
+  }
+
+  /**
+   * Eighteenth round (vprec10): the claim states a total (TOTAL_WORDS), the conflicting sentence names none, and another candidate
+   * of the same document, a total row or sentence (its label naming a total: `| Total HT | 268,70 € |`), states each of the
+   * claim's sums of money.
+   */
+  private totalInAnotherRow(claim: Claim, conflict: number, read: { id: number; held: Cover }[]): boolean {
+    // The claim's sums of money (`for the two coaches` is a count, not the total).
+    const money = claim.quantities.filter((c) => c.fact.dimension === 'money');
+    if (money.length === 0 || !foldedWords(claim.seg.text).some((w) => TOTAL_WORDS.has(w))) return false;
+    const rival = this.sentences[conflict]!;
+    if (foldedWords(rival.seg.text).some((w) => TOTAL_WORDS.has(w))) return false;
+    return read.some(({ id }) => {
+      const s = this.sentences[id]!;
+      if (id === conflict || s.passage !== rival.passage) return false;
+      const label = s.seg.text.startsWith('|') ? (s.seg.text.split('|').map((c) => c.trim()).find((c) => /\p{L}/u.test(c)) ?? '') : s.seg.text;
+      if (!foldedWords(label).some((w) => TOTAL_WORDS.has(w))) return false;
+      const qs = this.quantitiesIn(s);
+      return money.every((c) => qs.some((q) => amountsEqual(c.fact, q.fact)));
     });
   }
 
@@ -3333,6 +3365,8 @@ export class Verifier {
     if (this.matterOpposed(claim, s)) return { ...none, reason: 'stance-opposed' };
     if (this.dateOnlyCoarser(claim, s)) return { ...none, reason: 'date-coarser' };
     if (this.fieldDateOfAnother(claim, s)) return { ...none, reason: 'field-date-of-another' };
+    if (this.documentDatedOtherwise(claim, s)) return { ...none, reason: 'document-dated-otherwise' };
+    if (this.headingDateOfDocument(claim, s)) return { ...none, reason: 'heading-date-of-document' };
     const claimLabels = (claim.labels ??= labelsOf(claim.seg.text, STOP_WORDS));
     if (claimLabels.length > 0) {
       const f = this.facts(s);
@@ -4515,6 +4549,54 @@ export class Verifier {
     const m = RECORD_FIELD.exec(s.seg.text);
     if (m === null || !foldedWords(m[1]!).some((w) => DOCUMENT_KINDS.has(w))) return false;
     return !foldedWords(claim.seg.text).some((w) => DOCUMENT_KINDS.has(w));
+  }
+
+  /**
+   * Eighteenth round (vprec10), the mirror of `fieldDateOfAnother`: a claim dating a document itself (`La facture … est datée du
+   * 2 juin 2025`, `The invoice is dated …`) is said by the document's own date field (`**Date :** 3 juin 2025`, `**Invoice
+   * date:** …`; a bare `Date` only in a document whose name or head names that kind). Where the document has such fields and
+   * none of them holds the claimed date, another sentence's equal date is another event's (`… a donné son accord le 2 juin
+   * 2025`): no support.
+   */
+  private documentDatedOtherwise(claim: Claim, s: Sentence): boolean {
+    if (claim.dates.length === 0) return false;
+    const claimWords = foldedWords(claim.seg.text);
+    const kinds = claimWords.filter((w) => DOCUMENT_KINDS.has(w));
+    if (kinds.length === 0 || !claimWords.some((w) => DATING_WORDS.has(w))) return false;
+    const p = this.passages[s.passage]!;
+    const headWords = new Set(foldedWords(`${p.source}\n${p.content.slice(0, 400)}`));
+    const fieldDates: DateSpan[] = [];
+    for (const line of (this.passageLines[s.passage] ??= p.content.split('\n'))) {
+      const m = RECORD_FIELD.exec(line);
+      if (m === null) continue;
+      const label = foldedWords(m[1]!);
+      if (!label.includes('date') || !label.every((w) => DOCUMENT_DATE_LABEL.has(w) || DOCUMENT_KINDS.has(w))) continue;
+      const named = label.filter((w) => DOCUMENT_KINDS.has(w));
+      if (named.length > 0 ? !named.some((w) => kinds.includes(w)) : !kinds.some((w) => headWords.has(w))) continue;
+      fieldDates.push(...dates(line.slice(m[0].length)));
+    }
+    return fieldDates.length > 0 && claim.dates.every((c) => !fieldDates.some((d) => datesAgree(c.fact, d)));
+  }
+
+  /**
+   * Eighteenth round (vprec10): a claim's date found only in the sentence's context, where a heading dates a document
+   * (`## 2. Devis n° D-2025-0187 du 3 février 2025`), is the document's date: it does not say when something was done to the
+   * document (`Mme Ferrand a signé le devis … le 3 février 2025`, the quote signed on the 4th). Only for a claim naming a
+   * document kind without dating it.
+   */
+  private headingDateOfDocument(claim: Claim, s: Sentence): boolean {
+    if (claim.dates.length === 0) return false;
+    const claimWords = foldedWords(claim.seg.text);
+    if (!claimWords.some((w) => DOCUMENT_KINDS.has(w)) || claimWords.some((w) => DATING_WORDS.has(w))) return false;
+    if (this.datesIn(s).some((d) => claim.dates.some((c) => datesAgree(c.fact, d.fact)))) return false;
+    const context = s.contextText;
+    const agreeing = this.contextFacts(s).dates.filter((d) => claim.dates.some((c) => datesAgree(c.fact, d)));
+    if (agreeing.length === 0) return false;
+    return agreeing.every((d) => {
+      const before = context.slice(Math.max(0, context.lastIndexOf('\n', d.start) + 1), d.start);
+      const lead = foldedWords(before);
+      return lead.some((w) => DOCUMENT_KINDS.has(w)) && /^(?:du|of|dated|from)$/.test(lead[lead.length - 1] ?? '');
+    });
   }
 
   /**
