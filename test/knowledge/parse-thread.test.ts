@@ -77,7 +77,10 @@ async function jobOf(sourceId: string) {
 }
 
 describe('parsing thread', () => {
-  it('keeps the event loop responsive while a 16 MB text is ingested', async () => {
+  // Retried twice: the gaps are timings, and a machine busy with other work (a second test run, a benchmark) can stretch the
+  // job's main-thread work past the in-thread analysis's once (seen: 1 924 against 795 ms at load 8). Parsing back on the
+  // main thread fails every attempt.
+  it('keeps the event loop responsive while a 16 MB text is ingested', { retry: 2, timeout: 120_000 }, async () => {
     const bytes = generatedText(16 * 1024 * 1024, 'large');
     // Precondition: the same analysis in the main thread blocks it for a long while (about a second here).
     const inThread = await longestGapDuring(() => analyseDocument({ bytes: Buffer.from(bytes), filename: 'large.txt', mimeType: 'text/plain' }));
@@ -101,7 +104,7 @@ describe('parsing thread', () => {
     // in-thread analysis's (826 of 1 466 ms, 1 296 of 1 616 ms), so half was too tight; parsing back on the main
     // thread adds the whole analysis to that work and fails this.
     expect(job.maxGapMs, `job gap ${job.maxGapMs.toFixed(0)} ms, in-thread ${inThread.maxGapMs.toFixed(0)} ms`).toBeLessThan(inThread.maxGapMs);
-  }, 120_000); // about 20 s on the embedded database (analysis, upload, job), more on a loaded machine
+  }); // about 20 s on the embedded database (analysis, upload, job), more on a loaded machine
 
   it('transfers the bytes, and carries refusals back with their reason and class', async () => {
     const analyser = t.app.services.ingestion.analyser;
